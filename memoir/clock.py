@@ -1,0 +1,56 @@
+"""Clocks: the one place memoir reads the time.
+
+Time is data (design §1.6): a command reads the clock once and stores the result in
+its events, so replay never consults a clock.  Tests inject :class:`FakeClock`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Protocol
+
+__all__ = ["Clock", "FakeClock", "SystemClock", "format_ts", "parse_ts"]
+
+
+class Clock(Protocol):
+    """Anything that can say what time it is, in UTC."""
+
+    def now(self) -> dt.datetime: ...
+
+
+class SystemClock:
+    """The machine's wall clock, in UTC."""
+
+    def now(self) -> dt.datetime:
+        return dt.datetime.now(dt.UTC)
+
+
+class FakeClock:
+    """A clock that only moves when told to; for tests and simulations."""
+
+    def __init__(self, start: dt.datetime | str = "2026-01-01T00:00:00+00:00") -> None:
+        self._now = parse_ts(start) if isinstance(start, str) else start.astimezone(dt.UTC)
+
+    def now(self) -> dt.datetime:
+        return self._now
+
+    def advance(self, **delta: float) -> dt.datetime:
+        """Move forward by ``datetime.timedelta(**delta)`` and return the new time."""
+        self._now += dt.timedelta(**delta)
+        return self._now
+
+    def set(self, when: dt.datetime | str) -> None:
+        self._now = parse_ts(when) if isinstance(when, str) else when.astimezone(dt.UTC)
+
+
+def format_ts(when: dt.datetime) -> str:
+    """ISO-8601 in UTC with microseconds and ``+00:00``, the form Hermes writes."""
+    return when.astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
+def parse_ts(text: str) -> dt.datetime:
+    """Parse an ISO-8601 timestamp; a naive one is taken as UTC."""
+    value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC)

@@ -1,0 +1,77 @@
+"""Configuration: a pydantic model with Hermes's defaults, read from ``config.yaml`` in
+the home, with a few environment overrides.
+
+Keys mirror Hermes's where they mean the same thing (``memory.memory_char_limit``,
+``curator.interval_hours`` …) so a Hermes user finds them where they expect.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+import yaml
+
+from memoir.errors import ConfigError
+
+__all__ = ["CONFIG_FILE", "Config", "load_config"]
+
+CONFIG_FILE = "config.yaml"
+
+
+class _Section(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class MemoryConfig(_Section):
+    memory_char_limit: int = pydantic.Field(2200, ge=1, le=1_000_000)
+    user_char_limit: int = pydantic.Field(1375, ge=1, le=1_000_000)
+    nudge_interval: int = pydantic.Field(10, ge=0)
+
+
+class JournalConfig(_Section):
+    durability: Literal["always", "batch", "never"] = "always"
+    lock_timeout_seconds: float = pydantic.Field(60.0, gt=0)
+    checkpoint_every: int = pydantic.Field(10_000, ge=100)
+
+
+class Config(_Section):
+    """Everything configurable; every field has Hermes's default where Hermes has one."""
+
+    memory: MemoryConfig = pydantic.Field(default_factory=MemoryConfig)
+    journal: JournalConfig = pydantic.Field(default_factory=JournalConfig)
+    extra: dict[str, Any] = pydantic.Field(default_factory=dict)
+
+
+_ENV = {
+    "MEMOIR_DURABILITY": ("journal", "durability"),
+    "MEMOIR_MEMORY_CHAR_LIMIT": ("memory", "memory_char_limit"),
+    "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
+}
+
+
+def load_config(home: Path) -> Config:
+    """Read ``home/config.yaml`` (missing → defaults) and apply environment overrides."""
+    path = home / CONFIG_FILE
+    raw: Any = {}
+    if path.exists():
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{path}: expected a mapping at the top level")
+    for var, (section, key) in _ENV.items():
+        if var in os.environ:
+            raw.setdefault(section, {})
+            if not isinstance(raw[section], dict):
+                raise ConfigError(f"{path}: '{section}' must be a mapping")
+            raw[section][key] = os.environ[var]
+    try:
+        return Config.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: {where}: {first['msg']}") from None

@@ -1,0 +1,96 @@
+"""The exceptions memoir raises.
+
+Every error memoir raises on purpose derives from :class:`MemoirError`; where the
+meaning matches a builtin it subclasses that too, so ``except ValueError`` works
+for bad input.  Messages say what was wrong, where, and what to do::
+
+    MemoirError
+    ├── JournalError
+    │   ├── JournalCorrupted (ValueError)      damaged bytes, a broken hash chain
+    │   ├── UnknownEventType (ValueError)      a record whose type this version does not know
+    │   └── ConflictError                      an append's expectation did not hold
+    ├── ValidationError (ValueError)           a command or argument that is not acceptable
+    │   └── RejectedError                      refused by a rule (threat scan, guard, budget)
+    ├── DriftError                             a projected file was edited by hand
+    ├── ConfigError (ValueError)               a config file or setting that is wrong
+    └── NotFoundError (LookupError)            no such session, run, seq or entry
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "ConflictError",
+    "DriftError",
+    "JournalCorrupted",
+    "JournalError",
+    "MemoirError",
+    "NotFoundError",
+    "RejectedError",
+    "UnknownEventType",
+    "ValidationError",
+]
+
+
+class MemoirError(Exception):
+    """Root of every error memoir raises on purpose."""
+
+
+class JournalError(MemoirError):
+    """Something is wrong with the journal itself."""
+
+
+class JournalCorrupted(JournalError, ValueError):
+    """The journal holds bytes that are not a valid record, or its hash chain is broken.
+
+    ``path``, ``line`` (1-based) and ``seq`` say where, when known.
+    """
+
+    def __init__(
+        self, message: str, *, path: str | None = None, line: int | None = None,
+        seq: int | None = None,
+    ) -> None:
+        where = []
+        if path is not None:
+            where.append(str(path))
+        if line is not None:
+            where.append(f"line {line}")
+        if seq is not None:
+            where.append(f"seq {seq}")
+        super().__init__(f"{': '.join([', '.join(where), message]) if where else message}")
+        self.path = path
+        self.line = line
+        self.seq = seq
+
+
+class UnknownEventType(JournalError, ValueError):
+    """A record names an event type this version of memoir does not know."""
+
+
+class ConflictError(JournalError):
+    """An append stated what it expected of the journal, and the journal had moved on."""
+
+    def __init__(self, message: str, *, head: int, conflicting: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.head = head
+        self.conflicting = conflicting
+
+
+class ValidationError(MemoirError, ValueError):
+    """A command, argument or event that is not acceptable as given."""
+
+
+class RejectedError(ValidationError):
+    """A command refused by a rule (threat scan, guard, budget); the refusal may be journaled."""
+
+
+class DriftError(MemoirError):
+    """A projected file (MEMORY.md, USER.md, a skill) differs from what memoir last wrote."""
+
+
+class ConfigError(MemoirError, ValueError):
+    """A configuration file or setting that cannot be used."""
+
+
+class NotFoundError(MemoirError, LookupError):
+    """No such session, run, seq, entry or skill."""

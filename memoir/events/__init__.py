@@ -1,0 +1,28 @@
+"""Events and the journal: the only truth memoir keeps."""
+
+from memoir.events import memory, runs, sessions  # noqa: F401  (register payload types)
+from memoir.events.journal import (
+    Durability,
+    ExpectHead,
+    Expectation,
+    ExpectUntouched,
+    FileJournal,
+    Journal,
+)
+from memoir.events.memory_journal import InMemoryJournal
+from memoir.events.types import REGISTRY, Draft, Event, Payload, event_type
+
+__all__ = [
+    "REGISTRY",
+    "Draft",
+    "Durability",
+    "Event",
+    "ExpectHead",
+    "ExpectUntouched",
+    "Expectation",
+    "FileJournal",
+    "InMemoryJournal",
+    "Journal",
+    "Payload",
+    "event_type",
+]

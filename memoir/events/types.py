@@ -1,0 +1,115 @@
+"""Event records: the envelope every journal line carries, and the payload registry.
+
+A journal line is one JSON object::
+
+    {"seq":7,"id":"0190…","ts":"2026-11-22T02:28:00.123456+00:00","type":"memory.entry_added",
+     "v":2,"actor":"agent","session":"s-…","run":null,"causation":null,"more":0,
+     "data":{…},"hash":"…"}
+
+``type`` names the payload class through :data:`REGISTRY`; ``v`` is that payload's
+schema version (older versions are upgraded on read, see :mod:`memoir.events.upcasters`);
+``more`` counts the records of the same atomic append that follow this one, so a
+reader can tell a complete append from a torn one; ``hash`` chains every record to
+the one before it (see :mod:`memoir.events.codec`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, TypeVar
+
+import msgspec
+
+__all__ = [
+    "ACTORS",
+    "REGISTRY",
+    "Actor",
+    "Draft",
+    "Event",
+    "Payload",
+    "event_type",
+]
+
+Actor = str
+#: The actors memoir itself uses.  Any string is accepted; these have meaning to guards.
+ACTORS: tuple[str, ...] = (
+    "agent",
+    "user",
+    "reviewer.memory",
+    "reviewer.skills",
+    "curator",
+    "import",
+    "system",
+)
+
+Target = Literal["memory", "user"]
+
+
+class Payload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Base of every event payload.  Subclasses register with :func:`event_type`."""
+
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+    def entities(self) -> tuple[str, ...]:
+        """The keys of what this event touches, for conflict checks and revert."""
+        return ()
+
+
+P = TypeVar("P", bound=type[Payload])
+
+#: type name → payload class, for every event type this version knows.
+REGISTRY: dict[str, type[Payload]] = {}
+
+
+def event_type(name: str, version: int = 1) -> Callable[[P], P]:
+    """Register a payload class under a stable dotted ``name`` and schema ``version``."""
+
+    def register(cls: P) -> P:
+        if name in REGISTRY and REGISTRY[name] is not cls:
+            raise RuntimeError(f"event type {name!r} registered twice")
+        cls.TYPE = name
+        cls.VERSION = version
+        REGISTRY[name] = cls
+        return cls
+
+    return register
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """One record of the journal: metadata (who, when, why) and the payload."""
+
+    seq: int
+    id: str
+    ts: str
+    type: str
+    v: int
+    actor: str
+    session: str | None = None
+    run: str | None = None
+    causation: str | None = None
+    more: int = 0
+    data: Payload
+    hash: str = ""
+
+    def entities(self) -> tuple[str, ...]:
+        return self.data.entities()
+
+
+class Draft(msgspec.Struct, frozen=True, kw_only=True):
+    """An event not yet appended: the journal assigns ``seq``, ``more`` and ``hash``.
+
+    ``id`` and ``ts`` are minted by the writer when left empty; a writer that retries an
+    append passes the same ids again and gets the original records back.
+    """
+
+    data: Payload
+    actor: str
+    session: str | None = None
+    run: str | None = None
+    causation: str | None = None
+    id: str = ""
+    ts: str = ""
+
+    def with_meta(self, **changes: Any) -> Draft:
+        return msgspec.structs.replace(self, **changes)

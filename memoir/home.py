@@ -1,0 +1,436 @@
+"""A memoir home: the journal, the state folded from it, and the files projected from it.
+
+:class:`Memoir` is the handle :func:`memoir.open` returns.  Every change goes through
+:meth:`Memoir.commit`: under the journal lock it catches up with what other processes
+appended, lets a pure ``decide`` function look at that fresh state, appends the
+events it returns in one write, folds them, and writes the projected files.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import structlog
+
+from memoir.clock import Clock, SystemClock
+from memoir.config import Config, load_config
+from memoir.errors import DriftError, NotFoundError, ValidationError
+from memoir.events.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
+from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
+from memoir.events.runs import RunStarted
+from memoir.events.sessions import SessionStarted
+from memoir.events.types import Draft, Event, Payload
+from memoir.ids import short_id
+from memoir.projections.checkpoint import CheckpointStore
+from memoir.projections.materializer import Drift, Materializer
+from memoir.projections.memory import FILE_NAMES, TARGETS, file_text, parse_file, render_block
+from memoir.projections.state import State
+
+if TYPE_CHECKING:
+    from memoir.session import Session
+
+__all__ = ["Decision", "Memoir", "default_home"]
+
+log = structlog.get_logger("memoir")
+
+JOURNAL_FILE = "journal.jsonl"
+T = TypeVar("T")
+
+
+def default_home() -> Path:
+    """``$MEMOIR_HOME``, else ``~/.memoir``."""
+    env = os.environ.get("MEMOIR_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".memoir"
+
+
+@dataclass
+class Decision(Generic[T]):
+    """What a command decided: the events to append and the result to hand back."""
+
+    events: list[Payload] = field(default_factory=list)
+    result: T | None = None
+    expect: Expectation | None = None
+
+
+def memory_file(target: str) -> str:
+    return f"memories/{FILE_NAMES[target]}"
+
+
+def render_memory_file(state: State, target: str) -> bytes | None:
+    t = state.memory.target(target)
+    return file_text(t.texts()).encode("utf-8") if t.written else None
+
+
+class Memoir:
+    """An open memoir home.  Safe to share between threads; many processes may open
+    the same home at once."""
+
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        *,
+        journal: Journal | None = None,
+        config: Config | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.home = Path(home).expanduser() if home is not None else default_home()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.config = config or load_config(self.home)
+        self.clock = clock or SystemClock()
+        if journal is None:
+            journal = FileJournal(
+                self.home / JOURNAL_FILE,
+                durability=self.config.journal.durability,
+                clock=self.clock,
+                lock_timeout=self.config.journal.lock_timeout_seconds,
+            )
+        self.journal = journal
+        self.materializer = Materializer(self.home)
+        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
+        self._mutex = threading.RLock()
+        self._last_checkpoint = 0
+        self._state = self._initial_state()
+        self._catch_up()
+
+    # -- state -----------------------------------------------------------------------------
+
+    def _initial_state(self) -> State:
+        if isinstance(self.journal, FileJournal):
+            for seq in self.checkpoints.best():
+                cp = self.checkpoints.load(seq)
+                if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
+                    self._last_checkpoint = cp.seq
+                    return cp.state
+                log.warning("checkpoint.ignored", seq=seq,
+                            reason="does not match the journal")
+        return State()
+
+    def _catch_up(self) -> list[Event]:
+        with self._mutex:
+            fresh = list(self.journal.read(after=self._state.seq))
+            for event in fresh:
+                self._state.apply(event)
+            if fresh:
+                self._maybe_checkpoint()
+            return fresh
+
+    def _maybe_checkpoint(self, force: bool = False) -> None:
+        if not isinstance(self.journal, FileJournal):
+            return
+        every = self.config.journal.checkpoint_every
+        if not force and self._state.seq - self._last_checkpoint < every:
+            return
+        seq, offset, record_hash = self.journal.position()
+        if seq != self._state.seq or record_hash != self._state.hash:
+            return
+        self.checkpoints.save(self._state, offset)
+        self._last_checkpoint = seq
+
+    @property
+    def head(self) -> int:
+        """The last seq in the journal (after reading what other processes appended)."""
+        self._catch_up()
+        return self._state.seq
+
+    @property
+    def state(self) -> State:
+        """The live state, caught up.  Treat it as read-only; use :meth:`view` to keep one."""
+        self._catch_up()
+        return self._state
+
+    def view(self, seq: int | None = None) -> State:
+        """An independent copy of the state at ``seq`` (default: the head)."""
+        with self._mutex:
+            self._catch_up()
+            if seq is None or seq == self._state.seq:
+                return self._state.copy()
+            if seq < 0 or seq > self._state.seq:
+                raise NotFoundError(f"seq {seq} is not in the journal (head is {self._state.seq})")
+            state = State()
+            if isinstance(self.journal, FileJournal):
+                for cp_seq in self.checkpoints.best(at_most=seq):
+                    cp = self.checkpoints.load(cp_seq)
+                    if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
+                        state = cp.state
+                        break
+            return state.apply_all(self.journal.read(after=state.seq, until=seq))
+
+    def events(
+        self,
+        *,
+        types: Iterable[str] = (),
+        actor: str | None = None,
+        run: str | None = None,
+        session: str | None = None,
+        after: int = 0,
+        until: int | None = None,
+    ) -> Iterator[Event]:
+        """Journal records filtered by type (exact or ``prefix.*``), actor, run, session, seq."""
+        wanted = tuple(types)
+        exact = {t for t in wanted if not t.endswith("*")}
+        prefixes = tuple(t[:-1] for t in wanted if t.endswith("*"))
+        for event in self.journal.read(after=after, until=until):
+            if wanted and event.type not in exact and not event.type.startswith(prefixes or ("\0",)):
+                continue
+            if actor is not None and event.actor != actor:
+                continue
+            if run is not None and event.run != run:
+                continue
+            if session is not None and event.session != session:
+                continue
+            yield event
+
+    def event(self, seq: int) -> Event:
+        for event in self.journal.read(after=seq - 1, until=seq):
+            return event
+        raise NotFoundError(f"no event with seq {seq} (head is {self.head})")
+
+    # -- committing --------------------------------------------------------------------------
+
+    def commit(
+        self,
+        decide: Callable[[State], Decision[T]],
+        *,
+        actor: str,
+        session: str | None = None,
+        run: str | None = None,
+        causation: str | None = None,
+        expect: Expectation | None = None,
+    ) -> tuple[list[Event], T | None]:
+        """Decide against the fresh state under the journal lock and append the result.
+
+        ``decide`` must be pure (it may be called with any state); a decision with no
+        events appends nothing.  Returns the appended records and the decision's result.
+        """
+        with self._mutex, self.journal.locked() as writer:
+            self._catch_up()
+            decision = decide(self._state)
+            payloads = list(decision.events)
+            if not payloads:
+                return [], decision.result
+            drafts = [Draft(data=p, actor="system") for p in self._limits_events(payloads)]
+            drafts += [
+                Draft(data=p, actor=actor, session=session, run=run, causation=causation)
+                for p in payloads
+            ]
+            events = writer.append(drafts, expect=decision.expect or expect)
+            for event in events:
+                self._state.apply(event)
+            self._materialize(events)
+            self._maybe_checkpoint()
+            return events, decision.result
+
+    def _limits_events(self, payloads: Sequence[Payload]) -> list[Payload]:
+        """A ``memory.limits_set`` first, when the configured limits differ from the journal's."""
+        wanted = {
+            "memory": self.config.memory.memory_char_limit,
+            "user": self.config.memory.user_char_limit,
+        }
+        if self._state.memory.limits == wanted and self._state.seq > 0:
+            return []
+        if any(isinstance(p, LimitsSet) for p in payloads):
+            return []
+        return [LimitsSet(memory=wanted["memory"], user=wanted["user"])]
+
+    def ensure_limits(self) -> None:
+        """Journal the configured limits if they differ from those in force."""
+        self.commit(lambda _s: Decision(events=self._limits_events([])), actor="system")
+
+    # -- projections ---------------------------------------------------------------------------
+
+    def projected_files(self, state: State | None = None) -> dict[str, bytes | None]:
+        """Every projected file and the bytes it should hold (None: no file)."""
+        state = state or self._state
+        return {memory_file(t): render_memory_file(state, t) for t in TARGETS}
+
+    def _paths_touched(self, events: Sequence[Event]) -> set[str]:
+        paths = set()
+        for event in events:
+            data = event.data
+            if isinstance(data, EntryAdded | EntryReplaced | EntryRemoved):
+                paths.add(memory_file(data.target))
+        return paths
+
+    def _materialize(self, events: Sequence[Event]) -> None:
+        touched = self._paths_touched(events)
+        if not touched:
+            return
+        desired = {p: b for p, b in self.projected_files().items() if p in touched}
+        drifted = [d.path for d in self.materializer.drift(desired)]
+        self.materializer.write(desired, seq=self._state.seq, skip=drifted)
+
+    def drift(self) -> list[Drift]:
+        """Projected files edited by hand since memoir last wrote them."""
+        with self._mutex:
+            self._catch_up()
+            return self.materializer.drift(self.projected_files())
+
+    def target_drift(self, target: str) -> Drift | None:
+        rel = memory_file(target)
+        return self.materializer.is_drifted(rel, render_memory_file(self._state, target))
+
+    def rebuild(self, *, force: bool = False, from_scratch: bool = True) -> list[str]:
+        """Rewrite every projected file from the journal.
+
+        Refuses (DriftError) while a file holds hand edits, unless ``force``, which first
+        copies each drifted file to ``<file>.bak.<unix seconds>``.
+        """
+        with self._mutex, self.journal.locked():
+            if from_scratch:
+                self._state = State().apply_all(self.journal.read())
+            else:
+                self._catch_up()
+            desired = self.projected_files()
+            drifted = self.materializer.drift(desired)
+            if drifted and not force:
+                names = ", ".join(d.path for d in drifted)
+                raise DriftError(
+                    f"{names} edited by hand; run `memoir adopt` to keep the edits, or "
+                    "`memoir rebuild --force` to discard them (a .bak copy is kept)"
+                )
+            stamp = int(time.time())
+            for d in drifted:
+                self.materializer.backup(d.path, stamp)
+            written = self.materializer.write(desired, seq=self._state.seq)
+            self._maybe_checkpoint(force=True)
+            return written
+
+    # -- adoption of hand edits ------------------------------------------------------------------
+
+    def adopt(self, *, run: str | None = None) -> tuple[str, list[Event]]:
+        """Turn hand edits of MEMORY.md / USER.md into ``user`` events of one run.
+
+        The edited file is read with Hermes's rules (split on the delimiter, strip, drop
+        empties, drop exact duplicates), and the result must pass the same validation as
+        any write: no threat pattern, within the limit.  Entries are matched by text, so
+        unchanged entries keep their ids; an entry edited in place becomes a replace.
+        """
+        from memoir.adoption import plan_adoption
+
+        run_id = run or short_id("adopt-")
+
+        def decide(state: State) -> Decision[list[str]]:
+            payloads: list[Payload] = []
+            changed = []
+            for target in TARGETS:
+                rel = memory_file(target)
+                drift = self.materializer.is_drifted(rel, render_memory_file(state, target))
+                if drift is None or drift.actual is None:
+                    continue
+                try:
+                    text = drift.actual.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise ValidationError(f"{rel}: not UTF-8 ({exc}); fix the file first") from None
+                payloads += plan_adoption(state, target, parse_file(text), rel)
+                changed.append(rel)
+            if not changed:
+                return Decision(events=[], result=[])
+            head = RunStarted(run_id=run_id, kind="adopt",
+                              summary=f"adopted hand edits of {', '.join(changed)}")
+            return Decision(events=[head, *payloads], result=changed)
+
+        self.materializer.reload()
+        events, _changed = self.commit(decide, actor="user", run=run_id)
+        if events:
+            # The files already hold what the journal now says; record that.
+            self.materializer.write(self.projected_files(), seq=self._state.seq)
+        return run_id, events
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    def start_session(
+        self,
+        *,
+        session_id: str | None = None,
+        platform: str = "cli",
+        parent: str | None = None,
+        actor: str = "agent",
+    ) -> Session:
+        """Start a session pinned to the journal position of its start event."""
+        from memoir.session import Session
+
+        sid = session_id or short_id("s-")
+
+        def decide(state: State) -> Decision[None]:
+            if sid in state.sessions:
+                raise ValidationError(f"session {sid!r} already exists; use memoir.session()")
+            return Decision(events=[SessionStarted(session_id=sid, platform=platform,
+                                                   parent=parent)])
+
+        events, _ = self.commit(decide, actor=actor, session=sid)
+        pinned = events[-1].seq
+        blocks = self._render_blocks(self._state)
+        return Session(self, sid, pinned, actor=actor, blocks=blocks)
+
+    def session(self, session_id: str) -> Session:
+        """Re-open a session that was started earlier (in any process)."""
+        from memoir.session import Session
+
+        info = self.state.sessions.get(session_id)
+        if info is None:
+            raise NotFoundError(f"no session {session_id!r} in {self.home}")
+        return Session(self, session_id, info.pinned_seq, actor=info.actor)
+
+    def _render_blocks(self, state: State) -> dict[str, str | None]:
+        return {
+            t: render_block(t, state.memory.target(t).texts(), state.memory.limits[t])
+            for t in TARGETS
+        }
+
+    def prompt_blocks(self, seq: int | None = None) -> dict[str, str | None]:
+        """The MEMORY and USER prompt blocks rendered from the state at ``seq``."""
+        return self._render_blocks(self.view(seq) if seq is not None else self.state)
+
+    # -- maintenance -------------------------------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        return self.journal.verify()
+
+    def repair(self) -> RecoveryReport | None:
+        if not isinstance(self.journal, FileJournal):
+            return None
+        report = self.journal.repair()
+        if report is not None:
+            with self._mutex:
+                self.checkpoints.clear()
+                self._last_checkpoint = 0
+                self._state = State().apply_all(self.journal.read())
+        return report
+
+    def status(self) -> dict[str, Any]:
+        state = self.state
+        from memoir.projections.memory import usage_text
+
+        return {
+            "home": str(self.home),
+            "head": state.seq,
+            "head_hash": state.hash,
+            "sessions": len(state.sessions),
+            "runs": len(state.runs),
+            "memory": {
+                t: {
+                    "entries": len(state.memory.target(t).entries),
+                    "usage": usage_text(state.memory.target(t).texts(), state.memory.limits[t]),
+                    "limit": state.memory.limits[t],
+                }
+                for t in TARGETS
+            },
+            "drift": [d.path for d in self.drift()],
+        }
+
+    def close(self) -> None:
+        with self._mutex:
+            self.journal.close()
+
+    def __enter__(self) -> Memoir:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+

@@ -1,0 +1,34 @@
+"""Identifiers minted by writers: events, entries, sessions, runs.
+
+An event id is 32 hex digits: 12 of Unix milliseconds, then 20 random.  The time
+prefix lets a journal find a retried append by scanning only the records written
+since the id was minted, instead of indexing every id ever written.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+__all__ = ["id_time_ms", "new_id", "short_id"]
+
+
+def new_id(now_ms: int | None = None) -> str:
+    """A new time-ordered id (32 lowercase hex digits)."""
+    ms = int(time.time() * 1000) if now_ms is None else now_ms
+    return f"{ms & 0xFFFFFFFFFFFF:012x}{os.urandom(10).hex()}"
+
+
+def short_id(prefix: str = "") -> str:
+    """A short random id for entries, sessions and runs: ``prefix`` + 12 hex digits."""
+    return f"{prefix}{os.urandom(6).hex()}"
+
+
+def id_time_ms(event_id: str) -> int | None:
+    """The milliseconds encoded in an id minted by :func:`new_id`, or None if it is not one."""
+    if len(event_id) != 32:
+        return None
+    try:
+        return int(event_id[:12], 16)
+    except ValueError:
+        return None

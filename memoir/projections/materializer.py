@@ -1,0 +1,174 @@
+"""The materializer: the only code that writes projected files into the home.
+
+Files are written atomically (temp file in the same folder, then rename), so a
+reader — a Hermes agent pointed at the home — sees the old or the new bytes, never
+a mix.  The materializer remembers the hashes of what it wrote in
+``.memoir/manifest.json``; a file whose bytes are neither one of its recent writes
+nor what the journal renders now was edited by hand (drift) and is never
+overwritten: ``memoir adopt`` turns the edit into events, ``memoir rebuild --force``
+discards it (keeping a ``.bak`` copy).
+
+The manifest is rewritten in place without fsync: it is a cache of facts the
+journal can re-derive, and a lost manifest only means comparing against the
+current rendering instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+__all__ = ["Drift", "Materializer", "atomic_write"]
+
+_RECENT = 4
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A projected file that was changed outside memoir."""
+
+    path: str
+    expected: bytes | None
+    actual: bytes | None
+
+    @property
+    def deleted(self) -> bool:
+        return self.actual is None
+
+
+class _Manifest(msgspec.Struct):
+    files: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    seq: int = 0
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
+    """Write ``data`` to ``path`` through a temp file and a rename; symlinks survive."""
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.memoir-tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if fsync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+class Materializer:
+    """Writes projected files under ``home`` and detects hand edits."""
+
+    def __init__(self, home: Path, *, fsync: bool = False) -> None:
+        self.home = home
+        self.fsync = fsync
+        self._manifest_path = home / ".memoir" / "manifest.json"
+        self._manifest = self._load()
+
+    def _load(self) -> _Manifest:
+        try:
+            return msgspec.json.decode(self._manifest_path.read_bytes(), type=_Manifest)
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+            return _Manifest()
+
+    def _save(self) -> None:
+        self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        data = msgspec.json.encode(self._manifest)
+        fd = os.open(self._manifest_path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, data)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
+
+    def reload(self) -> None:
+        """Re-read the manifest (another process may have written files since)."""
+        self._manifest = self._load()
+
+    def read(self, rel: str) -> bytes | None:
+        try:
+            return (self.home / rel).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def is_drifted(self, rel: str, current: bytes | None) -> Drift | None:
+        """Whether the file at ``rel`` was edited by hand, given what memoir renders now.
+
+        A missing file is not drift: it is rewritten (Hermes reads a missing file as
+        empty, so deleting it never hides entries from the journal).
+        """
+        actual = self.read(rel)
+        if actual is None:
+            return None
+        if current is not None and actual == current:
+            return None
+        known = self._manifest.files.get(rel)
+        if known is not None and _digest(actual) in known:
+            return None
+        return Drift(rel, current, actual)
+
+    def drift(self, desired: Mapping[str, bytes | None]) -> list[Drift]:
+        self.reload()
+        found = []
+        for rel, data in desired.items():
+            d = self.is_drifted(rel, data)
+            if d is not None:
+                found.append(d)
+        return found
+
+    def write(self, desired: Mapping[str, bytes | None], *, seq: int,
+              skip: Iterable[str] = ()) -> list[str]:
+        """Bring files up to ``desired`` (None removes a file); returns the paths written.
+
+        Paths in ``skip`` (drifted files) are left alone.
+        """
+        skipped = set(skip)
+        written = []
+        self.reload()
+        for rel, data in desired.items():
+            if rel in skipped:
+                continue
+            path = self.home / rel
+            if data is None:
+                if path.exists():
+                    path.unlink()
+                    written.append(rel)
+                self._manifest.files.pop(rel, None)
+                continue
+            if self.read(rel) != data:
+                atomic_write(path, data, fsync=self.fsync)
+                written.append(rel)
+            recent = self._manifest.files.setdefault(rel, [])
+            digest = _digest(data)
+            if digest in recent:
+                recent.remove(digest)
+            recent.insert(0, digest)
+            del recent[_RECENT:]
+        if written or seq != self._manifest.seq:
+            self._manifest.seq = seq
+            self._save()
+        return written
+
+    def backup(self, rel: str, stamp: int) -> Path | None:
+        """Copy a drifted file to ``<file>.bak.<unix seconds>`` (Hermes's naming)."""
+        data = self.read(rel)
+        if data is None:
+            return None
+        bak = (self.home / rel).with_name(f"{Path(rel).name}.bak.{stamp}")
+        atomic_write(bak, data, fsync=True)
+        return bak
