@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import structlog
 
@@ -35,7 +35,7 @@ from memoir.projections.state import State
 if TYPE_CHECKING:
     from memoir.session import Session
 
-__all__ = ["Decision", "Memoir", "default_home"]
+__all__ = ["RENDERERS", "Decision", "Memoir", "Renderer", "default_home"]
 
 log = structlog.get_logger("memoir")
 
@@ -65,6 +65,38 @@ def memory_file(target: str) -> str:
 def render_memory_file(state: State, target: str) -> bytes | None:
     t = state.memory.target(target)
     return file_text(t.texts()).encode("utf-8") if t.written else None
+
+
+class Renderer(Protocol):
+    """Turns state into projected files.  ``touched`` says which files some events may
+    change (relative paths; may name files that end up absent); ``files`` renders those
+    (``paths=None``: every file this renderer owns) — None for a file that must not exist.
+    """
+
+    def touched(self, events: Sequence[Event]) -> set[str]: ...
+
+    def files(self, state: State, paths: set[str] | None) -> dict[str, bytes | None]: ...
+
+
+class _MemoryRenderer:
+    def touched(self, events: Sequence[Event]) -> set[str]:
+        paths = set()
+        for event in events:
+            data = event.data
+            if isinstance(data, EntryAdded | EntryReplaced | EntryRemoved):
+                paths.add(memory_file(data.target))
+        return paths
+
+    def files(self, state: State, paths: set[str] | None) -> dict[str, bytes | None]:
+        return {
+            memory_file(t): render_memory_file(state, t)
+            for t in TARGETS
+            if paths is None or memory_file(t) in paths
+        }
+
+
+#: Every projection that writes files; other modules append theirs (skills, curator).
+RENDERERS: list[Renderer] = [_MemoryRenderer()]
 
 
 class Memoir:
@@ -247,21 +279,19 @@ class Memoir:
     def projected_files(self, state: State | None = None) -> dict[str, bytes | None]:
         """Every projected file and the bytes it should hold (None: no file)."""
         state = state or self._state
-        return {memory_file(t): render_memory_file(state, t) for t in TARGETS}
-
-    def _paths_touched(self, events: Sequence[Event]) -> set[str]:
-        paths = set()
-        for event in events:
-            data = event.data
-            if isinstance(data, EntryAdded | EntryReplaced | EntryRemoved):
-                paths.add(memory_file(data.target))
-        return paths
+        files: dict[str, bytes | None] = {}
+        for renderer in RENDERERS:
+            files.update(renderer.files(state, None))
+        return files
 
     def _materialize(self, events: Sequence[Event]) -> None:
-        touched = self._paths_touched(events)
-        if not touched:
+        desired: dict[str, bytes | None] = {}
+        for renderer in RENDERERS:
+            touched = renderer.touched(events)
+            if touched:
+                desired.update(renderer.files(self._state, touched))
+        if not desired:
             return
-        desired = {p: b for p, b in self.projected_files().items() if p in touched}
         drifted = [d.path for d in self.materializer.drift(desired)]
         self.materializer.write(desired, seq=self._state.seq, skip=drifted)
 

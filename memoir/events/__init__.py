@@ -1,6 +1,6 @@
 """Events and the journal: the only truth memoir keeps."""
 
-from memoir.events import memory, runs, sessions  # noqa: F401  (register payload types)
+from memoir.events import curator, memory, runs, sessions, skills  # noqa: F401  (register types)
 from memoir.events.journal import (
     Durability,
     ExpectHead,

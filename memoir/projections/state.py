@@ -15,7 +15,9 @@ from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Limits
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
+from memoir.projections.curator import CuratorState
 from memoir.projections.memory import Entry, MemoryState
+from memoir.projections.skills import SkillsState
 
 __all__ = ["RunInfo", "SessionInfo", "State", "applies"]
 
@@ -50,6 +52,8 @@ class State(msgspec.Struct):
     memory: MemoryState = msgspec.field(default_factory=MemoryState)
     sessions: dict[str, SessionInfo] = msgspec.field(default_factory=dict)
     runs: dict[str, RunInfo] = msgspec.field(default_factory=dict)
+    skills: SkillsState = msgspec.field(default_factory=SkillsState)
+    curator: CuratorState = msgspec.field(default_factory=CuratorState)
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state."""

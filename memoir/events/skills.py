@@ -1,0 +1,160 @@
+"""Skill events: procedural memory (SKILL.md and its support files), its telemetry and
+its lifecycle.
+
+A skill is keyed by its ``name`` everywhere (directory name and frontmatter name
+must agree), which fixes Hermes's split between directory and frontmatter keys.
+Every content change carries the full new text and the text it replaced, so any
+version of any file of any skill can be read back from the journal.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from memoir.events.types import Payload, event_type
+
+__all__ = [
+    "Provenance",
+    "SkillArchived",
+    "SkillContentSet",
+    "SkillCreated",
+    "SkillDeleted",
+    "SkillFileRemoved",
+    "SkillFileWritten",
+    "SkillPatched",
+    "SkillPinned",
+    "SkillRestored",
+    "SkillStateChanged",
+    "SkillUnpinned",
+    "SkillUsed",
+    "SkillViewed",
+    "SkillWriteRejected",
+]
+
+#: Where a skill came from, recorded once when it enters the journal.
+Provenance = Literal["agent", "user", "bundled", "hub", "import"]
+LifecycleState = Literal["active", "stale", "archived"]
+
+
+class _SkillPayload(Payload, frozen=True, kw_only=True):
+    name: str
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"skill:{self.name}",)
+
+
+@event_type("skill.created")
+class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
+    """A new skill with its SKILL.md text; ``files`` holds support files it came with."""
+
+    category: str | None = None
+    content: str
+    provenance: Provenance
+    files: dict[str, str] = {}
+    protected: bool = False
+
+
+@event_type("skill.content_set")
+class SkillContentSet(_SkillPayload, frozen=True, kw_only=True):
+    """SKILL.md rewritten in full (``skill_manage edit``)."""
+
+    content: str
+    previous: str
+
+
+@event_type("skill.patched")
+class SkillPatched(_SkillPayload, frozen=True, kw_only=True):
+    """A find-and-replace in SKILL.md or a support file; full texts before and after."""
+
+    file: str
+    content: str
+    previous: str
+    old_string: str
+    new_string: str
+    replacements: int
+
+
+@event_type("skill.file_written")
+class SkillFileWritten(_SkillPayload, frozen=True, kw_only=True):
+    """A support file created or overwritten; ``previous`` is None for a new file."""
+
+    file: str
+    content: str
+    previous: str | None = None
+
+
+@event_type("skill.file_removed")
+class SkillFileRemoved(_SkillPayload, frozen=True, kw_only=True):
+    file: str
+    previous: str
+
+
+@event_type("skill.archived")
+class SkillArchived(_SkillPayload, frozen=True, kw_only=True):
+    """Moved to ``skills/.archive/[category/]name``; says whether it was absorbed into an
+    umbrella skill (which exists) or pruned, and why."""
+
+    absorbed_into: str | None = None
+    reason: str
+    previous_state: LifecycleState = "active"
+
+
+@event_type("skill.restored")
+class SkillRestored(_SkillPayload, frozen=True, kw_only=True):
+    """Brought back from the archive to its original category path."""
+
+    reason: str = ""
+
+
+@event_type("skill.deleted")
+class SkillDeleted(_SkillPayload, frozen=True, kw_only=True):
+    """Removed by a person.  Its content stays readable in the events before this one;
+    ``content`` and ``files`` repeat the last version so a revert needs nothing else."""
+
+    absorbed_into: str | None = None
+    category: str | None = None
+    content: str
+    files: dict[str, str] = {}
+    provenance: Provenance = "agent"
+
+
+@event_type("skill.pinned")
+class SkillPinned(_SkillPayload, frozen=True, kw_only=True):
+    pass
+
+
+@event_type("skill.unpinned")
+class SkillUnpinned(_SkillPayload, frozen=True, kw_only=True):
+    pass
+
+
+@event_type("skill.viewed")
+class SkillViewed(_SkillPayload, frozen=True, kw_only=True):
+    """``skill_view`` read the skill (or one of its files); counted once per call."""
+
+    file: str | None = None
+
+
+@event_type("skill.used")
+class SkillUsed(_SkillPayload, frozen=True, kw_only=True):
+    """The skill was activated (slash command, preload, cron run)."""
+
+    via: str = "activation"
+
+
+@event_type("skill.state_changed")
+class SkillStateChanged(_SkillPayload, frozen=True, kw_only=True):
+    """A lifecycle transition active ↔ stale (archiving has its own event)."""
+
+    from_state: LifecycleState
+    to_state: LifecycleState
+    reason: str = ""
+
+
+@event_type("skill.write_rejected")
+class SkillWriteRejected(_SkillPayload, frozen=True, kw_only=True):
+    """A skill change refused by a guard (background actor on a protected skill, …)."""
+
+    action: str
+    reason: str
+    guard: str

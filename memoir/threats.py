@@ -1,0 +1,542 @@
+"""Threat scanning for memory text, matching Hermes's ``scan_for_threats`` (spec §1.5).
+
+Memory entries are pasted into the system prompt, so a write that tries to steer the
+agent, leak secrets or plant a backdoor is refused, and an entry that slipped in by
+hand is masked when the prompt is built.  This module reproduces which pattern ids
+Hermes reports for a text, in Hermes's order, with its own regexes and matchers::
+
+    scan_for_threats(text, scope)      every finding: invisible characters, then patterns
+    first_threat_id(text)              the finding a refused write reports
+    first_threat_message(text)         the refusal message for that finding
+    sanitize_for_prompt(entries, f)    entries as the system prompt may show them
+
+A scan truncates the text to :data:`MAX_SCAN_CHARS`, reports each invisible character
+(checked on the raw text), then NFKC-normalises and searches each pattern of the
+scope case-insensitively.  Scopes nest: ``all`` ⊂ ``context`` ⊂ ``strict``.
+
+Two rules are memoir's own, where Hermes is not deterministic or not fast:
+
+* Invisible characters are reported in order of first appearance.  Hermes reports them
+  in the iteration order of a frozenset of strings, which changes with the process's
+  hash seed, so its order (and hence its refusal message) varies between runs.
+* Every pattern runs in linear time.  Hermes's patterns with two unbounded gaps
+  (``.*`` or ``[^>]*``) backtrack quadratically or worse on hostile input; here those
+  gaps are resolved by scanning anchor positions instead of by backtracking.
+
+Matching runs on a case-folded copy of the normalised text rather than with
+``re.IGNORECASE``: every pattern is ASCII, and besides ASCII letters only four code
+points fold onto an ASCII letter under Python's ignore-case rules (``İ``, ``ı``, ``ſ``
+and the Kelvin sign), so the fold is exact and several times faster.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from memoir.errors import ValidationError
+
+__all__ = [
+    "INVISIBLE_CHARS",
+    "MAX_SCAN_CHARS",
+    "PATTERN_IDS",
+    "SCOPES",
+    "Scope",
+    "blocked_placeholder",
+    "first_threat_id",
+    "first_threat_message",
+    "pattern_scope",
+    "sanitize_for_prompt",
+    "scan_for_threats",
+]
+
+MAX_SCAN_CHARS: Final = 65_536
+"""Only this many leading characters of a text are scanned (Hermes's limit)."""
+
+INVISIBLE_CHARS: Final[frozenset[str]] = frozenset(
+    {
+        "\u200b",  # zero width space
+        "\u200c",  # zero width non-joiner
+        "\u200d",  # zero width joiner
+        "\u2060",  # word joiner
+        "\u2062",  # invisible times
+        "\u2063",  # invisible separator
+        "\u2064",  # invisible plus
+        "\ufeff",  # zero width no-break space (byte order mark)
+        *(chr(cp) for cp in range(0x202A, 0x202F)),  # bidi embeddings and overrides
+        *(chr(cp) for cp in range(0x2066, 0x206A)),  # bidi isolates
+    }
+)
+"""The 17 characters a scan reports as ``invisible_unicode_U+XXXX``."""
+
+Scope = Literal["all", "context", "strict"]
+"""How much to look for; each scope includes the patterns of the ones before it."""
+
+SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
+
+INVISIBLE_PREFIX: Final = "invisible_unicode_"
+BLOCKED_PREFIX: Final = "[BLOCKED:"
+
+_RANK: Final[dict[str, int]] = {scope: rank for rank, scope in enumerate(SCOPES)}
+
+# ---------------------------------------------------------------------------------------
+# Matchers.  Each takes the folded text (NFKC, then lower-cased) and says whether its
+# pattern occurs anywhere in it.
+
+# Hermes's "filler": up to eight words, each followed by whitespace.  The possessive
+# quantifiers are safe because a word is always followed by whitespace and whitespace
+# by a word or a keyword, so giving back characters could never help a match; only the
+# word count is backtracked over.
+_FILLER: Final = r"(?:\w++\s++){0,8}"
+
+
+class _Search:
+    """A pattern that a plain regex search finds in linear time."""
+
+    def __init__(self, pattern: str) -> None:
+        self._regex = re.compile(pattern)
+
+    def __call__(self, text: str) -> bool:
+        return self._regex.search(text) is not None
+
+
+class _HeadThenTail:
+    """``head`` then, before the next ``barrier`` character, ``tail``.
+
+    This is the shape ``head [^barrier]* tail`` where ``head`` ends in whatever the
+    gap may start after (typically ``\\s+``) and ``tail`` starts with a character that
+    is neither whitespace nor the barrier.  A backtracking regex retries the gap from
+    every head, which is quadratic when many heads share a line; here each head only
+    asks where the next tail and the next barrier are, and both answers are reused by
+    later heads until they fall behind.
+    """
+
+    def __init__(self, head: str, tail: str, barrier: str) -> None:
+        self._head = re.compile(head)
+        self._tail = re.compile(tail)
+        self._barrier = barrier
+
+    def __call__(self, text: str) -> bool:
+        tail_at = barrier_at = -1
+        for head in self._head.finditer(text):
+            gap = head.end()
+            if tail_at < gap:
+                tail = self._tail.search(text, gap)
+                if tail is None:
+                    return False
+                tail_at = tail.start()
+            if barrier_at < gap:
+                barrier_at = text.find(self._barrier, gap)
+                if barrier_at < 0:
+                    barrier_at = len(text)
+            if tail_at < barrier_at:
+                return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Anchor:
+    """One occurrence of a chain word, with the whitespace runs around it."""
+
+    lead: int  # start of the whitespace run before the word (== word when there is none)
+    word: int  # start of the word
+    end: int  # end of the word
+    trail: int  # end of the whitespace run after the word (== end when there is none)
+
+
+class _Chain:
+    """Words joined by Hermes's ``\\s+.*\\s+`` gap: ``w1\\s+.*\\s+w2\\s+.*\\s+w3 …``.
+
+    ``.`` does not match a newline but ``\\s`` does, so two words link when the
+    text between them is a whitespace run of two or more characters, or is
+    ``<whitespace><anything without a newline><whitespace>``.  Taking the whole run
+    after the first word and the whole run before the second as the ``\\s+`` parts is
+    always the best choice, which reduces the test to: the text strictly between the two
+    runs holds no newline.  Occurrences are linked level by level with a binary search,
+    in O(n log n) instead of the regex's polynomial backtracking.
+    """
+
+    def __init__(self, *words: str) -> None:
+        # Each occurrence is found once: at the start of the whitespace run before it,
+        # or at the word itself when no whitespace precedes it.
+        self._words = tuple(
+            re.compile(rf"(?<!\s)(\s*+)(?:{word})(?=(\s*+))") for word in words
+        )
+
+    @staticmethod
+    def _anchors(regex: re.Pattern[str], text: str) -> list[_Anchor]:
+        return [_Anchor(m.start(), m.end(1), m.start(2), m.end(2)) for m in regex.finditer(text)]
+
+    def __call__(self, text: str) -> bool:
+        first, *rest = self._words
+        # ``reached``: occurrences of the previous word that some chain leads up to and
+        # that have whitespace after them, so a gap can start there; in text order.
+        reached = [a for a in self._anchors(first, text) if a.trail > a.end]
+        for level, regex in enumerate(rest, start=1):
+            if not reached:
+                return False
+            trails = [a.trail for a in reached]
+            end_by_trail = {a.trail: a.end for a in reached}
+            linked: list[_Anchor] = []
+            for anchor in self._anchors(regex, text):
+                if anchor.lead == anchor.word:
+                    continue  # the gap must end in whitespace
+                end = end_by_trail.get(anchor.word)
+                if end is not None and anchor.word - end >= 2:
+                    linked.append(anchor)  # one run of whitespace, split into both parts
+                    continue
+                # An earlier word whose run ends after the last newline before this
+                # word's run, and before that run.
+                newline = text.rfind("\n", 0, anchor.lead)
+                i = bisect.bisect_right(trails, newline)
+                if i < len(trails) and trails[i] < anchor.lead:
+                    linked.append(anchor)
+            if level == len(rest):
+                return bool(linked)
+            reached = [a for a in linked if a.trail > a.end]
+        return bool(reached)
+
+
+class _CommentWith:
+    """An HTML comment holding a keyword: ``<!--[^>]*keyword[^>]*-->``.
+
+    The comment runs from ``<!--`` to the first ``>`` after it, which must close a
+    ``-->``; every opener before that ``>`` sees the same close, so only the first one
+    needs its body searched, and each stretch of text is searched at most once.
+    """
+
+    def __init__(self, keyword: str) -> None:
+        self._keyword = re.compile(keyword)
+
+    def __call__(self, text: str) -> bool:
+        pos = 0
+        while (opener := text.find("<!--", pos)) >= 0:
+            body = opener + 4
+            close = text.find(">", body)
+            if close < 0:
+                return False
+            if text.startswith("--", close - 2) and self._keyword.search(text, body, close - 2):
+                return True
+            pos = close + 1
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# The patterns, in Hermes's order.  ``needs`` lists words a match cannot do without
+# (every group must have one member in the folded text): a cheap test that keeps most
+# clean text from reaching the matchers at all.
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    id: str
+    scope: Scope
+    needs: tuple[tuple[str, ...], ...]
+    found: Callable[[str], bool]
+
+
+_CONFIG_VERB: Final = r"(?:update|modify|edit|write|change|append|add\s++to)\s++"
+_SECRET_VAR: Final = r"\$\{?\w*(?:key|token|secret|password|credential|api)"
+
+_PATTERNS: Final[tuple[_Pattern, ...]] = (
+    # --- all -------------------------------------------------------------------------
+    _Pattern(
+        "prompt_injection", "all", (("ignore",), ("instructions",)),
+        _Search(rf"ignore\s++{_FILLER}(?:previous|all|above|prior)\s++{_FILLER}instructions"),
+    ),
+    _Pattern(
+        "sys_prompt_override", "all", (("override",),),
+        _Search(r"system\s++prompt\s++override"),
+    ),
+    _Pattern(
+        "disregard_rules", "all", (("disregard",),),
+        _Search(
+            rf"disregard\s++{_FILLER}(?:your|all|any)\s++{_FILLER}"
+            r"(?:instructions|rules|guidelines)"
+        ),
+    ),
+    _Pattern(
+        "bypass_restrictions", "all", (("act",), ("restrictions", "limits", "rules")),
+        _Search(
+            rf"act\s++as\s++(?:if|though)\s++{_FILLER}you\s++{_FILLER}"
+            rf"(?:have\s++no|don't\s++have)\s++{_FILLER}(?:restrictions|limits|rules)"
+        ),
+    ),
+    _Pattern(
+        "html_comment_injection", "all", (("<!--",), ("-->",)),
+        _CommentWith(r"ignore|override|system|secret|hidden"),
+    ),
+    _Pattern(
+        "hidden_div", "all", (("<div",), ("none",)),
+        _HeadThenTail(r"<div\s++style\s*+=\s*+[\"']", r"display\s*+:\s*+none", ">"),
+    ),
+    _Pattern(
+        "translate_execute", "all", (("translate",), ("into",)),
+        _Chain("translate", "into", r"and\s++(?:execute|run|eval)"),
+    ),
+    _Pattern(
+        "deception_hide", "all", (("tell",), ("user",)),
+        _Search(rf"do\s++not\s++{_FILLER}tell\s++{_FILLER}the\s++user"),
+    ),
+    # --- context: identity attacks ---------------------------------------------------
+    _Pattern(
+        "role_hijack", "context", (("now",), ("you",)),
+        _Search(rf"you\s++are\s++{_FILLER}now\s++(?:a|an|the)\s"),
+    ),
+    _Pattern(
+        "role_pretend", "context", (("pretend",),),
+        _Search(rf"pretend\s++{_FILLER}(?:you\s++are|to\s++be)\s"),
+    ),
+    _Pattern(
+        "leak_system_prompt", "context", (("output",), ("prompt",)),
+        _Search(rf"output\s++{_FILLER}(?:system|initial)\s++prompt"),
+    ),
+    _Pattern(
+        "remove_filters", "context", (("without",),),
+        _Search(
+            rf"(?:respond|answer|reply)\s++without\s++{_FILLER}"
+            r"(?:restrictions|limitations|filters|safety)"
+        ),
+    ),
+    _Pattern(
+        "fake_update", "context", (("been",),),
+        _Search(rf"you\s++have\s++been\s++{_FILLER}(?:updated|upgraded|patched)\s++to"),
+    ),
+    _Pattern(
+        "identity_override", "context", (("yourself",),),
+        _Search(r"\bname\s++yourself\s++\w"),
+    ),
+    # --- context: command and control ------------------------------------------------
+    _Pattern(
+        "c2_node_registration", "context", (("register",), ("node",)),
+        _Search(r"register\s++as\s++(?:a\s*+)?node"),
+    ),
+    _Pattern(
+        "c2_heartbeat", "context", (("heartbeat", "beacon", "check"),),
+        _Search(r"(?:heartbeat|beacon|check[\s-]?in)\s++(?:to|with)\s"),
+    ),
+    _Pattern(
+        "c2_task_pull", "context", (("pull",), ("task",)),
+        _Search(r"pull\s++(?:down\s++)?(?:new\s++)?tasks?\b"),
+    ),
+    _Pattern(
+        "c2_network_connect", "context", (("network",),),
+        _Search(r"connect\s++to\s++the\s++network\b"),
+    ),
+    _Pattern(
+        "forced_action", "context", (("must",),),
+        _Search(r"you\s++must\s++(?:\w++\s++){0,3}(?:register|connect|report|beacon)\b"),
+    ),
+    # --- context: anti-forensics and environment tampering ---------------------------
+    _Pattern(
+        "anti_forensic_oneliner", "context", (("liner",),),
+        _Search(r"only\s++use\s++one[\s-]?liners?\b"),
+    ),
+    _Pattern(
+        "anti_forensic_disk", "context", (("never",), ("disk",)),
+        _Search(rf"never\s++{_FILLER}(?:create|write)\s++{_FILLER}(?:script|file)\s++{_FILLER}disk"),
+    ),
+    _Pattern(
+        "env_var_unset_agent", "context", (("unset",),),
+        _Search(r"unset\s++\w*(?:claude|codex|hermes|agent|openai|anthropic)"),
+    ),
+    # --- context: named C2 tooling ---------------------------------------------------
+    _Pattern(
+        "known_c2_framework", "context",
+        (("cobalt", "sliver", "havoc", "mythic", "metasploit", "brainworm"),),
+        _Search(r"\b(?:cobalt\s*+strike|sliver|havoc|mythic|metasploit|brainworm)\b"),
+    ),
+    _Pattern(
+        "c2_explicit", "context", (("c2",),),
+        _Search(r"\bc2\s++(?:server|channel|infrastructure|beacon)\b"),
+    ),
+    _Pattern(
+        "c2_explicit_long", "context", (("control",),),
+        _Search(r"\bcommand\s++and\s++control\b"),
+    ),
+    # --- all: exfiltration -----------------------------------------------------------
+    _Pattern(
+        "exfil_curl", "all", (("curl",), ("$",)),
+        _HeadThenTail(r"curl\s++", _SECRET_VAR, "\n"),
+    ),
+    _Pattern(
+        "exfil_wget", "all", (("wget",), ("$",)),
+        _HeadThenTail(r"wget\s++", _SECRET_VAR, "\n"),
+    ),
+    _Pattern(
+        "read_secrets", "all",
+        (("cat",), (".env", "credentials", ".netrc", ".pgpass", ".npmrc", ".pypirc")),
+        _HeadThenTail(
+            r"cat\s++", r"\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc", "\n"
+        ),
+    ),
+    # --- strict ----------------------------------------------------------------------
+    _Pattern(
+        "send_to_url", "strict", (("://",),),
+        _Chain("send|post|upload|transmit", r"(?:to|at)\s++https?://"),
+    ),
+    _Pattern(
+        "context_exfil", "strict", (("conversation", "chat", "previous", "context"),),
+        _Search(
+            rf"(?:include|output|print|share)\s++{_FILLER}"
+            r"(?:conversation|chat\s++history|previous\s++messages|(?:full|entire)\s++context)"
+        ),
+    ),
+    _Pattern(
+        "ssh_backdoor", "strict", (("authorized_keys",),),
+        _Search(r"authorized_keys"),
+    ),
+    _Pattern(
+        "ssh_access", "strict", (("/.ssh",),),
+        _Search(r"(?:~|\$home)/\.ssh"),
+    ),
+    _Pattern(
+        "hermes_env", "strict", (("/.hermes/.env",),),
+        _Search(r"(?:~|\$home)/\.hermes/\.env"),
+    ),
+    _Pattern(
+        "agent_config_mod", "strict", (("agents.md", "claude.md", ".cursorrules", ".clinerules"),),
+        _HeadThenTail(_CONFIG_VERB, r"agents\.md|claude\.md|\.cursorrules|\.clinerules", "\n"),
+    ),
+    _Pattern(
+        "hermes_config_mod", "strict", ((".hermes/",),),
+        _HeadThenTail(_CONFIG_VERB, r"\.hermes/(?:config\.yaml|soul\.md)", "\n"),
+    ),
+    _Pattern(
+        "hardcoded_secret", "strict", (("key", "token", "secret", "password"),),
+        _Search(r"(?:api[_-]?key|token|secret|password)\s*+[=:]\s*+[\"'][a-z0-9+/=_-]{20}"),
+    ),
+)
+
+PATTERN_IDS: Final[tuple[str, ...]] = tuple(p.id for p in _PATTERNS)
+"""Every pattern id, in the order a scan reports them."""
+
+_BY_SCOPE: Final[dict[str, tuple[_Pattern, ...]]] = {
+    scope: tuple(p for p in _PATTERNS if _RANK[p.scope] <= _RANK[scope]) for scope in SCOPES
+}
+_SCOPE_OF: Final[dict[str, Scope]] = {p.id: p.scope for p in _PATTERNS}
+
+_INVISIBLE_RE: Final = re.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
+
+# Non-ASCII characters that Python's ignore-case matching equates with an ASCII letter.
+# İ must go before str.lower(), which would turn it into two characters.
+_FOLD_TO_ASCII: Final[dict[int, str]] = {0x0130: "i", 0x0131: "i", 0x017F: "s", 0x212A: "k"}
+_FOLD_RE: Final = re.compile("[\u0130\u0131\u017f\u212a]")
+
+
+def pattern_scope(pattern_id: str) -> Scope:
+    """The narrowest scope that reports ``pattern_id``; ValueError for an unknown id."""
+    try:
+        return _SCOPE_OF[pattern_id]
+    except KeyError:
+        raise ValidationError(f"unknown threat pattern id {pattern_id!r}") from None
+
+
+def _patterns_for(scope: str) -> tuple[_Pattern, ...]:
+    try:
+        return _BY_SCOPE[scope]
+    except KeyError:
+        raise ValidationError(
+            f"unknown threat scan scope {scope!r}; use one of {', '.join(SCOPES)}"
+        ) from None
+
+
+def _fold(text: str) -> str:
+    """NFKC-normalise ``text`` and fold its case the way ``re.IGNORECASE`` compares."""
+    text = unicodedata.normalize("NFKC", text)
+    if _FOLD_RE.search(text):
+        text = text.translate(_FOLD_TO_ASCII)
+    return text.lower()
+
+
+def _invisible_ids(text: str) -> list[str]:
+    present = INVISIBLE_CHARS.intersection(text)
+    return [f"{INVISIBLE_PREFIX}U+{ord(ch):04X}" for ch in sorted(present, key=text.index)]
+
+
+def _scan(text: str, scope: str, *, first_only: bool) -> list[str]:
+    patterns = _patterns_for(scope)
+    text = text[:MAX_SCAN_CHARS]
+    found: list[str] = []
+    if text.isascii():
+        # Pure ASCII holds no invisible characters and is already NFKC.
+        folded = text.lower()
+    else:
+        if _INVISIBLE_RE.search(text):
+            found = _invisible_ids(text)
+            if first_only:
+                return found[:1]
+        folded = _fold(text)
+    for pattern in patterns:
+        if all(any(word in folded for word in group) for group in pattern.needs) and (
+            pattern.found(folded)
+        ):
+            found.append(pattern.id)
+            if first_only:
+                break
+    return found
+
+
+def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
+    """Every threat finding in ``text`` at ``scope``, as Hermes reports them.
+
+    Invisible characters come first (``invisible_unicode_U+XXXX``, in order of first
+    appearance), then pattern ids in pattern order; each id at most once.  An unknown
+    scope raises :class:`~memoir.errors.ValidationError` (a ValueError).
+    """
+    return _scan(text, scope, first_only=False)
+
+
+def first_threat_id(text: str) -> str | None:
+    """The finding a write of ``text`` is refused for (strict scope), or None if clean."""
+    found = _scan(text, "strict", first_only=True)
+    return found[0] if found else None
+
+
+def first_threat_message(text: str) -> str | None:
+    """The error a write of ``text`` is refused with (strict scope), or None if clean."""
+    threat = first_threat_id(text)
+    if threat is None:
+        return None
+    if threat.startswith(INVISIBLE_PREFIX):
+        code = threat.removeprefix(INVISIBLE_PREFIX)
+        return (
+            f"Blocked: content contains invisible unicode character {code} "
+            "(possible injection)."
+        )
+    return (
+        f"Blocked: content matches threat pattern '{threat}'. Memory is copied into the "
+        "system prompt, so it may not carry instructions aimed at the agent or commands "
+        "that leak data; rephrase the fact without them."
+    )
+
+
+def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
+    """The line that stands in the system prompt for an entry that matched threats."""
+    return (
+        f"{BLOCKED_PREFIX} {file_name} entry contained threat pattern(s): "
+        f"{', '.join(pattern_ids)}. Removed from system prompt; use memory(action=remove) "
+        "to delete the original.]"
+    )
+
+
+def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
+    """``entries`` as the system prompt may show them (Hermes's load-time rule).
+
+    Each entry is scanned at strict scope; a matching one is replaced by
+    :func:`blocked_placeholder`.  Empty entries and entries that already start with
+    ``[BLOCKED:`` are kept as they are.  The stored entries are never changed, so the
+    user can still see and remove the original.
+    """
+    shown: list[str] = []
+    for entry in entries:
+        if entry and not entry.startswith(BLOCKED_PREFIX):
+            found = scan_for_threats(entry, "strict")
+            if found:
+                entry = blocked_placeholder(file_name, found)
+        shown.append(entry)
+    return shown
