@@ -1,0 +1,42 @@
+"""Shared test setup: Hypothesis profiles and common fixtures.
+
+Profiles: ``dev`` (default, quick), ``ci`` (what `.ci/run` uses), ``soak`` (long runs;
+select with ``HYPOTHESIS_PROFILE=soak`` and ``-m slow``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "soak", max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck),
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    """A fresh, empty memoir home folder."""
+    path = tmp_path / "home"
+    path.mkdir()
+    yield path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # No test may touch the developer's real ~/.memoir.
+    monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
+    for var in ("MEMOIR_DURABILITY", "MEMOIR_MEMORY_CHAR_LIMIT", "MEMOIR_USER_CHAR_LIMIT"):
+        monkeypatch.delenv(var, raising=False)
