@@ -25,8 +25,9 @@ Two rules are memoir's own, where Hermes is not deterministic or not fast:
 
 Matching runs on a case-folded copy of the normalised text rather than with
 ``re.IGNORECASE``: every pattern is ASCII, and besides ASCII letters only four code
-points fold onto an ASCII letter under Python's ignore-case rules (``İ``, ``ı``, ``ſ``
-and the Kelvin sign), so the fold is exact and several times faster.
+points fold onto an ASCII letter under Python's ignore-case rules (U+0130 and U+0131,
+the dotted and dotless i; U+017F, long s; U+212A, the Kelvin sign), so the fold is exact
+and several times faster.
 """
 
 from __future__ import annotations
@@ -313,7 +314,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     # --- context: command and control ------------------------------------------------
     _Pattern(
         "c2_node_registration", "context", (("register",), ("node",)),
-        _Search(r"register\s++as\s++(?:a\s*+)?node"),
+        _Search(r"register\s++(?:as\s++)?(?:a\s*+)?node"),
     ),
     _Pattern(
         "c2_heartbeat", "context", (("heartbeat", "beacon", "check"),),
@@ -423,7 +424,7 @@ _SCOPE_OF: Final[dict[str, Scope]] = {p.id: p.scope for p in _PATTERNS}
 _INVISIBLE_RE: Final = re.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
 
 # Non-ASCII characters that Python's ignore-case matching equates with an ASCII letter.
-# İ must go before str.lower(), which would turn it into two characters.
+# U+0130 must go before str.lower(), which would turn it into two characters.
 _FOLD_TO_ASCII: Final[dict[int, str]] = {0x0130: "i", 0x0131: "i", 0x017F: "s", 0x212A: "k"}
 _FOLD_RE: Final = re.compile("[\u0130\u0131\u017f\u212a]")
 
