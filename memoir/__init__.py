@@ -80,7 +80,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def open(  # noqa: A001  (memoir.open mirrors io.open: the natural name for the entry point)
+def open(
     home: str | os.PathLike[str] | None = None,
     *,
     journal: Journal | None = None,

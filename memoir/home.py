@@ -54,7 +54,7 @@ class Decision(Generic[T]):
     """What a command decided: the events to append and the result to hand back."""
 
     events: list[Payload] = field(default_factory=list)
-    result: T | None = None
+    result: T = None  # type: ignore[assignment]
     expect: Expectation | None = None
 
 
@@ -208,7 +208,9 @@ class Memoir:
         exact = {t for t in wanted if not t.endswith("*")}
         prefixes = tuple(t[:-1] for t in wanted if t.endswith("*"))
         for event in self.journal.read(after=after, until=until):
-            if wanted and event.type not in exact and not event.type.startswith(prefixes or ("\0",)):
+            if wanted and event.type not in exact and not (
+                prefixes and event.type.startswith(prefixes)
+            ):
                 continue
             if actor is not None and event.actor != actor:
                 continue
@@ -234,7 +236,7 @@ class Memoir:
         run: str | None = None,
         causation: str | None = None,
         expect: Expectation | None = None,
-    ) -> tuple[list[Event], T | None]:
+    ) -> tuple[list[Event], T]:
         """Decide against the fresh state under the journal lock and append the result.
 
         ``decide`` must be pure (it may be called with any state); a decision with no

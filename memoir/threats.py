@@ -227,9 +227,10 @@ class _CommentWith:
 
 
 # ---------------------------------------------------------------------------------------
-# The patterns, in Hermes's order.  ``needs`` lists words a match cannot do without
-# (every group must have one member in the folded text): a cheap test that keeps most
-# clean text from reaching the matchers at all.
+# The patterns, in Hermes's order.  ``needs`` lists words a match cannot do without:
+# every group must have a member in the folded text.  Substring tests are far cheaper
+# than any regex, so a clean entry is settled by them alone; the first group holds the
+# rarest words, and only patterns whose first group is present are looked at further.
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +247,7 @@ _SECRET_VAR: Final = r"\$\{?\w*(?:key|token|secret|password|credential|api)"
 _PATTERNS: Final[tuple[_Pattern, ...]] = (
     # --- all -------------------------------------------------------------------------
     _Pattern(
-        "prompt_injection", "all", (("ignore",), ("instructions",)),
+        "prompt_injection", "all", (("instructions",), ("ignore",)),
         _Search(rf"ignore\s++{_FILLER}(?:previous|all|above|prior)\s++{_FILLER}instructions"),
     ),
     _Pattern(
@@ -261,7 +262,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
         ),
     ),
     _Pattern(
-        "bypass_restrictions", "all", (("act",), ("restrictions", "limits", "rules")),
+        "bypass_restrictions", "all", (("restrictions", "limits", "rules"), ("act",)),
         _Search(
             rf"act\s++as\s++(?:if|though)\s++{_FILLER}you\s++{_FILLER}"
             rf"(?:have\s++no|don't\s++have)\s++{_FILLER}(?:restrictions|limits|rules)"
@@ -293,7 +294,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
         _Search(rf"pretend\s++{_FILLER}(?:you\s++are|to\s++be)\s"),
     ),
     _Pattern(
-        "leak_system_prompt", "context", (("output",), ("prompt",)),
+        "leak_system_prompt", "context", (("prompt",), ("output",)),
         _Search(rf"output\s++{_FILLER}(?:system|initial)\s++prompt"),
     ),
     _Pattern(
@@ -313,7 +314,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     ),
     # --- context: command and control ------------------------------------------------
     _Pattern(
-        "c2_node_registration", "context", (("register",), ("node",)),
+        "c2_node_registration", "context", (("node",), ("register",)),
         _Search(r"register\s++(?:as\s++)?(?:a\s*+)?node"),
     ),
     _Pattern(
@@ -338,7 +339,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
         _Search(r"only\s++use\s++one[\s-]?liners?\b"),
     ),
     _Pattern(
-        "anti_forensic_disk", "context", (("never",), ("disk",)),
+        "anti_forensic_disk", "context", (("disk",), ("never",)),
         _Search(rf"never\s++{_FILLER}(?:create|write)\s++{_FILLER}(?:script|file)\s++{_FILLER}disk"),
     ),
     _Pattern(
@@ -370,7 +371,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     ),
     _Pattern(
         "read_secrets", "all",
-        (("cat",), (".env", "credentials", ".netrc", ".pgpass", ".npmrc", ".pypirc")),
+        ((".env", "credentials", ".netrc", ".pgpass", ".npmrc", ".pypirc"), ("cat",)),
         _HeadThenTail(
             r"cat\s++", r"\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc", "\n"
         ),
@@ -416,10 +417,19 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
 PATTERN_IDS: Final[tuple[str, ...]] = tuple(p.id for p in _PATTERNS)
 """Every pattern id, in the order a scan reports them."""
 
-_BY_SCOPE: Final[dict[str, tuple[_Pattern, ...]]] = {
-    scope: tuple(p for p in _PATTERNS if _RANK[p.scope] <= _RANK[scope]) for scope in SCOPES
-}
 _SCOPE_OF: Final[dict[str, Scope]] = {p.id: p.scope for p in _PATTERNS}
+
+
+def _index_first_needs() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    index: dict[str, list[int]] = {}
+    for i, pattern in enumerate(_PATTERNS):
+        for word in pattern.needs[0]:
+            index.setdefault(word, []).append(i)
+    return tuple((word, tuple(indexes)) for word, indexes in index.items())
+
+
+# (word, indexes of the patterns whose first group holds it)
+_FIRST_NEEDS: Final = _index_first_needs()
 
 _INVISIBLE_RE: Final = re.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
 
@@ -437,9 +447,9 @@ def pattern_scope(pattern_id: str) -> Scope:
         raise ValidationError(f"unknown threat pattern id {pattern_id!r}") from None
 
 
-def _patterns_for(scope: str) -> tuple[_Pattern, ...]:
+def _scope_rank(scope: str) -> int:
     try:
-        return _BY_SCOPE[scope]
+        return _RANK[scope]
     except KeyError:
         raise ValidationError(
             f"unknown threat scan scope {scope!r}; use one of {', '.join(SCOPES)}"
@@ -460,7 +470,7 @@ def _invisible_ids(text: str) -> list[str]:
 
 
 def _scan(text: str, scope: str, *, first_only: bool) -> list[str]:
-    patterns = _patterns_for(scope)
+    rank = _scope_rank(scope)
     text = text[:MAX_SCAN_CHARS]
     found: list[str] = []
     if text.isascii():
@@ -472,8 +482,15 @@ def _scan(text: str, scope: str, *, first_only: bool) -> list[str]:
             if first_only:
                 return found[:1]
         folded = _fold(text)
-    for pattern in patterns:
-        if all(any(word in folded for word in group) for group in pattern.needs) and (
+    candidates: set[int] = set()
+    for word, indexes in _FIRST_NEEDS:
+        if word in folded:
+            candidates.update(indexes)
+    for i in sorted(candidates):
+        pattern = _PATTERNS[i]
+        if _RANK[pattern.scope] > rank:
+            continue
+        if all(any(word in folded for word in group) for group in pattern.needs[1:]) and (
             pattern.found(folded)
         ):
             found.append(pattern.id)

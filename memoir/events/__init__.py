@@ -3,8 +3,8 @@
 from memoir.events import curator, memory, runs, sessions, skills  # noqa: F401  (register types)
 from memoir.events.journal import (
     Durability,
-    ExpectHead,
     Expectation,
+    ExpectHead,
     ExpectUntouched,
     FileJournal,
     Journal,
