@@ -59,21 +59,8 @@ def ensure_hermes_venv(path: str | os.PathLike[str]) -> str:
     return str(python)
 
 
-def measure_hermes_add(
-    python: str,
-    n: int,
-    *,
-    directory: str | os.PathLike[str] | None = None,
-    timeout: float = 600.0,
-) -> dict[str, Any]:
-    """Run the Hermes baseline for ``n`` adds with ``python`` and return its JSON result.
-
-    ``directory`` is where the throwaway HERMES_HOME is made; put it on the same filesystem
-    as memoir's own benchmark, since fsync cost dominates.
-    """
-    command = [str(python), "-I", str(BASELINE_SCRIPT), "--adds", str(n)]
-    if directory is not None:
-        command += ["--dir", str(directory)]
+def _run_baseline(python: str, args: list[str], timeout: float) -> dict[str, Any]:
+    command = [str(python), "-I", str(BASELINE_SCRIPT), *args]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
         raise RuntimeError(
@@ -81,3 +68,42 @@ def measure_hermes_add(
         )
     result: dict[str, Any] = json.loads(proc.stdout)
     return result
+
+
+def measure_hermes_add(
+    python: str,
+    n: int,
+    *,
+    directory: str | os.PathLike[str] | None = None,
+    threads: int = 1,
+    timeout: float = 600.0,
+) -> dict[str, Any]:
+    """Run the Hermes baseline for ``n`` adds with ``python`` and return its JSON result.
+
+    ``directory`` is where the throwaway HERMES_HOME is made; put it on the same filesystem
+    as memoir's own benchmark, since fsync cost dominates.  ``threads`` > 1 adds from that
+    many threads sharing one ``MemoryStore``.
+    """
+    args = ["--adds", str(n), "--threads", str(threads)]
+    if directory is not None:
+        args += ["--dir", str(directory)]
+    return _run_baseline(python, args, timeout)
+
+
+def measure_hermes_load(
+    python: str,
+    memories: str | os.PathLike[str],
+    *,
+    directory: str | os.PathLike[str] | None = None,
+    timeout: float = 120.0,
+) -> dict[str, Any]:
+    """Time, in a fresh Hermes process, a cold load and render of the files in ``memories``."""
+    args = ["--load-from", str(memories)]
+    if directory is not None:
+        args += ["--dir", str(directory)]
+    return _run_baseline(python, args, timeout)
+
+
+def measure_hermes_scan(python: str, text: str, *, timeout: float = 120.0) -> dict[str, Any]:
+    """Nanoseconds per call of Hermes's write-time threat scan of ``text``."""
+    return _run_baseline(python, ["--scan-text", text], timeout)

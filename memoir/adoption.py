@@ -1,28 +1,92 @@
 """Adopting hand edits of MEMORY.md / USER.md as ordinary ``user`` events.
 
 The edit is diffed against the journal's entries so unchanged entries keep their
-ids, an entry edited in place becomes a replace, and the resulting order is exactly
-the file's.  The adopted state must pass the rules every write passes.
+ids, an entry edited in place becomes a replace, an entry moved elsewhere keeps its id
+(removed, then added back at its new place), and the resulting order is exactly the
+file's.  The adopted state must pass the rules every write passes: no threat pattern
+in a new or changed entry, and within the target's character limit.
+
+:func:`plan_edit` is the diff itself; the memory tool uses it too, to record how a
+file Hermes would re-read differently (an entry holding the delimiter) is normalised.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memoir.errors import RejectedError, ValidationError
-from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
+from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
 from memoir.events.types import Payload
 from memoir.ids import short_id
-from memoir.projections.memory import DELIMITER, dedupe
+from memoir.projections.memory import DELIMITER, Entry, dedupe
 from memoir.projections.state import State
 from memoir.threats import first_threat_id
 
-__all__ = ["plan_adoption"]
+__all__ = ["plan_adoption", "plan_edit"]
+
+
+def plan_edit(
+    target: Target,
+    entries: Sequence[Entry],
+    texts: Sequence[str],
+    new_id: Callable[[], str] = lambda: short_id("e-"),
+) -> tuple[list[Payload], list[Entry]]:
+    """Events that turn ``entries`` into exactly ``texts``, and the entries that result.
+
+    Applied in order, the events give ``texts`` whatever the ids: removals first (from
+    the end, so each recorded position is where the entry stood), then in-place
+    replacements, then additions at their final positions, left to right.  An entry
+    that only moved is removed and added back under its old id.
+    """
+    old = list(entries)
+    matcher = difflib.SequenceMatcher(a=[e.text for e in old], b=list(texts), autojunk=False)
+    # new index -> id of the old entry that becomes it (kept or replaced in place)
+    survivor: dict[int, str] = {}
+    replaced: list[tuple[Entry, str]] = []
+    removed: list[int] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            for k in range(i2 - i1):
+                survivor[j1 + k] = old[i1 + k].id
+            continue
+        paired = min(i2 - i1, j2 - j1) if op == "replace" else 0
+        for k in range(paired):
+            survivor[j1 + k] = old[i1 + k].id
+            replaced.append((old[i1 + k], texts[j1 + k]))
+        removed.extend(range(i1 + paired, i2))
+
+    events: list[Payload] = []
+    # Ids of removed entries, by text, so an entry that moved keeps its id.
+    reusable: dict[str, list[str]] = {}
+    for i in sorted(removed, reverse=True):
+        entry = old[i]
+        events.append(EntryRemoved(target=target, entry_id=entry.id, previous=entry.text,
+                                   position=i))
+        reusable.setdefault(entry.text, []).insert(0, entry.id)
+    for entry, text in replaced:
+        events.append(EntryReplaced(target=target, entry_id=entry.id, text=text,
+                                    previous=entry.text))
+    result: list[Entry] = []
+    for j, text in enumerate(texts):
+        entry_id = survivor.get(j)
+        if entry_id is None:
+            ids = reusable.get(text)
+            entry_id = ids.pop(0) if ids else new_id()
+            events.append(EntryAdded(target=target, entry_id=entry_id, text=text, position=j))
+        result.append(Entry(entry_id, text))
+    return events, result
 
 
 def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> list[Payload]:
-    """Events that turn ``target``'s entries into ``texts`` (as parsed from ``rel``)."""
+    """Events that turn ``target``'s entries into ``texts`` (as parsed from ``rel``).
+
+    Raises :class:`ValidationError` when the edited file is over the target's limit and
+    :class:`RejectedError` when a new or changed entry matches a threat pattern; the
+    message names the file and the entry and says what to do.
+    """
+    if target not in ("memory", "user"):
+        raise ValidationError(f"unknown memory target {target!r}; use 'memory' or 'user'")
     new = dedupe(texts)
     limit = state.memory.limits[target]
     total = len(DELIMITER.join(new)) if new else 0
@@ -32,9 +96,12 @@ def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> 
             "shorten it and run `memoir adopt` again, or `memoir rebuild --force` to discard "
             "the edit"
         )
-    old = list(state.memory.target(target).entries)
+    old = state.memory.target(target).entries
+    known = {e.text for e in old}
     for i, text in enumerate(new, start=1):
-        if any(text == e.text for e in old):
+        # Entries already in the journal passed (or were let in) before; only what the
+        # edit brings is scanned, as a write would scan it.
+        if text in known:
             continue
         pattern = first_threat_id(text)
         if pattern is not None:
@@ -42,25 +109,6 @@ def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> 
                 f"{rel} was edited by hand and entry {i} matches threat pattern '{pattern}'; "
                 "remove it from the file and run `memoir adopt` again"
             )
-    events: list[Payload] = []
-    t = target  # narrowed for the event constructors
-    matcher = difflib.SequenceMatcher(a=[e.text for e in old], b=new, autojunk=False)
-    pos = 0  # index in the list as it evolves while events apply in order
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            pos += i2 - i1
-            continue
-        paired = min(i2 - i1, j2 - j1) if op == "replace" else 0
-        for k in range(paired):
-            entry = old[i1 + k]
-            events.append(EntryReplaced(target=t, entry_id=entry.id, text=new[j1 + k],  # type: ignore[arg-type]
-                                        previous=entry.text))
-            pos += 1
-        for k in range(i1 + paired, i2):
-            events.append(EntryRemoved(target=t, entry_id=old[k].id, previous=old[k].text,  # type: ignore[arg-type]
-                                       position=pos))
-        for k in range(j1 + paired, j2):
-            events.append(EntryAdded(target=t, entry_id=short_id("e-"), text=new[k],  # type: ignore[arg-type]
-                                     position=pos))
-            pos += 1
+    t: Target = "memory" if target == "memory" else "user"
+    events, _entries = plan_edit(t, old, new)
     return events

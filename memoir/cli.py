@@ -2,7 +2,8 @@
 
 Every command takes ``--home PATH`` (default ``$MEMOIR_HOME``, else ``~/.memoir``).
 A user error prints one line, ``memoir: error: …``, and exits with status 1 (2 for a
-usage error); never a traceback.
+usage error); never a traceback.  Other modules add their command groups to
+:data:`cli` (``cli.add_command``) and get the same error handling.
 """
 
 from __future__ import annotations
@@ -27,6 +28,23 @@ from memoir.projections.memory import TARGETS
 __all__ = ["cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class UserError(click.ClickException):
+    """A user error: printed as one ``memoir: error: …`` line, exit status 1."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"memoir: error: {self.format_message()}", err=True, file=file)
+
+
+class _Commands(click.Group):
+    """The top-level group: turns memoir's own errors into one-line user errors."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (MemoirError, OSError) as exc:
+            raise UserError(str(exc)) from None
 
 
 def _open(ctx: click.Context) -> Memoir:
@@ -60,7 +78,7 @@ def _event_json(event: Event) -> str:
     return msgspec.json.encode(event).decode()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(memoir.__version__, prog_name="memoir")
 @home_option
 @click.pass_context
@@ -130,7 +148,7 @@ def _memory_write(ctx: click.Context, args: dict[str, Any]) -> None:
         lines = [str(result.get("error"))]
         if result.get("matches"):
             lines += [f"  match: {m}" for m in result["matches"]]
-        raise click.ClickException("\n".join(lines))
+        raise UserError("\n".join(lines))
     click.echo(f"{result['message']} {result['target']}: {result['usage']} (run {run})")
 
 
@@ -283,13 +301,43 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 @home_option
 @click.pass_context
 def adopt(ctx: click.Context) -> None:
-    """Record hand edits of MEMORY.md / USER.md in the journal, as `user` events."""
-    run, events = _open(ctx).adopt()
+    """Keep hand edits of MEMORY.md / USER.md by recording them in the journal.
+
+    memoir never overwrites a memory file edited by hand: until the edit is adopted
+    (or discarded with `memoir rebuild --force`, which keeps a .bak copy), agent writes
+    to that file are refused and `memoir status` reports the drift.
+
+    Adopting reads the edited file as Hermes reads it (entries split on the line
+    holding only §, stripped, empty and duplicate entries dropped) and records the
+    difference as `user` events of one run, so `memoir log --run RUN` shows it and
+    reverting the run undoes it. An entry edited in place becomes a replace and keeps
+    its id; a moved entry keeps its id. The edit must pass the checks every write
+    passes (no threat pattern in a new or changed entry, the character limit);
+    otherwise nothing is recorded and the error names the entry to fix.
+
+    A deleted file is not an edit: it is written again from the journal.
+    """
+    from memoir.home import memory_file, render_memory_file
+
+    handle = _open(ctx)
+    run, events = handle.adopt()
+    state = handle.state
+    missing: dict[str, bytes | None] = {}
+    for target in TARGETS:
+        rel = memory_file(target)
+        data = render_memory_file(state, target)
+        if data is not None and not (handle.home / rel).exists():
+            missing[rel] = data
+    if missing:
+        handle.materializer.write(missing, seq=state.seq)
+        click.echo(f"restored {', '.join(sorted(missing))} from the journal (deleted files "
+                   "are rewritten, not adopted as empty)")
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return
-    click.echo(f"adopted {len(events) - 1} change(s) as run {run} "
-               f"(seq {events[0].seq}-{events[-1].seq}); `memoir revert {run}` undoes it")
+    changes = sum(1 for e in events if e.type.startswith("memory.entry_"))
+    click.echo(f"adopted {changes} change(s) as run {run} "
+               f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them")
 
 
 @cli.command()

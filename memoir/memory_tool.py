@@ -3,45 +3,63 @@
 :func:`decide` is pure: given the memory state and the tool arguments it returns the
 Hermes-shaped result dict and the events that record the change (none for a
 failure, a ``memory.write_rejected`` for a refused hostile write).  The session
-layer appends the events under the journal lock and keeps the per-turn
-consolidation-failure counter (spec §1.6).
+layer appends the events under the journal lock, keeps the per-turn
+consolidation-failure counter (spec §1.6) and turns a drift refusal into a backup
+file and a result.
 
-Semantics follow spec §1.3–1.6: input is stripped; add/replace content is threat
-scanned first; matching is a case-sensitive substring test; identical duplicates
-match as one; a batch is all-or-nothing with the budget checked on the final state.
-Every write works on the deduped list, as Hermes re-reads and dedupes under its
-lock; when a write lands, the collapsed duplicates are removed by explicit events.
+Semantics follow spec §1.3–1.7, in Hermes's order: tool-level argument checks; then
+per action the input is stripped, emptiness checked, add/replace content threat
+scanned; then, where Hermes takes its file lock, the drift guard (replace, remove and
+batch) and the re-read of the file; then matching (a case-sensitive substring test,
+identical duplicates matching as one), the budget, and the write.  A batch is
+all-or-nothing with the budget checked on the final state.
+
+Hermes re-reads the file under its lock before every write, so every write works on
+the entries as a re-read gives them back (:func:`~memoir.projections.memory.reread`):
+deduped, and split where an entry holds the delimiter.  When a write lands, that
+normalisation is recorded by explicit events before the write's own.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, WriteRejected
+from memoir.adoption import plan_edit
+from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target, WriteRejected
 from memoir.events.types import Payload
 from memoir.ids import short_id
 from memoir.projections.memory import (
     DELIMITER,
+    FILE_NAMES,
     Entry,
     MemoryState,
-    usage_numbers,
+    dedupe,
+    parse_file,
+    round_trips,
     usage_text,
 )
 from memoir.threats import first_threat_id, first_threat_message, scan_for_threats
 
 __all__ = [
     "MAX_FAILURES_PER_TURN",
+    "DriftKind",
     "MemoryOutcome",
     "decide",
+    "drift_result",
     "failure_cap_result",
 ]
 
+#: Failures per turn answered normally; the next one gets the terminal result.
 MAX_FAILURES_PER_TURN = 3
 _PREVIEW = 80
 _SUCCESS_NOTE = "Saved to persistent memory. This write is done; do not repeat it."
+
+DriftKind = Literal["edited", "unclean"]
+"""Why a write was refused: the file holds a hand edit (``edited``), or the file would
+not read back as the entries it was written from (``unclean``, Hermes's own guard)."""
 
 
 @dataclass
@@ -50,21 +68,38 @@ class MemoryOutcome:
 
     ``events`` is empty unless something must be journaled.  ``failure`` marks a
     consolidation failure (counts towards the per-turn cap); ``success`` resets it.
+    ``drift`` says the write was refused because of the file's state; the caller
+    saves a backup and builds the result with :func:`drift_result`.  ``live`` is the
+    list of entries Hermes would hold in memory for ``target`` after the call (None:
+    the call did not touch it), which Hermes answers from when ``old_text`` is missing.
     """
 
     result: dict[str, Any]
     events: list[Payload] = field(default_factory=list)
     failure: bool = False
     success: bool = False
+    target: Target | None = None
+    drift: DriftKind | None = None
+    live: list[str] | None = None
 
 
 def _error(message: str) -> MemoryOutcome:
+    # Hermes's tool-level errors put "error" first (tools.registry.tool_error).
     return MemoryOutcome({"error": message, "success": False})
 
 
+def _store_error(message: str) -> MemoryOutcome:
+    # Store-level errors put "success" first.
+    return MemoryOutcome({"success": False, "error": message})
+
+
+def _joined_len(texts: Sequence[str]) -> int:
+    # Hermes counts the delimiters against the limit; an empty store is 0.
+    return len(DELIMITER.join(texts)) if texts else 0
+
+
 def _short_usage(texts: Sequence[str], limit: int) -> str:
-    current, _ = usage_numbers(texts, limit)
-    return f"{current:,}/{limit:,}"
+    return f"{_joined_len(texts):,}/{limit:,}"
 
 
 def failure_cap_result(count: int) -> dict[str, Any]:
@@ -80,7 +115,33 @@ def failure_cap_result(count: int) -> dict[str, Any]:
     }
 
 
-def _rejection(target: str, action: str, text: str) -> MemoryOutcome | None:
+def drift_result(target: str, kind: DriftKind, backup: str) -> dict[str, Any]:
+    """The refusal of a write to a drifted file, shaped as Hermes's (spec §1.7).
+
+    ``backup`` is the path of the ``.bak.<unix>`` copy (with Hermes's suffix when the
+    copy could not be written).
+    """
+    name = FILE_NAMES[target]
+    if kind == "edited":
+        why = ("it was edited by hand since memoir last wrote it, and this write would "
+               "overwrite the edit")
+        remediation = (f"Ask the user to run `memoir adopt` to keep the edit of {name} "
+                       "(or `memoir rebuild --force` to discard it), then retry.")
+    else:
+        why = ("its entries would not read back as written (an entry holds the '\\n§\\n' "
+               "delimiter or blanks around it, or is longer than the whole limit), and "
+               "rewriting it would change them")
+        remediation = ("Add an entry instead (an add rewrites the file as a clean list), or "
+                       f"have the user fix {name} by hand and run `memoir adopt`; then retry.")
+    return {
+        "success": False,
+        "error": f"Refusing to write {name}: {why}. A snapshot was saved to {backup}.",
+        "drift_backup": backup,
+        "remediation": remediation,
+    }
+
+
+def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
     message = first_threat_message(text)
     if message is None:
         return None
@@ -88,7 +149,7 @@ def _rejection(target: str, action: str, text: str) -> MemoryOutcome | None:
     first = first_threat_id(text)
     ordered = [first, *[i for i in ids if i != first]] if first else ids
     event = WriteRejected(
-        target=target,  # type: ignore[arg-type]
+        target=target,
         action=action,
         reason="threat",
         pattern_ids=ordered,
@@ -96,39 +157,50 @@ def _rejection(target: str, action: str, text: str) -> MemoryOutcome | None:
         length=len(text),
         sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
     )
-    return MemoryOutcome({"success": False, "error": message}, events=[event])
+    return MemoryOutcome({"success": False, "error": message}, events=[event], target=target)
+
+
+def _normalise(target: Target, entries: Sequence[Entry], new_id: Callable[[], str]
+               ) -> tuple[list[Entry], list[Payload]]:
+    """The entries as Hermes re-reads them, and the events that make the state agree."""
+    texts = [e.text for e in entries]
+    parsed = parse_file(DELIMITER.join(texts)) if texts else []
+    events: list[Payload] = []
+    current = list(entries)
+    if parsed != texts:
+        events, current = plan_edit(target, current, parsed, new_id)
+    kept: list[Entry] = []
+    dropped: list[tuple[int, Entry]] = []
+    seen: set[str] = set()
+    for pos, entry in enumerate(current):
+        if entry.text in seen:
+            dropped.append((pos, entry))
+        else:
+            seen.add(entry.text)
+            kept.append(entry)
+    # Removed last-first so each recorded position is where the entry stood.
+    events += [
+        EntryRemoved(target=target, entry_id=e.id, previous=e.text, position=pos,
+                     reason="duplicate")
+        for pos, e in reversed(dropped)
+    ]
+    return kept, events
 
 
 class _Work:
-    """A working copy of one target: the deduped entries plus the events so far."""
+    """A working copy of one target as Hermes holds it after re-reading under its lock."""
 
-    def __init__(self, state: MemoryState, target: str, new_id: Callable[[], str]) -> None:
-        self.target = target
+    def __init__(self, state: MemoryState, target: Target, new_id: Callable[[], str]) -> None:
+        self.target: Target = target
         self.limit = state.limits[target]
         self.new_id = new_id
-        self.entries: list[Entry] = []
+        self.entries, self._normalising = _normalise(target, state.target(target).entries,
+                                                     new_id)
+        self.loaded = [e.text for e in self.entries]
         self.events: list[Payload] = []
-        seen: set[str] = set()
-        original = state.target(target).entries
-        dropped: list[tuple[int, Entry]] = []
-        for pos, entry in enumerate(original):
-            if entry.text in seen:
-                dropped.append((pos, entry))
-            else:
-                seen.add(entry.text)
-                self.entries.append(entry)
-        # Removed last-first so each recorded position is valid when it is applied.
-        self._dedupe_events: list[Payload] = [
-            EntryRemoved(target=target, entry_id=e.id, previous=e.text, position=pos,  # type: ignore[arg-type]
-                         reason="duplicate")
-            for pos, e in reversed(dropped)
-        ]
 
     def texts(self) -> list[str]:
         return [e.text for e in self.entries]
-
-    def total_with(self, texts: Sequence[str]) -> int:
-        return len(DELIMITER.join(texts)) if texts else 0
 
     def find(self, old_text: str) -> tuple[list[int], list[str]]:
         hits = [i for i, e in enumerate(self.entries) if old_text in e.text]
@@ -137,25 +209,23 @@ class _Work:
     def add(self, text: str) -> None:
         entry = Entry(self.new_id(), text)
         self.entries.append(entry)
-        self.events.append(EntryAdded(target=self.target, entry_id=entry.id, text=text))  # type: ignore[arg-type]
+        self.events.append(EntryAdded(target=self.target, entry_id=entry.id, text=text))
 
     def replace(self, index: int, text: str) -> None:
         old = self.entries[index]
         self.entries[index] = Entry(old.id, text)
         self.events.append(
-            EntryReplaced(target=self.target, entry_id=old.id, text=text, previous=old.text)  # type: ignore[arg-type]
+            EntryReplaced(target=self.target, entry_id=old.id, text=text, previous=old.text)
         )
 
     def remove(self, index: int) -> None:
         old = self.entries.pop(index)
         self.events.append(
-            EntryRemoved(target=self.target, entry_id=old.id, previous=old.text, position=index)  # type: ignore[arg-type]
+            EntryRemoved(target=self.target, entry_id=old.id, previous=old.text, position=index)
         )
 
-    def committed(self) -> list[Payload]:
-        return [*self._dedupe_events, *self.events]
-
-    def success(self, message: str) -> MemoryOutcome:
+    def success(self, message: str, *, write: bool = True) -> MemoryOutcome:
+        """Hermes's terminal success result; ``write=False`` when nothing is saved."""
         result = {
             "success": True,
             "done": True,
@@ -165,51 +235,107 @@ class _Work:
             "message": message,
             "note": _SUCCESS_NOTE,
         }
-        return MemoryOutcome(result, events=self.committed(), success=True)
+        events = [*self._normalising, *self.events] if write else []
+        return MemoryOutcome(result, events=events, success=True, target=self.target,
+                             live=self.texts())
 
-    def failure(self, error: str, **extra: Any) -> MemoryOutcome:
-        result: dict[str, Any] = {"success": False, "error": error}
-        result.update(extra)
-        result.setdefault("current_entries", self.texts())
-        result.setdefault("usage", _short_usage(self.texts(), self.limit))
-        return MemoryOutcome(result, failure=True)
+    def failure(self, error: str, *, usage: bool = True, counts: bool = True) -> MemoryOutcome:
+        """A store-level failure that shows the entries as re-read (nothing is written)."""
+        result: dict[str, Any] = {"success": False, "error": error,
+                                  "current_entries": list(self.loaded)}
+        if usage:
+            result["usage"] = _short_usage(self.loaded, self.limit)
+        return MemoryOutcome(result, failure=counts, target=self.target,
+                             live=list(self.loaded))
+
+    def refusal(self, outcome: MemoryOutcome) -> MemoryOutcome:
+        """A store-level refusal after the re-read (Hermes's in-memory list is refreshed)."""
+        outcome.target = self.target
+        outcome.live = list(self.loaded)
+        return outcome
 
 
 def _previews(texts: Sequence[str]) -> list[str]:
     return [t[:_PREVIEW] + ("..." if len(t) > _PREVIEW else "") for t in texts]
 
 
-def _as_text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+def _is_text(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _drift(state: MemoryState, target: Target, edited: Container[str], *,
+           guarded: bool) -> DriftKind | None:
+    if target in edited:
+        return "edited"
+    t = state.target(target)
+    if guarded and not round_trips(t.texts(), state.limits[target]):
+        return "unclean"
+    return None
+
+
+def _drift_outcome(work: _Work | None, target: Target, kind: DriftKind) -> MemoryOutcome:
+    outcome = MemoryOutcome({}, target=target, drift=kind)
+    if work is not None and kind == "unclean":
+        # Hermes re-reads the file even when its guard then refuses the write.
+        outcome.live = list(work.loaded)
+    return outcome
 
 
 def decide(
-    state: MemoryState, args: Mapping[str, Any], *, new_id: Callable[[], str] | None = None
+    state: MemoryState,
+    args: Mapping[str, Any],
+    *,
+    new_id: Callable[[], str] | None = None,
+    live: Mapping[str, Sequence[str]] | None = None,
+    edited: Container[str] = (),
 ) -> MemoryOutcome:
-    """Decide one ``memory`` tool call against ``state`` (spec §1.3 dispatch order)."""
+    """Decide one ``memory`` tool call against ``state`` (spec §1.3 dispatch order).
+
+    ``live`` holds, per target, the entries the caller last held in memory (Hermes
+    answers a replace or remove without ``old_text`` from them, without re-reading);
+    by default the entries as a re-read gives them.  ``edited`` names the targets
+    whose file holds a hand edit: every write to them is refused as drift.
+    """
     mint = new_id or (lambda: short_id("e-"))
     if not isinstance(args, Mapping):
         return _error("Memory tool arguments must be a JSON object.")
-    target = args.get("target")
-    if target is None:
-        target = "memory"
-    if not isinstance(target, str) or target not in ("memory", "user"):
-        return _error(f"Invalid target '{target}'. Use 'memory' or 'user'.")
+    raw_target = args.get("target")
+    if raw_target is None:
+        raw_target = "memory"
+    if raw_target not in ("memory", "user"):
+        return _error(f"Invalid target '{raw_target}'. Use 'memory' or 'user'.")
+    target: Target = "memory" if raw_target == "memory" else "user"
     operations = args.get("operations")
     if operations:
         if not isinstance(operations, list):
             return _error(
                 "operations must be a list of {action, content?, old_text?} objects."
             )
-        return _batch(state, target, operations, mint)
+        return _batch(state, target, operations, mint, edited)
     action = args.get("action")
     content = args.get("content")
     old_text = args.get("old_text")
+    # Hermes would crash on a non-string or on text that cannot be written as UTF-8
+    # (lone surrogates); refuse it plainly instead.
+    checked = {"add": ("content",), "replace": ("content", "old_text"),
+               "remove": ("old_text",)}.get(action if isinstance(action, str) else "", ())
+    for name in checked:
+        value = args.get(name)
+        if value and not _is_text(value):
+            return _error(f"'{name}' must be a string of valid Unicode text.")
     # Tool-level checks look at the raw values; the store-level ones below at stripped text.
     if action == "add" and not content:
         return _error("Content is required for 'add' action.")
     if action in ("replace", "remove") and not old_text:
-        texts = state.target(target).texts()
+        held = list(live[target]) if live is not None and target in live else None
+        if held is None:
+            held = dedupe(parse_file(DELIMITER.join(state.target(target).texts())))
         return MemoryOutcome(
             {
                 "success": False,
@@ -218,41 +344,43 @@ def decide(
                     f"entry. None was given. Retry the {action} with old_text set to part of "
                     "one of the current_entries below."
                 ),
-                "current_entries": texts,
-                "usage": _short_usage(texts, state.limits[target]),
+                "current_entries": held,
+                "usage": _short_usage(held, state.limits[target]),
             }
         )
     if action == "replace" and not content:
         return _error("content is required for 'replace' action.")
-    if action not in ("add", "replace", "remove"):
-        return _error(f"Unknown action '{action}'. Use: add, replace, remove")
-    for name, value in (("content", content), ("old_text", old_text)):
-        if value is not None and not isinstance(value, str):
-            return _error(f"'{name}' must be a string.")
-    work = _Work(state, target, mint)
     if action == "add":
-        return _add(work, _as_text(content))
+        return _add(state, target, str(content).strip(), mint, edited)
     if action == "replace":
-        return _replace(work, _as_text(old_text), _as_text(content))
-    return _remove(work, _as_text(old_text))
+        return _replace(state, target, str(old_text).strip(), str(content).strip(), mint,
+                        edited)
+    if action == "remove":
+        return _remove(state, target, str(old_text).strip(), mint, edited)
+    return _error(f"Unknown action '{action}'. Use: add, replace, remove")
 
 
-def _add(work: _Work, content: str) -> MemoryOutcome:
+def _add(state: MemoryState, target: Target, content: str, mint: Callable[[], str],
+         edited: Container[str]) -> MemoryOutcome:
     if not content:
-        return MemoryOutcome({"success": False, "error": "Content cannot be empty."})
-    rejected = _rejection(work.target, "add", content)
+        return _store_error("Content cannot be empty.")
+    rejected = _rejection(target, "add", content)
     if rejected:
         return rejected
+    # Hermes's add skips its drift guard (an add rewrites the file cleanly); a hand
+    # edit still stops it here, because memoir never overwrites one.
+    kind = _drift(state, target, edited, guarded=False)
+    if kind is not None:
+        return _drift_outcome(None, target, kind)
+    work = _Work(state, target, mint)
     texts = work.texts()
     if content in texts:
-        outcome = work.success("Entry already exists (no duplicate added).")
-        outcome.events = []  # Hermes returns before saving: nothing is written.
-        return outcome
-    total = work.total_with([*texts, content])
+        # Hermes returns before saving: nothing is written, not even a normalisation.
+        return work.success("Entry already exists (no duplicate added).", write=False)
+    total = _joined_len([*texts, content])
     if total > work.limit:
-        current = work.total_with(texts)
         return work.failure(
-            f"Memory at {current:,}/{work.limit:,} chars. Adding this entry "
+            f"Memory at {_joined_len(texts):,}/{work.limit:,} chars. Adding this entry "
             f"({len(content)} chars) would exceed the limit. Make room first: 'replace' "
             "overlapping entries with one shorter entry, or 'remove' entries that matter "
             "less (current_entries lists them), then retry this add in the same turn."
@@ -261,43 +389,43 @@ def _add(work: _Work, content: str) -> MemoryOutcome:
     return work.success("Entry added.")
 
 
-def _match(work: _Work, old_text: str, action: str) -> tuple[int | None, MemoryOutcome | None]:
+def _match(work: _Work, old_text: str, action: str) -> int | MemoryOutcome:
     hits, texts = work.find(old_text)
     if not hits:
-        outcome = work.failure(
+        return work.failure(
             f"No entry matched '{old_text}'. Look at current_entries and retry with text "
-            f"copied from the entry you want to {action}."
+            f"copied from the entry you want to {action}.",
+            usage=False,
         )
-        del outcome.result["usage"]
-        return None, outcome
     if len(set(texts)) > 1:
-        return None, MemoryOutcome(
-            {
-                "success": False,
-                "error": f"Multiple entries matched '{old_text}'. Be more specific.",
-                "matches": _previews(texts),
-            }
-        )
-    return hits[0], None
+        # Not a consolidation failure: the model only has to be more specific.
+        return work.refusal(MemoryOutcome({
+            "success": False,
+            "error": f"Multiple entries matched '{old_text}'. Be more specific.",
+            "matches": _previews(texts),
+        }))
+    return hits[0]
 
 
-def _replace(work: _Work, old_text: str, content: str) -> MemoryOutcome:
+def _replace(state: MemoryState, target: Target, old_text: str, content: str,
+             mint: Callable[[], str], edited: Container[str]) -> MemoryOutcome:
     if not old_text:
-        return MemoryOutcome({"success": False, "error": "old_text cannot be empty."})
+        return _store_error("old_text cannot be empty.")
     if not content:
-        return MemoryOutcome(
-            {"success": False,
-             "error": "new_content cannot be empty. Use 'remove' to delete entries."}
-        )
-    rejected = _rejection(work.target, "replace", content)
+        return _store_error("new_content cannot be empty. Use 'remove' to delete entries.")
+    rejected = _rejection(target, "replace", content)
     if rejected:
         return rejected
-    index, problem = _match(work, old_text, "replace")
-    if problem is not None or index is None:
-        return problem  # type: ignore[return-value]
+    kind = _drift(state, target, edited, guarded=True)
+    if kind is not None:
+        return _drift_outcome(_Work(state, target, mint), target, kind)
+    work = _Work(state, target, mint)
+    index = _match(work, old_text, "replace")
+    if isinstance(index, MemoryOutcome):
+        return index
     texts = work.texts()
     texts[index] = content
-    total = work.total_with(texts)
+    total = _joined_len(texts)
     if total > work.limit:
         return work.failure(
             f"Replacement would put memory at {total:,}/{work.limit:,} chars. Shorten the "
@@ -308,76 +436,84 @@ def _replace(work: _Work, old_text: str, content: str) -> MemoryOutcome:
     return work.success("Entry replaced.")
 
 
-def _remove(work: _Work, old_text: str) -> MemoryOutcome:
+def _remove(state: MemoryState, target: Target, old_text: str, mint: Callable[[], str],
+            edited: Container[str]) -> MemoryOutcome:
     if not old_text:
-        return MemoryOutcome({"success": False, "error": "old_text cannot be empty."})
-    index, problem = _match(work, old_text, "remove")
-    if problem is not None or index is None:
-        return problem  # type: ignore[return-value]
+        return _store_error("old_text cannot be empty.")
+    kind = _drift(state, target, edited, guarded=True)
+    if kind is not None:
+        return _drift_outcome(_Work(state, target, mint), target, kind)
+    work = _Work(state, target, mint)
+    index = _match(work, old_text, "remove")
+    if isinstance(index, MemoryOutcome):
+        return index
     work.remove(index)
     return work.success("Entry removed.")
 
 
 def _batch(
-    state: MemoryState, target: str, operations: list[Any], mint: Callable[[], str]
+    state: MemoryState, target: Target, operations: list[Any], mint: Callable[[], str],
+    edited: Container[str],
 ) -> MemoryOutcome:
     # Hermes numbers operations from 1 and scans every add/replace for threats before
     # it validates anything else, so a threat in op 5 wins over a bad action in op 3.
-    for i, op in enumerate(operations, start=1):
-        if isinstance(op, Mapping) and op.get("action") in ("add", "replace"):
-            content = op.get("content")
-            if content and isinstance(content, str):
-                rejected = _rejection(target, "batch", content.strip())
+    # It scans the content as given, before stripping.
+    for i, candidate in enumerate(operations, start=1):
+        if isinstance(candidate, Mapping) and candidate.get("action") in ("add", "replace"):
+            content = candidate.get("content")
+            if content and _is_text(content):
+                rejected = _rejection(target, "batch", content)
                 if rejected:
                     rejected.result["error"] = f"Operation {i}: {rejected.result['error']}"
                     return rejected
+    kind = _drift(state, target, edited, guarded=True)
+    if kind is not None:
+        return _drift_outcome(_Work(state, target, mint), target, kind)
 
-    def abort(i: int, op: Mapping[str, Any], reason: str) -> MemoryOutcome:
-        action = op.get("action")
-        label = action if action not in (None, "") else "unknown"
-        clean = _Work(state, target, mint)
-        return clean.failure(
-            f"Operation {i} ({label}): {reason} No operations were applied "
+    work = _Work(state, target, mint)
+
+    def abort(i: int, action: Any, reason: str) -> MemoryOutcome:
+        return work.failure(
+            f"Operation {i} ({action or 'unknown'}): {reason} No operations were applied "
             "(batch is all-or-nothing)."
         )
 
-    work = _Work(state, target, mint)
     for i, raw in enumerate(operations, start=1):
-        op: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
         if raw is not None and not isinstance(raw, Mapping):
-            return abort(i, {"action": type(raw).__name__},
+            return abort(i, type(raw).__name__,
                          "each operation must be an object {action, content?, old_text?}.")
+        op: Mapping[str, Any] = raw or {}
         action = op.get("action")
         content, old_text = op.get("content"), op.get("old_text")
-        if not isinstance(content, str | None) or not isinstance(old_text, str | None):
-            return abort(i, op, "content and old_text must be strings.")
-        content, old_text = _as_text(content), _as_text(old_text)
+        if (content and not _is_text(content)) or (old_text and not _is_text(old_text)):
+            return abort(i, action, "content and old_text must be strings of valid text.")
+        content = (content or "").strip()
+        old_text = (old_text or "").strip()
         if action == "add":
             if not content:
-                return abort(i, op, "content is required.")
+                return abort(i, action, "content is required.")
             if content not in work.texts():
                 work.add(content)
         elif action in ("replace", "remove"):
             if not old_text:
-                return abort(i, op, "old_text is required.")
+                return abort(i, action, "old_text is required.")
             if action == "replace" and not content:
-                return abort(i, op, "content is required (use action='remove' to delete).")
+                return abort(i, action, "content is required (use action='remove' to delete).")
             hits, texts = work.find(old_text)
             if not hits:
-                return abort(i, op, f"no entry matched '{old_text}'.")
+                return abort(i, action, f"no entry matched '{old_text}'.")
             if len(set(texts)) > 1:
-                return abort(i, op, f"'{old_text}' matched several different entries; "
+                return abort(i, action, f"'{old_text}' matched several different entries; "
                              "be more specific.")
             if action == "replace":
                 work.replace(hits[0], content)
             else:
                 work.remove(hits[0])
         else:
-            return abort(i, op, "unknown action. Use add, replace, or remove.")
-    total = work.total_with(work.texts())
+            return abort(i, action, "unknown action. Use add, replace, or remove.")
+    total = _joined_len(work.texts())
     if total > work.limit:
-        clean = _Work(state, target, mint)
-        return clean.failure(
+        return work.failure(
             f"After applying all {len(operations)} operations, memory would be at "
             f"{total:,}/{work.limit:,} chars, over the limit. Remove or shorten more "
             "entries in the same batch (current_entries lists them), then retry."

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import TYPE_CHECKING, Any
 
 from memoir.events.memory import WriteRejected
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded
-from memoir.home import Decision
-from memoir.memory_tool import MAX_FAILURES_PER_TURN, MemoryOutcome, decide, failure_cap_result
-from memoir.projections.memory import FILE_NAMES
+from memoir.home import Decision, memory_file
+from memoir.memory_tool import (
+    MAX_FAILURES_PER_TURN,
+    MemoryOutcome,
+    decide,
+    drift_result,
+    failure_cap_result,
+)
+from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -28,7 +33,12 @@ __all__ = ["Session", "memory_call"]
 
 
 class Session:
-    """A pinned session.  Create with :meth:`Memoir.start_session`."""
+    """A pinned session.  Create with :meth:`Memoir.start_session`.
+
+    Like a Hermes agent's ``MemoryStore``, a session counts consolidation failures per
+    turn (:meth:`new_turn` resets the count) and remembers the entries it last held
+    per target, which Hermes answers from when a replace or remove lacks ``old_text``.
+    """
 
     def __init__(
         self,
@@ -45,6 +55,7 @@ class Session:
         self.actor = actor
         self._blocks = blocks
         self._failures = 0
+        self._held: Held = {}
         self._lock = threading.Lock()
 
     def prompt_blocks(self) -> dict[str, str | None]:
@@ -77,21 +88,18 @@ class Session:
         return dispatch(self, name, args)
 
     def memory(self, args: dict[str, Any]) -> dict[str, Any]:
-        """The ``memory`` tool (spec §1.3–1.6)."""
+        """The ``memory`` tool (spec §1.3–1.7)."""
         with self._lock:
-            result = self._memory_locked(args)
-        return result
-
-    def _memory_locked(self, args: dict[str, Any]) -> dict[str, Any]:
-        result, outcome = memory_call(self.memoir, args, actor=self.actor, session=self.id)
-        if outcome is not None:
-            if outcome.success:
-                self._failures = 0
-            elif outcome.failure:
-                self._failures += 1
-                if self._failures > MAX_FAILURES_PER_TURN:
-                    return failure_cap_result(self._failures)
-        return result
+            result, outcome = memory_call(self.memoir, args, actor=self.actor, session=self.id,
+                                          held=self._held)
+            if outcome is not None:
+                if outcome.success:
+                    self._failures = 0
+                elif outcome.failure:
+                    self._failures += 1
+                    if self._failures > MAX_FAILURES_PER_TURN:
+                        return failure_cap_result(self._failures)
+            return result
 
     def end(self, reason: str = "closed") -> None:
         """Journal the end of the session."""
@@ -104,6 +112,10 @@ class Session:
         return f"Session(id={self.id!r}, pinned_seq={self.pinned_seq})"
 
 
+#: Per target: (the target's entries in the journal state, the entries held in memory then).
+Held = dict[str, tuple[list[str], list[str]]]
+
+
 def memory_call(
     memoir: Memoir,
     args: dict[str, Any],
@@ -112,61 +124,66 @@ def memory_call(
     session: str | None = None,
     run: str | None = None,
     run_kind: str | None = None,
+    held: Held | None = None,
 ) -> tuple[dict[str, Any], MemoryOutcome | None]:
     """Run one ``memory`` tool call through the command layer.
 
-    Returns the Hermes-shaped result and the outcome (None when the call was refused
-    because the target file holds hand edits).  With ``run_kind``, a write that lands
-    starts run ``run`` in the same append.
+    Returns the Hermes-shaped result and the outcome.  A write to a file that holds a
+    hand edit (or that Hermes's guard would refuse) is refused: the file is copied to
+    ``<file>.bak.<unix seconds>`` and a ``memory.write_rejected`` is journaled.  With
+    ``run_kind``, a write that lands starts run ``run`` in the same append.  ``held``
+    is the caller's record of the entries it holds in memory, updated in place.
     """
-    outcome_box: list[MemoryOutcome] = []
+    box: list[tuple[MemoryOutcome, list[str]]] = []
 
     def decide_here(state: State) -> Decision[dict[str, Any]]:
         target = args.get("target") or "memory"
-        if target in FILE_NAMES and _writes(args):
-            drift = memoir.target_drift(target)
-            if drift is not None:
-                return _drift_refusal(memoir, target, args, drift.path)
-        outcome = decide(state.memory, args)
-        outcome_box.append(outcome)
+        edited: set[str] = set()
+        if target in TARGETS:
+            memoir.materializer.reload()
+            if memoir.target_drift(target) is not None:
+                edited.add(target)
+        live = {
+            t: kept for t, (texts, kept) in (held or {}).items()
+            if state.memory.target(t).texts() == texts
+        }
+        outcome = decide(state.memory, args, live=live, edited=edited)
+        before = state.memory.target(target).texts() if target in TARGETS else []
+        box.append((outcome, before))
         events = list(outcome.events)
+        if outcome.drift is not None and outcome.target is not None:
+            events.append(WriteRejected(
+                target=outcome.target, action=_action(args), reason="drift",
+                pattern_ids=[], preview="", length=0, sha256="",
+            ))
         if run_kind and run and outcome.success and events:
-            summary = f"memory {args.get('action') or 'batch'} ({target})"
+            summary = f"memory {_action(args)} ({target})"
             events.insert(0, RunStarted(run_id=run, kind=run_kind, summary=summary))
         return Decision(events=events, result=outcome.result)
 
     _events, result = memoir.commit(decide_here, actor=actor, session=session, run=run)
+    outcome, before = box[-1]
+    if outcome.drift is not None and outcome.target is not None:
+        result = drift_result(outcome.target, outcome.drift, _backup(memoir, outcome.target))
+    if held is not None and outcome.target is not None and outcome.live is not None:
+        wrote = outcome.success and bool(outcome.events)
+        held[outcome.target] = (list(outcome.live) if wrote else before, list(outcome.live))
     assert result is not None
-    return result, (outcome_box[-1] if outcome_box else None)
+    return result, outcome
 
 
-def _writes(args: dict[str, Any]) -> bool:
-    return bool(args.get("operations")) or args.get("action") in ("add", "replace", "remove")
+def _action(args: dict[str, Any]) -> str:
+    return "batch" if args.get("operations") else str(args.get("action"))
 
 
-def _drift_refusal(
-    memoir: Memoir, target: str, args: dict[str, Any], rel: str
-) -> Decision[dict[str, Any]]:
-    name = FILE_NAMES[target]
+def _backup(memoir: Memoir, target: str) -> str:
+    """Copy the target's file to ``<file>.bak.<unix seconds>``; Hermes's text on failure."""
+    rel = memory_file(target)
+    stamp = int(memoir.clock.now().timestamp())
     try:
-        bak: str = str(memoir.materializer.backup(rel, int(time.time())))
+        path = memoir.materializer.backup(rel, stamp)
     except OSError:
-        bak = f"{memoir.home / rel}.bak.{int(time.time())} (BACKUP FAILED — file unchanged on disk)"
-    result = {
-        "success": False,
-        "error": (
-            f"Refusing to write {name}: it was edited outside memoir since memoir last wrote "
-            f"it, and writing now would overwrite that edit; snapshot saved to {bak}."
-        ),
-        "drift_backup": bak,
-        "remediation": (
-            f"Ask the user to run `memoir adopt` to keep the edit of {name} (or "
-            "`memoir rebuild --force` to discard it), then retry."
-        ),
-    }
-    action = "batch" if args.get("operations") else str(args.get("action"))
-    event = WriteRejected(
-        target=target,  # type: ignore[arg-type]
-        action=action, reason="drift", pattern_ids=[], preview="", length=0, sha256="",
-    )
-    return Decision(events=[event], result=result)
+        path = None
+    if path is None:
+        return f"{memoir.home / rel}.bak.{stamp} (BACKUP FAILED — file unchanged on disk)"
+    return str(path)

@@ -19,9 +19,11 @@ Two rules are memoir's own, where Hermes is not deterministic or not fast:
 * Invisible characters are reported in order of first appearance.  Hermes reports them
   in the iteration order of a frozenset of strings, which changes with the process's
   hash seed, so its order (and hence its refusal message) varies between runs.
-* Every pattern runs in linear time.  Hermes's patterns with two unbounded gaps
-  (``.*`` or ``[^>]*``) backtrack quadratically or worse on hostile input; here those
-  gaps are resolved by scanning anchor positions instead of by backtracking.
+* A scan takes time close to linear in the text, whatever the text.  Hermes's patterns
+  with unbounded gaps (``.*``, ``[^>]*``) backtrack quadratically or worse on hostile
+  input (a 64 KiB write can take minutes); here those gaps are resolved by looking up
+  anchor positions instead of by backtracking.  CPython's own NFKC is quadratic in a
+  run of combining marks, so long texts are normalised piecewise to the same result.
 
 Matching runs on a case-folded copy of the normalised text rather than with
 ``re.IGNORECASE``: every pattern is ASCII, and besides ASCII letters only four code
@@ -79,8 +81,8 @@ Scope = Literal["all", "context", "strict"]
 
 SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 
-INVISIBLE_PREFIX: Final = "invisible_unicode_"
-BLOCKED_PREFIX: Final = "[BLOCKED:"
+_INVISIBLE_PREFIX: Final = "invisible_unicode_"
+_BLOCKED_PREFIX: Final = "[BLOCKED:"
 
 _RANK: Final[dict[str, int]] = {scope: rank for rank, scope in enumerate(SCOPES)}
 
@@ -139,16 +141,6 @@ class _HeadThenTail:
         return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Anchor:
-    """One occurrence of a chain word, with the whitespace runs around it."""
-
-    lead: int  # start of the whitespace run before the word (== word when there is none)
-    word: int  # start of the word
-    end: int  # end of the word
-    trail: int  # end of the whitespace run after the word (== end when there is none)
-
-
 class _Chain:
     """Words joined by Hermes's ``\\s+.*\\s+`` gap: ``w1\\s+.*\\s+w2\\s+.*\\s+w3 …``.
 
@@ -162,44 +154,43 @@ class _Chain:
     """
 
     def __init__(self, *words: str) -> None:
-        # Each occurrence is found once: at the start of the whitespace run before it,
-        # or at the word itself when no whitespace precedes it.
+        # One match per occurrence of the word, starting where the whitespace before it
+        # starts (or at the word).  Groups: the run before, the run after.
         self._words = tuple(
             re.compile(rf"(?<!\s)(\s*+)(?:{word})(?=(\s*+))") for word in words
         )
 
-    @staticmethod
-    def _anchors(regex: re.Pattern[str], text: str) -> list[_Anchor]:
-        return [_Anchor(m.start(), m.end(1), m.start(2), m.end(2)) for m in regex.finditer(text)]
-
     def __call__(self, text: str) -> bool:
         first, *rest = self._words
-        # ``reached``: occurrences of the previous word that some chain leads up to and
-        # that have whitespace after them, so a gap can start there; in text order.
-        reached = [a for a in self._anchors(first, text) if a.trail > a.end]
+        # Occurrences of the previous word that a chain reaches and that whitespace
+        # follows, so a gap can start there: (end of word, end of its run), in text order.
+        reached = [(m.start(2), m.end(2)) for m in first.finditer(text) if m.end(2) > m.start(2)]
         for level, regex in enumerate(rest, start=1):
-            if not reached:
-                return False
-            trails = [a.trail for a in reached]
-            end_by_trail = {a.trail: a.end for a in reached}
-            linked: list[_Anchor] = []
-            for anchor in self._anchors(regex, text):
-                if anchor.lead == anchor.word:
+            last = level == len(rest)
+            trails = [trail for _, trail in reached]
+            end_by_trail = dict((trail, end) for end, trail in reached)
+            linked: list[tuple[int, int]] = []
+            newline = -1  # the last newline before ``lead``; leads only grow
+            for m in regex.finditer(text):
+                lead, word = m.start(), m.end(1)
+                if lead == word:
                     continue  # the gap must end in whitespace
-                end = end_by_trail.get(anchor.word)
-                if end is not None and anchor.word - end >= 2:
-                    linked.append(anchor)  # one run of whitespace, split into both parts
-                    continue
-                # An earlier word whose run ends after the last newline before this
-                # word's run, and before that run.
-                newline = text.rfind("\n", 0, anchor.lead)
-                i = bisect.bisect_right(trails, newline)
-                if i < len(trails) and trails[i] < anchor.lead:
-                    linked.append(anchor)
-            if level == len(rest):
-                return bool(linked)
-            reached = [a for a in linked if a.trail > a.end]
-        return bool(reached)
+                end = end_by_trail.get(word)
+                if end is not None and word - end >= 2:
+                    ok = True  # one run of whitespace, split into both \s+ parts
+                else:
+                    newline = max(newline, text.rfind("\n", newline + 1, lead))
+                    i = bisect.bisect_right(trails, newline)
+                    ok = i < len(trails) and trails[i] < lead
+                if ok:
+                    if last:
+                        return True
+                    if m.end(2) > m.start(2):
+                        linked.append((m.start(2), m.end(2)))
+            if not linked:
+                return False
+            reached = linked
+        return False
 
 
 class _CommentWith:
@@ -436,7 +427,6 @@ _INVISIBLE_RE: Final = re.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
 # Non-ASCII characters that Python's ignore-case matching equates with an ASCII letter.
 # U+0130 must go before str.lower(), which would turn it into two characters.
 _FOLD_TO_ASCII: Final[dict[int, str]] = {0x0130: "i", 0x0131: "i", 0x017F: "s", 0x212A: "k"}
-_FOLD_RE: Final = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
 def pattern_scope(pattern_id: str) -> Scope:
@@ -456,17 +446,64 @@ def _scope_rank(scope: str) -> int:
         ) from None
 
 
+# CPython puts combining marks in canonical order with an insertion sort, so normalising
+# one letter followed by tens of thousands of marks in mixed classes takes seconds.
+# Texts longer than this are decomposed in pieces and their marks ordered here instead.
+_DIRECT_NFKC_CHARS: Final = 1_024
+_NFKD_PIECE_CHARS: Final = 128
+
+
+def _nfkc(text: str, *, direct_chars: int = _DIRECT_NFKC_CHARS) -> str:
+    """``unicodedata.normalize("NFKC", text)``, in O(n log n) whatever the marks."""
+    if len(text) <= direct_chars or unicodedata.is_normalized("NFKC", text):
+        return unicodedata.normalize("NFKC", text)
+    # Decomposition is per character; only the ordering of a run of marks (characters
+    # of non-zero combining class) looks across characters.  So decompose short pieces,
+    # then re-sort just the runs that straddle a cut: stably by combining class, as
+    # canonical ordering is defined.  NFKC of the result equals NFKC of the text and
+    # meets no disordered run.
+    pieces = [
+        unicodedata.normalize("NFKD", text[i : i + _NFKD_PIECE_CHARS])
+        for i in range(0, len(text), _NFKD_PIECE_CHARS)
+    ]
+    decomposed = "".join(pieces)
+    combining = unicodedata.combining
+    parts: list[str] = []
+    done = 0  # decomposed[:done] is in parts
+    cut = 0
+    for piece in pieces[:-1]:
+        cut += len(piece)
+        if cut <= done or not (combining(decomposed[cut - 1]) and combining(decomposed[cut])):
+            continue
+        start = cut - 1
+        while start > done and combining(decomposed[start - 1]):
+            start -= 1
+        stop = cut + 1
+        while stop < len(decomposed) and combining(decomposed[stop]):
+            stop += 1
+        parts.append(decomposed[done:start])
+        parts.append("".join(sorted(decomposed[start:stop], key=combining)))
+        done = stop
+    parts.append(decomposed[done:])
+    return unicodedata.normalize("NFKC", "".join(parts))
+
+
 def _fold(text: str) -> str:
-    """NFKC-normalise ``text`` and fold its case the way ``re.IGNORECASE`` compares."""
-    text = unicodedata.normalize("NFKC", text)
-    if _FOLD_RE.search(text):
+    """NFKC-normalise ``text`` and fold its case the way ``re.IGNORECASE`` compares.
+
+    Only ASCII letters change case: no other character can match an ASCII pattern
+    character, and leaving them alone keeps every ``\\w`` and ``\\s`` as it was.
+    """
+    text = _nfkc(text)
+    # NFKC maps long s and the Kelvin sign to ASCII already; only the two i's remain.
+    if "\u0130" in text or "\u0131" in text:
         text = text.translate(_FOLD_TO_ASCII)
-    return text.lower()
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 def _invisible_ids(text: str) -> list[str]:
     present = INVISIBLE_CHARS.intersection(text)
-    return [f"{INVISIBLE_PREFIX}U+{ord(ch):04X}" for ch in sorted(present, key=text.index)]
+    return [f"{_INVISIBLE_PREFIX}U+{ord(ch):04X}" for ch in sorted(present, key=text.index)]
 
 
 def _scan(text: str, scope: str, *, first_only: bool) -> list[str]:
@@ -520,8 +557,8 @@ def first_threat_message(text: str) -> str | None:
     threat = first_threat_id(text)
     if threat is None:
         return None
-    if threat.startswith(INVISIBLE_PREFIX):
-        code = threat.removeprefix(INVISIBLE_PREFIX)
+    if threat.startswith(_INVISIBLE_PREFIX):
+        code = threat.removeprefix(_INVISIBLE_PREFIX)
         return (
             f"Blocked: content contains invisible unicode character {code} "
             "(possible injection)."
@@ -536,7 +573,7 @@ def first_threat_message(text: str) -> str | None:
 def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
     """The line that stands in the system prompt for an entry that matched threats."""
     return (
-        f"{BLOCKED_PREFIX} {file_name} entry contained threat pattern(s): "
+        f"{_BLOCKED_PREFIX} {file_name} entry contained threat pattern(s): "
         f"{', '.join(pattern_ids)}. Removed from system prompt; use memory(action=remove) "
         "to delete the original.]"
     )
@@ -552,7 +589,7 @@ def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
     """
     shown: list[str] = []
     for entry in entries:
-        if entry and not entry.startswith(BLOCKED_PREFIX):
+        if entry and not entry.startswith(_BLOCKED_PREFIX):
             found = scan_for_threats(entry, "strict")
             if found:
                 entry = blocked_placeholder(file_name, found)

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from memoir.errors import UnknownEventType
+from memoir.errors import UnknownEventType, ValidationError
 from memoir.events.types import REGISTRY, Event, Payload
 from memoir.events.upcasters import upcast
 
@@ -25,10 +25,12 @@ __all__ = [
     "GENESIS",
     "HASH_HEX",
     "Decoder",
+    "RawRecord",
     "body_of",
     "chain_hash",
     "encode_record",
     "hash_of_line",
+    "line_hash_ok",
 ]
 
 HASH_HEX = 32
@@ -52,7 +54,13 @@ class _Out(msgspec.Struct, kw_only=True):
     data: Any
 
 
-class _In(msgspec.Struct, kw_only=True):
+class RawRecord(msgspec.Struct, kw_only=True, gc=False):
+    """A journal line decoded as far as the envelope; ``data`` is still JSON bytes.
+
+    Enough to follow the hash chain, the seqs and the appends without paying for
+    the payload (see :meth:`Decoder.envelope`).
+    """
+
     seq: int
     id: str
     ts: str
@@ -79,13 +87,22 @@ def encode_record(
     *, seq: int, id: str, ts: str, actor: str, session: str | None, run: str | None,
     causation: str | None, more: int, data: Payload, prev: bytes,
 ) -> tuple[bytes, bytes]:
-    """Encode one record; returns ``(line without newline, its hash)``."""
-    body = _encoder.encode(
-        _Out(
-            seq=seq, id=id, ts=ts, type=data.TYPE, v=data.VERSION, actor=actor,
-            session=session, run=run, causation=causation, more=more, data=data,
+    """Encode one record; returns ``(line without newline, its hash)``.
+
+    Raises ValidationError for a payload JSON cannot carry (a lone surrogate in a str).
+    """
+    try:
+        body = _encoder.encode(
+            _Out(
+                seq=seq, id=id, ts=ts, type=data.TYPE, v=data.VERSION, actor=actor,
+                session=session, run=run, causation=causation, more=more, data=data,
+            )
         )
-    )
+    except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
+        raise ValidationError(
+            f"event {data.TYPE!r} (seq {seq}) cannot be written as JSON: {exc}; "
+            "text must be valid Unicode (no lone surrogates)"
+        ) from None
     digest = chain_hash(prev, body)
     return body[:-1] + b',"hash":"' + digest + b'"}', digest
 
@@ -100,46 +117,80 @@ def hash_of_line(line: bytes) -> bytes:
     return line[-HASH_HEX - 2 : -2]
 
 
+def line_hash_ok(prev: bytes, line: bytes) -> bool:
+    """Whether ``line`` ends with its hash field and that hash chains it to ``prev``."""
+    if len(line) <= _TAIL or line[-_TAIL : -HASH_HEX - 2] != b',"hash":"':
+        return False
+    # Hashing the pieces avoids copying the line (this runs for every record read).
+    digest = hashlib.blake2b(prev, digest_size=HASH_HEX // 2)
+    digest.update(memoryview(line)[:-_TAIL])
+    digest.update(b"}")
+    return line.endswith(b'"}') and digest.hexdigest().encode() == line[-HASH_HEX - 2 : -2]
+
+
 class Decoder:
-    """Decodes journal lines into :class:`Event`, upcasting older payload versions."""
+    """Decodes journal lines into :class:`Event`, upcasting older payload versions.
+
+    Decoding runs in two steps so that following the chain stays cheap:
+    :meth:`envelope` reads the metadata and leaves the payload as raw JSON, and
+    :meth:`event` decodes (and upcasts) the payload.  :meth:`decode` does both.
+    """
 
     def __init__(self, registry: Mapping[str, type[Payload]] = REGISTRY) -> None:
         self._registry = registry
-        self._envelope = msgspec.json.Decoder(_In)
+        self._envelope = msgspec.json.Decoder(RawRecord)
         self._payloads: dict[str, msgspec.json.Decoder[Any]] = {}
 
-    def _payload_decoder(self, type_name: str) -> msgspec.json.Decoder[Any] | None:
-        dec = self._payloads.get(type_name)
-        if dec is None:
-            cls = self._registry.get(type_name)
-            if cls is None:
-                return None
-            dec = self._payloads[type_name] = msgspec.json.Decoder(cls)
-        return dec
+    def envelope(self, line: bytes | memoryview) -> RawRecord:
+        """The envelope of ``line``.  Raises msgspec errors for a malformed line."""
+        return self._envelope.decode(line)
 
-    def decode(self, line: bytes | memoryview) -> Event:
-        """Decode one line.  Raises msgspec errors for malformed JSON, UnknownEventType."""
-        rec = self._envelope.decode(line)
-        dec = self._payload_decoder(rec.type)
-        if dec is None:
+    def check_known(self, rec: RawRecord) -> None:
+        """Raise UnknownEventType unless this memoir can decode ``rec``'s payload."""
+        cls = self._registry.get(rec.type)
+        if cls is None:
             raise UnknownEventType(
                 f"seq {rec.seq}: unknown event type {rec.type!r}; it was written by a newer "
                 "memoir or a foreign tool; upgrade memoir to read this journal"
             )
-        cls = self._registry[rec.type]
-        if rec.v == cls.VERSION:
-            data = dec.decode(rec.data)
-        elif rec.v < cls.VERSION:
-            envelope = {"id": rec.id, "seq": rec.seq, "ts": rec.ts, "actor": rec.actor}
-            raw = msgspec.json.decode(rec.data)
-            data = msgspec.convert(upcast(rec.type, rec.v, cls.VERSION, raw, envelope), cls)
-        else:
+        if rec.v > cls.VERSION:
             raise UnknownEventType(
                 f"seq {rec.seq}: event type {rec.type!r} has schema v{rec.v} but this memoir "
                 f"knows up to v{cls.VERSION}; upgrade memoir to read this journal"
             )
+
+    def _payload_decoder(self, type_name: str) -> msgspec.json.Decoder[Any]:
+        dec = self._payloads.get(type_name)
+        if dec is None:
+            dec = self._payloads[type_name] = msgspec.json.Decoder(self._registry[type_name])
+        return dec
+
+    def event(self, rec: RawRecord) -> Event:
+        """Decode ``rec``'s payload into an :class:`Event`.
+
+        Raises UnknownEventType, or msgspec.ValidationError / DecodeError when the payload
+        does not fit its schema (an upcaster that cannot lift it included).
+        """
+        self.check_known(rec)
+        cls = self._registry[rec.type]
+        if rec.v == cls.VERSION:
+            data = self._payload_decoder(rec.type).decode(rec.data)
+        else:
+            envelope = {"id": rec.id, "seq": rec.seq, "ts": rec.ts, "actor": rec.actor}
+            raw = msgspec.json.decode(rec.data)
+            try:
+                lifted = upcast(rec.type, rec.v, cls.VERSION, raw, envelope)
+            except (LookupError, TypeError, ValueError) as exc:
+                raise msgspec.ValidationError(
+                    f"cannot upcast {rec.type} v{rec.v} to v{cls.VERSION}: {exc!r}"
+                ) from None
+            data = msgspec.convert(lifted, cls)
         return Event(
             seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=cls.VERSION, actor=rec.actor,
             session=rec.session, run=rec.run, causation=rec.causation, more=rec.more,
             data=data, hash=rec.hash,
         )
+
+    def decode(self, line: bytes | memoryview) -> Event:
+        """Decode one line.  Raises msgspec errors for malformed JSON, UnknownEventType."""
+        return self.event(self.envelope(line))

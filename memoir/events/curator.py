@@ -1,5 +1,14 @@
-"""Curator and revert events.  A curator pass is one run: ``curator.run_started``, then
-ordinary skill events carrying the run id, then ``curator.run_finished``."""
+"""Curator and revert events.
+
+A curator pass is one run: ``run.started`` (kind ``curator``), ``curator.run_started``
+with the inputs it saw, the lifecycle transitions and the consolidation plan's changes
+as ordinary skill events carrying the run id, ``curator.plan_accepted`` when a plan was
+given, and ``curator.run_finished`` with the summary and the full report, from which
+``logs/curator/<stamp>/run.json`` and ``REPORT.md`` are rendered.
+
+A revert is a run too: ``run.started`` (kind ``revert``), ``run.reverted``, then the
+compensating events, all with the revert's own run id.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,7 @@ from typing import Any
 from memoir.events.types import Payload, event_type
 
 __all__ = [
+    "CuratorFirstRunDeferred",
     "CuratorPaused",
     "CuratorResumed",
     "CuratorRunFinished",
@@ -31,21 +41,46 @@ class CuratorRunStarted(Payload, frozen=True, kw_only=True):
 
 @event_type("curator.plan_accepted")
 class PlanAccepted(Payload, frozen=True, kw_only=True):
-    """A consolidation plan that passed validation, in Hermes's structured form."""
+    """A consolidation plan, in Hermes's structured form, as far as it passed validation.
+
+    ``umbrellas`` (a memoir extension) names the new umbrella skills the plan creates;
+    ``refused`` counts the items refused (each has its own ``skill.write_rejected``).
+    """
 
     run_id: str
     source: str
     consolidations: list[dict[str, str]] = []
     prunings: list[dict[str, str]] = []
+    umbrellas: list[dict[str, str]] = []
+    refused: int = 0
 
 
 @event_type("curator.run_finished")
 class CuratorRunFinished(Payload, frozen=True, kw_only=True):
+    """A pass ended.  ``report`` is the whole ``run.json`` payload, ``report_path`` the
+    report folder relative to the home, ``started_at`` the pass's ``now`` (ISO-8601),
+    ``seeded`` the bundled skills whose inactivity clock starts with this pass."""
+
     run_id: str
     summary: str
     duration_seconds: float = 0.0
     counts: dict[str, Any] = {}
     report_path: str | None = None
+    started_at: str | None = None
+    report: dict[str, Any] = {}
+    seeded: list[str] = []
+
+    def entities(self) -> tuple[str, ...]:
+        return ("curator",)
+
+
+@event_type("curator.first_run_deferred")
+class CuratorFirstRunDeferred(Payload, frozen=True, kw_only=True):
+    """The schedule saw no previous run: the clock starts at ``at`` and the first real
+    pass waits one interval (Hermes's deferred first run)."""
+
+    at: str
+    summary: str
 
     def entities(self) -> tuple[str, ...]:
         return ("curator",)
@@ -66,7 +101,12 @@ class CuratorResumed(Payload, frozen=True, kw_only=True):
 @event_type("run.reverted")
 class RunReverted(Payload, frozen=True, kw_only=True):
     """Run ``reverted_run`` was undone; the compensating events follow with this event's
-    run id (the revert's own run, which can itself be reverted)."""
+    run id (the revert's own run, which can itself be reverted).
+
+    ``conflicts`` lists the entities later events had touched too; ``resolution`` says
+    what was done about them: ``none`` (there were none), ``force`` (reverted anyway,
+    to the value before the run) or ``skip`` (left as they are).
+    """
 
     run_id: str
     reverted_run: str

@@ -3,21 +3,37 @@
 Appends run under a cross-process lock (``filelock``) across catch-up → expectation
 check → one write of every record of the append → fsync → release.  Readers need no
 lock: they stop at the last complete append (a record whose ``more`` is 0), so they
-never see half of one.  See ``docs/journal.md`` for the format and the failure model.
+never see half of one.
+
+What a crash can leave, and what is done about it:
+
+* A writer that dies mid-append leaves a *prefix* of its one write: whole records of
+  an append whose last record is missing, and maybe a final line without its newline.
+  That tail was never acknowledged; the next writer (or opening the journal) cuts it
+  off under the lock, saves the cut bytes beside the journal as
+  ``journal.jsonl.torn-…`` and logs a warning.
+* Anything else — a complete line that does not decode, a broken hash chain, a gap in
+  the seqs, a record followed by stray bytes — no crash produces.  The journal refuses
+  to open with :class:`JournalCorrupted` naming the file, line and seq;
+  :meth:`FileJournal.repair` cuts the damage (keeping the bytes) and re-appends the
+  valid appends found after it.
+
+See ``docs/journal.md`` for the format.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import filelock
 import msgspec
@@ -25,8 +41,15 @@ import structlog
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType, ValidationError
-from memoir.events.codec import GENESIS, Decoder, body_of, chain_hash, encode_record, hash_of_line
-from memoir.events.types import Draft, Event
+from memoir.events.codec import (
+    GENESIS,
+    Decoder,
+    RawRecord,
+    encode_record,
+    hash_of_line,
+    line_hash_ok,
+)
+from memoir.events.types import Draft, Event, Payload
 from memoir.ids import id_time_ms, new_id
 
 __all__ = [
@@ -39,6 +62,8 @@ __all__ = [
     "JournalWriter",
     "RecoveryReport",
     "VerifyReport",
+    "check_expectation",
+    "mint",
 ]
 
 log = structlog.get_logger("memoir.journal")
@@ -47,9 +72,15 @@ Durability = Literal["always", "batch", "never"]
 _BATCH_SYNC_SECONDS = 0.05
 _CHUNK = 4 << 20
 _INDEX_EVERY = 4096
+# How many of the latest event ids a journal object keeps in memory to recognise a
+# retried append without reading the file.
+_RECENT_IDS = 100_000
 # A retried append is looked for among records written since its ids were minted,
 # minus this much, to allow for clocks of different processes disagreeing a little.
 _RETRY_SKEW_MS = 5 * 60 * 1000
+# The end of a complete record: its hash field (always last, fixed width).
+_RECORD_END = re.compile(rb'"hash":"[0-9a-f]{32}"}')
+_BAD_LINE = (msgspec.DecodeError, msgspec.ValidationError)
 
 
 @dataclass(frozen=True)
@@ -66,26 +97,45 @@ class ExpectUntouched:
     entities: frozenset[str]
     after: int
 
+    def __post_init__(self) -> None:
+        # Accept any iterable of keys; a plain str would silently become its characters.
+        if isinstance(self.entities, str):
+            raise TypeError("ExpectUntouched.entities must be a collection of keys, not a str")
+        object.__setattr__(self, "entities", frozenset(self.entities))
+
 
 Expectation = ExpectHead | ExpectUntouched
 
 
 @dataclass(frozen=True)
 class RecoveryReport:
-    """What opening or repairing the journal had to cut, and where the cut bytes went."""
+    """What opening or repairing the journal had to cut, and where the cut bytes went.
+
+    ``reappended`` are the new seqs of the records :meth:`FileJournal.repair` wrote
+    again; ``skipped`` the original seqs of records in the cut bytes it did not (damaged,
+    part of an append that lost a record, or already in the journal).
+    """
 
     cut_bytes: int
     saved_to: str | None
     kept_head: int
     reappended: tuple[int, ...] = ()
+    skipped: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class VerifyReport:
+    """The result of a full check: committed records, the head's hash, and the types seen.
+
+    ``pending_bytes`` counts bytes after the last complete append: a writer mid-append,
+    or the torn tail of one that died (cut by the next writer).
+    """
+
     records: int
     head_hash: str
     bytes: int
     types: dict[str, int] = field(default_factory=dict)
+    pending_bytes: int = 0
 
 
 class JournalWriter(ABC):
@@ -102,7 +152,10 @@ class JournalWriter(ABC):
 
 
 class Journal(ABC):
-    """An append-only sequence of events.  Every backend passes ``tests/test_journal_conformance``."""
+    """An append-only sequence of events.
+
+    Every backend passes the conformance suite in ``tests/test_journal_conformance.py``.
+    """
 
     clock: Clock
 
@@ -118,23 +171,20 @@ class Journal(ABC):
     def locked(self) -> AbstractContextManager[JournalWriter]:
         """Hold the append lock; the writer appends and sees a fresh head."""
 
+    @abstractmethod
+    def verify(self) -> VerifyReport:
+        """Read every record and check the hash chain; raises JournalCorrupted."""
+
     def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
-        """Append ``drafts`` atomically (one lock, one write, one fsync)."""
+        """Append ``drafts`` atomically (one lock, one write, one fsync).
+
+        Drafts that carry ids already in the journal (a retry of an append that
+        went through) return the original records instead of writing again.
+        """
         with self.locked() as writer:
             return writer.append(drafts, expect=expect)
 
-    def verify(self) -> VerifyReport:
-        """Read every record and check the hash chain; raises JournalCorrupted."""
-        count = 0
-        last = ""
-        types: dict[str, int] = {}
-        for event in self.read():
-            count += 1
-            last = event.hash
-            types[event.type] = types.get(event.type, 0) + 1
-        return VerifyReport(records=count, head_hash=last, bytes=0, types=types)
-
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (optional hook: most backends hold nothing)
         """Release resources; flush what the durability policy left unsynced."""
 
     def __enter__(self) -> Journal:
@@ -144,7 +194,8 @@ class Journal(ABC):
         self.close()
 
 
-def _mint(draft: Draft, clock: Clock) -> tuple[str, str]:
+def mint(draft: Draft, clock: Clock) -> tuple[str, str]:
+    """The id and timestamp of ``draft``: its own, or new ones from ``clock``."""
     now = clock.now()
     event_id = draft.id or new_id(int(now.timestamp() * 1000))
     return event_id, draft.ts or format_ts(now)
@@ -177,21 +228,25 @@ def check_expectation(journal: Journal, head: int, expect: Expectation | None) -
         )
 
 
-@dataclass
-class _Tail:
-    """Where the verified part of the file ends."""
+class _Tail(NamedTuple):
+    """A position in the file: just after record ``seq``, whose hash and ``more`` are given."""
 
     seq: int = 0
     offset: int = 0
     hash: bytes = GENESIS
+    more: int = 0
 
 
 class FileJournal(Journal):
     """A JSONL file journal, safe for many threads and processes appending at once.
 
     ``durability``: ``always`` fsyncs every append before acknowledging it;
-    ``batch`` fsyncs at most every 50 ms and on close (a crash may lose the last
-    50 ms of acknowledged appends); ``never`` leaves it to the OS (tests).
+    ``batch`` fsyncs at most 50 ms after an append (a crash may lose the appends of
+    the last 50 ms); ``never`` leaves it to the OS (tests, throwaway homes).
+
+    Opening reads the whole file once: it checks every record's hash and refuses a
+    damaged journal (:class:`JournalCorrupted`), and cuts a torn tail.  Pass
+    ``recover=False`` to skip that (``memoir repair`` opens a journal that way).
     """
 
     def __init__(
@@ -213,15 +268,26 @@ class FileJournal(Journal):
         self._flock = filelock.FileLock(str(self.path) + ".lock", thread_local=False)
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self._tail = _Tail()
-        # seq -> (offset of the record, hash of the record before it); sparse.
-        self._index: dict[int, tuple[int, bytes]] = {1: (0, GENESIS)}
+        # seq -> the position just before it; sparse, so a read can start mid-file.
+        self._index: dict[int, _Tail] = {1: _Tail()}
         self._recent_ids: dict[str, int] = {}
+        # Every record from this seq to the tail has its id in _recent_ids.
+        self._ids_from = 1
         self._last_sync = time.monotonic()
         self._unsynced = False
+        self._timer: threading.Timer | None = None
         self._synced_offset = 0
         self.recovery: RecoveryReport | None = None
         if recover:
-            self._open_check()
+            try:
+                self._open()
+            except BaseException:
+                os.close(self._fd)
+                self._fd = -1
+                raise
+
+    def __repr__(self) -> str:
+        return f"FileJournal({str(self.path)!r}, durability={self.durability!r})"
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -236,7 +302,7 @@ class FileJournal(Journal):
         while offset < end:
             chunk = os.pread(self._fd, min(_CHUNK, end - offset), offset)
             if not chunk:
-                break
+                break  # the file shrank under us (a torn tail was cut)
             offset += len(chunk)
             data = carry + chunk if carry else chunk
             base = offset - len(data)
@@ -248,122 +314,176 @@ class FileJournal(Journal):
         if carry:
             yield carry, -1
 
-    def _scan(
-        self, start: _Tail, end: int, *, strict: bool, line_hint: int | None = None
-    ) -> Iterator[tuple[Event, bytes, int]]:
-        """Decode and verify records from ``start``.  Yields (event, line, offset after).
+    def _scan(self, start: _Tail, end: int) -> Iterator[tuple[RawRecord, bytes, int]]:
+        """Decode and check the records in [start, end).  Yields (record, line, offset after).
 
-        Stops quietly at a torn tail.  ``strict`` raises on a torn tail too (used by
-        verify).  Damage followed by a valid record always raises JournalCorrupted.
+        Every complete line must be the next record of the chain (seq, hash, ``more``
+        countdown, known type), or JournalCorrupted / UnknownEventType is raised naming
+        its line.  A final line without a newline is a torn write (or a write still in
+        progress) and ends the scan quietly, unless it holds a whole record followed by
+        stray bytes, which no write produces.
         """
-        prev = start.hash
-        seq = start.seq
-        damaged: tuple[int, str] | None = None
+        prev, seq, more = start.hash, start.seq, start.more
         for line, after in self._lines(start.offset, end):
-            lineno = seq + 1 if damaged is None else damaged[0]
-            if damaged is not None:
-                # Past damage: any well-formed record here means valid data follows the
-                # damage, which a crash cannot produce; refuse rather than drop it.
-                try:
-                    rec = self._decoder.decode(line)
-                except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventType):
-                    continue
-                raise JournalCorrupted(
-                    f"damaged record ({damaged[1]}) followed by valid record seq {rec.seq}; "
-                    "run `memoir repair` to cut the damage (the cut bytes are kept)",
-                    path=str(self.path), line=damaged[0], seq=damaged[0],
-                )
-            problem = None
+            lineno = seq + 1  # one record per line, seqs from 1: line number == seq
             if after == -1:
-                problem = "incomplete last line (no newline)"
+                if self._stray_bytes_after_record(line, prev, lineno):
+                    raise self._damage(lineno, "a whole record followed by stray bytes "
+                                       "(its newline was altered)", end, end)
+                return
+            problem = None
+            try:
+                rec = self._decoder.envelope(line)
+            except _BAD_LINE as exc:
+                problem = f"not a journal record ({exc})"
             else:
-                try:
-                    event = self._decoder.decode(line)
-                except UnknownEventType as exc:
-                    raise UnknownEventType(f"{self.path}: line {lineno}: {exc}") from None
-                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                    problem = f"not a valid record: {exc}"
-                else:
-                    if event.seq != seq + 1:
-                        problem = f"seq {event.seq} where {seq + 1} was expected"
-                    elif len(line) < 60 or chain_hash(prev, body_of(line)) != hash_of_line(line):
-                        problem = "hash does not match (altered or torn record)"
-            if problem is None:
-                seq = event.seq
-                prev = hash_of_line(line)
-                yield event, line, after
-                continue
-            damaged = (lineno, problem)
-        if damaged is not None and strict:
-            raise JournalCorrupted(damaged[1], path=str(self.path), line=damaged[0],
-                                   seq=damaged[0])
+                if rec.seq != lineno:
+                    problem = f"seq {rec.seq} where {lineno} was expected"
+                elif not line_hash_ok(prev, line):
+                    problem = "hash does not match (the record was altered)"
+                elif rec.more < 0 or (more > 0 and rec.more != more - 1):
+                    problem = f"more={rec.more} where {max(more - 1, 0)} was expected"
+            if problem is not None:
+                raise self._damage(lineno, problem, after, end)
+            try:
+                self._decoder.check_known(rec)
+            except UnknownEventType as exc:
+                raise UnknownEventType(f"{self.path}: line {lineno}: {exc}") from None
+            seq, prev, more = rec.seq, hash_of_line(line), rec.more
+            yield rec, line, after
 
-    def _committed(self, start: _Tail, end: int) -> Iterator[tuple[Event, bytes, int]]:
+    def _stray_bytes_after_record(self, fragment: bytes, prev: bytes, lineno: int) -> bool:
+        # A torn write leaves a prefix of a record line, and a record line ends with its
+        # hash field; so a chain-valid record inside the fragment with bytes after it
+        # cannot come from a crash.
+        for match in _RECORD_END.finditer(fragment):
+            whole = fragment[: match.end()]
+            if match.end() < len(fragment) and line_hash_ok(prev, whole):
+                try:
+                    return self._decoder.envelope(whole).seq == lineno
+                except _BAD_LINE:
+                    continue
+        return False
+
+    def _damage(self, lineno: int, problem: str, after: int, end: int) -> JournalCorrupted:
+        rest = 0
+        offset = after
+        while 0 <= offset < end:
+            chunk = os.pread(self._fd, min(_CHUNK, end - offset), offset)
+            if not chunk:
+                break
+            rest += chunk.count(b"\n")
+            offset += len(chunk)
+        follows = f"{rest} more line(s) follow it" if rest else "it is the last line"
+        return JournalCorrupted(
+            f"{problem}; {follows}. Run `memoir repair` to cut the damage and re-append "
+            "the valid records after it (the cut bytes are kept beside the journal)",
+            path=str(self.path), line=lineno, seq=lineno,
+        )
+
+    def _event(self, rec: RawRecord) -> Event:
+        try:
+            return self._decoder.event(rec)
+        except _BAD_LINE as exc:
+            raise JournalCorrupted(
+                f"the payload of {rec.type} v{rec.v} does not fit its schema: {exc}",
+                path=str(self.path), line=rec.seq, seq=rec.seq,
+            ) from None
+
+    def _committed(self, start: _Tail, end: int) -> Iterator[tuple[RawRecord, bytes, int]]:
         """Like _scan, but yields only whole appends (up to a record with more == 0)."""
-        pending: list[tuple[Event, bytes, int]] = []
-        for item in self._scan(start, end, strict=False):
+        pending: list[tuple[RawRecord, bytes, int]] = []
+        for item in self._scan(start, end):
             pending.append(item)
             if item[0].more == 0:
                 yield from pending
                 pending.clear()
 
-    def _advance(self, *, under_lock: bool) -> None:
+    def _advance(self) -> None:
         """Catch the tail up with what other processes appended."""
+        try:
+            self._advance_once()
+        except JournalCorrupted:
+            if self._flock.is_locked:
+                raise
+            # Without the lock, a read can straddle a torn tail being cut and rewritten
+            # by another process; damage is only real if it is still there under the lock.
+            self._acquire()
+            try:
+                self._advance_once()
+            finally:
+                self._flock.release()
+
+    def _advance_once(self) -> None:
         end = self._size()
+        if end < self._tail.offset:
+            # Only `repair` shortens a journal below a committed record; start over.
+            log.warning("journal.shrank", journal=str(self.path), size=end,
+                        known_offset=self._tail.offset)
+            self._forget()
         if end == self._tail.offset:
             return
-        for event, line, after in self._committed(self._tail, end):
-            self._note(event, line, after)
+        for rec, line, after in self._committed(self._tail, end):
+            self._note(rec, line, after)
 
-    def _note(self, event: Event, line: bytes, after: int) -> None:
-        seq = event.seq
+    def _forget(self) -> None:
+        self._tail = _Tail()
+        self._index = {1: _Tail()}
+        self._recent_ids.clear()
+        self._ids_from = 1
+
+    def _note(self, rec: RawRecord, line: bytes, after: int) -> None:
+        self._remember(rec.seq, rec.id, rec.more, line, after)
+
+    def _remember(self, seq: int, event_id: str, more: int, line: bytes, after: int) -> None:
+        """Move the tail past record ``seq`` (read or just written)."""
         if seq % _INDEX_EVERY == 1:
-            self._index[seq] = (after - len(line) - 1, self._tail.hash)
-        self._tail = _Tail(seq, after, hash_of_line(line))
-        if len(self._recent_ids) < 200_000:
-            self._recent_ids[event.id] = seq
+            self._index[seq] = self._tail
+        self._tail = _Tail(seq, after, hash_of_line(line), more)
+        self._recent_ids[event_id] = seq
+        if len(self._recent_ids) >= 2 * _RECENT_IDS:
+            # Forget the older half at once: cheaper than one eviction per record.
+            keep = list(self._recent_ids.items())[-_RECENT_IDS:]
+            self._recent_ids = dict(keep)
+            self._ids_from = keep[0][1]
 
     def head(self) -> int:
         with self._mutex:
-            self._advance(under_lock=False)
+            self._advance()
             return self._tail.seq
 
     def head_hash(self) -> str:
+        """The hash of the last committed record ("" for an empty journal)."""
         with self._mutex:
-            self._advance(under_lock=False)
+            self._advance()
             return self._tail.hash.decode()
 
-    def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+    def _records(self, after: int, until: int | None) -> Iterator[tuple[RawRecord, bytes]]:
         with self._mutex:
-            self._advance(under_lock=False)
+            self._advance()
             tail = self._tail
         stop = tail.seq if until is None else min(until, tail.seq)
         if after >= stop:
             return
-        start = self._start_for(after + 1)
-        for event, _line, _after in self._scan(start, tail.offset, strict=True):
-            if event.seq > stop:
+        start = self._start_for(max(after, 0) + 1)
+        for rec, line, _after in self._scan(start, tail.offset):
+            if rec.seq > stop:
                 return
-            if event.seq > after:
-                yield event
+            if rec.seq > after:
+                yield rec, line
+
+    def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        for rec, _line in self._records(after, until):
+            yield self._event(rec)
 
     def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[tuple[int, bytes]]:
         """The raw verified lines (seq, bytes) — for tools that print the journal as is."""
-        with self._mutex:
-            self._advance(under_lock=False)
-            tail = self._tail
-        stop = tail.seq if until is None else min(until, tail.seq)
-        start = self._start_for(after + 1)
-        for event, line, _after in self._scan(start, tail.offset, strict=True):
-            if event.seq > stop:
-                return
-            if event.seq > after:
-                yield event.seq, line
+        for rec, line in self._records(after, until):
+            yield rec.seq, line
 
     def _start_for(self, seq: int) -> _Tail:
         best = max((s for s in self._index if s <= seq), default=1)
-        offset, prev = self._index[best]
-        return _Tail(best - 1, offset, prev)
+        return self._index[best]
 
     def anchor(self, seq: int, offset: int, record_hash: str) -> bool:
         """Check that the record ending at ``offset`` is ``seq`` with ``record_hash``.
@@ -381,21 +501,23 @@ class FileJournal(Journal):
             return False
         line = blob[:-1].rsplit(b"\n", 1)[-1]
         try:
-            event = self._decoder.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventType):
+            rec = self._decoder.envelope(line)
+        except _BAD_LINE:
             return False
-        if event.seq != seq or hash_of_line(line) != record_hash.encode() or event.more != 0:
+        if rec.seq != seq or hash_of_line(line) != record_hash.encode() or rec.more != 0:
             return False
         with self._mutex:
+            here = _Tail(seq, offset, record_hash.encode(), 0)
             if self._tail.seq < seq:
-                self._tail = _Tail(seq, offset, record_hash.encode())
-            self._index[seq + 1] = (offset, record_hash.encode())
+                self._tail = here
+                self._ids_from = seq + 1
+            self._index[seq + 1] = here
         return True
 
     def position(self) -> tuple[int, int, str]:
         """(seq, byte offset after it, its hash) of the last committed record."""
         with self._mutex:
-            self._advance(under_lock=False)
+            self._advance()
             return self._tail.seq, self._tail.offset, self._tail.hash.decode()
 
     # -- appending ---------------------------------------------------------------------------
@@ -403,16 +525,19 @@ class FileJournal(Journal):
     def locked(self) -> AbstractContextManager[JournalWriter]:
         return self._locked()
 
+    def _acquire(self) -> None:
+        try:
+            self._flock.acquire(timeout=self.lock_timeout)
+        except filelock.Timeout:
+            raise ConflictError(
+                f"could not lock {self.path} within {self.lock_timeout:g}s; another "
+                "process holds it (a stuck writer?)", head=self._tail.seq,
+            ) from None
+
     @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
         with self._mutex:
-            try:
-                self._flock.acquire(timeout=self.lock_timeout)
-            except filelock.Timeout:
-                raise ConflictError(
-                    f"could not lock {self.path} within {self.lock_timeout:g}s; another "
-                    "process holds it (a stuck writer?)", head=self._tail.seq,
-                ) from None
+            self._acquire()
             try:
                 self._catch_up_locked()
                 yield _FileWriter(self)
@@ -421,100 +546,111 @@ class FileJournal(Journal):
 
     def _catch_up_locked(self) -> None:
         """Under the lock: read what others appended and cut a torn tail left by a crash."""
-        self._advance(under_lock=True)
+        self._advance()
         size = self._size()
-        if size != self._tail.offset:
-            self._cut_tail(self._tail.offset, size)
+        if size > self._tail.offset:
+            self._cut_tail(size)
 
-    def _cut_tail(self, keep: int, size: int) -> RecoveryReport:
-        # Everything past the last complete append was written by a writer that died
-        # before acknowledging it (we hold the lock, so no live writer is mid-append).
-        # Re-check with a strict scan so damage followed by valid records raises.
-        for _ in self._scan(self._tail, size, strict=False):
-            pass
+    def _cut_tail(self, size: int) -> RecoveryReport:
+        # We hold the lock, so no live writer is mid-append: the bytes after the last
+        # complete append belong to a writer that died before acknowledging them.
+        # _advance scanned them without complaint, so they are a torn prefix of one
+        # append (see _scan), never damage.
+        keep = self._tail.offset
+        torn = [rec.seq for rec, _line, _after in self._scan(self._tail, size)]
         cut = os.pread(self._fd, size - keep, keep)
-        stamp = self.clock.now().strftime("%Y%m%dT%H%M%S%fZ")
-        aside = self.path.with_name(f"{self.path.name}.torn-{stamp}-after-{self._tail.seq}")
-        with open(aside, "wb") as fh:
-            fh.write(cut)
-            fh.flush()
-            os.fsync(fh.fileno())
+        aside = self._save_aside(cut, f"torn-{self._stamp()}-after-{self._tail.seq}")
         os.ftruncate(self._fd, keep)
         os.fsync(self._fd)
         self._synced_offset = min(self._synced_offset, keep)
-        report = RecoveryReport(cut_bytes=len(cut), saved_to=str(aside), kept_head=self._tail.seq)
+        report = RecoveryReport(cut_bytes=len(cut), saved_to=str(aside),
+                                kept_head=self._tail.seq, skipped=tuple(torn))
         log.warning(
             "journal.torn_tail_cut", journal=str(self.path), cut_bytes=len(cut),
-            saved_to=str(aside), head=self._tail.seq,
+            whole_records_cut=len(torn), saved_to=str(aside), head=self._tail.seq,
+            why="a writer died mid-append; that append was never acknowledged",
         )
         self.recovery = report
         return report
 
-    def _open_check(self) -> None:
-        """On open: if the file does not end with a complete append, recover under the lock.
+    def _stamp(self) -> str:
+        return self.clock.now().strftime("%Y%m%dT%H%M%S%fZ")
 
-        Only the tail is examined here; `verify` reads the whole chain.
-        """
-        size = self._size()
-        if size == 0:
-            return
-        last = os.pread(self._fd, 1, size - 1)
-        if last == b"\n":
-            tail_line = self._last_line(size)
+    def _save_aside(self, blob: bytes, label: str) -> Path:
+        """Write ``blob`` durably to a new file beside the journal, never over an old one."""
+        for n in range(1, 10_000):
+            suffix = "" if n == 1 else f"-{n}"
+            aside = self.path.with_name(f"{self.path.name}.{label}{suffix}")
             try:
-                if self._decoder.decode(tail_line).more == 0:
-                    return
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                pass
-        with self.locked():
-            pass
+                fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                continue
+            try:
+                view = memoryview(blob)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            _fsync_dir(self.path.parent)
+            return aside
+        raise OSError(f"cannot find a free name for {self.path.name}.{label} in {self.path.parent}")
 
-    def _last_line(self, size: int) -> bytes:
-        look = min(size, 1 << 16)
-        while True:
-            blob = os.pread(self._fd, look, size - look)
-            body = blob[:-1]
-            cut = body.rfind(b"\n")
-            if cut >= 0 or look == size:
-                return body[cut + 1 :]
-            look = min(size, look * 4)
+    def _open(self) -> None:
+        """Check the whole file, and cut a torn tail under the lock if there is one."""
+        self._advance()
+        if self._size() != self._tail.offset:
+            with self.locked():
+                pass
+        if self.durability != "never":
+            # Whatever an earlier process left unsynced is on disk from here on.
+            size = self._size()
+            os.fsync(self._fd)
+            self._synced_offset = size
 
     def _find_existing(self, ids: Sequence[str]) -> dict[str, int]:
         """Seqs of records whose ids are in ``ids`` (for idempotent retries)."""
         found = {i: self._recent_ids[i] for i in ids if i in self._recent_ids}
         missing = [i for i in ids if i not in found]
-        if not missing:
+        if not missing or self._ids_from <= 1:
             return found
-        times = [id_time_ms(i) for i in missing]
-        if any(t is None for t in times):
-            floor = ""  # foreign ids carry no time: look through the whole journal
-        else:
-            oldest = min(t for t in times if t is not None) - _RETRY_SKEW_MS
-            floor = format_ts(dt.datetime.fromtimestamp(max(oldest, 0) / 1000, dt.UTC))
         wanted = set(missing)
-        for event in self._read_backwards():
-            if event.id in wanted:
-                found[event.id] = event.seq
-                wanted.discard(event.id)
+        floor = self._retry_floor(missing)
+        for rec in self._read_backwards():
+            if rec.id in wanted:
+                found[rec.id] = rec.seq
+                wanted.discard(rec.id)
                 if not wanted:
                     break
-            if floor and event.ts < floor:
+            if floor and rec.ts < floor:
                 break
         return found
 
-    def _read_backwards(self) -> Iterator[Event]:
-        end = self._tail.offset
+    def _retry_floor(self, ids: Sequence[str]) -> str:
+        """The oldest ``ts`` a record carrying one of ``ids`` can have ("" = no bound)."""
+        times = [id_time_ms(i) for i in ids]
+        known = [t for t in times if t is not None]
+        if len(known) != len(times):
+            return ""  # foreign ids carry no time: look through the whole journal
+        now_ms = int(self.clock.now().timestamp() * 1000)
+        if max(known) > now_ms + _RETRY_SKEW_MS:
+            # The ids come from a clock ahead of ours (say, ours is a fake one in the
+            # past); records' timestamps say nothing about them then.
+            return ""
+        oldest = min(known) - _RETRY_SKEW_MS
+        return format_ts(dt.datetime.fromtimestamp(max(oldest, 0) / 1000, dt.UTC))
+
+    def _read_backwards(self) -> Iterator[RawRecord]:
+        pos = self._tail.offset
         carry = b""
-        pos = end
         while pos > 0:
             size = min(1 << 16, pos)
             pos -= size
-            blob = os.pread(self._fd, size, pos) + carry
-            parts = blob.split(b"\n")
-            carry = parts[0] if pos > 0 else b""
-            for line in reversed(parts[1:] if pos > 0 else parts):
+            parts = (os.pread(self._fd, size, pos) + carry).split(b"\n")
+            carry = parts.pop(0) if pos > 0 else b""
+            for line in reversed(parts):
                 if line:
-                    yield self._decoder.decode(line)
+                    yield self._decoder.envelope(line)
 
     def _write(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
         if not drafts:
@@ -527,36 +663,43 @@ class FileJournal(Journal):
             if existing:
                 return self._replay_retry(drafts, existing)
         check_expectation(self, self._tail.seq, expect)
+        return self._append_new([drafts])
+
+    def _append_new(self, appends: Sequence[Sequence[Draft]]) -> list[Event]:
+        """Write ``appends`` (each one atomic append) in one write and one sync."""
         prev = self._tail.hash
         seq = self._tail.seq
         lines: list[bytes] = []
         events: list[Event] = []
-        count = len(drafts)
-        for i, draft in enumerate(drafts):
-            event_id, ts = _mint(draft, self.clock)
-            seq += 1
-            line, prev = encode_record(
-                seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
-                run=draft.run, causation=draft.causation, more=count - 1 - i,
-                data=draft.data, prev=prev,
-            )
-            lines.append(line)
-            events.append(
-                Event(
-                    seq=seq, id=event_id, ts=ts, type=draft.data.TYPE, v=draft.data.VERSION,
-                    actor=draft.actor, session=draft.session, run=draft.run,
-                    causation=draft.causation, more=count - 1 - i, data=draft.data,
-                    hash=prev.decode(),
+        for drafts in appends:
+            count = len(drafts)
+            for i, draft in enumerate(drafts):
+                event_id, ts = mint(draft, self.clock)
+                seq += 1
+                more = count - 1 - i
+                line, prev = encode_record(
+                    seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
+                    run=draft.run, causation=draft.causation, more=more, data=draft.data,
+                    prev=prev,
                 )
-            )
+                lines.append(line)
+                events.append(
+                    Event(
+                        seq=seq, id=event_id, ts=ts, type=draft.data.TYPE,
+                        v=draft.data.VERSION, actor=draft.actor, session=draft.session,
+                        run=draft.run, causation=draft.causation, more=more,
+                        data=draft.data, hash=prev.decode(),
+                    )
+                )
+        if not lines:
+            return []
         blob = b"\n".join(lines) + b"\n"
         start = self._tail.offset
         try:
             view = memoryview(blob)
             while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
-            self._sync()
+                view = view[os.write(self._fd, view) :]
+            self._sync(start + len(blob))
         except BaseException:
             # Leave no partial append behind for this process; a crash is handled on open.
             os.ftruncate(self._fd, start)
@@ -564,33 +707,54 @@ class FileJournal(Journal):
         offset = start
         for event, line in zip(events, lines, strict=True):
             offset += len(line) + 1
-            self._note(event, line, offset)
+            self._remember(event.seq, event.id, event.more, line, offset)
         return events
 
     def _replay_retry(self, drafts: Sequence[Draft], existing: dict[str, int]) -> list[Event]:
         seqs = [existing.get(d.id) for d in drafts]
-        if None in seqs or seqs != list(range(seqs[0] or 0, (seqs[0] or 0) + len(drafts))):
+        first = seqs[0]
+        if first is None or seqs != list(range(first, first + len(drafts))):
             raise ValidationError(
                 "a retried append must repeat the original append exactly: some of its "
                 f"event ids are already in the journal (seq {sorted(existing.values())}) "
-                "and some are not"
+                "and some are not, or they are in another order"
             )
-        first = seqs[0] or 0
         return list(self.read(after=first - 1, until=first + len(drafts) - 1))
 
-    def _sync(self) -> None:
+    def _sync(self, written_to: int) -> None:
         if self.durability == "always":
             os.fsync(self._fd)
-            self._synced_offset = self._size()
+            self._synced_offset = written_to
         elif self.durability == "batch":
             now = time.monotonic()
             if now - self._last_sync >= _BATCH_SYNC_SECONDS:
                 os.fsync(self._fd)
                 self._last_sync = now
-                self._synced_offset = self._size()
+                self._synced_offset = written_to
                 self._unsynced = False
             else:
                 self._unsynced = True
+                self._schedule_sync(_BATCH_SYNC_SECONDS - (now - self._last_sync))
+
+    def _schedule_sync(self, delay: float) -> None:
+        if self._timer is None:
+            timer = threading.Timer(delay, self._timed_sync)
+            timer.daemon = True
+            self._timer = timer
+            timer.start()
+
+    def _timed_sync(self) -> None:
+        with self._mutex:
+            self._timer = None
+            if self._fd >= 0 and self._unsynced:
+                self._fsync_now()
+
+    def _fsync_now(self) -> None:
+        size = self._size()
+        os.fsync(self._fd)
+        self._synced_offset = size
+        self._last_sync = time.monotonic()
+        self._unsynced = False
 
     @property
     def synced_offset(self) -> int:
@@ -600,100 +764,188 @@ class FileJournal(Journal):
     def flush(self) -> None:
         """fsync now, whatever the durability policy."""
         with self._mutex:
-            os.fsync(self._fd)
-            self._synced_offset = self._size()
-            self._unsynced = False
+            self._fsync_now()
 
     # -- maintenance ---------------------------------------------------------------------------
 
     def verify(self) -> VerifyReport:
-        """Check every committed record and the whole hash chain.
+        """Check every record: the hash chain, the seqs, the appends, every payload's schema.
 
-        Bytes past the last complete append (a writer mid-append, or a crash not yet
-        recovered) are not judged here; the next writer recovers them.
+        Bytes after the last complete append (a writer mid-append, or the torn tail
+        of one that died) are reported as ``pending_bytes``, not judged.
         """
         with self._mutex:
-            self._advance(under_lock=False)
-            count = 0
-            types: dict[str, int] = {}
-            last = b""
-            size = self._tail.offset
-            for event, line, _after in self._scan(_Tail(), size, strict=True):
-                count += 1
-                last = hash_of_line(line)
-                types[event.type] = types.get(event.type, 0) + 1
-            return VerifyReport(records=count, head_hash=last.decode(), bytes=size, types=types)
+            self._advance()
+        size = self._size()
+        count = 0
+        types: dict[str, int] = {}
+        group: list[str] = []
+        head = _Tail()
+        for rec, line, after in self._scan(_Tail(), size):
+            self._event(rec)
+            group.append(rec.type)
+            if rec.more == 0:
+                count += len(group)
+                for name in group:
+                    types[name] = types.get(name, 0) + 1
+                group.clear()
+                head = _Tail(rec.seq, after, hash_of_line(line))
+        return VerifyReport(records=count, head_hash=head.hash.decode(), bytes=head.offset,
+                            types=types, pending_bytes=size - head.offset)
 
     def repair(self) -> RecoveryReport | None:
         """Cut the first damaged record and everything after it, keeping the cut bytes
-        beside the journal, then re-append every valid record found after the damage
-        (same ids, payloads and metadata; new seqs and hashes).  Returns None if the
-        journal was sound."""
+        beside the journal (``journal.jsonl.cut-…``), then re-append every whole, valid
+        append found in the cut bytes (same ids, payloads and metadata; new seqs and
+        hashes).  Returns None if the journal was sound.
+
+        Cutting starts at the append that holds the damage.  Records that are damaged,
+        belong to an append that lost a record, or are already in the kept part are not
+        re-appended; their original seqs are listed in ``skipped``.  A record of an
+        event type this memoir does not know stops the repair (UnknownEventType): it
+        may be valid, so upgrade memoir first.  Other processes should close the
+        journal while it is repaired.
+        """
         with self._mutex:
-            self._flock.acquire(timeout=self.lock_timeout)
+            self._acquire()
             try:
-                size = self._size()
-                good = _Tail()
-                try:
-                    for event, line, after in self._scan(_Tail(), size, strict=True):
-                        good = _Tail(event.seq, after, hash_of_line(line))
-                except JournalCorrupted:
-                    pass
-                # Roll back to the last complete append within the sound prefix.
-                committed = _Tail()
-                for event, line, after in self._committed(_Tail(), good.offset):
-                    committed = _Tail(event.seq, after, hash_of_line(line))
-                if committed.offset == size:
-                    return None
-                cut = os.pread(self._fd, size - committed.offset, committed.offset)
-                salvage: list[Event] = []
-                for raw in cut.split(b"\n"):
-                    try:
-                        salvage.append(self._decoder.decode(raw))
-                    except (msgspec.DecodeError, msgspec.ValidationError, UnknownEventType):
-                        continue
-                stamp = self.clock.now().strftime("%Y%m%dT%H%M%S%fZ")
-                aside = self.path.with_name(f"{self.path.name}.cut-{stamp}")
-                with open(aside, "wb") as fh:
-                    fh.write(cut)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.ftruncate(self._fd, committed.offset)
-                os.fsync(self._fd)
-                self._tail = committed
-                self._index = {s: v for s, v in self._index.items() if s <= committed.seq + 1}
-                self._index.setdefault(1, (0, GENESIS))
-                self._recent_ids.clear()
-                seen = set()
-                drafts = []
-                for event in salvage:
-                    if event.id in seen or event.seq <= committed.seq:
-                        continue
-                    seen.add(event.id)
-                    drafts.append(
-                        Draft(data=event.data, actor=event.actor, session=event.session,
-                              run=event.run, causation=event.causation, id=event.id,
-                              ts=event.ts)
-                    )
-                written = self._write(drafts, None) if drafts else []
-                report = RecoveryReport(
-                    cut_bytes=len(cut), saved_to=str(aside), kept_head=committed.seq,
-                    reappended=tuple(e.seq for e in written),
-                )
-                log.warning("journal.repaired", journal=str(self.path), cut_bytes=len(cut),
-                            saved_to=str(aside), reappended=len(written))
-                return report
+                return self._repair_locked()
             finally:
                 self._flock.release()
 
+    def _repair_locked(self) -> RecoveryReport | None:
+        size = self._size()
+        kept = _Tail()
+        known: set[str] = set()
+        group: list[str] = []
+        try:
+            for rec, line, after in self._scan(_Tail(), size):
+                self._event(rec)
+                group.append(rec.id)
+                if rec.more == 0:
+                    kept = _Tail(rec.seq, after, hash_of_line(line))
+                    known.update(group)
+                    group.clear()
+        except JournalCorrupted:
+            pass
+        if kept.offset == size:
+            return None
+        cut = os.pread(self._fd, size - kept.offset, kept.offset)
+        appends, skipped = self._salvage(cut, kept, known)
+        aside = self._save_aside(cut, f"cut-{self._stamp()}-after-{kept.seq}")
+        os.ftruncate(self._fd, kept.offset)
+        os.fsync(self._fd)
+        self._synced_offset = min(self._synced_offset, kept.offset)
+        self._forget()
+        self._advance()
+        drafts = [
+            [Draft(data=e.data, actor=e.actor, session=e.session, run=e.run,
+                   causation=e.causation, id=e.id, ts=e.ts) for e in append]
+            for append in appends
+        ]
+        written = self._append_new(drafts)
+        if self.durability == "never":
+            self._fsync_now()  # a repair is worth one fsync whatever the policy
+        report = RecoveryReport(
+            cut_bytes=len(cut), saved_to=str(aside), kept_head=kept.seq,
+            reappended=tuple(e.seq for e in written), skipped=tuple(skipped),
+        )
+        log.warning("journal.repaired", journal=str(self.path), cut_bytes=len(cut),
+                    saved_to=str(aside), kept_head=kept.seq, reappended=len(written),
+                    skipped=list(skipped))
+        return report
+
+    def _salvage(
+        self, cut: bytes, kept: _Tail, known: set[str]
+    ) -> tuple[list[list[Event]], list[int]]:
+        """The whole valid appends in ``cut``, and the seqs of the records left out.
+
+        A record is valid if it decodes and, when the line before it is a valid record
+        with the seq just before, its hash chains to that line's (a line after damage
+        cannot be checked against the damaged one).  Appends are recognised by their
+        ``more`` countdown; one interrupted by a bad line or a gap is left out whole.
+        """
+        pieces = cut.split(b"\n")
+        if pieces[-1] == b"":
+            pieces.pop()
+        appends: list[list[Event]] = []
+        skipped: list[int] = []
+        current: list[Event] = []
+        current_ok = True
+        link: tuple[int, bytes] | None = (kept.seq, kept.hash)
+        prev_more: int | None = 0
+
+        for piece in pieces:
+            try:
+                rec = self._decoder.envelope(piece)
+            except _BAD_LINE:
+                if current:
+                    skipped += [e.seq for e in current]
+                    current = []
+                link, prev_more = None, None
+                continue
+            ok = link is None or link[0] != rec.seq - 1 or line_hash_ok(link[1], piece)
+            event: Event | None = None
+            if ok:
+                try:
+                    self._decoder.check_known(rec)
+                except UnknownEventType as exc:
+                    raise UnknownEventType(
+                        f"{self.path}: line {rec.seq}: {exc}; repair would have to drop it"
+                    ) from None
+                try:
+                    event = self._decoder.event(rec)
+                except _BAD_LINE:
+                    ok = False
+            link = (rec.seq, hash_of_line(piece)) if ok else None
+            if current and rec.more != current[-1].more - 1:
+                skipped += [e.seq for e in current]  # the countdown broke off
+                current = []
+            if not current:
+                # An append whose predecessor promised more records lost its head.
+                current_ok = prev_more is None or prev_more == 0
+            placeholder = Event(seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=rec.v,
+                                actor=rec.actor, more=rec.more, data=_UNREADABLE)
+            current.append(event if event is not None else placeholder)
+            current_ok = current_ok and ok and rec.more >= 0
+            prev_more = rec.more
+            if rec.more <= 0:
+                ids = {e.id for e in current}
+                if current_ok and not ids & known:
+                    appends.append(current)
+                    known.update(ids)
+                else:
+                    skipped += [e.seq for e in current]
+                current = []
+        skipped += [e.seq for e in current]
+        return appends, skipped
+
     def close(self) -> None:
         with self._mutex:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
             if self._fd < 0:
                 return
             if self._unsynced:
-                os.fsync(self._fd)
+                self._fsync_now()
             os.close(self._fd)
             self._fd = -1
+
+
+class _Unreadable(Payload, frozen=True, kw_only=True):
+    """Stands in for the payload of a salvaged record that will not be re-appended."""
+
+
+_UNREADABLE = _Unreadable()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class _FileWriter(JournalWriter):
@@ -706,10 +958,3 @@ class _FileWriter(JournalWriter):
 
     def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._write(drafts, expect)
-
-
-def iter_types(events: Iterable[Event]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for event in events:
-        counts[event.type] = counts.get(event.type, 0) + 1
-    return counts

@@ -8,16 +8,24 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
 from memoir.clock import Clock, SystemClock
-from memoir.errors import ValidationError
+from memoir.errors import JournalCorrupted, ValidationError
 from memoir.events.codec import GENESIS, encode_record
-from memoir.events.journal import Expectation, Journal, JournalWriter, _mint, check_expectation
+from memoir.events.journal import (
+    Expectation,
+    Journal,
+    JournalWriter,
+    VerifyReport,
+    check_expectation,
+    mint,
+)
 from memoir.events.types import Draft, Event
 
 __all__ = ["InMemoryJournal"]
 
 
 class InMemoryJournal(Journal):
-    """Records kept in a list; hashes are computed exactly as the file journal does."""
+    """Records kept in a list; ids, ``more`` and hashes are exactly the file journal's,
+    so the same drafts (with the same ids and timestamps) give the same records."""
 
     def __init__(self, *, clock: Clock | None = None) -> None:
         self.clock = clock or SystemClock()
@@ -25,13 +33,17 @@ class InMemoryJournal(Journal):
         self._ids: dict[str, int] = {}
         self._lock = threading.RLock()
 
+    def __repr__(self) -> str:
+        return f"InMemoryJournal(head={len(self._events)})"
+
     def head(self) -> int:
         return len(self._events)
 
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         with self._lock:
-            stop = len(self._events) if until is None else min(until, len(self._events))
-            chunk = self._events[max(after, 0) : stop]
+            head = len(self._events)
+            stop = head if until is None else min(until, head)
+            chunk = self._events[max(after, 0) : max(stop, 0)]
         yield from chunk
 
     def locked(self) -> AbstractContextManager[JournalWriter]:
@@ -42,6 +54,27 @@ class InMemoryJournal(Journal):
         with self._lock:
             yield _MemoryWriter(self)
 
+    def verify(self) -> VerifyReport:
+        """Re-encode every record and check that the hash chain still holds."""
+        with self._lock:
+            events = list(self._events)
+        prev = GENESIS
+        size = 0
+        types: dict[str, int] = {}
+        for event in events:
+            line, prev = encode_record(
+                seq=event.seq, id=event.id, ts=event.ts, actor=event.actor,
+                session=event.session, run=event.run, causation=event.causation,
+                more=event.more, data=event.data, prev=prev,
+            )
+            if prev.decode() != event.hash:
+                raise JournalCorrupted("hash does not match (the record was altered)",
+                                       line=event.seq, seq=event.seq)
+            size += len(line) + 1
+            types[event.type] = types.get(event.type, 0) + 1
+        return VerifyReport(records=len(events), head_hash=events[-1].hash if events else "",
+                            bytes=size, types=types)
+
     def _write(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
         if not drafts:
             return []
@@ -50,12 +83,13 @@ class InMemoryJournal(Journal):
             raise ValidationError("an append lists the same event id twice")
         existing = [self._ids[i] for i in given if i in self._ids]
         if existing:
-            first = existing[0]
-            if len(existing) != len(drafts) or existing != list(
-                range(first, first + len(drafts))
-            ):
+            seqs = [self._ids.get(d.id) for d in drafts]
+            first = seqs[0]
+            if first is None or seqs != list(range(first, first + len(drafts))):
                 raise ValidationError(
-                    "a retried append must repeat the original append exactly"
+                    "a retried append must repeat the original append exactly: some of its "
+                    f"event ids are already in the journal (seq {sorted(existing)}) "
+                    "and some are not, or they are in another order"
                 )
             return self._events[first - 1 : first - 1 + len(drafts)]
         check_expectation(self, len(self._events), expect)
@@ -63,7 +97,7 @@ class InMemoryJournal(Journal):
         out = []
         seq = len(self._events)
         for i, draft in enumerate(drafts):
-            event_id, ts = _mint(draft, self.clock)
+            event_id, ts = mint(draft, self.clock)
             seq += 1
             more = len(drafts) - 1 - i
             _line, prev = encode_record(

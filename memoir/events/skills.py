@@ -5,6 +5,11 @@ A skill is keyed by its ``name`` everywhere (directory name and frontmatter name
 must agree), which fixes Hermes's split between directory and frontmatter keys.
 Every content change carries the full new text and the text it replaced, so any
 version of any file of any skill can be read back from the journal.
+
+Entities (for conflict checks and revert): content and lifecycle events touch
+``skill:<name>``; telemetry (viewed, used) touches ``skill-usage:<name>`` only, so a
+view after a patch never counts as a conflicting change; a refused write touches
+nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
     provenance: Provenance
     files: dict[str, str] = {}
     protected: bool = False
+    #: Owner when it differs from what ``provenance`` implies: an imported skill that
+    #: Hermes's ``.usage.json`` marked ``created_by: "agent"`` stays agent-owned.
+    created_by: str | None = None
 
 
 @event_type("skill.content_set")
@@ -116,6 +124,7 @@ class SkillDeleted(_SkillPayload, frozen=True, kw_only=True):
     content: str
     files: dict[str, str] = {}
     provenance: Provenance = "agent"
+    created_by: str | None = None
 
 
 @event_type("skill.pinned")
@@ -134,12 +143,18 @@ class SkillViewed(_SkillPayload, frozen=True, kw_only=True):
 
     file: str | None = None
 
+    def entities(self) -> tuple[str, ...]:
+        return (f"skill-usage:{self.name}",)
+
 
 @event_type("skill.used")
 class SkillUsed(_SkillPayload, frozen=True, kw_only=True):
     """The skill was activated (slash command, preload, cron run)."""
 
     via: str = "activation"
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"skill-usage:{self.name}",)
 
 
 @event_type("skill.state_changed")
@@ -158,3 +173,6 @@ class SkillWriteRejected(_SkillPayload, frozen=True, kw_only=True):
     action: str
     reason: str
     guard: str
+
+    def entities(self) -> tuple[str, ...]:
+        return ()

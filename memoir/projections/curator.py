@@ -1,14 +1,50 @@
-"""The curator projection: Hermes's ``.curator_state`` fields folded from ``curator.*``
-events.  (Fold handlers and renderers: to be filled by the curator work.)"""
+"""The curator projection: Hermes's ``.curator_state`` fields, the reports of past
+passes, and which runs were reverted, folded from ``curator.*`` and ``run.reverted``.
+
+``install_folds`` registers the fold steps with :mod:`memoir.projections.state`.  It is
+a function, not import-time decorators, because ``state`` imports this module for
+:class:`CuratorState` before its own ``applies`` exists.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import msgspec
 
-__all__ = ["CuratorState"]
+from memoir.events.curator import (
+    CuratorFirstRunDeferred,
+    CuratorPaused,
+    CuratorResumed,
+    CuratorRunFinished,
+    RunReverted,
+)
+
+if TYPE_CHECKING:
+    from memoir.events.types import Event
+    from memoir.projections.state import State
+
+__all__ = ["CuratorReport", "CuratorState", "install_folds"]
+
+
+class CuratorReport(msgspec.Struct, kw_only=True):
+    """One finished pass: its run, its report folder and its ``run.json`` payload."""
+
+    run_id: str
+    path: str
+    payload: dict[str, Any] = msgspec.field(default_factory=dict)
+    reverted_by: str | None = None
 
 
 class CuratorState(msgspec.Struct, kw_only=True):
+    """``.curator_state`` (spec §4.1) plus what memoir keeps to render reports.
+
+    ``written`` is False until the first curator event, because Hermes has no state
+    file before the scheduler or a pass first saves one.  ``reverted`` maps every
+    reverted run (of any kind) to the run that reverted it; ``seeded`` maps bundled
+    skills to the time a pass first saw them (their inactivity clock's start).
+    """
+
     last_run_at: str | None = None
     last_run_duration_seconds: float | None = None
     last_run_summary: str | None = None
@@ -16,3 +52,79 @@ class CuratorState(msgspec.Struct, kw_only=True):
     last_report_path: str | None = None
     paused: bool = False
     run_count: int = 0
+    written: bool = False
+    reports: dict[str, CuratorReport] = msgspec.field(default_factory=dict)
+    reverted: dict[str, str] = msgspec.field(default_factory=dict)
+    seeded: dict[str, str] = msgspec.field(default_factory=dict)
+
+    def report_for_run(self, run_id: str) -> CuratorReport | None:
+        for report in self.reports.values():
+            if report.run_id == run_id:
+                return report
+        return None
+
+
+def _run_finished(state: State, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, CuratorRunFinished)
+    cur = state.curator
+    # Recorded when the pass finished, not when it started: a pass is one append, so
+    # a crash never leaves a half-done pass counted as a completed run.
+    cur.last_run_at = data.started_at or event.ts
+    cur.last_run_duration_seconds = data.duration_seconds
+    cur.last_run_summary = data.summary
+    cur.run_count += 1
+    for name in data.seeded:
+        cur.seeded.setdefault(name, cur.last_run_at)
+    if data.report_path is not None:
+        cur.last_report_path = data.report_path
+        cur.reports[data.report_path] = CuratorReport(
+            run_id=data.run_id, path=data.report_path, payload=dict(data.report)
+        )
+    cur.written = True
+
+
+def _first_run_deferred(state: State, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, CuratorFirstRunDeferred)
+    state.curator.last_run_at = data.at
+    state.curator.last_run_summary = data.summary
+    state.curator.written = True
+
+
+def _paused(state: State, event: Event) -> None:
+    state.curator.paused = isinstance(event.data, CuratorPaused)
+    state.curator.written = True
+
+
+def _run_reverted(state: State, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, RunReverted)
+    state.curator.reverted[data.reverted_run] = data.run_id
+    # Reverting a revert brings the original run back to life.
+    for undone, by in list(state.curator.reverted.items()):
+        if by == data.reverted_run:
+            del state.curator.reverted[undone]
+    report = state.curator.report_for_run(data.reverted_run)
+    if report is not None:
+        report.reverted_by = data.run_id
+    for report in state.curator.reports.values():
+        if report.reverted_by == data.reverted_run:
+            report.reverted_by = None
+
+
+_installed = False
+
+
+def install_folds() -> None:
+    """Register the curator fold steps (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    from memoir.projections.state import applies
+
+    applies(CuratorRunFinished)(_run_finished)
+    applies(CuratorFirstRunDeferred)(_first_run_deferred)
+    applies(CuratorPaused, CuratorResumed)(_paused)
+    applies(RunReverted)(_run_reverted)
+    _installed = True

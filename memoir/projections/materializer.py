@@ -1,8 +1,8 @@
 """The materializer: the only code that writes projected files into the home.
 
-Files are written atomically (temp file in the same folder, then rename), so a
-reader — a Hermes agent pointed at the home — sees the old or the new bytes, never
-a mix.  The materializer remembers the hashes of what it wrote in
+Files are written atomically (temp file in the same folder, fsync, then rename), so
+a reader — a Hermes agent pointed at the home — sees the old or the new bytes, never
+a mix, and a crash never leaves an empty file that would later look like a hand edit.  The materializer remembers the hashes of what it wrote in
 ``.memoir/manifest.json``; a file whose bytes are neither one of its recent writes
 nor what the journal renders now was edited by hand (drift) and is never
 overwritten: ``memoir adopt`` turns the edit into events, ``memoir rebuild --force``
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,19 +55,21 @@ def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
     """Write ``data`` to ``path`` through a temp file and a rename; symlinks survive."""
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.memoir-tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    # Unique per process and thread, so two writers never share a temp file.
+    tmp = target.with_name(f".{target.name}.memoir-tmp-{os.getpid()}-{threading.get_ident()}")
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        if fsync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, target)
     except BaseException:
+        # A full disk or a failed rename must not leave the temp file behind.
         tmp.unlink(missing_ok=True)
         raise
 
@@ -74,7 +77,7 @@ def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
 class Materializer:
     """Writes projected files under ``home`` and detects hand edits."""
 
-    def __init__(self, home: Path, *, fsync: bool = False) -> None:
+    def __init__(self, home: Path, *, fsync: bool = True) -> None:
         self.home = home
         self.fsync = fsync
         self._manifest_path = home / ".memoir" / "manifest.json"

@@ -25,6 +25,8 @@ __all__ = [
     "file_text",
     "parse_file",
     "render_block",
+    "reread",
+    "round_trips",
     "usage_numbers",
     "usage_text",
 ]
@@ -89,14 +91,52 @@ def dedupe(texts: Sequence[str]) -> list[str]:
 
 
 def file_text(texts: Sequence[str]) -> str:
+    """The bytes-to-be of a memory file: entries joined by the delimiter, no trailing newline."""
     return DELIMITER.join(texts)
 
 
+def _universal_newlines(raw: str) -> str:
+    # Hermes reads memory files in text mode, so "\r\n" and a lone "\r" arrive as "\n";
+    # an entry holding "\r§\r" therefore reads back as two entries.
+    if "\r" not in raw:
+        return raw
+    return raw.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def parse_file(raw: str) -> list[str]:
-    """Hermes's read rule: split on the full delimiter, strip, drop empty pieces."""
+    """Hermes's read rule: newlines as text mode reads them, split on the full delimiter,
+    strip each piece, drop empty pieces."""
+    raw = _universal_newlines(raw)
     if not raw.strip():
         return []
     return [piece.strip() for piece in raw.split(DELIMITER) if piece.strip()]
+
+
+def reread(texts: Sequence[str]) -> list[str]:
+    """The entries Hermes holds after re-reading a file that holds ``texts``.
+
+    Usually ``texts`` deduped.  It differs when an entry holds the delimiter (one entry
+    reads back as several), a carriage return, or blanks next to an embedded delimiter.
+    """
+    if not texts:
+        return []
+    return dedupe(parse_file(file_text(texts)))
+
+
+def round_trips(texts: Sequence[str], limit: int) -> bool:
+    """Whether a file holding ``texts`` passes Hermes's drift guard (spec §1.7).
+
+    The guard refuses replace, remove and batch when re-reading and re-joining the file
+    does not give its stripped text back, or when one entry is longer than the whole
+    limit (the signature of text appended outside the tool).
+    """
+    raw = _universal_newlines(file_text(texts))
+    if not raw.strip():
+        return True
+    parsed = [piece.strip() for piece in raw.split(DELIMITER) if piece.strip()]
+    if raw.strip() != DELIMITER.join(parsed):
+        return False
+    return max(len(p) for p in parsed) <= limit
 
 
 def usage_numbers(texts: Sequence[str], limit: int) -> tuple[int, int]:
@@ -115,10 +155,11 @@ def usage_text(texts: Sequence[str], limit: int) -> str:
 def render_block(target: str, texts: Sequence[str], limit: int) -> str | None:
     """The frozen system-prompt block for ``target``, or None when it has no entries.
 
-    Entries are deduped (Hermes snapshots a freshly loaded, deduped file) and entries
-    matching a threat pattern are replaced by a ``[BLOCKED: …]`` line in the prompt only.
+    Hermes renders the snapshot from the file as it reads it back (:func:`reread`), and
+    entries matching a threat pattern are replaced by a ``[BLOCKED: …]`` line in the
+    prompt only; usage is counted on those sanitized entries.
     """
-    entries = sanitize_for_prompt(dedupe(texts), FILE_NAMES[target])
+    entries = sanitize_for_prompt(reread(texts), FILE_NAMES[target])
     if not entries:
         return None
     header = f"{HEADERS[target]} [{usage_text(entries, limit)}]"

@@ -1,16 +1,69 @@
 """The skills projection: every skill's current files, provenance, telemetry and
-lifecycle, folded from ``skill.*`` events.  (Fold handlers and renderers: to be filled
-by the skills work; this module fixes the state's shape.)"""
+lifecycle, folded from ``skill.*`` events.
+
+The fold steps here are pure functions of ``(SkillsState, Event)``; they are wired
+into :class:`memoir.projections.state.State` by :mod:`memoir.skills.fold` (this
+module cannot import ``state`` itself: ``state`` imports it).  Like every fold they
+never fail — an event naming a skill that is not there changes nothing — and take
+every time from ``event.ts``.
+
+Where a skill lives on disk is a function of its record (:func:`skill_paths`), so
+the fold also remembers, per skill name, the paths a skill no longer occupies
+(``SkillsState.vacated``): the renderer writes "no file" there, which is how an
+archive, a restore, a removed file or a deleted skill disappears from the tree,
+both incrementally and in a rebuild from scratch.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
-__all__ = ["SkillRecord", "SkillsState"]
+from memoir.events.skills import (
+    SkillArchived,
+    SkillContentSet,
+    SkillCreated,
+    SkillDeleted,
+    SkillFileRemoved,
+    SkillFileWritten,
+    SkillPatched,
+    SkillPinned,
+    SkillRestored,
+    SkillStateChanged,
+    SkillUnpinned,
+    SkillUsed,
+    SkillViewed,
+)
+from memoir.events.types import Event, Payload
+
+__all__ = [
+    "ARCHIVE_DIR",
+    "SKILLS_DIR",
+    "SKILL_FILE",
+    "FOLDS",
+    "SkillRecord",
+    "SkillsState",
+    "fold_skill_event",
+    "skill_dir",
+    "skill_paths",
+]
+
+#: Where the skills tree lives in a home, and where archived skills go.
+SKILLS_DIR = "skills"
+ARCHIVE_DIR = "skills/.archive"
+SKILL_FILE = "SKILL.md"
 
 
 class SkillRecord(msgspec.Struct, kw_only=True):
-    """One skill as of some seq.  Timestamps come from event ``ts`` (ISO-8601 UTC)."""
+    """One skill as of some seq.  Timestamps come from event ``ts`` (ISO-8601 UTC).
+
+    ``created_by`` is ``"agent"`` when the skill belongs to the agent (background
+    actors may maintain it, and ``.usage.json`` says ``created_by: "agent"`` as
+    Hermes's curator expects); otherwise it names the owner (``user``, ``bundled``,
+    ``hub``, ``import``).  ``files`` maps support-file paths (``references/x.md``)
+    to their text; SKILL.md is ``content``.
+    """
 
     name: str
     category: str | None = None
@@ -31,6 +84,12 @@ class SkillRecord(msgspec.Struct, kw_only=True):
     archived_at: str | None = None
     absorbed_into: str | None = None
     archive_reason: str | None = None
+    #: seq of the ``skill.created`` event and of the last event that changed a file.
+    created_seq: int = 0
+    updated_seq: int = 0
+    updated_at: str = ""
+    #: Number of content versions (1 at creation, +1 per edit, patch, file change).
+    version: int = 0
 
     @property
     def last_activity_at(self) -> str | None:
@@ -38,6 +97,228 @@ class SkillRecord(msgspec.Struct, kw_only=True):
         times = [t for t in (self.last_used_at, self.last_viewed_at, self.last_patched_at) if t]
         return max(times) if times else None
 
+    @property
+    def activity_count(self) -> int:
+        return self.use_count + self.view_count + self.patch_count
+
+    @property
+    def archived(self) -> bool:
+        return self.state == "archived"
+
+    def file(self, path: str) -> str | None:
+        """The text of ``SKILL.md`` or of a support file, None if there is no such file."""
+        return self.content if path == SKILL_FILE else self.files.get(path)
+
 
 class SkillsState(msgspec.Struct):
     skills: dict[str, SkillRecord] = msgspec.field(default_factory=dict)
+    #: name → home-relative paths the skill once occupied and no longer does.
+    vacated: dict[str, list[str]] = msgspec.field(default_factory=dict)
+
+    def live(self, name: str) -> SkillRecord | None:
+        """The skill if it exists and is not archived (what agent tools may touch)."""
+        record = self.skills.get(name)
+        return record if record is not None and not record.archived else None
+
+
+def skill_dir(record: SkillRecord) -> str:
+    """The home-relative folder of a skill: ``skills/[category/]name`` or the same
+    path under ``skills/.archive/`` (the category is kept, unlike Hermes)."""
+    base = ARCHIVE_DIR if record.archived else SKILLS_DIR
+    middle = f"{record.category}/" if record.category else ""
+    return f"{base}/{middle}{record.name}"
+
+
+def skill_paths(record: SkillRecord) -> dict[str, str]:
+    """Every file of the skill: home-relative path → text."""
+    folder = skill_dir(record)
+    paths = {f"{folder}/{SKILL_FILE}": record.content}
+    for rel, text in record.files.items():
+        paths[f"{folder}/{rel}"] = text
+    return paths
+
+
+# -- fold steps ----------------------------------------------------------------------------
+
+Fold = Callable[[SkillsState, Event], None]
+#: payload class → fold step; :mod:`memoir.skills.fold` registers them with ``State``.
+FOLDS: dict[type[Payload], Fold] = {}
+
+
+def _folds(cls: type[Payload]) -> Callable[[Fold], Fold]:
+    def register(fn: Fold) -> Fold:
+        FOLDS[cls] = fn
+        return fn
+
+    return register
+
+
+def fold_skill_event(skills: SkillsState, event: Event) -> None:
+    """Apply one skill event (others are ignored), keeping ``vacated`` exact."""
+    step = FOLDS.get(type(event.data))
+    if step is None:
+        return
+    name = getattr(event.data, "name", None)
+    record = skills.skills.get(name) if isinstance(name, str) else None
+    before = set(skill_paths(record)) if record is not None else set()
+    step(skills, event)
+    if not isinstance(name, str):
+        return
+    after_record = skills.skills.get(name)
+    after = set(skill_paths(after_record)) if after_record is not None else set()
+    gone = before - after
+    if not gone and name not in skills.vacated:
+        return
+    vacated = (set(skills.vacated.get(name, ())) | gone) - after
+    if vacated:
+        skills.vacated[name] = sorted(vacated)
+    else:
+        skills.vacated.pop(name, None)
+
+
+def _changed(record: SkillRecord, event: Event) -> None:
+    record.version += 1
+    record.updated_seq = event.seq
+    record.updated_at = event.ts
+    # Hermes bumps the patch counter on edit, patch, write_file and remove_file; every
+    # content change counts here, whoever made it (a hand edit adopted, a revert).
+    record.patch_count += 1
+    record.last_patched_at = event.ts
+
+
+@_folds(SkillCreated)
+def _created(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillCreated)
+    created_by = data.created_by or ("agent" if data.provenance == "agent" else data.provenance)
+    skills.skills[data.name] = SkillRecord(
+        name=data.name, category=data.category, provenance=data.provenance,
+        created_by=created_by, created_at=event.ts, content=data.content,
+        files=dict(data.files), protected=data.protected, created_seq=event.seq,
+        updated_seq=event.seq, updated_at=event.ts, version=1,
+    )
+
+
+@_folds(SkillContentSet)
+def _content_set(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillContentSet)
+    record = skills.skills.get(data.name)
+    if record is not None:
+        record.content = data.content
+        _changed(record, event)
+
+
+@_folds(SkillPatched)
+def _patched(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillPatched)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    if data.file == SKILL_FILE:
+        record.content = data.content
+    else:
+        record.files[data.file] = data.content
+    _changed(record, event)
+
+
+@_folds(SkillFileWritten)
+def _file_written(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillFileWritten)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    if data.file == SKILL_FILE:
+        record.content = data.content
+    else:
+        record.files[data.file] = data.content
+    _changed(record, event)
+
+
+@_folds(SkillFileRemoved)
+def _file_removed(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillFileRemoved)
+    record = skills.skills.get(data.name)
+    if record is not None and data.file in record.files:
+        del record.files[data.file]
+        _changed(record, event)
+
+
+@_folds(SkillArchived)
+def _archived(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillArchived)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    record.state = "archived"
+    record.archived_at = event.ts
+    record.absorbed_into = data.absorbed_into
+    record.archive_reason = data.reason
+
+
+@_folds(SkillRestored)
+def _restored(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillRestored)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    record.state = "active"
+    record.archived_at = None
+    record.absorbed_into = None
+    record.archive_reason = None
+
+
+@_folds(SkillDeleted)
+def _deleted(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillDeleted)
+    skills.skills.pop(data.name, None)
+
+
+@_folds(SkillPinned)
+def _pinned(skills: SkillsState, event: Event) -> None:
+    record = skills.skills.get(getattr(event.data, "name", ""))
+    if record is not None:
+        record.pinned = True
+
+
+@_folds(SkillUnpinned)
+def _unpinned(skills: SkillsState, event: Event) -> None:
+    record = skills.skills.get(getattr(event.data, "name", ""))
+    if record is not None:
+        record.pinned = False
+
+
+@_folds(SkillViewed)
+def _viewed(skills: SkillsState, event: Event) -> None:
+    record = skills.skills.get(getattr(event.data, "name", ""))
+    if record is not None:
+        record.view_count += 1
+        record.last_viewed_at = event.ts
+
+
+@_folds(SkillUsed)
+def _used(skills: SkillsState, event: Event) -> None:
+    record = skills.skills.get(getattr(event.data, "name", ""))
+    if record is not None:
+        record.use_count += 1
+        record.last_used_at = event.ts
+
+
+@_folds(SkillStateChanged)
+def _state_changed(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillStateChanged)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    record.state = data.to_state
+    if data.to_state == "active":
+        record.archived_at = None
+    elif data.to_state == "archived" and record.archived_at is None:
+        record.archived_at = event.ts

@@ -1,0 +1,80 @@
+"""The curator: lifecycle transitions, schedule, consolidation plans, reports, and
+reverting any run.
+
+Importing this package registers the curator's fold steps with the state and its
+renderer (``skills/.curator_state``, ``logs/curator/…``) with the materializer.
+"""
+
+from __future__ import annotations
+
+from memoir import home as _home
+from memoir.curator.config import CuratorConfig, curator_config
+from memoir.curator.lifecycle import (
+    LifecycleOutcome,
+    Transition,
+    automatic_transitions,
+    candidates,
+    transition_events,
+)
+from memoir.curator.passes import PassResult, decide_pass, run_pass
+from memoir.curator.planner import rules_plan
+from memoir.curator.plans import (
+    Consolidation,
+    Plan,
+    Pruning,
+    Refusal,
+    Umbrella,
+    load_plan,
+    parse_plan,
+    validate_plan,
+)
+from memoir.curator.reports import CuratorRenderer
+from memoir.curator.revert import (
+    Conflict,
+    RevertConflict,
+    RevertPlan,
+    last_curator_run,
+    plan_revert,
+    revert_run,
+)
+from memoir.curator.schedule import idle_seconds, maybe_run, should_run
+from memoir.curator.state_commands import pause, resume
+from memoir.projections.curator import install_folds
+
+__all__ = [
+    "Conflict",
+    "Consolidation",
+    "CuratorConfig",
+    "CuratorRenderer",
+    "LifecycleOutcome",
+    "PassResult",
+    "Plan",
+    "Pruning",
+    "Refusal",
+    "RevertConflict",
+    "RevertPlan",
+    "Transition",
+    "Umbrella",
+    "automatic_transitions",
+    "candidates",
+    "curator_config",
+    "decide_pass",
+    "idle_seconds",
+    "last_curator_run",
+    "load_plan",
+    "maybe_run",
+    "parse_plan",
+    "pause",
+    "plan_revert",
+    "resume",
+    "revert_run",
+    "rules_plan",
+    "run_pass",
+    "should_run",
+    "transition_events",
+    "validate_plan",
+]
+
+install_folds()
+if not any(isinstance(r, CuratorRenderer) for r in _home.RENDERERS):
+    _home.RENDERERS.append(CuratorRenderer())

@@ -1,0 +1,345 @@
+"""``memoir curator …``, ``memoir runs`` and ``memoir revert``.
+
+Importing this module attaches the commands to :data:`memoir.cli.cli` (once).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from typing import Any
+
+import click
+
+from memoir.cli import _open, cli, home_option
+from memoir.clock import parse_ts
+from memoir.curator.config import curator_config
+from memoir.curator.lifecycle import candidates
+from memoir.curator.passes import PassResult, run_pass
+from memoir.curator.plans import Plan, Refusal, load_plan
+from memoir.curator.revert import OnConflict, RevertPlan, last_curator_run, revert_run
+from memoir.curator.schedule import maybe_run, should_run
+from memoir.curator.state_commands import pause, resume
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.types import Payload
+from memoir.home import Memoir
+from memoir.projections.skills import SkillRecord
+
+__all__ = ["curator", "revert", "runs"]
+
+
+def _now_option(value: str | None) -> dt.datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_ts(value)
+    except ValueError:
+        raise ValidationError(f"--now {value!r} is not an ISO-8601 time "
+                              "(e.g. 2026-05-01T12:00:00Z)") from None
+
+
+def _echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _ago(ts: str | None, now: dt.datetime) -> str:
+    if not ts:
+        return "never"
+    try:
+        secs = int((now - parse_ts(ts)).total_seconds())
+    except ValueError:
+        return ts
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if secs >= size:
+            return f"{secs // size}{unit} ago"
+    return f"{max(secs, 0)}s ago"
+
+
+@click.group()
+def curator() -> None:
+    """Skill lifecycle, consolidation passes, their schedule and their reports."""
+
+
+@curator.command("status")
+@home_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def curator_status(ctx: click.Context, as_json: bool) -> None:
+    """Schedule, last pass and the curated skills, least and most active first."""
+    handle = _open(ctx)
+    state = handle.state
+    cfg = curator_config(handle.config)
+    cur = state.curator
+    now = handle.clock.now()
+    mode = "DISABLED" if not cfg.enabled else "PAUSED" if cur.paused else "ENABLED"
+    names = candidates(state.skills.skills, prune_builtins=cfg.prune_builtins)
+    rows = [state.skills.skills[n] for n in names]
+    due, why = should_run(cur, now, cfg)
+    info: dict[str, Any] = {
+        "status": mode, "runs": cur.run_count, "last_run_at": cur.last_run_at,
+        "last_run_summary": cur.last_run_summary, "last_report_path": cur.last_report_path,
+        "last_run": last_curator_run(state), "due": due, "schedule": why,
+        "config": cfg.model_dump(),
+        "skills": {s: sum(1 for r in rows if r.state == s) for s in ("active", "stale")},
+        "pinned": sorted(r.name for r in rows if r.pinned),
+    }
+    if as_json:
+        _echo_json(info)
+        return
+    click.echo(f"curator: {mode}")
+    click.echo(f"  runs:           {cur.run_count}")
+    click.echo(f"  last run:       {_ago(cur.last_run_at, now)}"
+               + (f"  ({info['last_run']})" if info["last_run"] else ""))
+    summary = (cur.last_run_summary or "(none)").splitlines()
+    click.echo(f"  last summary:   {summary[0]}")
+    for line in summary[1:]:
+        click.echo(f"                  {line}")
+    if cur.last_report_path:
+        click.echo(f"  last report:    {handle.home / cur.last_report_path}")
+    hours = cfg.interval_hours
+    label = f"{int(hours // 24)}d" if hours % 24 == 0 else f"{hours:g}h"
+    click.echo(f"  interval:       every {label} (min idle {cfg.min_idle_hours:g}h); {why}")
+    click.echo(f"  stale after:    {cfg.stale_after_days}d without activity")
+    click.echo(f"  archive after:  {cfg.archive_after_days}d without activity")
+    click.echo(f"  consolidate:    {'on' if cfg.consolidate else 'off (lifecycle only)'}")
+    if not rows:
+        click.echo("\nno curated skills")
+        return
+    click.echo(f"\ncurated skills: {len(rows)}")
+    for s in ("active", "stale"):
+        click.echo(f"  {s:10s} {info['skills'][s]}")
+    if info["pinned"]:
+        click.echo(f"\npinned ({len(info['pinned'])}): {', '.join(info['pinned'])}")
+    active = [r for r in rows if r.state == "active"]
+    _table("least recently active", sorted(
+        active, key=lambda r: r.last_activity_at or r.created_at)[:5], now)
+    most = sorted(active, key=lambda r: (r.activity_count, r.last_activity_at or ""),
+                  reverse=True)[:5]
+    if most and most[0].activity_count > 0:
+        _table("most active", most, now)
+    _table("least active", sorted(
+        active, key=lambda r: (r.activity_count, r.last_activity_at or ""))[:5], now)
+
+
+def _table(title: str, rows: list[SkillRecord], now: dt.datetime) -> None:
+    if not rows:
+        return
+    click.echo(f"\n{title} (top {len(rows)}):")
+    for r in rows:
+        click.echo(f"  {r.name:32s}  activity={r.activity_count:3d}  use={r.use_count:3d}  "
+                   f"view={r.view_count:3d}  patches={r.patch_count:3d}  "
+                   f"last_activity={_ago(r.last_activity_at, now)}")
+
+
+def _describe(p: Payload) -> str:
+    data = p
+    name = getattr(data, "name", None) or getattr(data, "entry_id", None) or ""
+    detail = ""
+    for key in ("absorbed_into", "to_state", "file", "reason"):
+        value = getattr(data, key, None)
+        if value:
+            detail = f"{key}={value}"
+            break
+    text = f"{p.TYPE:22s} {name}"
+    return f"{text}  {detail}" if detail else text
+
+
+def _print_pass(result: PassResult, home: Memoir) -> None:
+    verb = "would" if result.dry_run else "did"
+    for line in result.summary.splitlines():
+        click.echo(line)
+    for t in result.lifecycle.transitions:
+        click.echo(f"  {verb}: {t.name}: {t.from_state} → {t.to_state} "
+                   f"(no activity for {t.idle_days} days)")
+    plan = result.plan
+    if plan is not None:
+        for c in plan.consolidations:
+            click.echo(f"  {verb}: absorb {c.source} into {c.into}")
+        for p in plan.prunings:
+            click.echo(f"  {verb}: prune {p.name}" + (f" ({p.reason})" if p.reason else ""))
+        for u in plan.umbrellas:
+            click.echo(f"  {verb}: create umbrella {u.name}")
+    for r in result.refusals:
+        click.echo(f"  refused {r.kind} {r.name or '?'}: {r.reason}")
+    if result.dry_run:
+        click.echo(f"dry run: nothing appended ({len(result.changes)} skill change(s) "
+                   "would be made)")
+    else:
+        seqs = f"seq {result.events[0].seq}-{result.events[-1].seq}" if result.events else ""
+        click.echo(f"run {result.run_id} ({seqs}); report in "
+                   f"{home.home / (result.report_path or '')}; "
+                   f"`memoir revert {result.run_id}` undoes it")
+
+
+@curator.command("run")
+@home_option
+@click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
+@click.option("--plan", "plan_file", type=click.Path(dir_okay=False, exists=True),
+              default=None, help="Consolidate by this plan (YAML, or markdown with a "
+              "```yaml block).")
+@click.option("--consolidate", is_flag=True,
+              help="Consolidate by the built-in rules (name-prefix umbrellas).")
+@click.option("--now", "now_text", default=None, help="Run as of this ISO-8601 time.")
+@click.pass_context
+def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consolidate: bool,
+                now_text: str | None) -> None:
+    """Run a pass now: lifecycle transitions, then consolidation if asked."""
+    if plan_file and consolidate:
+        raise click.UsageError("give --plan FILE or --consolidate, not both")
+    now = _now_option(now_text)
+    plan: Plan | None = None
+    refusals: list[Refusal] = []
+    if plan_file:
+        plan, refusals = load_plan(plan_file)
+    handle = _open(ctx)
+    result = run_pass(handle, now=now, plan=plan, plan_refusals=refusals,
+                      use_rules=consolidate, dry_run=dry_run)
+    assert result is not None
+    _print_pass(result, handle)
+
+
+@curator.command("tick")
+@home_option
+@click.option("--idle-for", "idle_hours", type=float, default=None,
+              help="Hours the agent has been idle (default: measured from the journal).")
+@click.option("--now", "now_text", default=None, help="As of this ISO-8601 time.")
+@click.pass_context
+def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | None) -> None:
+    """Run a pass only if the schedule says one is due (for cron or a service)."""
+    handle = _open(ctx)
+    now = _now_option(now_text)
+    result = maybe_run(handle, now=now,
+                       idle_for=None if idle_hours is None else idle_hours * 3600.0)
+    if result is None:
+        when = now or handle.clock.now()
+        _due, why = should_run(handle.state.curator, when, curator_config(handle.config))
+        click.echo(f"no pass: {why}")
+        return
+    _print_pass(result, handle)
+
+
+@curator.command("pause")
+@home_option
+@click.pass_context
+def curator_pause(ctx: click.Context) -> None:
+    """Stop scheduled passes until `memoir curator resume`."""
+    run = pause(_open(ctx))
+    click.echo(f"curator paused (run {run})" if run else "curator was already paused")
+
+
+@curator.command("resume")
+@home_option
+@click.pass_context
+def curator_resume(ctx: click.Context) -> None:
+    """Let scheduled passes run again."""
+    run = resume(_open(ctx))
+    click.echo(f"curator resumed (run {run})" if run else "curator was not paused")
+
+
+def _conflict_choice(force: bool, skip: bool) -> OnConflict:
+    if force and skip:
+        raise click.UsageError("give --force or --skip-conflicts, not both")
+    return "force" if force else "skip" if skip else "refuse"
+
+
+def _print_revert(plan: RevertPlan, dry_run: bool) -> None:
+    verb = "would append" if dry_run else "appended"
+    for c in plan.conflicts:
+        what = {"force": "reverted anyway", "skip": "left as is"}.get(plan.resolution,
+                                                                     "blocks the revert")
+        click.echo(f"  conflict: {c.entity} changed later (seq "
+                   f"{', '.join(map(str, c.seqs))}): {what}")
+    for kind, n in sorted(plan.unsupported.items()):
+        click.echo(f"  left as is: {n} {kind} event(s) (no compensation known)")
+    for p in plan.compensations:
+        click.echo(f"  {verb}: {_describe(p)}")
+    if dry_run:
+        click.echo(f"dry run: reverting run {plan.target} would append "
+                   f"{len(plan.compensations)} compensating event(s); nothing appended")
+    else:
+        click.echo(f"reverted run {plan.target} as run {plan.run_id} "
+                   f"({len(plan.compensations)} compensating event(s)); "
+                   f"`memoir revert {plan.run_id}` undoes the revert")
+
+
+def _revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool) -> None:
+    plan = revert_run(handle, run, dry_run=dry_run, on_conflict=_conflict_choice(force, skip))
+    _print_revert(plan, dry_run)
+
+
+@curator.command("rollback")
+@home_option
+@click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
+@click.option("--force", is_flag=True, help="Revert entities changed since, too.")
+@click.option("--skip-conflicts", "skip", is_flag=True,
+              help="Leave entities changed since as they are.")
+@click.pass_context
+def curator_rollback(ctx: click.Context, dry_run: bool, force: bool, skip: bool) -> None:
+    """Revert the latest curator pass (telemetry and later edits are kept)."""
+    handle = _open(ctx)
+    run = last_curator_run(handle.state)
+    if run is None:
+        raise NotFoundError("no curator pass to roll back (`memoir runs` lists the runs)")
+    _revert_cmd(handle, run, dry_run, force, skip)
+
+
+@cli.command("revert")
+@home_option
+@click.argument("run")
+@click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
+@click.option("--force", is_flag=True,
+              help="Revert entities that later events changed too (to their value before "
+                   "the run).")
+@click.option("--skip-conflicts", "skip", is_flag=True,
+              help="Revert only the entities no later event changed.")
+@click.pass_context
+def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool) -> None:
+    """Undo run RUN with compensating events (itself a run you can revert)."""
+    _revert_cmd(_open(ctx), run, dry_run, force, skip)
+
+
+@cli.command("runs")
+@home_option
+@click.option("--kind", default=None, help="Only runs of this kind (curator, revert, cli …).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
+    """List runs: who, when, what kind, what they did, and whether they were reverted."""
+    handle = _open(ctx)
+    state = handle.state
+    counts: dict[str, Counter[str]] = {}
+    for event in handle.events():
+        if event.run is not None:
+            counts.setdefault(event.run, Counter())[event.type] += 1
+    rows: list[dict[str, Any]] = []
+    for info in sorted(state.runs.values(), key=lambda r: r.first_seq):
+        if kind is not None and info.kind != kind:
+            continue
+        rows.append({
+            "run": info.id, "kind": info.kind, "actor": info.actor,
+            "started_at": info.started_at, "first_seq": info.first_seq,
+            "last_seq": info.last_seq, "events": info.events, "summary": info.summary,
+            "session": info.session, "reverted_by": state.curator.reverted.get(info.id),
+            "counts": dict(sorted(counts.get(info.id, Counter()).items())),
+        })
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no runs")
+        return
+    for r in rows:
+        flag = f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else ""
+        click.echo(f"{r['run']:24s} {r['kind'] or '-':8s} {r['actor']:16s} "
+                   f"{r['started_at'][:19]}  {r['events']:3d} ev  {r['summary']}{flag}")
+
+
+def attach() -> None:
+    """Add the commands to the ``memoir`` group (idempotent)."""
+    for command in (curator, revert, runs):
+        if command.name is not None and command.name not in cli.commands:
+            cli.add_command(command)
+
+
+attach()

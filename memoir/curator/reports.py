@@ -1,0 +1,301 @@
+"""Curator reports and ``.curator_state``, rendered from the journal.
+
+Formats are Hermes's (spec §4.1, §4.7): ``skills/.curator_state`` is JSON with
+``indent=2``, sorted keys and no trailing newline; each pass gets
+``logs/curator/<YYYYMMDD-HHMMSS>[-N]/`` (UTC start time, ``-N`` from 2 for passes that
+start in the same second) holding ``run.json`` (Hermes's fields in Hermes's order,
+``indent=2``, newline-terminated) and ``REPORT.md`` (Hermes's sections, in its order).
+Paths in ``last_report_path`` are relative to the home, so a home can move.
+
+Everything here is a pure function of the state; :class:`CuratorRenderer` plugs the
+files into the materializer, so ``memoir rebuild`` writes them again byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from memoir.events.curator import (
+    CuratorFirstRunDeferred,
+    CuratorPaused,
+    CuratorResumed,
+    CuratorRunFinished,
+    RunReverted,
+)
+from memoir.events.types import Event
+from memoir.projections.curator import CuratorReport, CuratorState
+
+__all__ = [
+    "REPORTS_DIR",
+    "STATE_FILE",
+    "CuratorRenderer",
+    "build_report",
+    "rename_map",
+    "render_curator_state",
+    "render_report_md",
+    "render_run_json",
+    "report_dir",
+]
+
+STATE_FILE = "skills/.curator_state"
+REPORTS_DIR = "logs/curator"
+_SHOW_RENAMES = 10
+_SHOW_LIST = 50
+
+
+def report_dir(started: dt.datetime, taken: Iterable[str]) -> str:
+    """The report folder of a pass starting at ``started``, unique among ``taken``."""
+    stamp = started.astimezone(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    used = set(taken)
+    path = f"{REPORTS_DIR}/{stamp}"
+    n = 1
+    while path in used:
+        n += 1
+        path = f"{REPORTS_DIR}/{stamp}-{n}"
+    return path
+
+
+def build_report(
+    *,
+    started_at: str,
+    duration_seconds: float,
+    model: str | None,
+    provider: str | None,
+    auto_transitions: Mapping[str, int],
+    before: Iterable[str],
+    after: Iterable[str],
+    consolidated: Sequence[Mapping[str, str]],
+    pruned: Sequence[Mapping[str, str]],
+    transitions: Sequence[Mapping[str, str]] = (),
+    llm_final: str = "",
+    llm_summary: str = "",
+    llm_error: str | None = None,
+) -> dict[str, Any]:
+    """The ``run.json`` payload, with Hermes's fields in Hermes's order.
+
+    ``before``/``after`` are the curated skills before and after the consolidation
+    step (after the lifecycle, as Hermes counts them).  memoir makes no tool calls and
+    keeps no cron jobs, so those fields are always empty.
+    """
+    before_set, after_set = set(before), set(after)
+    removed = sorted(before_set - after_set)
+    added = sorted(after_set - before_set)
+    consolidated_rows = sorted((dict(c) for c in consolidated), key=lambda c: c["name"])
+    pruned_rows = sorted((dict(p) for p in pruned), key=lambda p: p["name"])
+    return {
+        "started_at": started_at,
+        "duration_seconds": round(duration_seconds, 2),
+        "model": model,
+        "provider": provider,
+        "auto_transitions": dict(auto_transitions),
+        "counts": {
+            "before": len(before_set),
+            "after": len(after_set),
+            "delta": len(after_set) - len(before_set),
+            "archived_this_run": len(removed),
+            "added_this_run": len(added),
+            "consolidated_this_run": len(consolidated_rows),
+            "pruned_this_run": len(pruned_rows),
+            "state_transitions": len(transitions),
+            "cron_jobs_rewritten": 0,
+            "tool_calls_total": 0,
+        },
+        "tool_call_counts": {},
+        "archived": removed,
+        "consolidated": consolidated_rows,
+        "pruned": pruned_rows,
+        "pruned_names": [p["name"] for p in pruned_rows],
+        "added": added,
+        "state_transitions": [dict(t) for t in transitions],
+        "cron_rewrites": {"rewrites": [], "jobs_updated": 0, "jobs_scanned": 0},
+        "llm_final": llm_final,
+        "llm_summary": llm_summary,
+        "llm_error": llm_error,
+        "tool_calls": [],
+    }
+
+
+def rename_map(consolidated: Sequence[Mapping[str, str]],
+               pruned: Sequence[Mapping[str, str]]) -> str:
+    """The lines appended to the pass summary saying where archived skills went
+    (empty when nothing was archived by the consolidation step)."""
+    total = len(consolidated) + len(pruned)
+    if not total:
+        return ""
+    lines = [f"archived {total} skill(s):"]
+    rows = [f"  • {c['name']} → {c['into']}" for c in consolidated]
+    rows += [f"  • {p['name']} — pruned (stale)" for p in pruned]
+    lines += rows[:_SHOW_RENAMES]
+    if total > _SHOW_RENAMES:
+        lines.append(f"  … and {total - _SHOW_RENAMES} more")
+    lines.append("full report: memoir curator status")
+    umbrellas = sorted({c["into"] for c in consolidated if c.get("into")})
+    if umbrellas:
+        lines.append(f"keep an umbrella stable: memoir skills pin {umbrellas[0]}")
+    return "\n".join(lines)
+
+
+def render_run_json(payload: Mapping[str, Any]) -> bytes:
+    return (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def render_curator_state(cur: CuratorState) -> bytes | None:
+    """``skills/.curator_state``, or None before anything wrote it."""
+    if not cur.written:
+        return None
+    data = {
+        "last_run_at": cur.last_run_at,
+        "last_run_duration_seconds": cur.last_run_duration_seconds,
+        "last_run_summary": cur.last_run_summary,
+        "last_run_summary_shown_at": cur.last_run_summary_shown_at,
+        "last_report_path": cur.last_report_path,
+        "paused": cur.paused,
+        "run_count": cur.run_count,
+    }
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False).encode("utf-8")
+
+
+def _duration_label(seconds: float) -> str:
+    mins, secs = divmod(int(seconds or 0), 60)
+    return f"{mins}m {secs}s" if mins else f"{secs}s"
+
+
+def render_report_md(report: CuratorReport) -> bytes:
+    """``REPORT.md``: Hermes's sections in Hermes's order, in memoir's words."""
+    p = report.payload
+    counts = p.get("counts") or {}
+    auto = p.get("auto_transitions") or {}
+    out: list[str] = [f"# Curator run — {p.get('started_at', '')}\n"]
+    out.append(
+        f"Model: `{p.get('model') or '(none)'}` via `{p.get('provider') or '(none)'}`  ·  "
+        f"Duration: {_duration_label(p.get('duration_seconds') or 0)}  ·  "
+        f"Curated skills: {counts.get('before', 0)} → {counts.get('after', 0)} "
+        f"({counts.get('delta', 0):+d})  ·  Run: `{report.run_id}`\n"
+    )
+    if report.reverted_by:
+        out.append(f"> ↩ This pass was reverted by run `{report.reverted_by}`.\n")
+    if p.get("llm_error"):
+        out.append(f"> ⚠ Consolidation error: `{p['llm_error']}`\n")
+
+    out.append("## Automatic transitions (rules, no model)\n")
+    out.append(f"- skills checked: {auto.get('checked', 0)}")
+    out.append(f"- marked stale: {auto.get('marked_stale', 0)}")
+    out.append(f"- archived after long inactivity: {auto.get('archived', 0)}")
+    out.append(f"- reactivated: {auto.get('reactivated', 0)}")
+    if auto.get("seeded"):
+        out.append(f"- bundled skills whose clock starts now: {auto['seeded']}")
+    out.append("")
+
+    out.append("## Consolidation pass\n")
+    out.append(f"- tool calls: **{counts.get('tool_calls_total', 0)}** (memoir applies plans "
+               "as events, without tool calls)")
+    out.append(f"- absorbed into umbrellas: **{counts.get('consolidated_this_run', 0)}**")
+    out.append(f"- pruned: **{counts.get('pruned_this_run', 0)}**")
+    out.append(f"- new skills: **{counts.get('added_this_run', 0)}**")
+    out.append(f"- state changes between the start and end of this step: "
+               f"**{counts.get('state_transitions', 0)}**")
+    out.append("")
+
+    consolidated = p.get("consolidated") or []
+    if consolidated:
+        out.append(f"### Absorbed into umbrella skills ({len(consolidated)})\n")
+        out.append("_Each of these now lives on inside its umbrella, as a reference page; "
+                   "the original is archived, not deleted._\n")
+        for entry in consolidated[:_SHOW_LIST]:
+            line = f"- `{entry.get('name')}` → merged into `{entry.get('into')}`"
+            if entry.get("reason"):
+                line += f" — {entry['reason']}"
+            out.append(line)
+        if len(consolidated) > _SHOW_LIST:
+            out.append(f"- … {len(consolidated) - _SHOW_LIST} more in `run.json`")
+        out.append("")
+
+    pruned = p.get("pruned") or []
+    if pruned:
+        out.append(f"### Pruned ({len(pruned)})\n")
+        out.append("_Archived without an umbrella; each stays in the archive and can be "
+                   "restored._\n")
+        for entry in pruned[:_SHOW_LIST]:
+            line = f"- `{entry.get('name')}`"
+            if entry.get("reason"):
+                line += f" — {entry['reason']}"
+            out.append(line)
+        if len(pruned) > _SHOW_LIST:
+            out.append(f"- … {len(pruned) - _SHOW_LIST} more in `run.json`")
+        out.append("")
+
+    added = p.get("added") or []
+    if added:
+        out.append(f"### New skills ({len(added)})\n")
+        out.append("_Umbrellas this pass created._\n")
+        out.extend(f"- `{name}`" for name in added)
+        out.append("")
+
+    transitions = p.get("state_transitions") or []
+    if transitions:
+        out.append(f"### State transitions ({len(transitions)})\n")
+        out.extend(f"- `{t.get('name')}`: {t.get('from')} → {t.get('to')}"
+                   for t in transitions)
+        out.append("")
+
+    final = (p.get("llm_final") or "").strip()
+    if final:
+        out.append("## Planner's final summary\n")
+        out.append(final)
+        out.append("")
+    elif not p.get("llm_error") and p.get("llm_summary"):
+        out.append("## Planner summary\n")
+        out.append(str(p["llm_summary"]))
+        out.append("")
+
+    out.append("## Recovery\n")
+    out.append(f"- Undo this whole pass: `memoir revert {report.run_id}` "
+               "(`memoir curator rollback` while it is the latest pass)")
+    out.append("- Bring back one archived skill: `memoir skills restore <name>`")
+    out.append(f"- Every change of this pass is in the journal: `memoir log --run "
+               f"{report.run_id}`; `run.json` here has the full record.")
+    out.append("")
+    return "\n".join(out).encode("utf-8")
+
+
+class CuratorRenderer:
+    """Projects ``.curator_state`` and the pass reports into the home."""
+
+    # Stands for "every report folder" in a touched set: a revert marks the report
+    # of the run it undoes, and only the state knows which folder that is.
+    ALL_REPORTS = f"{REPORTS_DIR}/"
+
+    def touched(self, events: Sequence[Event]) -> set[str]:
+        paths: set[str] = set()
+        for event in events:
+            data = event.data
+            if isinstance(data, CuratorRunFinished):
+                paths.add(STATE_FILE)
+                if data.report_path:
+                    paths.add(f"{data.report_path}/run.json")
+                    paths.add(f"{data.report_path}/REPORT.md")
+            elif isinstance(data, CuratorPaused | CuratorResumed | CuratorFirstRunDeferred):
+                paths.add(STATE_FILE)
+            elif isinstance(data, RunReverted):
+                paths.add(self.ALL_REPORTS)
+        return paths
+
+    def files(self, state: Any, paths: set[str] | None) -> dict[str, bytes | None]:
+        cur: CuratorState = state.curator
+        out: dict[str, bytes | None] = {}
+        if paths is None or STATE_FILE in paths:
+            out[STATE_FILE] = render_curator_state(cur)
+        every = paths is None or self.ALL_REPORTS in paths
+        for path, report in cur.reports.items():
+            for name, render in (("run.json", _run_json_of), ("REPORT.md", render_report_md)):
+                rel = f"{path}/{name}"
+                if every or (paths is not None and rel in paths):
+                    out[rel] = render(report)
+        return out
+
+
+def _run_json_of(report: CuratorReport) -> bytes:
+    return render_run_json(report.payload)

@@ -1,0 +1,99 @@
+"""Which skills the curator may manage, and the hard rules every background change obeys.
+
+The rules are Hermes's (spec §3.5, §4.3, §4.5), checked on the events a pass is about
+to append rather than asked of a model:
+
+- never delete: archiving is the most a background actor does;
+- never touch a bundled, hub, pinned or protected skill, nor one a person wrote;
+- a candidate is a skill the agent owns (``created_by == "agent"``: written by the
+  agent or a background actor, or imported from a Hermes home that said so); bundled
+  skills are candidates for the lifecycle only with ``prune_builtins``.
+
+When the skills package provides ``check_background_change`` its verdict is honoured
+as well, so the curator never gets past a guard the reviewers obey.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from memoir.projections.skills import SkillRecord
+
+__all__ = [
+    "BACKGROUND_ACTORS",
+    "NAME_RE",
+    "PROTECTED_BUILTINS",
+    "change_refusal",
+    "is_candidate",
+    "is_protected",
+]
+
+#: Actors that act without a person asking: their changes obey the hard rules.
+BACKGROUND_ACTORS: frozenset[str] = frozenset({"curator", "reviewer.skills", "reviewer.memory"})
+#: Built-ins that back load-bearing features; never archived or consolidated.
+PROTECTED_BUILTINS: frozenset[str] = frozenset({"plan"})
+#: Hermes's skill-name rule (64 characters at most).
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+NAME_MAX = 64
+
+
+def is_protected(record: SkillRecord) -> bool:
+    return record.protected or record.name in PROTECTED_BUILTINS
+
+
+def _agent_written(record: SkillRecord) -> bool:
+    # ``created_by == "agent"`` is what Hermes's .usage.json calls curator-managed; the
+    # skills fold sets it for agent provenance and for imports Hermes marked so.
+    return record.created_by == "agent" or (
+        record.provenance == "agent" and record.created_by in BACKGROUND_ACTORS)
+
+
+def is_candidate(record: SkillRecord, *, prune_builtins: bool) -> bool:
+    """Whether the lifecycle may move this skill (archived skills are never candidates,
+    as Hermes never scans ``.archive/``)."""
+    if record.state == "archived" or record.provenance == "hub" or is_protected(record):
+        return False
+    if record.provenance == "bundled":
+        return prune_builtins
+    return _agent_written(record)
+
+
+def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,
+                   *, state: Any = None, actor: str = "curator") -> str | None:
+    """Why a background ``action`` (``archive``, ``absorb``, ``edit``) on skill ``name``
+    is refused, or None when it is allowed.  Plans never touch bundled skills, even
+    with ``prune_builtins``: only the lifecycle's inactivity rule archives those."""
+    record = skills.get(name)
+    if record is None:
+        return f"no skill named {name!r}"
+    if record.state == "archived":
+        return f"skill {name!r} is already archived"
+    if record.pinned:
+        return f"skill {name!r} is pinned; background changes leave it alone"
+    if is_protected(record):
+        return f"skill {name!r} is a protected built-in; it is never archived or merged"
+    if record.provenance == "hub":
+        return f"skill {name!r} is installed from the hub; only its upstream changes it"
+    if record.provenance == "bundled":
+        return f"skill {name!r} is bundled; a plan never touches bundled skills"
+    if not _agent_written(record):
+        return (f"skill {name!r} was written by a person (provenance {record.provenance}); "
+                "background changes leave it alone")
+    guard = _skills_guard()
+    if guard is not None and state is not None:
+        verdict = guard(state, actor, name, action)
+        if verdict:
+            return str(verdict)
+    return None
+
+
+def _skills_guard() -> Callable[..., str | None] | None:
+    """The skills package's background guard, when it exists (it is built alongside)."""
+    try:
+        from memoir.skills import guards  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    fn = getattr(guards, "check_background_change", None)
+    return fn if callable(fn) else None

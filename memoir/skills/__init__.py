@@ -1,0 +1,77 @@
+"""Skills as events: procedural memory that the agent, reviewers, the curator and a
+person change only through the journal.
+
+Importing this package wires everything in: the fold steps into ``State``, the
+skills tree renderer into ``memoir.home.RENDERERS``, and the ``skill_manage``,
+``skill_view`` and ``skills_list`` tools into ``memoir.tools``.  The CLI group lives in
+:mod:`memoir.skills.cli` (``memoir skills …``).
+
+The public surface::
+
+    skill_manage_call, skill_view_call, skills_list_call, record_use   # the tools
+    check_background_change, archive_events, restore_events, ...       # the rules
+    skill_at, skill_history                                            # time travel
+    skills_drift, adopt_skills                                         # hand edits
+    import_skills                                                      # a skills tree
+"""
+
+from __future__ import annotations
+
+from memoir.skills import fold as _fold  # noqa: F401  (registers the fold steps)
+from memoir.skills.adopt import Adoption, SkillDrift, adopt_skills, adoption_events, skills_drift
+from memoir.skills.guards import (
+    GuardRefusal,
+    Refusal,
+    archive_events,
+    background_refusal,
+    check_absorbed_into,
+    check_background_change,
+    delete_events,
+    is_background,
+    pin_events,
+    restore_events,
+    state_change_events,
+    unpin_events,
+)
+from memoir.skills.history import SkillVersion, skill_at, skill_history
+from memoir.skills.importer import ImportReport, import_skills
+from memoir.skills.render import SkillsRenderer, usage_json
+from memoir.skills.tools import (
+    read_marks,
+    record_use,
+    skill_manage_call,
+    skill_view_call,
+    skills_list_call,
+)
+
+__all__ = [
+    "Adoption",
+    "GuardRefusal",
+    "ImportReport",
+    "Refusal",
+    "SkillDrift",
+    "SkillVersion",
+    "SkillsRenderer",
+    "adopt_skills",
+    "adoption_events",
+    "archive_events",
+    "background_refusal",
+    "check_absorbed_into",
+    "check_background_change",
+    "delete_events",
+    "import_skills",
+    "is_background",
+    "pin_events",
+    "read_marks",
+    "record_use",
+    "restore_events",
+    "skill_at",
+    "skill_history",
+    "skill_manage_call",
+    "skill_view_call",
+    "skills_drift",
+    "skills_list_call",
+    "state_change_events",
+    "unpin_events",
+    "usage_json",
+]

@@ -1,0 +1,332 @@
+"""Hand edits of the skills tree: finding them (drift) and adopting them as ``user``
+events.
+
+memoir writes the skills tree; a person may still edit a SKILL.md, add or remove a
+support file, drop in a new skill folder or delete one.  :func:`skills_drift` finds
+every such change by comparing the disk with what the journal renders:
+
+- ``modified``: a projected file whose bytes memoir never wrote;
+- ``removed``: a projected file memoir wrote that is gone;
+- ``added``: a file under ``skills/`` memoir never wrote (hidden files and
+  ``*.bak.<n>`` copies excepted).
+
+:func:`adopt_skills` turns them into events of one run, checked by the rules every
+write passes: a changed SKILL.md becomes ``skill.content_set``, a support file
+``skill.file_written`` / ``skill.file_removed``, a new folder with a SKILL.md a
+``skill.created`` with provenance ``user``, a skill folder removed entirely a
+``skill.deleted``.  A change that breaks a rule (bad frontmatter, a pinned skill
+removed) raises :class:`~memoir.errors.ValidationError` naming the file, and nothing
+is adopted; files that cannot belong to a skill (outside the support folders,
+binary, inside the archive, ``.usage.json``) are left alone and reported as ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from memoir.errors import RejectedError, ValidationError
+from memoir.events.runs import RunStarted
+from memoir.events.skills import (
+    SkillContentSet,
+    SkillCreated,
+    SkillFileRemoved,
+    SkillFileWritten,
+)
+from memoir.events.types import Event, Payload
+from memoir.home import Decision
+from memoir.ids import short_id
+from memoir.projections.skills import (
+    ARCHIVE_DIR,
+    SKILL_FILE,
+    SKILLS_DIR,
+    SkillRecord,
+    skill_dir,
+    skill_paths,
+)
+from memoir.projections.state import State
+from memoir.skills.guards import delete_events
+from memoir.skills.model import (
+    PROTECTED_SKILLS,
+    canonical_file_path,
+    check_category,
+    check_file_content,
+    check_name,
+    check_skill_md,
+)
+
+if TYPE_CHECKING:
+    from memoir.home import Memoir
+
+__all__ = [
+    "Adoption",
+    "SkillDrift",
+    "adopt_skills",
+    "adoption_events",
+    "skill_folder_drift",
+    "skills_drift",
+]
+
+_BACKUP = re.compile(r"\.bak\.\d+$")
+_USAGE = f"{SKILLS_DIR}/.usage.json"
+
+
+@dataclass(frozen=True)
+class SkillDrift:
+    """One hand change in the skills tree (``path`` is home-relative)."""
+
+    path: str
+    kind: str  # "modified" | "added" | "removed"
+    skill: str | None = None
+
+
+@dataclass
+class Adoption:
+    """What :func:`adopt_skills` did: the run, its events, and files it left alone."""
+
+    run: str
+    events: list[Event] = field(default_factory=list)
+    adopted: list[str] = field(default_factory=list)
+    ignored: dict[str, str] = field(default_factory=dict)
+
+
+def _wrote(memoir: Memoir, rel: str) -> bool:
+    # Whether memoir's materializer wrote this path (and so its absence is a removal).
+    # TODO(lead): a public ``Materializer.wrote(rel)`` would replace this peek.
+    return rel in memoir.materializer._manifest.files
+
+
+def _disk_files(memoir: Memoir, folder: str) -> list[str]:
+    """Home-relative paths of the regular files under ``folder`` that drift concerns."""
+    top = memoir.home / folder
+    if not top.is_dir():
+        return []
+    found = []
+    archive = memoir.home / ARCHIVE_DIR
+    for dirpath, dirnames, filenames in os.walk(top):
+        # Hidden folders are other tools' (.hub, .curator_backups), except the archive.
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if not d.startswith(".") or os.path.join(dirpath, d) == str(archive)
+        )
+        for fname in sorted(filenames):
+            full = os.path.join(dirpath, fname)
+            if fname.startswith(".") or _BACKUP.search(fname) or os.path.islink(full):
+                continue
+            found.append(os.path.relpath(full, memoir.home).replace(os.sep, "/"))
+    return found
+
+
+def _owner_of(state: State, rel: str) -> SkillRecord | None:
+    for record in state.skills.skills.values():
+        if rel.startswith(skill_dir(record) + "/"):
+            return record
+    return None
+
+
+def _drift(memoir: Memoir, state: State, records: list[SkillRecord],
+           folders: list[str]) -> list[SkillDrift]:
+    found: list[SkillDrift] = []
+    projected: dict[str, tuple[str, bytes]] = {}
+    for record in records:
+        for rel, text in skill_paths(record).items():
+            projected[rel] = (record.name, text.encode("utf-8"))
+    for rel, (name, data) in sorted(projected.items()):
+        actual = memoir.materializer.read(rel)
+        if actual is None:
+            if _wrote(memoir, rel):
+                found.append(SkillDrift(rel, "removed", name))
+        elif memoir.materializer.is_drifted(rel, data) is not None:
+            found.append(SkillDrift(rel, "modified", name))
+    seen: set[str] = set()
+    for folder in folders:
+        for rel in _disk_files(memoir, folder):
+            if rel in projected or rel in seen or rel == _USAGE:
+                continue
+            seen.add(rel)
+            if memoir.materializer.is_drifted(rel, None) is None:
+                continue  # a file memoir wrote and will remove; not a hand edit
+            owner = _owner_of(state, rel)
+            found.append(SkillDrift(rel, "added", owner.name if owner else None))
+    return found
+
+
+def skills_drift(memoir: Memoir, state: State | None = None) -> list[SkillDrift]:
+    """Every hand change in the skills tree, against ``state`` (default: the head)."""
+    state = state if state is not None else memoir.state
+    memoir.materializer.reload()
+    found = _drift(memoir, state, list(state.skills.skills.values()), [SKILLS_DIR])
+    usage = memoir.materializer.read(_USAGE)
+    if usage is not None:
+        from memoir.skills.render import usage_json
+
+        if memoir.materializer.is_drifted(_USAGE, usage_json(state)) is not None:
+            found.append(SkillDrift(_USAGE, "modified"))
+    return sorted(found, key=lambda d: d.path)
+
+
+def skill_folder_drift(memoir: Memoir, state: State, name: str,
+                       category: str | None = None) -> list[SkillDrift]:
+    """Hand changes in one skill's folder (for a skill not yet created: any file in
+    the folder it would get)."""
+    record = state.skills.skills.get(name)
+    if record is not None:
+        return _drift(memoir, state, [record], [skill_dir(record)])
+    folder = f"{SKILLS_DIR}/{category}/{name}" if category else f"{SKILLS_DIR}/{name}"
+    return _drift(memoir, state, [], [folder])
+
+
+# -- adoption --------------------------------------------------------------------------------
+
+
+def _read_text(memoir: Memoir, rel: str) -> str | None:
+    data = memoir.materializer.read(rel)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _fail(rel: str, problem: str) -> ValidationError:
+    return ValidationError(
+        f"{rel} was edited by hand and cannot be adopted: {problem} Fix it and run "
+        "`memoir adopt` again, or `memoir rebuild --force` to discard the edit."
+    )
+
+
+def _adopt_existing(memoir: Memoir, state: State, record: SkillRecord,
+                    drifts: list[SkillDrift], ignored: dict[str, str]) -> list[Payload]:
+    folder = skill_dir(record) + "/"
+    removed = {d.path for d in drifts if d.kind == "removed"}
+    if folder + SKILL_FILE in removed:
+        if removed >= set(skill_paths(record)) and not any(d.kind == "added" for d in drifts):
+            try:
+                return delete_events(state, record.name, actor="user")
+            except RejectedError as exc:
+                raise _fail(folder + SKILL_FILE, str(exc)) from None
+        raise _fail(folder + SKILL_FILE, "SKILL.md was removed but the skill's other files "
+                                         "remain; remove the whole folder to delete it.")
+    events: list[Payload] = []
+    for d in drifts:
+        inner = d.path[len(folder):]
+        if d.kind == "removed":
+            events.append(SkillFileRemoved(name=record.name, file=inner,
+                                           previous=record.files[inner]))
+            continue
+        text = _read_text(memoir, d.path)
+        if inner == SKILL_FILE:
+            if text is None:
+                raise _fail(d.path, "it is not UTF-8 text.")
+            problem = check_skill_md(text, record.name)
+            if problem:
+                raise _fail(d.path, problem)
+            events.append(SkillContentSet(name=record.name, content=text,
+                                          previous=record.content))
+            continue
+        path, problem = canonical_file_path(inner, record.name)
+        if problem or path is None or text is None:
+            ignored[d.path] = problem or "not UTF-8 text (memoir keeps text files only)"
+            continue
+        problem = check_file_content(text, d.path)
+        if problem:
+            raise _fail(d.path, problem)
+        events.append(SkillFileWritten(name=record.name, file=path, content=text,
+                                       previous=record.files.get(path)))
+    return events
+
+
+def _adopt_new(memoir: Memoir, state: State, added: list[str],
+               ignored: dict[str, str]) -> list[Payload]:
+    """New hand-made skills: a SKILL.md at ``skills/[category/]name/`` and its files."""
+    roots: dict[str, tuple[str, str | None]] = {}
+    for rel in added:
+        parts = rel.split("/")
+        if parts[-1] == SKILL_FILE and parts[1] != ".archive" and len(parts) in (3, 4):
+            category = parts[1] if len(parts) == 4 else None
+            roots["/".join(parts[:-1]) + "/"] = (parts[-2], category)
+    events: list[Payload] = []
+    claimed: set[str] = set()
+    for folder, (name, category) in sorted(roots.items()):
+        skill_md = folder + SKILL_FILE
+        text = _read_text(memoir, skill_md)
+        problem = (check_name(name) or check_category(category)
+                   or (None if text is not None else "it is not UTF-8 text.")
+                   or check_skill_md(text, name))
+        if problem:
+            raise _fail(skill_md, problem)
+        assert text is not None
+        if name in state.skills.skills:
+            raise _fail(skill_md, f"a skill named '{name}' already exists at "
+                                  f"{skill_dir(state.skills.skills[name])}; memoir cannot "
+                                  "adopt a moved or copied skill folder.")
+        files: dict[str, str] = {}
+        for rel in added:
+            if not rel.startswith(folder) or rel == skill_md:
+                continue
+            claimed.add(rel)
+            inner = rel[len(folder):]
+            path, path_problem = canonical_file_path(inner, name)
+            content = _read_text(memoir, rel)
+            if path_problem or path is None or content is None:
+                ignored[rel] = path_problem or "not UTF-8 text (memoir keeps text files only)"
+                continue
+            size_problem = check_file_content(content, rel)
+            if size_problem:
+                raise _fail(rel, size_problem)
+            files[path] = content
+        claimed.add(skill_md)
+        events.append(SkillCreated(name=name, category=category, content=text,
+                                   provenance="user", files=files,
+                                   protected=name in PROTECTED_SKILLS))
+    for rel in added:
+        if rel not in claimed:
+            ignored[rel] = "not inside a skill folder with a SKILL.md"
+    return events
+
+
+def adoption_events(memoir: Memoir, state: State) -> tuple[list[Payload], list[str],
+                                                            dict[str, str]]:
+    """The events that adopt every hand change, the paths adopted, and the paths left
+    alone with the reason.  Reads the disk; call it inside ``decide``."""
+    drifts = skills_drift(memoir, state)
+    ignored: dict[str, str] = {}
+    by_skill: dict[str, list[SkillDrift]] = {}
+    strays: list[str] = []
+    for d in drifts:
+        if d.path == _USAGE:
+            ignored[d.path] = ("telemetry is rendered from the journal; `memoir rebuild "
+                               "--force` rewrites it")
+        elif d.skill is not None:
+            by_skill.setdefault(d.skill, []).append(d)
+        else:
+            strays.append(d.path)
+    events: list[Payload] = []
+    for name in sorted(by_skill):
+        events += _adopt_existing(memoir, state, state.skills.skills[name], by_skill[name],
+                                  ignored)
+    events += _adopt_new(memoir, state, strays, ignored)
+    adopted = sorted(d.path for d in drifts if d.path not in ignored)
+    return events, adopted, ignored
+
+
+def adopt_skills(memoir: Memoir, *, run: str | None = None) -> Adoption:
+    """Adopt every hand change in the skills tree as ``user`` events of one run."""
+    run_id = run or short_id("adopt-")
+    report = Adoption(run=run_id)
+
+    def decide(state: State) -> Decision[None]:
+        events, adopted, ignored = adoption_events(memoir, state)
+        report.adopted, report.ignored = adopted, ignored
+        if not events:
+            return Decision(events=[])
+        summary = f"adopted hand edits of {len(adopted)} file(s) in the skills tree"
+        return Decision(events=[RunStarted(run_id=run_id, kind="adopt", summary=summary),
+                                *events])
+
+    memoir.materializer.reload()
+    report.events, _ = memoir.commit(decide, actor="user", run=run_id)
+    return report

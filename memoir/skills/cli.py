@@ -1,0 +1,317 @@
+"""``memoir skills …``: list, read, audit and change skills as a person (actor ``user``).
+
+Every command that changes something is one run (a ``run.started`` of kind ``cli``
+first), so ``memoir revert RUN`` can undo it.  Importing this module attaches the
+group to :data:`memoir.cli.cli` (idempotently).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memoir.cli import _open, cli, home_option
+from memoir.errors import MemoirError
+from memoir.events.runs import RunStarted
+from memoir.events.skills import SkillCreated
+from memoir.events.types import Event, Payload
+from memoir.home import Decision, Memoir
+from memoir.ids import short_id
+from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
+from memoir.projections.state import State
+from memoir.skills.adopt import adopt_skills
+from memoir.skills.guards import (
+    archive_events,
+    delete_events,
+    pin_events,
+    restore_events,
+    unpin_events,
+)
+from memoir.skills.history import skill_at, skill_history
+from memoir.skills.importer import PROVENANCES, import_skills
+from memoir.skills.manage import _layout_clash
+from memoir.skills.model import (
+    PROTECTED_SKILLS,
+    check_category,
+    check_name,
+    check_skill_md,
+    description_of,
+)
+
+__all__ = ["skills_group"]
+
+
+@click.group("skills")
+def skills_group() -> None:
+    """List, read, audit and change skills (as actor `user`)."""
+
+
+def _fail(exc: Exception) -> click.ClickException:
+    return click.ClickException(str(exc))
+
+
+def _change(
+    handle: Memoir, summary: str, build: Callable[[State], list[Payload]]
+) -> tuple[str, list[Event]]:
+    """Commit what ``build`` decides as one CLI run; returns the run id and its events."""
+    run = short_id("cli-")
+
+    def decide(state: State) -> Decision[None]:
+        payloads = build(state)
+        if not payloads:
+            return Decision(events=[])
+        return Decision(events=[RunStarted(run_id=run, kind="cli", summary=summary), *payloads])
+
+    try:
+        events, _ = handle.commit(decide, actor="user", run=run)
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    return run, events
+
+
+def _row(record: SkillRecord) -> dict[str, Any]:
+    return {
+        "name": record.name, "category": record.category, "state": record.state,
+        "provenance": record.provenance, "created_by": record.created_by,
+        "pinned": record.pinned, "protected": record.protected,
+        "use_count": record.use_count, "view_count": record.view_count,
+        "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
+        "created_at": record.created_at, "archived_at": record.archived_at,
+        "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
+        "path": skill_dir(record), "description": description_of(record.content),
+    }
+
+
+@skills_group.command("list")
+@home_option
+@click.option("--all", "show_all", is_flag=True, help="Include archived skills.")
+@click.option("--at", "at_seq", type=int, default=None, help="As of this seq.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json: bool) -> None:
+    """List skills with their state, provenance and usage."""
+    try:
+        state = _open(ctx).view(at_seq)
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
+    rows = [_row(r) for r in records if show_all or not r.archived]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo("no skills" + ("" if show_all else " (archived ones: --all)"))
+        return
+    click.echo(f"{'NAME':<28} {'CATEGORY':<14} {'STATE':<8} {'PROVENANCE':<10} PIN "
+               f"{'USE':>4} {'VIEW':>4} {'PATCH':>5}  LAST ACTIVITY")
+    for row in rows:
+        click.echo(
+            f"{row['name']:<28} {row['category'] or '-':<14} {row['state']:<8} "
+            f"{row['provenance']:<10} {'yes' if row['pinned'] else '-':<3} "
+            f"{row['use_count']:>4} {row['view_count']:>4} {row['patch_count']:>5}  "
+            f"{(row['last_activity_at'] or '-')[:19]}"
+        )
+
+
+@skills_group.command("show")
+@home_option
+@click.argument("name")
+@click.option("--at", "at_seq", type=int, default=None, help="As of this seq.")
+@click.option("--file", "file_path", default=None,
+              help="A support file (e.g. references/api.md) instead of SKILL.md.")
+@click.pass_context
+def show_command(ctx: click.Context, name: str, at_seq: int | None,
+                 file_path: str | None) -> None:
+    """Print a skill's SKILL.md (or one of its files) as of now or of seq --at."""
+    handle = _open(ctx)
+    try:
+        record = skill_at(handle, name, at_seq)
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    when = f"at seq {at_seq}" if at_seq is not None else "now"
+    if record is None:
+        raise click.ClickException(f"no skill named '{name}' {when} "
+                                   f"(`memoir skills history {name}` lists its versions)")
+    text = record.file(file_path or SKILL_FILE)
+    if text is None:
+        files = ", ".join(sorted(record.files)) or "none"
+        raise click.ClickException(f"skill '{name}' has no file '{file_path}' {when} "
+                                   f"(support files: {files})")
+    if record.archived:
+        click.echo(f"# skill '{name}' is archived {when} ({record.archive_reason})", err=True)
+    click.echo(text, nl=not text.endswith("\n"))
+
+
+@skills_group.command("history")
+@home_option
+@click.argument("name")
+@click.option("--all", "telemetry", is_flag=True, help="Include views, uses and refusals.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def history_command(ctx: click.Context, name: str, telemetry: bool, as_json: bool) -> None:
+    """Every version of a skill: seq, time, actor, run, event type and what changed."""
+    handle = _open(ctx)
+    try:
+        versions = skill_history(handle, name, telemetry=telemetry)
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        click.echo(json.dumps([v.__dict__ for v in versions], ensure_ascii=False, indent=2))
+        return
+    for v in versions:
+        click.echo(f"{v.seq:>6}  {v.ts[:19]}  {v.actor:<16} {v.run or '-':<18} "
+                   f"{v.type:<22} {v.summary}")
+
+
+@skills_group.command("pin")
+@home_option
+@click.argument("name")
+@click.pass_context
+def pin_command(ctx: click.Context, name: str) -> None:
+    """Pin a skill: background actors leave it alone and nobody deletes or archives it."""
+    run, events = _change(_open(ctx), f"pin skill {name}",
+                          lambda s: pin_events(s, name, actor="user"))
+    click.echo(f"pinned '{name}' (run {run})" if events else f"'{name}' was already pinned")
+
+
+@skills_group.command("unpin")
+@home_option
+@click.argument("name")
+@click.pass_context
+def unpin_command(ctx: click.Context, name: str) -> None:
+    """Unpin a skill."""
+    run, events = _change(_open(ctx), f"unpin skill {name}",
+                          lambda s: unpin_events(s, name, actor="user"))
+    click.echo(f"unpinned '{name}' (run {run})" if events else f"'{name}' was not pinned")
+
+
+@skills_group.command("archive")
+@home_option
+@click.argument("name")
+@click.option("--reason", default="archived by the user", show_default=True,
+              help="Why (kept with the archive).")
+@click.option("--absorbed-into", default=None, help="The umbrella skill that took it over.")
+@click.pass_context
+def archive_command(ctx: click.Context, name: str, reason: str,
+                    absorbed_into: str | None) -> None:
+    """Move a skill to skills/.archive/ (keeping its category path)."""
+    run, _ = _change(_open(ctx), f"archive skill {name}", lambda s: archive_events(
+        s, name, actor="user", absorbed_into=absorbed_into, reason=reason))
+    click.echo(f"archived '{name}' (run {run}); `memoir skills restore {name}` brings it back")
+
+
+@skills_group.command("restore")
+@home_option
+@click.argument("name")
+@click.pass_context
+def restore_command(ctx: click.Context, name: str) -> None:
+    """Bring an archived skill back to its original path."""
+    run, _ = _change(_open(ctx), f"restore skill {name}",
+                     lambda s: restore_events(s, name, actor="user", reason="restored by the user"))
+    click.echo(f"restored '{name}' (run {run})")
+
+
+@skills_group.command("delete")
+@home_option
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
+    """Delete a skill (its versions stay readable in the journal)."""
+    handle = _open(ctx)
+    if not yes:
+        click.confirm(f"Delete skill '{name}'?", abort=True)
+    run, events = _change(handle, f"delete skill {name}",
+                          lambda s: delete_events(s, name, actor="user"))
+    before = events[0].seq - 1
+    click.echo(f"deleted '{name}' (run {run}); its last version: "
+               f"`memoir skills show {name} --at {before}`")
+
+
+@skills_group.command("create")
+@home_option
+@click.argument("name")
+@click.option("--file", "source", required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The SKILL.md to add.")
+@click.option("--category", default=None, help="A category folder for the skill.")
+@click.pass_context
+def create_command(ctx: click.Context, name: str, source: Path, category: str | None) -> None:
+    """Add a skill written by a person (provenance `user`)."""
+    try:
+        content = source.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{source} is not UTF-8 text ({exc})") from None
+    problem = check_name(name) or check_category(category) or check_skill_md(content, name)
+    if problem:
+        raise click.ClickException(f"{source}: {problem}")
+    category = (category or "").strip() or None
+
+    def build(state: State) -> list[Payload]:
+        existing = state.skills.skills.get(name)
+        if existing is not None:
+            raise MemoirError(f"a skill named '{name}' already exists at {skill_dir(existing)}")
+        clash = _layout_clash(state, name, category)
+        if clash:
+            raise MemoirError(clash)
+        return [SkillCreated(name=name, category=category, content=content, provenance="user",
+                             protected=name in PROTECTED_SKILLS)]
+
+    run, _ = _change(_open(ctx), f"create skill {name}", build)
+    where = f"skills/{category}/{name}" if category else f"skills/{name}"
+    click.echo(f"created '{name}' at {where} (run {run})")
+
+
+@skills_group.command("import")
+@home_option
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--provenance", type=click.Choice(["bundled", "hub", "import"]),
+              default="import", show_default=True,
+              help="Where the skills came from (Hermes's .bundled_manifest and .hub/lock.json "
+                   "in FOLDER take precedence).")
+@click.pass_context
+def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
+    """Import a skills tree (e.g. a Hermes skills/ folder) as one run."""
+    assert provenance in PROVENANCES
+    try:
+        report = import_skills(_open(ctx), folder, provenance=provenance, actor="user",
+                               run=short_id("cli-"))
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    for path, why in sorted(report.skipped.items()):
+        click.echo(f"skipped {path}: {why}", err=True)
+    if report.imported:
+        click.echo(f"imported {len(report.imported)} skill(s) as run {report.run}: "
+                   + ", ".join(report.imported))
+    else:
+        click.echo("nothing imported")
+
+
+@skills_group.command("adopt")
+@home_option
+@click.pass_context
+def adopt_command(ctx: click.Context) -> None:
+    """Record hand edits of the skills tree in the journal, as `user` events."""
+    try:
+        report = adopt_skills(_open(ctx))
+    except MemoirError as exc:
+        raise _fail(exc) from None
+    for path, why in sorted(report.ignored.items()):
+        click.echo(f"ignored {path}: {why}", err=True)
+    if not report.events:
+        click.echo("nothing to adopt: no skill file was edited by hand")
+        return
+    click.echo(f"adopted {len(report.adopted)} file(s) as run {report.run}; "
+               f"`memoir revert {report.run}` undoes it")
+
+
+def _attach() -> None:
+    if cli.commands.get("skills") is not skills_group:
+        cli.add_command(skills_group)
+
+
+_attach()

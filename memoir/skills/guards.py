@@ -1,0 +1,285 @@
+"""Who may change which skill: provenance and background-actor guards, and the pure
+builders of lifecycle events (archive, restore, pin, unpin, state, delete).
+
+The rules hold when events are decided, not because a prompt asks nicely:
+
+- A *background* actor (``reviewer.*`` or ``curator``, see :func:`is_background`)
+  may change only skills the agent owns (``created_by == "agent"``) that are not
+  pinned and not protected; bundled, hub and user-owned skills are off limits.
+- Nothing is ever deleted by a background actor: its ``delete`` becomes an archive
+  that names the umbrella it was absorbed into (an existing, different skill), and
+  its prune is an archive with a reason.
+- A pinned skill refuses deletion and archiving from every actor.
+- A person (actor ``user``) or the foreground agent may delete; the content stays in
+  the journal (``skill.deleted`` repeats the last version).
+
+The curator (and anything else) reuses the same rules through these functions::
+
+    check_background_change(state: State, actor: str, name: str, action: str) -> str | None
+        # None when allowed, else the refusal reason; ``action`` is a word for the
+        # message: "edit", "patch", "delete", "write_file", "remove_file", "archive",
+        # "restore", "state", "pin", "unpin".
+    background_refusal(state, actor, name, action) -> Refusal | None   # with the guard id
+    archive_events(state, name, *, actor, absorbed_into=None, reason="") -> list[Payload]
+    restore_events(state, name, *, actor, reason="") -> list[Payload]
+    state_change_events(state, name, to_state, *, actor, reason="") -> list[Payload]
+    pin_events(state, name, *, actor) -> list[Payload]
+    unpin_events(state, name, *, actor) -> list[Payload]
+    delete_events(state, name, *, actor, absorbed_into=None) -> list[Payload]
+    check_absorbed_into(state, name, absorbed_into) -> str | None   # umbrella valid?
+
+The builders raise :class:`GuardRefusal` (a ``RejectedError``) when a rule refuses
+— its ``event`` is the ``skill.write_rejected`` to journal if the refusal is worth
+auditing — :class:`~memoir.errors.NotFoundError` for an unknown skill and
+:class:`~memoir.errors.ValidationError` for a malformed request.  They return ``[]``
+when there is nothing to do (pinning a pinned skill).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memoir.errors import NotFoundError, RejectedError, ValidationError
+from memoir.events.skills import (
+    SkillArchived,
+    SkillDeleted,
+    SkillPinned,
+    SkillRestored,
+    SkillStateChanged,
+    SkillUnpinned,
+    SkillWriteRejected,
+)
+from memoir.events.types import Payload
+from memoir.projections.skills import SkillRecord, skill_dir
+from memoir.projections.state import State
+
+__all__ = [
+    "GuardRefusal",
+    "Refusal",
+    "archive_events",
+    "background_refusal",
+    "check_absorbed_into",
+    "check_background_change",
+    "delete_events",
+    "is_background",
+    "pin_events",
+    "restore_events",
+    "state_change_events",
+    "unpin_events",
+]
+
+
+def is_background(actor: str) -> bool:
+    """Whether ``actor`` works without a person present (a reviewer or the curator)."""
+    return actor.startswith("reviewer.") or actor == "curator"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a guard refused a change: a stable ``guard`` id and a message for the actor."""
+
+    guard: str
+    reason: str
+
+    def event(self, name: str, action: str) -> SkillWriteRejected:
+        return SkillWriteRejected(name=name, action=action, reason=self.reason, guard=self.guard)
+
+
+class GuardRefusal(RejectedError):
+    """A change a guard refused; ``event`` is its ``skill.write_rejected`` record."""
+
+    def __init__(self, name: str, action: str, refusal: Refusal) -> None:
+        super().__init__(refusal.reason)
+        self.name = name
+        self.action = action
+        self.refusal = refusal
+
+    @property
+    def event(self) -> SkillWriteRejected:
+        return self.refusal.event(self.name, self.action)
+
+
+def _record_refusal(record: SkillRecord, action: str) -> Refusal | None:
+    name = record.name
+    if record.pinned:
+        return Refusal("pinned", (
+            f"Skill '{name}' is pinned, so background {action} is refused. Ask the user to "
+            f"run `memoir skills unpin {name}` if it should change."
+        ))
+    if record.protected:
+        return Refusal("protected", (
+            f"Skill '{name}' is a protected built-in; background {action} is refused."
+        ))
+    if record.provenance == "hub":
+        return Refusal("hub", (
+            f"Skill '{name}' was installed from a skills hub; background {action} is refused."
+        ))
+    if record.provenance == "bundled":
+        return Refusal("bundled", (
+            f"Skill '{name}' is bundled with the agent; background {action} is refused."
+        ))
+    if record.created_by != "agent":
+        return Refusal("owner", (
+            f"Skill '{name}' belongs to {record.created_by} (provenance "
+            f"'{record.provenance}'), not to the agent; background {action} is refused."
+        ))
+    return None
+
+
+def background_refusal(state: State, actor: str, name: str, action: str) -> Refusal | None:
+    """The guard that refuses ``actor``'s ``action`` on skill ``name``, if any.
+
+    Only background actors are ever refused here; an unknown skill is not refused
+    (the caller reports it missing).
+    """
+    if not is_background(actor):
+        return None
+    record = state.skills.skills.get(name)
+    return _record_refusal(record, action) if record is not None else None
+
+
+def check_background_change(state: State, actor: str, name: str, action: str) -> str | None:
+    """None if ``actor`` may ``action`` skill ``name``, else the refusal reason."""
+    refusal = background_refusal(state, actor, name, action)
+    return refusal.reason if refusal is not None else None
+
+
+def _record(state: State, name: str) -> SkillRecord:
+    record = state.skills.skills.get(name)
+    if record is None:
+        raise NotFoundError(f"no skill named '{name}' (see `memoir skills list --all`)")
+    return record
+
+
+def _guard(state: State, actor: str, name: str, action: str) -> None:
+    refusal = background_refusal(state, actor, name, action)
+    if refusal is not None:
+        raise GuardRefusal(name, action, refusal)
+
+
+def _pinned_refusal(record: SkillRecord, action: str) -> GuardRefusal:
+    return GuardRefusal(record.name, action, Refusal("pinned", (
+        f"Skill '{record.name}' is pinned and cannot be {action}d. Run "
+        f"`memoir skills unpin {record.name}` first if it really should go."
+    )))
+
+
+def check_absorbed_into(state: State, name: str, absorbed_into: str) -> str | None:
+    """Whether ``absorbed_into`` can be the umbrella that took over skill ``name``."""
+    if absorbed_into == name:
+        return f"absorbed_into='{absorbed_into}' names the skill itself; name the umbrella skill."
+    if state.skills.live(absorbed_into) is None:
+        return (
+            f"absorbed_into='{absorbed_into}' is not an existing skill. Create or patch the "
+            "umbrella skill first, then retry."
+        )
+    return None
+
+
+def archive_events(
+    state: State, name: str, *, actor: str, absorbed_into: str | None = None, reason: str = "",
+) -> list[Payload]:
+    """Archive skill ``name`` (moved to ``skills/.archive/[category/]name``).
+
+    Every archive says why: ``absorbed_into`` (an existing, different skill whose
+    umbrella took the content over) or a prune ``reason``, or both.
+    """
+    record = _record(state, name)
+    if record.archived:
+        raise ValidationError(f"skill '{name}' is already archived (at {skill_dir(record)})")
+    _guard(state, actor, name, "archive")
+    if record.pinned:
+        raise _pinned_refusal(record, "archive")
+    umbrella = (absorbed_into or "").strip() or None
+    if umbrella is not None:
+        problem = check_absorbed_into(state, name, umbrella)
+        if problem:
+            raise ValidationError(problem)
+    why = reason.strip()
+    if not why:
+        if umbrella is None:
+            raise ValidationError(
+                f"archiving '{name}' needs a reason (a prune) or absorbed_into (a consolidation)"
+            )
+        why = f"absorbed into '{umbrella}'"
+    previous = record.state if record.state in ("active", "stale") else "active"
+    return [SkillArchived(name=name, absorbed_into=umbrella, reason=why,
+                          previous_state=previous)]  # type: ignore[arg-type]
+
+
+def restore_events(state: State, name: str, *, actor: str, reason: str = "") -> list[Payload]:
+    """Bring skill ``name`` back from the archive to its original category path."""
+    record = _record(state, name)
+    if not record.archived:
+        raise ValidationError(f"skill '{name}' is not archived (it is {record.state})")
+    _guard(state, actor, name, "restore")
+    return [SkillRestored(name=name, reason=reason.strip())]
+
+
+def state_change_events(
+    state: State, name: str, to_state: str, *, actor: str, reason: str = "",
+) -> list[Payload]:
+    """Move skill ``name`` between ``active`` and ``stale`` (archiving has its own event)."""
+    if to_state not in ("active", "stale"):
+        raise ValidationError(
+            f"state must be 'active' or 'stale', not {to_state!r} (use archive/restore)"
+        )
+    record = _record(state, name)
+    if record.archived:
+        raise ValidationError(f"skill '{name}' is archived; restore it instead")
+    if record.state == to_state:
+        return []
+    _guard(state, actor, name, "state")
+    return [SkillStateChanged(name=name, from_state=record.state,  # type: ignore[arg-type]
+                              to_state=to_state, reason=reason.strip())]  # type: ignore[arg-type]
+
+
+def _check_pinnable(state: State, name: str, actor: str, action: str) -> SkillRecord:
+    record = _record(state, name)
+    if is_background(actor):
+        raise GuardRefusal(name, action, Refusal("person_only", (
+            f"Only a person or the foreground agent may {action} a skill; '{actor}' may not."
+        )))
+    if record.provenance in ("bundled", "hub"):
+        raise ValidationError(
+            f"skill '{name}' is {record.provenance}; only agent-made, user and imported "
+            "skills can be pinned or unpinned"
+        )
+    return record
+
+
+def pin_events(state: State, name: str, *, actor: str) -> list[Payload]:
+    """Pin skill ``name``: no background actor may change it, and nobody may delete
+    or archive it until it is unpinned."""
+    record = _check_pinnable(state, name, actor, "pin")
+    return [] if record.pinned else [SkillPinned(name=name)]
+
+
+def unpin_events(state: State, name: str, *, actor: str) -> list[Payload]:
+    record = _check_pinnable(state, name, actor, "unpin")
+    return [SkillUnpinned(name=name)] if record.pinned else []
+
+
+def delete_events(
+    state: State, name: str, *, actor: str, absorbed_into: str | None = None,
+) -> list[Payload]:
+    """Delete skill ``name`` (live or archived).  Refused for background actors (they
+    archive) and for pinned skills.  The event repeats the last content."""
+    record = _record(state, name)
+    if is_background(actor):
+        raise GuardRefusal(name, "delete", Refusal("never_delete", (
+            f"Background actors never delete skills; archive '{name}' with absorbed_into "
+            "or a prune reason instead."
+        )))
+    if record.pinned:
+        raise _pinned_refusal(record, "delete")
+    umbrella = (absorbed_into or "").strip() or None
+    if umbrella is not None:
+        problem = check_absorbed_into(state, name, umbrella)
+        if problem:
+            raise ValidationError(problem)
+    return [SkillDeleted(
+        name=name, absorbed_into=umbrella, category=record.category, content=record.content,
+        files=dict(record.files), provenance=record.provenance,  # type: ignore[arg-type]
+        created_by=record.created_by,
+    )]

@@ -1,0 +1,131 @@
+"""Time travel for skills: a skill as of any seq, and every version it went through.
+
+Both follow from the fold: ``skill_at`` folds the journal prefix (from a checkpoint),
+``skill_history`` reads the skill's events, each of which states who changed what,
+in which run, and (for content) the full text before and after.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memoir.errors import NotFoundError
+from memoir.events.skills import (
+    SkillArchived,
+    SkillContentSet,
+    SkillCreated,
+    SkillDeleted,
+    SkillFileRemoved,
+    SkillFileWritten,
+    SkillPatched,
+    SkillPinned,
+    SkillRestored,
+    SkillStateChanged,
+    SkillUnpinned,
+    SkillUsed,
+    SkillViewed,
+    SkillWriteRejected,
+)
+from memoir.events.types import Event
+from memoir.projections.skills import SkillRecord
+
+if TYPE_CHECKING:
+    from memoir.home import Memoir
+
+__all__ = ["TELEMETRY", "SkillVersion", "describe", "skill_at", "skill_history"]
+
+#: Event types that count use, not change; left out of a history unless asked for.
+TELEMETRY = frozenset({"skill.viewed", "skill.used", "skill.write_rejected"})
+
+
+@dataclass(frozen=True)
+class SkillVersion:
+    """One event in a skill's life."""
+
+    seq: int
+    ts: str
+    actor: str
+    run: str | None
+    session: str | None
+    type: str
+    summary: str
+
+
+def skill_at(memoir: Memoir, name: str, seq: int | None = None) -> SkillRecord | None:
+    """Skill ``name`` as it was right after ``seq`` (default: now); None if it did not
+    exist then."""
+    return memoir.view(seq).skills.skills.get(name)
+
+
+def _diffstat(before: str | None, after: str) -> str:
+    if before is None:
+        return f"new, {len(after.splitlines())} lines"
+    added = removed = 0
+    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
+        if line.startswith("+ "):
+            added += 1
+        elif line.startswith("- "):
+            removed += 1
+    return f"+{added}/-{removed} lines"
+
+
+def describe(event: Event) -> str:
+    """A one-line account of what a skill event did."""
+    data = event.data
+    if isinstance(data, SkillCreated):
+        where = f" in category '{data.category}'" if data.category else ""
+        return (f"created ({data.provenance}){where} with {1 + len(data.files)} file(s)")
+    if isinstance(data, SkillContentSet):
+        return f"SKILL.md rewritten ({_diffstat(data.previous, data.content)})"
+    if isinstance(data, SkillPatched):
+        k = data.replacements
+        return (f"patched {data.file}: {k} replacement{'s' if k != 1 else ''} "
+                f"({_diffstat(data.previous, data.content)})")
+    if isinstance(data, SkillFileWritten):
+        return f"wrote {data.file} ({_diffstat(data.previous, data.content)})"
+    if isinstance(data, SkillFileRemoved):
+        return f"removed {data.file}"
+    if isinstance(data, SkillArchived):
+        umbrella = f" [absorbed into '{data.absorbed_into}']" if data.absorbed_into else ""
+        return f"archived: {data.reason}{umbrella}"
+    if isinstance(data, SkillRestored):
+        return "restored" + (f": {data.reason}" if data.reason else "")
+    if isinstance(data, SkillDeleted):
+        return "deleted" + (f" (absorbed into '{data.absorbed_into}')" if data.absorbed_into
+                            else "")
+    if isinstance(data, SkillPinned):
+        return "pinned"
+    if isinstance(data, SkillUnpinned):
+        return "unpinned"
+    if isinstance(data, SkillStateChanged):
+        return f"{data.from_state} → {data.to_state}" + (f": {data.reason}" if data.reason
+                                                          else "")
+    if isinstance(data, SkillViewed):
+        return "viewed" + (f" {data.file}" if data.file else "")
+    if isinstance(data, SkillUsed):
+        return f"used ({data.via})"
+    if isinstance(data, SkillWriteRejected):
+        return f"refused {data.action} [{data.guard}]: {data.reason}"
+    return event.type
+
+
+def skill_history(memoir: Memoir, name: str, *, telemetry: bool = False) -> list[SkillVersion]:
+    """Every event of skill ``name`` in journal order (views, uses and refusals only
+    with ``telemetry``).  Raises NotFoundError if the journal never knew the skill."""
+    versions = []
+    known = False
+    for event in memoir.events(types=["skill.*"]):
+        if getattr(event.data, "name", None) != name:
+            continue
+        known = True
+        if not telemetry and event.type in TELEMETRY:
+            continue
+        versions.append(SkillVersion(
+            seq=event.seq, ts=event.ts, actor=event.actor, run=event.run,
+            session=event.session, type=event.type, summary=describe(event),
+        ))
+    if not known:
+        raise NotFoundError(f"the journal has no skill named '{name}'")
+    return versions

@@ -1,0 +1,212 @@
+"""Bringing an existing skills tree (e.g. a Hermes ``skills/`` folder) into the journal
+as one run.
+
+Each ``[category/]name/SKILL.md`` becomes a ``skill.created`` carrying its support
+files, with the provenance the caller gives (``bundled``, ``hub``, ``import``…).  When
+the folder is a Hermes skills root its own records refine that: names in
+``.bundled_manifest`` are ``bundled``, names in ``.hub/lock.json`` are ``hub``, a
+``.usage.json`` record with ``created_by: "agent"`` keeps the skill agent-owned, and
+``pinned: true`` is carried over as a pin.  Folders that break a rule (the
+frontmatter name differs from the folder, a bad name, nesting deeper than one
+category) and files that cannot be kept (outside the support folders, not UTF-8
+text, too large) are skipped and reported; nothing is half-imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memoir.errors import ValidationError
+from memoir.events.runs import RunStarted
+from memoir.events.skills import SkillCreated, SkillPinned
+from memoir.events.types import Event, Payload
+from memoir.home import Decision
+from memoir.ids import short_id
+from memoir.projections.skills import SKILL_FILE
+from memoir.projections.state import State
+from memoir.skills.model import (
+    PROTECTED_SKILLS,
+    canonical_file_path,
+    check_category,
+    check_file_content,
+    check_name,
+    check_skill_md,
+)
+
+if TYPE_CHECKING:
+    from memoir.home import Memoir
+
+__all__ = ["PROVENANCES", "ImportReport", "import_skills"]
+
+PROVENANCES = ("agent", "user", "bundled", "hub", "import")
+# Folders Hermes never scans for skills.
+_EXCLUDED = frozenset({
+    ".git", ".github", ".hub", ".archive", ".venv", "venv", "node_modules", "site-packages",
+    "__pycache__", ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+})
+
+
+@dataclass
+class ImportReport:
+    """What an import did: its run, events, the skills imported and what was skipped."""
+
+    run: str
+    events: list[Event] = field(default_factory=list)
+    imported: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Found:
+    name: str
+    category: str | None
+    content: str
+    files: dict[str, str]
+    provenance: str
+    created_by: str | None
+    pinned: bool
+
+
+def _hermes_sets(root: Path) -> tuple[set[str], set[str], dict[str, Any]]:
+    bundled: set[str] = set()
+    manifest = root / ".bundled_manifest"
+    if manifest.is_file():
+        for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines():
+            name = line.split(":", 1)[0].strip()
+            if name:
+                bundled.add(name)
+    hub: set[str] = set()
+    usage: dict[str, Any] = {}
+    for path, target in ((root / ".hub" / "lock.json", "hub"), (root / ".usage.json", "usage")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if target == "hub" and isinstance(data, dict) and isinstance(data.get("installed"), dict):
+            hub = {str(k) for k in data["installed"]}
+        elif target == "usage" and isinstance(data, dict):
+            usage = data
+    return bundled, hub, usage
+
+
+def _skill_folders(root: Path) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        if SKILL_FILE in filenames and Path(dirpath) != root:
+            found.append(Path(dirpath))
+            dirnames[:] = []  # a skill's folders hold its files, not more skills
+            continue
+        dirnames[:] = sorted(d for d in dirnames if d not in _EXCLUDED and not d.startswith("."))
+    return sorted(found)
+
+
+def _read_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for fname in sorted(filenames):
+            full = Path(dirpath) / fname
+            inner = full.relative_to(folder).as_posix()
+            if inner == SKILL_FILE or fname.startswith("."):
+                continue
+            path, problem = canonical_file_path(inner, name)
+            if problem or path is None or path == SKILL_FILE:
+                skipped[str(full)] = problem or "a second SKILL.md"
+                continue
+            try:
+                text = full.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                skipped[str(full)] = "not UTF-8 text (memoir keeps text files only)"
+                continue
+            problem = check_file_content(text, inner)
+            if problem:
+                skipped[str(full)] = problem
+                continue
+            files[path] = text
+    return files
+
+
+def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
+    bundled, hub, usage = _hermes_sets(root)
+    found: list[_Found] = []
+    for folder in _skill_folders(root):
+        parts = folder.relative_to(root).parts
+        skill_md = folder / SKILL_FILE
+        if len(parts) > 2:
+            skipped[str(skill_md)] = "nested deeper than one category folder"
+            continue
+        name, category = parts[-1], (parts[0] if len(parts) == 2 else None)
+        try:
+            content = skill_md.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            skipped[str(skill_md)] = f"cannot be read as UTF-8 ({exc})"
+            continue
+        problem = check_name(name) or check_category(category) or check_skill_md(content, name)
+        if problem:
+            skipped[str(skill_md)] = problem
+            continue
+        record = usage.get(name) if isinstance(usage.get(name), dict) else {}
+        origin = "bundled" if name in bundled else "hub" if name in hub else provenance
+        found.append(_Found(
+            name=name, category=category, content=content,
+            files=_read_files(folder, name, skipped), provenance=origin,
+            created_by="agent" if record.get("created_by") == "agent" else None,
+            pinned=bool(record.get("pinned")) and origin not in ("bundled", "hub"),
+        ))
+    return found
+
+
+def import_skills(
+    memoir: Memoir, folder: str | os.PathLike[str], *, provenance: str = "import",
+    actor: str = "user", run: str | None = None,
+) -> ImportReport:
+    """Import every skill under ``folder`` as one run (see the module docstring)."""
+    if provenance not in PROVENANCES:
+        raise ValidationError(
+            f"provenance must be one of {', '.join(PROVENANCES)}, not {provenance!r}"
+        )
+    root = Path(folder).expanduser()
+    if not root.is_dir():
+        raise ValidationError(f"{root} is not a folder")
+    report = ImportReport(run=run or short_id("import-"))
+    found = _scan(root, provenance, report.skipped)
+
+    def decide(state: State) -> Decision[None]:
+        events: list[Payload] = []
+        imported: list[str] = []
+        taken = dict(state.skills.skills)
+        categories = {r.category for r in taken.values() if r.category}
+        flat = {r.name for r in taken.values() if r.category is None}
+        for skill in found:
+            where = str(root / (f"{skill.category}/" if skill.category else "") / skill.name)
+            if skill.name in taken or skill.name in imported:
+                report.skipped[where] = f"a skill named '{skill.name}' already exists"
+                continue
+            if (skill.category in flat) or (skill.category is None and skill.name in categories):
+                report.skipped[where] = "its folder would nest in, or hold, another skill's"
+                continue
+            events.append(SkillCreated(
+                name=skill.name, category=skill.category, content=skill.content,
+                provenance=skill.provenance, files=skill.files,  # type: ignore[arg-type]
+                protected=skill.name in PROTECTED_SKILLS, created_by=skill.created_by,
+            ))
+            if skill.pinned:
+                events.append(SkillPinned(name=skill.name))
+            imported.append(skill.name)
+            if skill.category:
+                categories.add(skill.category)
+            else:
+                flat.add(skill.name)
+        report.imported = imported
+        if not events:
+            return Decision(events=[])
+        summary = f"imported {len(imported)} skill(s) from {root.name or root} as {provenance}"
+        return Decision(events=[RunStarted(run_id=report.run, kind="import", summary=summary),
+                                *events])
+
+    report.events, _ = memoir.commit(decide, actor=actor, run=report.run)
+    return report

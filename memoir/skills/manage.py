@@ -1,0 +1,404 @@
+"""``skill_manage`` decided against a state: Hermes's arguments, rules and results,
+recorded as events.
+
+:func:`decide_manage` is pure.  Given the state, the tool arguments, the actor and
+what that actor has viewed (for the read-before-write rule), it returns the
+Hermes-shaped result and the events to append: nothing for an invalid call, a
+``skill.write_rejected`` for a call a guard refused, and for a success the events
+that state the change completely (full new text and the text it replaced).
+
+Order of checks (spec §3.4): the background guard for a change to an existing skill
+comes first, then the per-action argument checks, lookup and rules.  Differences
+from Hermes, on purpose:
+
+- the frontmatter ``name`` must equal the skill name (one key per skill);
+- ``write_file`` to ``SKILL.md`` is validated like ``edit`` (Hermes writes it blind);
+- a background ``delete`` archives, and needs ``absorbed_into`` (as in Hermes); a
+  foreground ``delete`` appends ``skill.deleted`` and the content stays in the
+  journal (Hermes removes the folder for good);
+- background actors may maintain every skill the agent owns, including ones the
+  foreground agent created (Hermes leaves those to nobody, weak point 9).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memoir.events.skills import (
+    SkillContentSet,
+    SkillCreated,
+    SkillFileRemoved,
+    SkillFileWritten,
+    SkillPatched,
+)
+from memoir.events.types import Payload
+from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
+from memoir.projections.state import State
+from memoir.skills.fuzzy import closest_lines, find_and_replace
+from memoir.skills.guards import (
+    GuardRefusal,
+    Refusal,
+    archive_events,
+    background_refusal,
+    check_absorbed_into,
+    delete_events,
+    is_background,
+)
+from memoir.skills.model import (
+    ALLOWED_SUBDIRS,
+    PROTECTED_SKILLS,
+    canonical_file_path,
+    check_category,
+    check_file_content,
+    check_name,
+    check_skill_md,
+    parse_frontmatter,
+)
+
+__all__ = ["ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "decide_manage", "text_digest"]
+
+ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
+#: The actions that change an existing skill (the background guard applies).
+WRITES = frozenset({"edit", "patch", "delete", "write_file", "remove_file"})
+#: (skill name, file path, sha256 of the text the actor was shown).
+ReadMark = tuple[str, str, str]
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class ManageOutcome:
+    """A decided ``skill_manage`` call: the tool result and the events to append."""
+
+    result: dict[str, Any]
+    events: list[Payload] = field(default_factory=list)
+
+    @property
+    def success(self) -> bool:
+        return bool(self.result.get("success"))
+
+
+def _fail(message: str, **extra: Any) -> ManageOutcome:
+    return ManageOutcome({"success": False, "error": message, **extra})
+
+
+def _refuse(name: str, action: str, refusal: Refusal, **extra: Any) -> ManageOutcome:
+    return ManageOutcome({"success": False, "error": refusal.reason, **extra},
+                         [refusal.event(name, action)])
+
+
+def _not_found(state: State, name: str, suffix: str = "") -> ManageOutcome:
+    record = state.skills.skills.get(name)
+    if record is not None and record.archived:
+        return _fail(
+            f"Skill '{name}' is archived ({skill_dir(record)}); ask the user to run "
+            f"`memoir skills restore {name}` if it is needed again.{suffix}"
+        )
+    return _fail(f"Skill '{name}' not found. Call skills_list() to see the skills.{suffix}")
+
+
+def _description(content: str) -> str:
+    frontmatter, _ = parse_frontmatter(content)
+    return str(frontmatter.get("description", ""))[:120]
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+class _Call:
+    """One ``skill_manage`` call: its arguments and the context to decide it in."""
+
+    def __init__(self, state: State, args: Mapping[str, Any], actor: str, root: str,
+                 viewed: Collection[ReadMark]) -> None:
+        self.state = state
+        self.actor = actor
+        self.root = root.rstrip("/")
+        self.viewed = viewed
+        self.action = args.get("action", "")
+        name = args.get("name", "")
+        self.name: str = name if isinstance(name, str) else ""
+        self.content = args.get("content")
+        self.category = args.get("category")
+        self.file_path = args.get("file_path")
+        self.file_content = args.get("file_content")
+        self.old_string = args.get("old_string")
+        self.new_string = args.get("new_string")
+        self.replace_all = bool(args.get("replace_all", False))
+        self.absorbed_into = args.get("absorbed_into")
+
+    def abs_dir(self, record: SkillRecord) -> str:
+        return self.root + skill_dir(record)[len(SKILLS_DIR):]
+
+    def read_guard(self, record: SkillRecord, path: str, label: str) -> ManageOutcome | None:
+        """Background actors must have viewed the exact current text they change."""
+        if not is_background(self.actor):
+            return None
+        text = record.file(path) or ""
+        if (record.name, path, text_digest(text)) in self.viewed:
+            return None
+        how = "skill_view(name)" if path == SKILL_FILE else "skill_view(name, file_path=...)"
+        refusal = Refusal("read_before_write", (
+            f"Background {self.action} of {label} in skill '{record.name}' refused: its "
+            f"current text has not been loaded in this review. Call {how}, then retry with "
+            "the text it returned."
+        ))
+        return _refuse(record.name, str(self.action), refusal, _read_before_write_required=True)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def create(self) -> ManageOutcome:
+        if not self.content:
+            return _fail("content is required for 'create': the whole SKILL.md, frontmatter "
+                         "and body.")
+        name = self.name
+        problem = check_name(name) or check_category(self.category)
+        if problem:
+            return _fail(problem)
+        category = self.category.strip() if isinstance(self.category, str) else None
+        category = category or None
+        problem = check_skill_md(self.content, name)
+        if problem:
+            return _fail(problem)
+        skills = self.state.skills.skills
+        existing = skills.get(name)
+        if existing is not None:
+            return _fail(f"A skill named '{name}' already exists at {skill_dir(existing)}.")
+        clash = _layout_clash(self.state, name, category)
+        if clash:
+            return _fail(clash)
+        provenance = "user" if self.actor == "user" else "agent"
+        event = SkillCreated(name=name, category=category, content=self.content,
+                             provenance=provenance, protected=name in PROTECTED_SKILLS)
+        rel = f"{category}/{name}" if category else name
+        result: dict[str, Any] = {
+            "success": True,
+            "message": f"Skill '{name}' created.",
+            "path": rel,
+            "skill_md": f"{self.root}/{rel}/{SKILL_FILE}",
+            "_change": {"description": _description(self.content)},
+        }
+        if category:
+            result["category"] = category
+        result["hint"] = (
+            "Add references, templates or scripts with skill_manage(action='write_file', "
+            f"name='{name}', file_path='references/example.md', file_content='...')."
+        )
+        return ManageOutcome(result, [event])
+
+    def edit(self) -> ManageOutcome:
+        if not self.content:
+            return _fail("content is required for 'edit': the whole updated SKILL.md.")
+        problem = check_skill_md(self.content, self.name)
+        if problem:
+            return _fail(problem)
+        record = self.state.skills.live(self.name)
+        if record is None:
+            return _not_found(self.state, self.name)
+        guard = self.read_guard(record, SKILL_FILE, SKILL_FILE)
+        if guard:
+            return guard
+        event = SkillContentSet(name=self.name, content=self.content, previous=record.content)
+        return ManageOutcome({
+            "success": True,
+            "message": f"Skill '{self.name}' updated (full rewrite).",
+            "path": self.abs_dir(record),
+            "_change": {"description": _description(self.content)},
+        }, [event])
+
+    def patch(self) -> ManageOutcome:
+        old, new = self.old_string, self.new_string
+        if not old or not isinstance(old, str):
+            return _fail("old_string is required for 'patch': the text to find.")
+        if new is None or not isinstance(new, str):
+            return _fail("new_string is required for 'patch'; an empty string deletes the "
+                         "matched text.")
+        record = self.state.skills.live(self.name)
+        if record is None:
+            return _not_found(self.state, self.name)
+        path = SKILL_FILE
+        label = SKILL_FILE
+        if self.file_path:
+            canonical, problem = canonical_file_path(self.file_path, self.name)
+            if problem or canonical is None:
+                return _fail(problem or "bad file_path")
+            path, label = canonical, str(self.file_path)
+        current = record.file(path)
+        if current is None:
+            return _fail(f"File not found in skill '{self.name}': {path}")
+        guard = self.read_guard(record, path, label)
+        if guard:
+            return guard
+        outcome = find_and_replace(current, old, new, self.replace_all)
+        if outcome.error is not None:
+            message = outcome.error
+            if outcome.error.startswith("old_string was not found"):
+                hint = closest_lines(old, current)
+                if hint:
+                    message += "\n\nThe closest lines in the file:\n" + hint
+            return _fail(message, file_preview=current[:500] + ("..." if len(current) > 500
+                                                                  else ""))
+        if path == SKILL_FILE:
+            problem = check_skill_md(outcome.content, self.name)
+            if problem:
+                return _fail(f"The patch would leave SKILL.md invalid: {problem}")
+        else:
+            problem = check_file_content(outcome.content, label)
+            if problem:
+                return _fail(problem)
+        k = outcome.count
+        event = SkillPatched(name=self.name, file=path, content=outcome.content,
+                             previous=current, old_string=old, new_string=new, replacements=k)
+        return ManageOutcome({
+            "success": True,
+            "message": (f"Patched {label} in skill '{self.name}' "
+                        f"({k} replacement{'s' if k > 1 else ''})."),
+            "_change": {"old": _clip(old), "new": _clip(new)},
+        }, [event])
+
+    def delete(self) -> ManageOutcome:
+        name = self.name
+        record = self.state.skills.live(name)
+        if record is None:
+            return _not_found(self.state, name)
+        umbrella = self.absorbed_into.strip() if isinstance(self.absorbed_into, str) else ""
+        background = is_background(self.actor)
+        if background and not umbrella:
+            return _refuse(name, "delete", Refusal("consolidation", (
+                f"Background delete of '{name}' refused: a review or curator pass may only "
+                "retire a skill it has absorbed into an umbrella. Pass "
+                "absorbed_into=<umbrella> (an existing skill); inactive skills are archived "
+                f"by the curator's own rules. '{name}' stays active."
+            )), _fail_closed=True)
+        if record.pinned:
+            return _refuse(name, "delete", Refusal("pinned", (
+                f"Skill '{name}' is pinned and cannot be deleted. Ask the user to run "
+                f"`memoir skills unpin {name}` if it should go; edits and patches are allowed."
+            )))
+        if umbrella:
+            problem = check_absorbed_into(self.state, name, umbrella)
+            if problem:
+                return _fail(problem)
+        absorbed = f" Content absorbed into '{umbrella}'." if umbrella else ""
+        try:
+            if background:
+                events = archive_events(self.state, name, actor=self.actor,
+                                        absorbed_into=umbrella)
+                where = f"{SKILLS_DIR}/.archive/" + skill_dir(record)[len(SKILLS_DIR) + 1:]
+                return ManageOutcome({
+                    "success": True,
+                    "message": f"Skill '{name}' archived (moved to {where}).{absorbed}",
+                    "_archived": True,
+                }, events)
+            events = delete_events(self.state, name, actor=self.actor,
+                                   absorbed_into=umbrella or None)
+        except GuardRefusal as refusal:
+            return _refuse(name, "delete", refusal.refusal)
+        return ManageOutcome({"success": True, "message": f"Skill '{name}' deleted.{absorbed}"},
+                             events)
+
+    def write_file(self) -> ManageOutcome:
+        if not self.file_path:
+            return _fail("file_path is required for 'write_file', e.g. "
+                         "'references/api-guide.md'.")
+        if self.file_content is None or not isinstance(self.file_content, str):
+            return _fail("file_content is required for 'write_file'.")
+        path, problem = canonical_file_path(self.file_path, self.name)
+        if problem or path is None:
+            return _fail(problem or "bad file_path")
+        label = str(self.file_path)
+        problem = check_file_content(self.file_content, label)
+        if problem:
+            return _fail(problem)
+        record = self.state.skills.live(self.name)
+        if record is None:
+            return _not_found(self.state, self.name, " Create it first with action='create'.")
+        event: Payload
+        if path == SKILL_FILE:
+            problem = check_skill_md(self.file_content, self.name)
+            if problem:
+                return _fail(problem)
+            event = SkillContentSet(name=self.name, content=self.file_content,
+                                    previous=record.content)
+        else:
+            event = SkillFileWritten(name=self.name, file=path, content=self.file_content,
+                                     previous=record.files.get(path))
+        if record.file(path) is not None:
+            guard = self.read_guard(record, path, label)
+            if guard:
+                return guard
+        return ManageOutcome({
+            "success": True,
+            "message": f"File '{label}' written to skill '{self.name}'.",
+            "path": f"{self.abs_dir(record)}/{path}",
+        }, [event])
+
+    def remove_file(self) -> ManageOutcome:
+        if not self.file_path:
+            return _fail("file_path is required for 'remove_file'.")
+        path, problem = canonical_file_path(self.file_path, self.name)
+        if problem or path is None:
+            return _fail(problem or "bad file_path")
+        if path == SKILL_FILE:
+            return _fail("SKILL.md cannot be removed; delete the skill instead.")
+        record = self.state.skills.live(self.name)
+        if record is None:
+            return _not_found(self.state, self.name)
+        label = str(self.file_path)
+        if path not in record.files:
+            available = sorted(f for f in record.files if f.split("/")[0] in ALLOWED_SUBDIRS)
+            return _fail(f"File '{label}' not found in skill '{self.name}'.",
+                         available_files=available or None)
+        guard = self.read_guard(record, path, label)
+        if guard:
+            return guard
+        event = SkillFileRemoved(name=self.name, file=path, previous=record.files[path])
+        return ManageOutcome({
+            "success": True,
+            "message": f"File '{label}' removed from skill '{self.name}'.",
+        }, [event])
+
+
+def _layout_clash(state: State, name: str, category: str | None) -> str | None:
+    """A new skill's folder must not nest in, or hold, another skill's folder."""
+    for other in state.skills.skills.values():
+        if category is not None and other.category is None and other.name == category:
+            return (f"Category '{category}' is the name of an uncategorised skill; choose "
+                    "another category.")
+        if category is None and other.category == name:
+            return (f"'{name}' is already a category folder (it holds '{other.name}'); "
+                    "choose another name or give a category.")
+    return None
+
+
+def decide_manage(
+    state: State,
+    args: Mapping[str, Any],
+    *,
+    actor: str,
+    root: str = SKILLS_DIR,
+    viewed: Collection[ReadMark] = (),
+) -> ManageOutcome:
+    """Decide one ``skill_manage`` call by ``actor``.
+
+    ``root`` is how result paths begin (the skills folder's absolute path, for the
+    agent); ``viewed`` holds the files the actor was shown by ``skill_view``.
+    """
+    call = _Call(state, args, actor, root, viewed)
+    action = call.action
+    if action in WRITES and state.skills.live(call.name) is not None:
+        refusal = background_refusal(state, actor, call.name, str(action))
+        if refusal is not None:
+            return _refuse(call.name, str(action), refusal)
+    handler = {
+        "create": call.create, "edit": call.edit, "patch": call.patch, "delete": call.delete,
+        "write_file": call.write_file, "remove_file": call.remove_file,
+    }.get(action if isinstance(action, str) else "")
+    if handler is None:
+        return _fail(f"Unknown action '{action}'. Use one of: {', '.join(ACTIONS)}.")
+    return handler()

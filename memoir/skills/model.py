@@ -1,0 +1,255 @@
+"""What a valid skill is: names, categories, SKILL.md frontmatter, sizes and file paths.
+
+The rules and limits are Hermes's (spec §3.2, §3.4); the error messages are ours.
+Every check returns an error message or None, so a tool can turn it into a
+Hermes-shaped result and the CLI into a one-line error.
+
+One deliberate difference (Hermes weak point 4): the frontmatter ``name`` must equal
+the skill's name.  Hermes finds a skill by its folder name for ``skill_manage`` but
+by its frontmatter name for telemetry, curation and provenance, so a mismatch splits
+one skill into two records; memoir keys a skill by one name everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "ALLOWED_SUBDIRS",
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_FILE_BYTES",
+    "MAX_NAME_CHARS",
+    "MAX_SKILL_CHARS",
+    "NAME_RE",
+    "PROTECTED_SKILLS",
+    "Frontmatter",
+    "canonical_file_path",
+    "check_category",
+    "check_content_size",
+    "check_file_content",
+    "check_name",
+    "check_skill_md",
+    "description_of",
+    "list_value",
+    "matches_platform",
+    "parse_frontmatter",
+]
+
+MAX_NAME_CHARS = 64
+MAX_DESCRIPTION_CHARS = 1024
+MAX_SKILL_CHARS = 100_000
+MAX_FILE_BYTES = 1_048_576
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+#: The folders a skill may keep support files in.
+ALLOWED_SUBDIRS = ("assets", "references", "scripts", "templates")
+#: Load-bearing built-ins no background actor may change (Hermes's protected set).
+PROTECTED_SKILLS = frozenset({"plan"})
+
+# The closing fence: Hermes searches for a newline, three dashes, any whitespace
+# (newlines included) and a newline, starting after the opening fence.
+_CLOSING_FENCE = re.compile(r"\n---\s*\n")
+_BOM = "\ufeff"
+
+Frontmatter = dict[str, Any]
+
+
+def check_name(name: object) -> str | None:
+    """Whether ``name`` can name a skill (regex ``^[a-z0-9][a-z0-9._-]*$``, ≤64 chars)."""
+    if not isinstance(name, str) or not name:
+        return "A skill name is required."
+    if len(name) > MAX_NAME_CHARS:
+        return f"Skill name is {len(name)} characters; the limit is {MAX_NAME_CHARS}."
+    if not NAME_RE.match(name):
+        return (
+            f"Skill name '{name}' is not valid: use lowercase letters, digits, '.', '_' "
+            "and '-', starting with a letter or digit."
+        )
+    return None
+
+
+def check_category(category: object) -> str | None:
+    """Whether ``category`` can be a category: one folder name with the name rules."""
+    if category is None:
+        return None
+    if not isinstance(category, str):
+        return "Category must be a string."
+    category = category.strip()
+    if not category:
+        return None
+    if "/" in category or "\\" in category or len(category) > MAX_NAME_CHARS or not (
+        NAME_RE.match(category)
+    ):
+        return (
+            f"Category '{category}' is not valid: it must be one folder name of at most "
+            f"{MAX_NAME_CHARS} lowercase letters, digits, '.', '_' or '-'."
+        )
+    return None
+
+
+def parse_frontmatter(content: str) -> tuple[Frontmatter, str]:
+    """The frontmatter mapping and the body of a SKILL.md; ``({}, content)`` when the
+    text has no well-formed frontmatter (use :func:`check_skill_md` to know why)."""
+    text = content[1:] if content.startswith(_BOM) else content
+    if not text.startswith("---"):
+        return {}, content
+    fence = _CLOSING_FENCE.search(text, 3)
+    if fence is None:
+        return {}, content
+    try:
+        parsed = yaml.safe_load(text[3 : fence.start()])
+    except yaml.YAMLError:
+        return {}, text[fence.end() :]
+    return (parsed if isinstance(parsed, dict) else {}), text[fence.end() :]
+
+
+def check_skill_md(content: object, name: str | None = None) -> str | None:
+    """Whether ``content`` is a valid SKILL.md (for skill ``name`` when given): YAML
+    frontmatter between ``---`` lines with ``name`` (≤64 chars, equal to ``name``) and
+    ``description`` (≤1024 chars), a non-empty body, at most 100,000 characters."""
+    if not isinstance(content, str) or not content.strip():
+        return "SKILL.md content is empty."
+    try:
+        content.encode("utf-8")
+    except UnicodeEncodeError:
+        return "SKILL.md is not valid Unicode text."
+    text = content[1:] if content.startswith(_BOM) else content
+    if not text.startswith("---"):
+        return "SKILL.md must begin with YAML frontmatter: a '---' line, the fields, a '---' line."
+    fence = _CLOSING_FENCE.search(text, 3)
+    if fence is None:
+        return "SKILL.md frontmatter has no closing '---' line."
+    try:
+        parsed = yaml.safe_load(text[3 : fence.start()])
+    except yaml.YAMLError as exc:
+        return f"SKILL.md frontmatter is not valid YAML: {exc}"
+    if not isinstance(parsed, dict):
+        return "SKILL.md frontmatter must be a YAML mapping of 'key: value' lines."
+    if "name" not in parsed:
+        return "SKILL.md frontmatter needs a 'name' field."
+    if "description" not in parsed:
+        return "SKILL.md frontmatter needs a 'description' field."
+    fm_name = str(parsed["name"])
+    if len(fm_name) > MAX_NAME_CHARS:
+        return f"Frontmatter name is {len(fm_name)} characters; the limit is {MAX_NAME_CHARS}."
+    description = str(parsed["description"])
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        return (
+            f"Frontmatter description is {len(description)} characters; the limit is "
+            f"{MAX_DESCRIPTION_CHARS}."
+        )
+    if name is not None and fm_name != name:
+        return (
+            f"Frontmatter name '{fm_name}' differs from the skill name '{name}'; memoir "
+            "keys a skill by one name, so set 'name: " + name + "'."
+        )
+    if not text[fence.end() :].strip():
+        return "SKILL.md has nothing after the frontmatter; add the instructions."
+    return check_content_size(content)
+
+
+def check_content_size(content: str, label: str = "SKILL.md") -> str | None:
+    """Whether a SKILL.md or support file fits the 100,000-character limit."""
+    if len(content) > MAX_SKILL_CHARS:
+        return (
+            f"{label} is {len(content):,} characters; the limit is {MAX_SKILL_CHARS:,}. "
+            "Move detail into files under references/ or templates/."
+        )
+    return None
+
+
+def check_file_content(content: str, label: str) -> str | None:
+    """Whether a support file fits: ≤1 MiB as UTF-8 and ≤100,000 characters."""
+    try:
+        size = len(content.encode("utf-8"))
+    except UnicodeEncodeError:
+        return f"{label} is not valid Unicode text."
+    if size > MAX_FILE_BYTES:
+        return (
+            f"{label} is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes (1 MiB). "
+            "Split it into smaller files."
+        )
+    return check_content_size(content, label)
+
+
+def canonical_file_path(file_path: object, name: str) -> tuple[str | None, str | None]:
+    """``(path, None)`` for an acceptable file of skill ``name`` or ``(None, error)``.
+
+    The path is ``SKILL.md`` (also spelled ``<name>/SKILL.md``) or a file under
+    references/, templates/, scripts/ or assets/.  Absolute paths, ``..``, ``.``,
+    empty segments, backslashes and NUL characters are refused, so no path can
+    leave the skill's folder: memoir's paths are data, never resolved on disk.
+    """
+    if not isinstance(file_path, str) or not file_path:
+        return None, "A file_path is required."
+    if "\0" in file_path or "\\" in file_path:
+        return None, f"file_path '{file_path}' contains a backslash or NUL character."
+    pure = PurePosixPath(file_path)
+    if ".." in pure.parts:
+        return None, "file_path may not contain '..'."
+    if pure.is_absolute():
+        return None, f"file_path '{file_path}' is absolute; give a path inside the skill."
+    segments = file_path.split("/")
+    if any(seg in ("", ".") for seg in segments):
+        return None, f"file_path '{file_path}' has an empty or '.' segment."
+    if segments == ["SKILL.md"] or segments == [name, "SKILL.md"]:
+        return "SKILL.md", None
+    if segments[-1] == "SKILL.md" and len(segments) == 2:
+        return None, f"file_path '{file_path}' names another skill's SKILL.md."
+    if segments[0] not in ALLOWED_SUBDIRS:
+        return None, (
+            f"file_path '{file_path}' must be under one of: {', '.join(ALLOWED_SUBDIRS)}."
+        )
+    if len(segments) < 2:
+        return None, f"file_path '{file_path}' is a folder; name a file, e.g. '{segments[0]}/notes.md'."
+    return "/".join(segments), None
+
+
+def list_value(value: Any) -> list[str]:
+    """A frontmatter list field (a YAML list, ``"[a, b]"`` or ``"a, b"``) as strings."""
+    if not value:
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if v]
+    text = str(value).strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return [part.strip().strip("\"'") for part in text.split(",") if part.strip()]
+
+
+def description_of(content: str) -> str:
+    """The description a listing shows: the frontmatter's, else the first body line
+    that is not a heading, cut to 1,024 characters."""
+    frontmatter, body = parse_frontmatter(content)
+    description = str(frontmatter.get("description") or "")
+    if not description:
+        for line in body.strip().split("\n"):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                description = line
+                break
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        description = description[: MAX_DESCRIPTION_CHARS - 3] + "..."
+    return description
+
+
+_PLATFORMS = {"macos": "darwin", "linux": "linux", "windows": "win32"}
+
+
+def matches_platform(frontmatter: Frontmatter, platform: str | None = None) -> bool:
+    """Whether a skill's ``platforms`` list (if any) includes this machine's OS."""
+    wanted = frontmatter.get("platforms")
+    if not wanted:
+        return True
+    if not isinstance(wanted, list):
+        wanted = [wanted]
+    here = platform or sys.platform
+    for item in wanted:
+        prefix = _PLATFORMS.get(str(item).lower().strip(), str(item).lower().strip())
+        if here.startswith(prefix):
+            return True
+    return False
