@@ -19,7 +19,7 @@ import click
 import msgspec
 
 import memoir
-from memoir.errors import MemoirError
+from memoir.errors import DriftError, MemoirError
 from memoir.events.types import Event
 from memoir.home import Memoir
 from memoir.ids import short_id
@@ -44,7 +44,8 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except (MemoirError, OSError) as exc:
-            raise UserError(str(exc)) from None
+            # One line, whatever the message: a YAML error, for one, spans several.
+            raise UserError(" ".join(str(exc).split())) from None
 
 
 def _open(ctx: click.Context) -> Memoir:
@@ -219,9 +220,9 @@ def memory_list(ctx: click.Context, target: str | None, at_seq: int | None,
 @home_option
 @click.option("--type", "types", multiple=True,
               help="Event type, exact or with a trailing * (repeatable).")
-@click.option("--actor", default=None)
-@click.option("--run", default=None)
-@click.option("--session", default=None)
+@click.option("--actor", default=None, help="Only events by this actor (agent, user, …).")
+@click.option("--run", default=None, help="Only events of this run.")
+@click.option("--session", default=None, help="Only events of this session.")
 @click.option("--since", "since", type=int, default=None, help="From this seq (inclusive).")
 @click.option("--until", "until", type=int, default=None, help="Up to this seq (inclusive).")
 @click.option("--limit", type=int, default=None, help="Only the last N matching events.")
@@ -230,7 +231,9 @@ def memory_list(ctx: click.Context, target: str | None, at_seq: int | None,
 def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str | None,
         session: str | None, since: int | None, until: int | None, limit: int | None,
         as_json: bool) -> None:
-    """Show journal events, filtered."""
+    """Show journal events, filtered (e.g. `memoir log --type 'memory.*' --actor user`)."""
+    if limit is not None and limit < 0:
+        raise UserError(f"--limit must be 0 or more, not {limit}")
     handle = _open(ctx)
     found = handle.events(types=types, actor=actor, run=run, session=session,
                           after=(since - 1) if since else 0, until=until)
@@ -373,10 +376,18 @@ def repair(ctx: click.Context) -> None:
     if report.reappended:
         click.echo(f"re-appended {len(report.reappended)} valid record(s) that followed the "
                    f"damage as seq {report.reappended[0]}-{report.reappended[-1]}")
-    (path / ".memoir" / "checkpoints").mkdir(parents=True, exist_ok=True)
+    # Checkpoints folded from the cut records must go, and the projected files must
+    # show the journal as it now is.
     handle = memoir.open(path)
     try:
         handle.checkpoints.clear()
+        try:
+            written = handle.rebuild()
+        except DriftError as exc:
+            click.echo(f"projected files not rewritten: {exc}")
+        else:
+            if written:
+                click.echo(f"rewrote {', '.join(written)} from the repaired journal")
     finally:
         handle.close()
 

@@ -36,9 +36,11 @@ def run_demo(home: Path | None, *, echo: Callable[[str], None] = print) -> Path:
         s1 = mem.start_session(platform="demo")
         for args in (
             {"action": "add", "target": "memory",
-             "content": "Project uses Python 3.11, pytest and ruff; run tests with `bash .ci/run`."},
+             "content": "Project uses Python 3.11, pytest and ruff; run tests with "
+                        "`bash .ci/run`."},
             {"action": "add", "target": "memory",
-             "content": "PostgreSQL 16 here: BETWEEN includes both bounds; use >= and < for ranges."},
+             "content": "PostgreSQL 16 here: BETWEEN includes both bounds; use >= and < "
+                        "for ranges."},
             {"action": "add", "target": "user",
              "content": "Name: Ada. Prefers short, direct answers with code first."},
             {"action": "add", "target": "user",

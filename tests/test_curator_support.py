@@ -16,6 +16,7 @@ import memoir.curator.cli  # noqa: F401  (attaches `memoir curator`, `runs`, `re
 import memoir.skills
 from memoir.clock import FakeClock
 from memoir.config import Config
+from memoir.events import InMemoryJournal
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Payload
 from memoir.home import Decision, Memoir
@@ -31,9 +32,13 @@ def skill_md(name: str, description: str = "", body: str = "") -> str:
 
 
 def open_home(path: Path, *, clock: FakeClock | None = None,
-              curator: dict[str, Any] | None = None) -> Memoir:
+              curator: dict[str, Any] | None = None, in_memory: bool = False) -> Memoir:
+    """A home on ``path`` with a fake clock; ``in_memory`` keeps the journal in memory
+    (fast, for property tests) while files are still projected under ``path``."""
+    clock = clock or FakeClock(START)
     config = Config(extra={"curator": curator}) if curator else None
-    return memoir.open(path, clock=clock or FakeClock(START), config=config)
+    journal = InMemoryJournal(clock=clock) if in_memory else None
+    return memoir.open(path, clock=clock, config=config, journal=journal)
 
 
 def create(m: Memoir, name: str, *, provenance: str = "agent", files: dict[str, str] | None = None,

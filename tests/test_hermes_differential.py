@@ -40,7 +40,7 @@ import memoir
 from memoir.config import Config, JournalConfig, MemoryConfig
 
 sys.path.insert(0, str(Path(__file__).parent))
-from oracle import ORACLE_SCRIPT, hermes_python  # noqa: E402
+from oracle import ORACLE_SCRIPT, hermes_python
 
 T = TypeVar("T")
 
@@ -193,9 +193,9 @@ class Generator:
         action = self.action()
         if action is not None or c.chance(50):
             args["action"] = action
-        if action in ("add", "replace") or c.chance(10):
-            if not (action == "replace" and c.chance(5)):
-                args["content"] = self.content()
+        if (action in ("add", "replace") or c.chance(10)) and not (
+                action == "replace" and c.chance(5)):
+            args["content"] = self.content()
         if action in ("replace", "remove") and not c.chance(5):
             args["old_text"] = self.old_text()
         return args
@@ -307,6 +307,8 @@ def run_memoir(doc: dict[str, Any], home: Path) -> dict[str, Any]:
     )
     turns: list[list[dict[str, Any]]] = []
     with memoir.open(home, config=config) as handle:
+        # Durability is off for speed; the projected files need not be synced either.
+        handle.materializer.fsync = False
         session = handle.start_session()
         for turn in doc["turns"]:
             session.new_turn()

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -284,7 +283,7 @@ def test_entry_matching_a_threat_is_blocked_in_the_prompt_only() -> None:
     assert HOSTILE not in block
 
 
-# -- the delimiter inside content --------------------------------------------------------------------
+# -- the delimiter inside content ------------------------------------------------------------
 
 
 def test_content_holding_the_delimiter_reads_back_as_several_entries() -> None:
@@ -439,7 +438,7 @@ def test_configured_limits_apply(home: Path) -> None:
                                             "content": "x"})["usage"] == "2% — 1/50 chars"
 
 
-# -- a property: decide agrees with a plain model of Hermes's list -----------------------------------
+# -- a property: the journal always agrees with the tool's answer ----------------------------
 
 simple_text = st.text(alphabet="abc §\n", min_size=0, max_size=6)
 

@@ -564,7 +564,7 @@ def test_scans_match_hermes() -> None:
     cases: list[tuple[str, str]] = []
 
     @settings(
-        max_examples=400,
+        max_examples=300,
         database=None,
         deadline=None,
         suppress_health_check=list(HealthCheck),

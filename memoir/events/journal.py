@@ -80,7 +80,8 @@ _RECENT_IDS = 100_000
 _RETRY_SKEW_MS = 5 * 60 * 1000
 # The end of a complete record: its hash field (always last, fixed width).
 _RECORD_END = re.compile(rb'"hash":"[0-9a-f]{32}"}')
-_BAD_LINE = (msgspec.DecodeError, msgspec.ValidationError)
+# msgspec reports invalid UTF-8 with the builtin error, not its own.
+_BAD_LINE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)
 
 
 @dataclass(frozen=True)
@@ -863,7 +864,8 @@ class FileJournal(Journal):
         A record is valid if it decodes and, when the line before it is a valid record
         with the seq just before, its hash chains to that line's (a line after damage
         cannot be checked against the damaged one).  Appends are recognised by their
-        ``more`` countdown; one interrupted by a bad line or a gap is left out whole.
+        ``more`` countdown; one interrupted by a bad line or a gap is left out whole, and
+        so is one right after a line that does not decode (it may have been its head).
         """
         pieces = cut.split(b"\n")
         if pieces[-1] == b"":
@@ -902,8 +904,11 @@ class FileJournal(Journal):
                 skipped += [e.seq for e in current]  # the countdown broke off
                 current = []
             if not current:
-                # An append whose predecessor promised more records lost its head.
-                current_ok = prev_more is None or prev_more == 0
+                # An append starts after a record with more == 0.  After a line that
+                # does not decode (prev_more None) nobody knows: it may have been this
+                # append's head, and re-appending a part of an append would break its
+                # atomicity without anyone noticing, so it is left out (and reported).
+                current_ok = prev_more == 0
             placeholder = Event(seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=rec.v,
                                 actor=rec.actor, more=rec.more, data=_UNREADABLE)
             current.append(event if event is not None else placeholder)

@@ -2,13 +2,15 @@
 
 Files are written atomically (temp file in the same folder, fsync, then rename), so
 a reader — a Hermes agent pointed at the home — sees the old or the new bytes, never
-a mix, and a crash never leaves an empty file that would later look like a hand edit.  The materializer remembers the hashes of what it wrote in
-``.memoir/manifest.json``; a file whose bytes are neither one of its recent writes
-nor what the journal renders now was edited by hand (drift) and is never
-overwritten: ``memoir adopt`` turns the edit into events, ``memoir rebuild --force``
-discards it (keeping a ``.bak`` copy).
+a mix, and a crash never leaves an empty file that would later look like a hand edit.
 
-The manifest is rewritten in place without fsync: it is a cache of facts the
+The materializer remembers the hash of what it last wrote to each file in
+``.memoir/manifest.json``; a file whose bytes are neither that last write nor what
+the journal renders now was edited by hand (drift) and is never overwritten:
+``memoir adopt`` turns the edit into events, ``memoir rebuild --force`` discards it
+(keeping a ``.bak`` copy).
+
+The manifest is replaced atomically but not synced: it is a cache of facts the
 journal can re-derive, and a lost manifest only means comparing against the
 current rendering instead.
 """
@@ -26,7 +28,7 @@ import msgspec
 
 __all__ = ["Drift", "Materializer", "atomic_write"]
 
-_RECENT = 4
+_RECENT = 1  # only the last write of a file is memoir's own
 
 
 @dataclass(frozen=True)
@@ -54,11 +56,16 @@ def _digest(data: bytes) -> str:
 def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
     """Write ``data`` to ``path`` through a temp file and a rename; symlinks survive."""
     target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
     # Unique per process and thread, so two writers never share a temp file.
     tmp = target.with_name(f".{target.name}.memoir-tmp-{os.getpid()}-{threading.get_ident()}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            fd = os.open(tmp, flags, 0o644)
+        except FileNotFoundError:
+            # Creating the folder only when missing saves a system call per write.
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, flags, 0o644)
         try:
             view = memoryview(data)
             while view:
@@ -90,14 +97,9 @@ class Materializer:
             return _Manifest()
 
     def _save(self) -> None:
-        self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
-        data = msgspec.json.encode(self._manifest)
-        fd = os.open(self._manifest_path, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, data)
-            os.ftruncate(fd, len(data))
-        finally:
-            os.close(fd)
+        # Atomic, so a reader never sees half a manifest; not synced, because a lost
+        # manifest only means comparing against the current rendering.
+        atomic_write(self._manifest_path, msgspec.json.encode(self._manifest))
 
     def reload(self) -> None:
         """Re-read the manifest (another process may have written files since)."""
@@ -112,8 +114,12 @@ class Materializer:
     def is_drifted(self, rel: str, current: bytes | None) -> Drift | None:
         """Whether the file at ``rel`` was edited by hand, given what memoir renders now.
 
-        A missing file is not drift: it is rewritten (Hermes reads a missing file as
-        empty, so deleting it never hides entries from the journal).
+        The file is memoir's own when it holds the current rendering or the bytes of
+        memoir's last write of it (a writer that died between appending to the journal
+        and writing the file leaves those).  Anything else is a hand edit, including
+        an older rendering put back by hand.  A missing file is not drift: it is
+        rewritten (Hermes reads a missing file as empty, so deleting it never hides
+        entries from the journal).
         """
         actual = self.read(rel)
         if actual is None:
@@ -121,7 +127,7 @@ class Materializer:
         if current is not None and actual == current:
             return None
         known = self._manifest.files.get(rel)
-        if known is not None and _digest(actual) in known:
+        if known and _digest(actual) == known[0]:
             return None
         return Drift(rel, current, actual)
 

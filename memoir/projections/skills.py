@@ -39,9 +39,9 @@ from memoir.events.types import Event, Payload
 
 __all__ = [
     "ARCHIVE_DIR",
+    "FOLDS",
     "SKILLS_DIR",
     "SKILL_FILE",
-    "FOLDS",
     "SkillRecord",
     "SkillsState",
     "fold_skill_event",

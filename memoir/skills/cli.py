@@ -33,7 +33,7 @@ from memoir.skills.guards import (
 )
 from memoir.skills.history import skill_at, skill_history
 from memoir.skills.importer import PROVENANCES, import_skills
-from memoir.skills.manage import _layout_clash
+from memoir.skills.manage import layout_clash
 from memoir.skills.model import (
     PROTECTED_SKILLS,
     check_category,
@@ -255,7 +255,7 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
         existing = state.skills.skills.get(name)
         if existing is not None:
             raise MemoirError(f"a skill named '{name}' already exists at {skill_dir(existing)}")
-        clash = _layout_clash(state, name, category)
+        clash = layout_clash(state, name, category)
         if clash:
             raise MemoirError(clash)
         return [SkillCreated(name=name, category=category, content=content, provenance="user",

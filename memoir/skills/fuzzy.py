@@ -23,8 +23,9 @@ A match must be unique unless ``replace_all``.  After a loose match the replacem
 is fitted to the file: re-indented from the model's base indentation to the file's,
 and typographic characters the model flattened to ASCII are kept where the model did
 not change them.  After any match, ``\\t``/``\\r`` escapes in the replacement become
-real characters where the matched text has them.  A replacement whose ``\\'`` or ``\\"`` exists in neither the file nor
-anything but the tool-call transport is refused (escape drift).
+real characters where the matched text has them.  A loose match whose old and new
+strings both hold ``\\'`` or ``\\"`` while the file does not is refused: the
+backslash came from the tool-call transport (escape drift).
 
 Where whitespace runs are collapsed, a match is mapped back to the exact run
 boundaries in the file (Hermes's mapping can start such a match one space early or

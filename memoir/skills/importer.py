@@ -149,12 +149,14 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
         if problem:
             skipped[str(skill_md)] = problem
             continue
-        record = usage.get(name) if isinstance(usage.get(name), dict) else {}
+        raw = usage.get(name)
+        record: dict[str, Any] = raw if isinstance(raw, dict) else {}
         origin = "bundled" if name in bundled else "hub" if name in hub else provenance
         found.append(_Found(
             name=name, category=category, content=content,
             files=_read_files(folder, name, skipped), provenance=origin,
-            created_by="agent" if record.get("created_by") == "agent" else None,
+            created_by=("agent" if record.get("created_by") == "agent" and origin not in
+                        ("bundled", "hub") else None),
             pinned=bool(record.get("pinned")) and origin not in ("bundled", "hub"),
         ))
     return found

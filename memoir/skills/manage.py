@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memoir.events.skills import (
+    Provenance,
     SkillContentSet,
     SkillCreated,
     SkillFileRemoved,
@@ -58,7 +59,10 @@ from memoir.skills.model import (
     parse_frontmatter,
 )
 
-__all__ = ["ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "decide_manage", "text_digest"]
+__all__ = [
+    "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "decide_manage", "layout_clash",
+    "text_digest",
+]
 
 ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
 #: The actions that change an existing skill (the background guard applies).
@@ -169,10 +173,10 @@ class _Call:
         existing = skills.get(name)
         if existing is not None:
             return _fail(f"A skill named '{name}' already exists at {skill_dir(existing)}.")
-        clash = _layout_clash(self.state, name, category)
+        clash = layout_clash(self.state, name, category)
         if clash:
             return _fail(clash)
-        provenance = "user" if self.actor == "user" else "agent"
+        provenance: Provenance = "user" if self.actor == "user" else "agent"
         event = SkillCreated(name=name, category=category, content=self.content,
                              provenance=provenance, protected=name in PROTECTED_SKILLS)
         rel = f"{category}/{name}" if category else name
@@ -364,7 +368,7 @@ class _Call:
         }, [event])
 
 
-def _layout_clash(state: State, name: str, category: str | None) -> str | None:
+def layout_clash(state: State, name: str, category: str | None) -> str | None:
     """A new skill's folder must not nest in, or hold, another skill's folder."""
     for other in state.skills.skills.values():
         if category is not None and other.category is None and other.name == category:

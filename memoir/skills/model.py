@@ -205,7 +205,9 @@ def canonical_file_path(file_path: object, name: str) -> tuple[str | None, str |
             f"file_path '{file_path}' must be under one of: {', '.join(ALLOWED_SUBDIRS)}."
         )
     if len(segments) < 2:
-        return None, f"file_path '{file_path}' is a folder; name a file, e.g. '{segments[0]}/notes.md'."
+        return None, (
+            f"file_path '{file_path}' is a folder; name a file, e.g. '{segments[0]}/notes.md'."
+        )
     return "/".join(segments), None
 
 

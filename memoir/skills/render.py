@@ -3,10 +3,11 @@
 
 :class:`SkillsRenderer` is registered in :data:`memoir.home.RENDERERS` on import.
 Its ``touched`` names ``.usage.json`` and, for events that change a skill's files or
-their place, a token for the skill (``\\0skill:<name>``, a string no real path can be); ``files`` expands a token to the
-skill's current files and to ``None`` for every path the skill has vacated, so an
-archive, a restore, a removed file or a deleted skill leaves no stale file behind,
-in an incremental write and in a rebuild alike.
+their place, a token for the skill (``\\0skill:<name>``, a string no real path can
+be); ``files`` expands a token to the skill's current files and to ``None`` for
+every path the skill has vacated, so an archive, a restore, a removed file or a
+deleted skill leaves no stale file behind, in an incremental write and in a rebuild
+alike.
 
 ``.usage.json`` holds one record per skill (archived ones included, deleted ones
 forgotten) with Hermes's eleven fields, written as Hermes writes it:

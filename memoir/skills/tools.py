@@ -30,7 +30,7 @@ from memoir.events.types import Event, Payload
 from memoir.home import Decision
 from memoir.projections.state import State
 from memoir.skills.adopt import skill_folder_drift
-from memoir.skills.guards import Refusal
+from memoir.skills.guards import Refusal, background_refusal
 from memoir.skills.manage import WRITES, ReadMark, decide_manage, text_digest
 from memoir.skills.view import list_skills, view_skill
 from memoir.tools import register_tool
@@ -169,8 +169,9 @@ def _skills_root(memoir: Memoir) -> str:
     return str(memoir.home / "skills")
 
 
-def _drift_refusal(memoir: Memoir, state: State, name: str, action: str) -> Decision[Any] | None:
-    drifted = skill_folder_drift(memoir, state, name)
+def _drift_refusal(memoir: Memoir, state: State, name: str, action: str,
+                   category: str | None = None) -> Decision[Any] | None:
+    drifted = skill_folder_drift(memoir, state, name, category)
     if not drifted:
         return None
     paths = ", ".join(d.path for d in drifted)
@@ -198,13 +199,24 @@ def skill_manage_call(
     With ``run_kind``, a call that lands starts run ``run`` in the same append.
     """
 
+    name = str(args.get("name", ""))
+    action = str(args.get("action", ""))
+
     def decide(state: State) -> Decision[dict[str, Any]]:
+        # A skill edited by hand refuses every change (whether or not it would apply
+        # to the journal's text) once the background guard has had its say.
+        if (action in WRITES and state.skills.live(name) is not None
+                and background_refusal(state, actor, name, action) is None):
+            refused = _drift_refusal(memoir, state, name, action)
+            if refused is not None:
+                return refused
         outcome = decide_manage(state, args, actor=actor, root=_skills_root(memoir),
                                 viewed=viewed)
-        name = str(args.get("name", ""))
-        action = str(args.get("action", ""))
-        if outcome.success and (action in WRITES or action == "create"):
-            refused = _drift_refusal(memoir, state, name, action)
+        if outcome.success and action == "create":
+            category = args.get("category")
+            refused = _drift_refusal(memoir, state, name, action,
+                                     category.strip() or None if isinstance(category, str)
+                                     else None)
             if refused is not None:
                 return refused
         events: list[Payload] = list(outcome.events)

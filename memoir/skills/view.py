@@ -225,7 +225,8 @@ def _main_result(record: SkillRecord, frontmatter: Mapping[str, Any], root: str,
     if setup_help:
         result["setup_help"] = setup_help
     if missing:
-        note = f"Setup needed before using this skill: missing {', '.join(f'env ${m}' for m in missing)}."
+        items = ", ".join(f"env ${m}" for m in missing)
+        note = f"Setup needed before using this skill: missing {items}."
         result["setup_note"] = f"{note} {setup_help}" if setup_help else note
     if frontmatter.get("compatibility"):
         result["compatibility"] = frontmatter["compatibility"]

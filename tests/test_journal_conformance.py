@@ -1,0 +1,353 @@
+"""The conformance suite every journal backend passes.
+
+:class:`JournalConformance` states the contract of :class:`memoir.events.journal.Journal`;
+each backend subclasses it and says how to make (and re-open) a journal.  A future
+PostgreSQL journal adds one subclass here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import memoir  # noqa: F401  (registers the event types)
+from memoir.clock import FakeClock
+from memoir.errors import ConflictError, ValidationError
+from memoir.events.codec import GENESIS, encode_record
+from memoir.events.journal import ExpectHead, ExpectUntouched, FileJournal, Journal
+from memoir.events.memory import EntryAdded, EntryRemoved
+from memoir.events.memory_journal import InMemoryJournal
+from memoir.events.types import Draft, Event
+from memoir.ids import new_id
+from memoir.testing import memory_drafts
+
+
+def added(text: str, *, entry: str = "e-000000000001", target: str = "memory") -> Draft:
+    return Draft(data=EntryAdded(target=target, entry_id=entry, text=text),  # type: ignore[arg-type]
+                 actor="agent", session="s-1")
+
+
+def batch(n: int, prefix: str = "fact") -> list[Draft]:
+    return [added(f"{prefix} {i}", entry=f"e-{i:012x}") for i in range(n)]
+
+
+def chain_holds(events: list[Event]) -> bool:
+    prev = GENESIS
+    for e in events:
+        _line, prev = encode_record(
+            seq=e.seq, id=e.id, ts=e.ts, actor=e.actor, session=e.session, run=e.run,
+            causation=e.causation, more=e.more, data=e.data, prev=prev,
+        )
+        if prev.decode() != e.hash:
+            return False
+    return True
+
+
+class JournalConformance:
+    """The contract of a journal backend.  Subclasses provide ``make`` and ``reopen``."""
+
+    def make(self, clock: FakeClock | None = None) -> Journal:
+        raise NotImplementedError
+
+    def reopen(self, journal: Journal) -> Journal:
+        """The same journal as another process would see it (or the same object)."""
+        raise NotImplementedError
+
+    @pytest.fixture
+    def journal(self) -> Iterator[Journal]:
+        j = self.make()
+        yield j
+        j.close()
+
+    # -- empty journal ---------------------------------------------------------------------
+
+    def test_empty_journal_has_head_zero_and_reads_nothing(self, journal: Journal) -> None:
+        assert journal.head() == 0
+        assert list(journal.read()) == []
+        assert list(journal.read(after=0, until=10)) == []
+        report = journal.verify()
+        assert (report.records, report.head_hash, report.types) == (0, "", {})
+
+    def test_empty_append_writes_nothing(self, journal: Journal) -> None:
+        assert journal.append([]) == []
+        assert journal.head() == 0
+
+    # -- append and read --------------------------------------------------------------------
+
+    def test_appends_get_gapless_seqs_from_one(self, journal: Journal) -> None:
+        first = journal.append(batch(3))
+        second = journal.append([added("one more")])
+        assert [e.seq for e in first + second] == [1, 2, 3, 4]
+        assert journal.head() == 4
+
+    def test_records_carry_type_version_metadata_and_payload(self, journal: Journal) -> None:
+        draft = Draft(data=EntryAdded(target="user", entry_id="e-1", text="Likes tea"),
+                      actor="reviewer.memory", session="s-9", run="run-3", causation="c-1")
+        (event,) = journal.append([draft])
+        (read,) = journal.read()
+        for e in (event, read):
+            assert e.type == "memory.entry_added" and e.v == EntryAdded.VERSION
+            assert (e.actor, e.session, e.run, e.causation) == ("reviewer.memory", "s-9",
+                                                               "run-3", "c-1")
+            assert e.data == draft.data
+            assert len(e.id) == 32 and e.ts
+        assert read == event
+
+    def test_writer_mints_distinct_ids_and_keeps_given_ones(self, journal: Journal) -> None:
+        mine = new_id()
+        events = journal.append([*batch(5), Draft(data=added("x").data, actor="user", id=mine,
+                                                  ts="2026-01-01T00:00:00.000000+00:00")])
+        assert len({e.id for e in events}) == 6
+        assert events[-1].id == mine and events[-1].ts == "2026-01-01T00:00:00.000000+00:00"
+
+    def test_more_counts_the_records_that_follow_in_the_same_append(
+        self, journal: Journal
+    ) -> None:
+        events = journal.append(batch(4)) + journal.append(batch(1))
+        assert [e.more for e in events] == [3, 2, 1, 0, 0]
+
+    @pytest.mark.parametrize(
+        ("after", "until", "expected"),
+        [(0, None, [1, 2, 3, 4, 5]), (2, None, [3, 4, 5]), (0, 3, [1, 2, 3]), (1, 4, [2, 3, 4]),
+         (4, 4, []), (5, None, []), (9, None, []), (0, 99, [1, 2, 3, 4, 5]), (3, 1, []),
+         (-5, 2, [1, 2]), (0, -1, []), (0, 0, [])],
+    )
+    def test_read_returns_the_seqs_in_the_half_open_range(
+        self, journal: Journal, after: int, until: int | None, expected: list[int]
+    ) -> None:
+        journal.append(batch(2))
+        journal.append(batch(3))
+        assert [e.seq for e in journal.read(after=after, until=until)] == expected
+
+    def test_a_read_in_progress_does_not_see_later_appends(self, journal: Journal) -> None:
+        journal.append(batch(3))
+        reader = journal.read()
+        first = next(reader)
+        journal.append(batch(2))
+        assert [first.seq, *(e.seq for e in reader)] == [1, 2, 3]
+
+    def test_large_batch_is_one_append(self, journal: Journal) -> None:
+        events = journal.append(batch(10_000))
+        assert [e.seq for e in events] == list(range(1, 10_001))
+        assert events[0].more == 9_999 and events[-1].more == 0
+        assert journal.head() == 10_000
+        read = list(journal.read(after=4_000, until=6_000))
+        assert [e.seq for e in read] == list(range(4_001, 6_001))
+        assert read[0].data == events[4_000].data
+        assert journal.verify().records == 10_000
+
+    def test_what_is_read_is_what_was_appended(self) -> None:
+        # @given inside the test: one Hypothesis test per backend class.
+        @given(appends=st.lists(st.lists(memory_drafts(), min_size=1, max_size=4), max_size=6))
+        @settings(max_examples=25)
+        def check(appends: list[list[Draft]]) -> None:
+            journal = self.make()
+            try:
+                written = [e for drafts in appends for e in journal.append(drafts)]
+                assert list(journal.read()) == written
+                assert [e.data for e in written] == [d.data for ds in appends for d in ds]
+                assert [e.seq for e in written] == list(range(1, len(written) + 1))
+                assert list(self.reopen(journal).read()) == written
+            finally:
+                journal.close()
+
+        check()
+
+    # -- hash chain and verify ---------------------------------------------------------------
+
+    def test_every_record_hash_chains_to_the_one_before(self, journal: Journal) -> None:
+        journal.append(batch(3))
+        journal.append([added("tail")])
+        events = list(journal.read())
+        assert chain_holds(events)
+        assert len({e.hash for e in events}) == 4
+
+    def test_verify_counts_records_and_types_and_names_the_head_hash(
+        self, journal: Journal
+    ) -> None:
+        journal.append(batch(3))
+        (removed,) = journal.append([Draft(data=EntryRemoved(
+            target="memory", entry_id="e-000000000000", previous="fact 0", position=0),
+            actor="agent")])
+        report = journal.verify()
+        assert report.records == 4
+        assert report.head_hash == removed.hash
+        assert report.types == {"memory.entry_added": 3, "memory.entry_removed": 1}
+        assert report.bytes > 0
+
+    # -- retries -------------------------------------------------------------------------------
+
+    def test_retrying_an_append_returns_the_original_records(self, journal: Journal) -> None:
+        drafts = [d.with_meta(id=new_id()) for d in batch(3)]
+        original = journal.append(drafts)
+        journal.append([added("in between")])
+        again = journal.append(drafts)
+        assert again == original
+        assert journal.head() == 4
+        assert [e.seq for e in journal.read()] == [1, 2, 3, 4]
+
+    def test_retrying_from_a_fresh_journal_object_returns_the_original_records(
+        self, journal: Journal
+    ) -> None:
+        drafts = [d.with_meta(id=new_id()) for d in batch(2)]
+        original = journal.append(drafts)
+        other = self.reopen(journal)
+        try:
+            assert other.append(drafts) == original
+            assert other.head() == 2
+        finally:
+            if other is not journal:
+                other.close()
+
+    def test_retry_with_a_fake_clock_in_the_past_is_still_recognised(self) -> None:
+        journal = self.make(clock=FakeClock("2020-01-01T00:00:00+00:00"))
+        try:
+            drafts = [added("dated").with_meta(id=new_id())]  # id minted by the real clock
+            original = journal.append(drafts)
+            journal.append(batch(3))
+            assert self.reopen(journal).append(drafts) == original
+            assert journal.head() == 4
+        finally:
+            journal.close()
+
+    def test_a_retry_that_differs_from_the_original_append_is_refused(
+        self, journal: Journal
+    ) -> None:
+        drafts = [d.with_meta(id=new_id()) for d in batch(2)]
+        journal.append(drafts)
+        with pytest.raises(ValidationError, match="retried append"):
+            journal.append([drafts[0], added("new").with_meta(id=new_id())])
+        with pytest.raises(ValidationError, match="retried append"):
+            journal.append(list(reversed(drafts)))
+        assert journal.head() == 2
+
+    def test_an_append_naming_one_id_twice_is_refused(self, journal: Journal) -> None:
+        same = new_id()
+        with pytest.raises(ValidationError, match="same event id twice"):
+            journal.append([added("a").with_meta(id=same), added("b").with_meta(id=same)])
+        assert journal.head() == 0
+
+    # -- expectations --------------------------------------------------------------------------
+
+    def test_expect_head_appends_when_the_head_matches(self, journal: Journal) -> None:
+        journal.append(batch(2))
+        (event,) = journal.append([added("x")], expect=ExpectHead(2))
+        assert event.seq == 3
+
+    def test_expect_head_conflicts_when_the_journal_moved_on(self, journal: Journal) -> None:
+        journal.append(batch(2))
+        with pytest.raises(ConflictError, match="expected the journal to end at seq 1, but it "
+                           "ends at 2") as info:
+            journal.append([added("x")], expect=ExpectHead(1))
+        assert info.value.head == 2
+        assert journal.head() == 2
+
+    def test_expect_untouched_conflicts_on_a_later_event_of_the_same_entity(
+        self, journal: Journal
+    ) -> None:
+        journal.append([added("a", entry="e-a")])
+        journal.append([added("b", entry="e-b")])
+        with pytest.raises(ConflictError, match=r"1 event\(s\) after seq 1 .*seq 2") as info:
+            journal.append([added("c")], expect=ExpectUntouched(
+                frozenset({"memory:memory:e-b"}), after=1))
+        assert info.value.conflicting == (2,)
+        assert journal.head() == 2
+
+    def test_expect_untouched_appends_when_only_other_entities_changed(
+        self, journal: Journal
+    ) -> None:
+        journal.append([added("a", entry="e-a")])
+        journal.append([added("b", entry="e-b")])
+        (event,) = journal.append([added("c")], expect=ExpectUntouched(
+            frozenset({"memory:memory:e-a"}), after=1))
+        assert event.seq == 3
+        journal.append([added("d")], expect=ExpectUntouched({"memory:user"}, after=0))  # type: ignore[arg-type]
+
+    def test_locked_writer_sees_a_fresh_head_and_appends(self, journal: Journal) -> None:
+        journal.append(batch(2))
+        with journal.locked() as writer:
+            assert writer.head == 2
+            writer.append([added("x")], expect=ExpectHead(writer.head))
+            assert writer.head == 3
+
+    # -- threads -------------------------------------------------------------------------------
+
+    def test_concurrent_threads_lose_nothing_and_duplicate_nothing(
+        self, journal: Journal
+    ) -> None:
+        acked: list[list[Event]] = []
+        errors: list[BaseException] = []
+
+        def work(n: int) -> None:
+            try:
+                for i in range(25):
+                    acked.append(journal.append(batch(1 + i % 3, prefix=f"t{n}-{i}")))
+            except BaseException as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        events = list(journal.read())
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        by_seq = {e.seq: e for e in events}
+        assert sum(len(a) for a in acked) == len(events)
+        for append in acked:
+            assert [by_seq[e.seq] for e in append] == append
+        assert chain_holds(events)
+
+
+class TestInMemoryJournal(JournalConformance):
+    def make(self, clock: FakeClock | None = None) -> Journal:
+        return InMemoryJournal(clock=clock)
+
+    def reopen(self, journal: Journal) -> Journal:
+        return journal
+
+
+class TestFileJournal(JournalConformance):
+    @pytest.fixture(autouse=True)
+    def _folder(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._dir = tmp_path_factory.mktemp("journal")
+        self._count = 0
+
+    def make(self, clock: FakeClock | None = None) -> Journal:
+        self._count += 1
+        path = self._dir / f"journal-{self._count}.jsonl"
+        return FileJournal(path, durability="never", clock=clock)
+
+    def reopen(self, journal: Journal) -> Journal:
+        assert isinstance(journal, FileJournal)
+        return FileJournal(journal.path, durability="never", clock=journal.clock)
+
+
+class TestDurableFileJournal(TestFileJournal):
+    """The same contract with an fsync per append (the default)."""
+
+    def make(self, clock: FakeClock | None = None) -> Journal:
+        self._count += 1
+        return FileJournal(self._dir / f"journal-{self._count}.jsonl", clock=clock)
+
+
+@given(appends=st.lists(st.lists(memory_drafts(), min_size=1, max_size=3), max_size=5))
+@settings(max_examples=25)
+def test_both_backends_write_identical_records_for_identical_drafts(
+    appends: list[list[Draft]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    ts = "2026-03-04T05:06:07.000000+00:00"
+    drafts = [[d.with_meta(ts=ts, id=f"{i:02x}{j:02x}{'0' * 28}") for j, d in enumerate(append)]
+              for i, append in enumerate(appends)]
+    path: Path = tmp_path_factory.mktemp("twin") / "journal.jsonl"
+    with FileJournal(path, durability="never") as on_disk:
+        in_memory = InMemoryJournal()
+        for append in drafts:
+            assert on_disk.append(append) == in_memory.append(append)
+        assert on_disk.verify() == in_memory.verify()
