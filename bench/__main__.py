@@ -8,6 +8,9 @@ to ``bench/results/latest.json`` (gitignored).  See ``docs/benchmarks.md``.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import sys
 import time
 import traceback
@@ -45,8 +48,19 @@ def _hermes_python(args: argparse.Namespace, log: Callable[[str], None]) -> str 
         return None
 
 
+def _profile_summary(profiler: cProfile.Profile, path: Path) -> str:
+    """Save the profile to ``path`` and return its top functions by own time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    profiler.dump_stats(path)
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    return out.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description="Run memoir's benchmarks (see docs/benchmarks.md)."
+    )
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: fewer rounds, a 100,000-event corpus")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
@@ -58,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="python of an existing Hermes Agent venv (else "
                              "$MEMOIR_HERMES_PYTHON, else one is made in .bench/hermes-venv)")
     parser.add_argument("--no-hermes", action="store_true", help="skip the Hermes baselines")
+    parser.add_argument("--profile", action="store_true",
+                        help="run each benchmark under cProfile (slower; figures are then "
+                             "only indicative), print its top functions and keep "
+                             ".bench/profiles/NAME.prof")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when a target is missed")
     args = parser.parse_args(argv)
@@ -71,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     _log(f"memoir {info['memoir']} ({info['commit']}), Python {info['python']}, "
          f"{info['cpus']} CPUs, {info['platform']}" + (" [quick]" if args.quick else ""))
+    load = info["loadavg"]
+    if load and load[0] > 0.5 * (info["cpus"] or 1):
+        _log(f"warning: load average {load[0]:.1f}: other work is running, and fsync-bound "
+             "figures will be lower and noisier than on an idle machine")
     hermes = _hermes_python(args, _log) if NEEDS_HERMES.intersection(selected) else None
     ctx = Context(quick=args.quick, work=WORK_DIR, hermes_python=hermes, log=_log)
 
@@ -80,18 +102,25 @@ def main(argv: list[str] | None = None) -> int:
     for name in selected:
         _log(f"\n== {name}")
         started = time.perf_counter()
+        profiler = cProfile.Profile() if args.profile else None
         try:
-            found = BENCHMARKS[name].run(ctx)
+            if profiler is not None:
+                found = profiler.runcall(BENCHMARKS[name].run, ctx)
+            else:
+                found = BENCHMARKS[name].run(ctx)
         except Exception:  # one broken benchmark must not hide the others
             errors[name] = traceback.format_exc()
             _log(errors[name])
         else:
             figures.extend(found)
         seconds[name] = time.perf_counter() - started
+        if profiler is not None:
+            _log(_profile_summary(profiler, WORK_DIR / "profiles" / f"{name}.prof"))
         _log(f"   ({seconds[name]:.1f} s)")
 
     _log("\n" + table(figures, errors))
-    write_json(args.json, figures, errors, quick=args.quick, seconds=seconds)
+    write_json(args.json, figures, errors, quick=args.quick, seconds=seconds,
+               started_load=load)
     _log(f"\nresults written to {args.json}")
     if errors:
         return 1

@@ -12,14 +12,16 @@ through memoir's own :class:`CheckpointStore` every 10,000 seqs (the default
 ``journal.checkpoint_every``), with its retention, so the cached home has the checkpoints
 that normal operation would have left.
 
-The cache is keyed by :data:`FORMAT` and the event count; bump :data:`FORMAT` whenever the
-generator or memoir's journal or checkpoint format changes.  ``meta.json`` is written
-last: a folder without it is an interrupted build and is rebuilt.
+The cache is keyed by :data:`FORMAT`, the event count and a fingerprint of memoir's own
+formats (the bytes of a sample journal line and the schema of a checkpoint), so a change to
+either rebuilds the corpus by itself; bump :data:`FORMAT` when the generator changes.
+``meta.json`` is written last: a folder without it is an interrupted build and is rebuilt.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import random
@@ -30,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from memoir.clock import format_ts
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
@@ -37,7 +41,7 @@ from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.home import JOURNAL_FILE
-from memoir.projections.checkpoint import CheckpointStore
+from memoir.projections.checkpoint import Checkpoint, CheckpointStore
 from memoir.projections.state import State
 
 __all__ = ["FORMAT", "Corpus", "copy_home", "ensure_corpus"]
@@ -215,9 +219,20 @@ def _build(home: Path, events: int, log: Callable[[str], None]) -> dict[str, Any
     }
 
 
+def fingerprint() -> str:
+    """Changes whenever memoir's journal line or checkpoint format does."""
+    line, _ = encode_record(
+        seq=1, id="0" * 32, ts="2024-01-01T00:00:00.000000+00:00", actor="agent", session="s",
+        run=None, causation=None, more=0, data=EntryAdded(target="memory", entry_id="e", text="t"),
+        prev=GENESIS,
+    )
+    schema = msgspec.json.encode(msgspec.json.schema(Checkpoint), order="sorted")
+    return hashlib.blake2b(line + b"\n" + schema, digest_size=4).hexdigest()
+
+
 def ensure_corpus(work: Path, events: int, log: Callable[[str], None]) -> Corpus:
     """The cached corpus of about ``events`` events, built now if missing."""
-    home = work / "corpus" / f"{FORMAT}-{events}"
+    home = work / "corpus" / f"{FORMAT}-{events}-{fingerprint()}"
     meta_path = home / "meta.json"
     if meta_path.exists():
         return Corpus(home, json.loads(meta_path.read_text(encoding="utf-8")))

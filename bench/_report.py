@@ -68,7 +68,12 @@ def _git(*args: str) -> str:
 
 
 def _git_commit() -> str | None:
-    """The commit measured, with ``+dirty`` when memoir/ has uncommitted changes."""
+    """The commit measured, with ``+dirty`` when memoir/ has uncommitted changes.
+
+    ``MEMOIR_BENCH_COMMIT`` names it instead, for a run from an exported tree.
+    """
+    if os.environ.get("MEMOIR_BENCH_COMMIT"):
+        return os.environ["MEMOIR_BENCH_COMMIT"]
     commit = _git("rev-parse", "--short", "HEAD")
     if not commit:
         return None
@@ -83,15 +88,19 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "memoir": memoir.__version__,
         "commit": _git_commit(),
+        # Other work on the machine skews fsync-bound figures most; keep the load with them.
+        "loadavg": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
     }
 
 
 def write_json(path: Path, figures: list[Figure], errors: dict[str, str],
-               *, quick: bool, seconds: dict[str, float]) -> None:
+               *, quick: bool, seconds: dict[str, float],
+               started_load: list[float] | None) -> None:
     data = {
         "generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "quick": quick,
         "machine": machine(),
+        "loadavg_at_start": started_load,
         "seconds": {k: round(v, 1) for k, v in seconds.items()},
         "figures": [f.as_json() for f in figures],
         "errors": errors,

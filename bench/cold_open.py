@@ -37,7 +37,7 @@ def _ms(results: list[dict[str, Any]], key: str = "seconds") -> float:
 
 def run(ctx: Context) -> list[Figure]:
     corpus = ensure_corpus(ctx.work, ctx.pick(100_000, 1_000_000), ctx.log)
-    runs = ctx.pick(3, 7)
+    runs = ctx.pick(3, 5)
     folder = scratch_dir(ctx, NAME)
     try:
         home = copy_home(corpus, folder / "home")

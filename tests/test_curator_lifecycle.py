@@ -99,12 +99,14 @@ def test_archive_event_says_how_long_the_skill_was_idle() -> None:
 
 # -- the property: real events against a plain model of spec §4.3 -----------------------------
 
-ACTIVITY = st.tuples(st.sampled_from(["use", "view", "patch"]), st.integers(0, 120 * 24))
+ACTIVITY = st.tuples(st.sampled_from(["use", "use", "view", "patch"]), st.integers(0, 120 * 24))
 SKILL = st.fixed_dictionaries({
     "created_h": st.integers(0, 30 * 24),
     "activity": st.lists(ACTIVITY, max_size=3),
     "pinned": st.sampled_from([False, False, False, True]),
-    "stale_at_h": st.none() | st.integers(0, 120 * 24),
+    # A stale mark (as an earlier pass would have made) followed by later activity is
+    # what reactivation needs, so marks come early.
+    "stale_at_h": st.none() | st.integers(0, 40 * 24),
     "provenance": st.sampled_from(["agent", "agent", "agent", "agent", "user", "hub"]),
 })
 
@@ -134,8 +136,8 @@ def model(spec: dict[str, object], now: dt.datetime, stale_days: int,
     return None
 
 
-@settings(max_examples=100)
-@given(specs=st.lists(SKILL, min_size=1, max_size=4), after_h=st.integers(-60 * 24, 120 * 24),
+@settings(max_examples=80)
+@given(specs=st.lists(SKILL, min_size=1, max_size=4), after_h=st.integers(-30 * 24, 90 * 24),
        stale_days=st.integers(1, 45), extra_days=st.integers(-20, 60))
 def test_transitions_equal_a_plain_model_of_the_spec(
     specs: list[dict[str, object]], after_h: int, stale_days: int, extra_days: int,

@@ -127,7 +127,7 @@ def test_a_hand_edit_that_breaks_the_rules_is_refused_whole(handle: Memoir) -> N
     (handle.home / "skills/dev/foo/references/r.md").write_text("changed\n")
     (handle.home / "skills/dev/foo/SKILL.md").write_text("no frontmatter any more\n")
     head = handle.head
-    with pytest.raises(ValidationError, match="skills/dev/foo/SKILL.md"):
+    with pytest.raises(ValidationError, match=r"skills/dev/foo/SKILL\.md"):
         adopt_skills(handle)
     assert handle.head == head
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import memoir
-import memoir.skills.cli  # noqa: F401  (attaches the group)
+import memoir.skills.cli
 from memoir.cli import cli
 from memoir.events.runs import RunStarted
 from memoir.skills import skill_manage_call

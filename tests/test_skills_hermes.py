@@ -29,7 +29,7 @@ from memoir.skills.fuzzy import find_and_replace
 from memoir.skills.render import usage_record
 
 sys.path.insert(0, str(Path(__file__).parent))
-from oracle import hermes_python  # noqa: E402
+from oracle import hermes_python
 
 pytestmark = pytest.mark.skipif(
     hermes_python() is None,

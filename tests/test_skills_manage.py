@@ -313,3 +313,9 @@ def test_every_version_can_be_read_back_by_seq(handle: Memoir, agent: Session) -
     texts = [skill_at(handle, "foo", v.seq).content for v in versions]  # type: ignore[union-attr]
     assert texts == [skill_md(), skill_md().replace("make", "build"), skill_md(body="v3\n")]
     assert skill_at(handle, "foo", versions[0].seq - 1) is None
+
+
+def test_the_public_surface_is_sorted_and_importable() -> None:
+    names = memoir.skills.__all__
+    assert names == sorted(names)
+    assert all(hasattr(memoir.skills, name) for name in names)

@@ -70,7 +70,8 @@ def test_archive_keeps_the_category_and_restore_brings_it_back(handle: Memoir) -
           file_content="R")
     person(handle, lambda s: archive_events(s, "deep", actor="user", reason="unused"))
     files = set(tree(handle.home))
-    assert {"skills/.archive/ops/deep/SKILL.md", "skills/.archive/ops/deep/references/r.md"} <= files
+    archived = {"skills/.archive/ops/deep/SKILL.md", "skills/.archive/ops/deep/references/r.md"}
+    assert archived <= files
     assert not any(f.startswith("skills/ops/") for f in files)
     person(handle, lambda s: restore_events(s, "deep", actor="user"))
     files = set(tree(handle.home))

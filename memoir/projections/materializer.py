@@ -10,9 +10,9 @@ the journal renders now was edited by hand (drift) and is never overwritten:
 ``memoir adopt`` turns the edit into events, ``memoir rebuild --force`` discards it
 (keeping a ``.bak`` copy).
 
-The manifest is replaced atomically but not synced: it is a cache of facts the
-journal can re-derive, and a lost manifest only means comparing against the
-current rendering instead.
+The manifest is rewritten in place without fsync: it is a cache of facts the
+journal can re-derive, and a lost or torn manifest only means comparing against
+the current rendering instead.
 """
 
 from __future__ import annotations
@@ -97,9 +97,18 @@ class Materializer:
             return _Manifest()
 
     def _save(self) -> None:
-        # Atomic, so a reader never sees half a manifest; not synced, because a lost
-        # manifest only means comparing against the current rendering.
-        atomic_write(self._manifest_path, msgspec.json.encode(self._manifest))
+        # Rewritten in place, not synced and not renamed: the manifest is a cache of
+        # facts the journal can re-derive, a temp file and a rename cost more than the
+        # write itself, and a reader that catches it half-written fails to decode it
+        # and compares against the current rendering instead.
+        self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        data = msgspec.json.encode(self._manifest)
+        fd = os.open(self._manifest_path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, data)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
 
     def reload(self) -> None:
         """Re-read the manifest (another process may have written files since)."""

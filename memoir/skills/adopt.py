@@ -48,6 +48,7 @@ from memoir.projections.skills import (
 )
 from memoir.projections.state import State
 from memoir.skills.guards import delete_events
+from memoir.skills.manage import layout_clash
 from memoir.skills.model import (
     PROTECTED_SKILLS,
     canonical_file_path,
@@ -263,6 +264,9 @@ def _adopt_new(memoir: Memoir, state: State, added: list[str],
             raise _fail(skill_md, f"a skill named '{name}' already exists at "
                                   f"{skill_dir(state.skills.skills[name])}; memoir cannot "
                                   "adopt a moved or copied skill folder.")
+        clash = layout_clash(state, name, category)
+        if clash:
+            raise _fail(skill_md, clash)
         files: dict[str, str] = {}
         for rel in added:
             if not rel.startswith(folder) or rel == skill_md:

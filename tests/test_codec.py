@@ -1,0 +1,124 @@
+"""Encoding records to journal lines and back: determinism, the hash, the envelope."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import memoir  # noqa: F401  (registers the event types)
+from memoir.errors import UnknownEventType, ValidationError
+from memoir.events.codec import (
+    GENESIS,
+    Decoder,
+    body_of,
+    chain_hash,
+    encode_record,
+    hash_of_line,
+    line_hash_ok,
+)
+from memoir.events.curator import CuratorRunStarted
+from memoir.events.memory import EntryAdded
+from memoir.events.types import REGISTRY, Draft, Payload
+from memoir.testing import memory_drafts, memory_texts
+
+
+def line_of(data: Payload, *, seq: int = 1, prev: bytes = GENESIS, more: int = 0,
+            session: str | None = None) -> tuple[bytes, bytes]:
+    return encode_record(seq=seq, id="0" * 32, ts="2026-01-01T00:00:00.000000+00:00",
+                         actor="agent", session=session, run=None, causation=None,
+                         more=more, data=data, prev=prev)
+
+
+def test_a_record_line_has_the_documented_envelope_in_order() -> None:
+    line, digest = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), session="s-1")
+    assert list(json.loads(line)) == ["seq", "id", "ts", "type", "v", "actor", "session", "run",
+                                      "causation", "more", "data", "hash"]
+    assert json.loads(line)["type"] == "memory.entry_added"
+    assert json.loads(line)["v"] == 2
+    assert json.loads(line)["hash"] == digest.decode()
+    assert line.endswith(b',"hash":"' + digest + b'"}')
+
+
+@given(text=memory_texts())
+def test_every_record_is_one_line_whatever_its_text(text: str) -> None:
+    line, _ = line_of(EntryAdded(target="user", entry_id="e-1", text=text))
+    assert b"\n" not in line and b"\r" not in line
+    assert Decoder().decode(line).data == EntryAdded(target="user", entry_id="e-1", text=text)
+
+
+@given(draft=memory_drafts())
+def test_decoding_an_encoded_record_gives_back_the_same_event(draft: Draft) -> None:
+    line, digest = encode_record(seq=7, id="a" * 32, ts="2026-01-01T00:00:00.000000+00:00",
+                                 actor=draft.actor, session=draft.session, run=draft.run,
+                                 causation=draft.causation, more=2, data=draft.data,
+                                 prev=b"f" * 32)
+    event = Decoder().decode(line)
+    assert event.data == draft.data
+    assert (event.seq, event.more, event.actor, event.session, event.run, event.causation) == (
+        7, 2, draft.actor, draft.session, draft.run, draft.causation)
+    assert event.hash == digest.decode()
+    assert line_hash_ok(b"f" * 32, line)
+
+
+def test_equal_payloads_encode_to_equal_bytes_whatever_their_dict_order() -> None:
+    one = CuratorRunStarted(run_id="r", inputs={"b": 1, "a": {"y": 2, "x": 3}})
+    two = CuratorRunStarted(run_id="r", inputs={"a": {"x": 3, "y": 2}, "b": 1})
+    assert line_of(one) == line_of(two)
+    assert b'"inputs":{"a":{"x":3,"y":2},"b":1}' in line_of(one)[0]
+
+
+def test_the_hash_covers_the_body_and_the_previous_hash() -> None:
+    data = EntryAdded(target="memory", entry_id="e-1", text="hi")
+    line, digest = line_of(data, prev=b"0" * 32)
+    assert hash_of_line(line) == digest
+    assert digest == chain_hash(b"0" * 32, body_of(line))
+    assert body_of(line) == line[: line.rindex(b',"hash"')] + b"}"
+    assert line_of(data, prev=b"1" * 32)[1] != digest
+    assert not line_hash_ok(b"1" * 32, line)
+    assert len(digest) == 32 and int(digest, 16) >= 0
+
+
+@pytest.mark.parametrize("cut", [1, 2, 10, 34, 35, 43, 44])
+def test_a_torn_line_fails_the_hash_check(cut: int) -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"))
+    assert line_hash_ok(GENESIS, line)
+    assert not line_hash_ok(GENESIS, line[:-cut])
+
+
+def test_a_lone_surrogate_is_refused_with_a_validation_error() -> None:
+    with pytest.raises(ValidationError, match="memory.entry_added.*lone surrogates"):
+        line_of(EntryAdded(target="memory", entry_id="e-1", text="bad \ud800 text"))
+
+
+def test_decoding_an_unknown_type_raises_naming_the_seq() -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), seq=4)
+    alien = line.replace(b"memory.entry_added", b"memory.entry_pinned")
+    with pytest.raises(UnknownEventType, match="seq 4: unknown event type 'memory.entry_pinned'"):
+        Decoder().decode(alien)
+
+
+def test_decoding_a_newer_version_raises_naming_both_versions() -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), seq=4)
+    with pytest.raises(UnknownEventType, match="schema v3 but this memoir knows up to v2"):
+        Decoder().decode(line.replace(b'"v":2', b'"v":3'))
+
+
+def test_the_envelope_is_read_without_decoding_the_payload() -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), seq=3, more=1)
+    broken = line.replace(b'"target":"memory"', b'"target":42')
+    rec = Decoder().envelope(broken)
+    assert (rec.seq, rec.more, rec.type) == (3, 1, "memory.entry_added")
+    with pytest.raises(msgspec.ValidationError):
+        Decoder().event(rec)
+
+
+def test_a_decoder_with_its_own_registry_knows_only_those_types() -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"))
+    only = {"memory.entry_added": REGISTRY["memory.entry_added"]}
+    assert Decoder(only).decode(line).data.TYPE == "memory.entry_added"
+    with pytest.raises(UnknownEventType):
+        Decoder({}).decode(line)

@@ -1,0 +1,230 @@
+"""A state machine driving the real journal and memory projection against a plain model.
+
+The system under test is a real memoir home (``memoir.open``: file journal, folds,
+materialized MEMORY.md / USER.md) taking ``memory`` tool calls through a session.  The
+model is a few lists of strings with Hermes's rules written out plainly.  Besides tool
+calls the machine flushes, re-opens, and crashes: it closes the home, cuts the journal
+file anywhere between what was fsynced and its end (mid-line included), and re-opens;
+the model rolls back to the last command whose records all survived.
+
+After every step: the live state equals the model; folding the journal from scratch
+gives the live state exactly; MEMORY.md / USER.md hold, byte for byte, what a fresh
+rebuild renders; the journal verifies.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+import memoir
+from memoir.events.journal import FileJournal
+from memoir.testing import memory_commands, replay
+from memoir.threats import first_threat_message
+
+LIMITS = {"memory": 300, "user": 200}
+CONFIG = {
+    "journal": {"durability": "never", "checkpoint_every": 100},
+    "memory": {"memory_char_limit": LIMITS["memory"], "user_char_limit": LIMITS["user"]},
+}
+Model = dict[str, list[str]]
+
+
+# -- the model: Hermes's memory rules, written out plainly -------------------------------------
+
+
+def _size(texts: list[str]) -> int:
+    return len("\n§\n".join(texts)) if texts else 0
+
+
+def _dedupe(texts: list[str]) -> list[str]:
+    return list(dict.fromkeys(texts))
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _pick(texts: list[str], old: str) -> int | None:
+    """The one entry ``old`` picks out (identical duplicates count as one), or None."""
+    hits = [i for i, t in enumerate(texts) if old in t]
+    if not hits or len({texts[i] for i in hits}) > 1:
+        return None
+    return hits[0]
+
+
+def model_call(model: Model, args: dict[str, Any]) -> tuple[bool, Model]:
+    """(success, the model after the call) for one ``memory`` tool call."""
+    target = args.get("target")
+    target = "memory" if target is None else target
+    if not isinstance(target, str) or target not in LIMITS:
+        return False, model
+    ops = args.get("operations")
+    if ops:
+        return _model_batch(model, target, ops)
+    action, content, old = args.get("action"), args.get("content"), args.get("old_text")
+    if action not in ("add", "replace", "remove"):
+        return False, model
+    if not isinstance(content, str | None) or not isinstance(old, str | None):
+        return False, model
+    if (action in ("add", "replace") and not _text(content)) or (
+        action != "add" and not _text(old)
+    ):
+        return False, model
+    if action != "remove" and first_threat_message(_text(content)):
+        return False, model  # refused (and journaled as write_rejected)
+    texts = _dedupe(model[target])
+    if action == "add":
+        if _text(content) in texts:
+            return True, model  # "already exists": nothing is written
+        texts.append(_text(content))
+    else:
+        index = _pick(texts, _text(old))
+        if index is None:
+            return False, model
+        if action == "replace":
+            texts[index] = _text(content)
+        else:
+            del texts[index]
+    if _size(texts) > LIMITS[target]:
+        return False, model
+    return True, {**model, target: texts}
+
+
+def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
+    if not isinstance(ops, list):
+        return False, model
+    for op in ops:  # every add/replace is threat-scanned before anything else
+        if isinstance(op, Mapping) and op.get("action") in ("add", "replace"):
+            content = op.get("content")
+            if content and isinstance(content, str) and first_threat_message(content.strip()):
+                return False, model
+    texts = _dedupe(model[target])
+    for raw in ops:
+        if raw is not None and not isinstance(raw, Mapping):
+            return False, model
+        op = raw or {}
+        action, content, old = op.get("action"), op.get("content"), op.get("old_text")
+        if not isinstance(content, str | None) or not isinstance(old, str | None):
+            return False, model
+        if action == "add":
+            if not _text(content):
+                return False, model
+            if _text(content) not in texts:
+                texts.append(_text(content))
+        elif action in ("replace", "remove"):
+            if not _text(old) or (action == "replace" and not _text(content)):
+                return False, model
+            index = _pick(texts, _text(old))
+            if index is None:
+                return False, model
+            if action == "replace":
+                texts[index] = _text(content)
+            else:
+                del texts[index]
+        else:
+            return False, model
+    if _size(texts) > LIMITS[target]:
+        return False, model
+    return True, {**model, target: texts}
+
+
+# -- the machine -------------------------------------------------------------------------------
+
+
+class MemoryHome(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder = Path(tempfile.mkdtemp(prefix="memoir-stateful-"))
+        self.home = self.folder / "home"
+        self.config = memoir.Config.model_validate(CONFIG)
+        self.model: Model = {"memory": [], "user": []}
+        # (journal size after a command, the model then): what a cut can roll back to.
+        self.history: list[tuple[int, Model]] = [(0, self.model)]
+        self._open()
+
+    @property
+    def journal(self) -> FileJournal:
+        assert isinstance(self.mem.journal, FileJournal)
+        return self.mem.journal
+
+    def _open(self) -> None:
+        self.mem = memoir.open(self.home, config=self.config)
+        self.session = self.mem.start_session()
+        self._acknowledged()
+
+    def _acknowledged(self) -> None:
+        self.history.append((self.journal.path.stat().st_size, self.model))
+
+    @rule(data=st.data())
+    def call_memory(self, data: st.DataObject) -> None:
+        existing = self.model["memory"] + self.model["user"]
+        args = data.draw(memory_commands(existing, malformed=True), label="args")
+        success, after = model_call(self.model, args)
+        result = self.session.call_tool("memory", args)
+        assert result["success"] is success, result
+        self.model = after
+        self._acknowledged()
+
+    @rule()
+    def new_turn(self) -> None:
+        self.session.new_turn()
+
+    @rule()
+    def flush(self) -> None:
+        self.journal.flush()
+
+    @rule()
+    def reopen(self) -> None:
+        self.mem.close()
+        self._open()
+
+    @rule(data=st.data())
+    def crash(self, data: st.DataObject) -> None:
+        path = self.journal.path
+        synced, size = self.journal.synced_offset, path.stat().st_size
+        self.mem.close()
+        cut = data.draw(st.integers(synced, size), label="cut at byte")
+        os.truncate(path, cut)
+        self.history = [entry for entry in self.history if entry[0] <= cut]
+        self.model = self.history[-1][1]
+        self._open()
+
+    @invariant()
+    def live_state_is_the_model(self) -> None:
+        memory = self.mem.state.memory
+        assert {t: memory.target(t).texts() for t in LIMITS} == self.model
+
+    @invariant()
+    def live_state_is_a_fresh_replay(self) -> None:
+        assert replay(self.journal) == self.mem.state
+
+    @invariant()
+    def files_are_what_a_fresh_rebuild_renders(self) -> None:
+        for rel, expected in self.mem.projected_files(replay(self.journal)).items():
+            if not rel.startswith("memories/"):
+                continue
+            on_disk = self.home / rel
+            actual = on_disk.read_bytes() if on_disk.exists() else None
+            assert actual == expected, rel
+
+    @invariant()
+    def journal_verifies(self) -> None:
+        report = self.journal.verify()
+        assert report.records == self.mem.head and report.pending_bytes == 0
+
+    def teardown(self) -> None:
+        self.mem.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+MemoryHome.TestCase.settings = settings(stateful_step_count=30, deadline=None)
+test_memory_home_matches_the_model = MemoryHome.TestCase
