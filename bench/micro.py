@@ -104,7 +104,8 @@ def run(ctx: Context) -> list[Figure]:
     try:
         rel = f"memories/{FILE_NAMES['memory']}"
         versions = [file_text(texts).encode(), file_text(texts[1:]).encode()]
-        materializer = Materializer(folder / "home")
+        materializer = Materializer(folder / "home")  # configured as Memoir configures it
+        synced = bool(getattr(materializer, "fsync", False))
         flip = [0]
 
         def materialize() -> object:
@@ -119,12 +120,15 @@ def run(ctx: Context) -> list[Figure]:
             tmp = plain_path.with_name(".MEMORY.md.tmp")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.write(fd, versions[flip[0]])
+            if synced:
+                os.fsync(fd)
             os.close(fd)
             os.replace(tmp, plain_path)
             return None
 
-        add("materialize MEMORY.md (changed, no fsync)", materialize,
-            "write temp file + os.replace of the same bytes", plain_write,
+        sync_note = "fsync" if synced else "no fsync"
+        add(f"materialize MEMORY.md (changed, {sync_note})", materialize,
+            f"write temp file ({sync_note}) + os.replace of the same bytes", plain_write,
             file_bytes=len(versions[0]))
 
         journal = FileJournal(folder / "journal.jsonl", durability="never")

@@ -42,6 +42,7 @@ from memoir.events import (
 from memoir.home import Decision, Memoir, default_home
 from memoir.projections.state import State
 from memoir.session import Session
+from memoir import skills as _skills  # noqa: F401, I001  (skill folds, renderer, tools)
 from memoir.tools import tool_schemas
 
 __all__ = [

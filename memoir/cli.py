@@ -9,6 +9,8 @@ usage error); never a traceback.  Other modules add their command groups to
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import json
 import sys
 from collections.abc import Callable
@@ -324,15 +326,17 @@ def adopt(ctx: click.Context) -> None:
 
     handle = _open(ctx)
     run, events = handle.adopt()
-    state = handle.state
     missing: dict[str, bytes | None] = {}
-    for target in TARGETS:
-        rel = memory_file(target)
-        data = render_memory_file(state, target)
-        if data is not None and not (handle.home / rel).exists():
-            missing[rel] = data
-    if missing:
-        handle.materializer.write(missing, seq=state.seq)
+    # Under the journal lock, like every write of projected files.
+    with handle.journal.locked():
+        state = handle.state
+        for target in TARGETS:
+            rel = memory_file(target)
+            data = render_memory_file(state, target)
+            if data is not None and not (handle.home / rel).exists():
+                missing[rel] = data
+        if missing:
+            handle.materializer.write(missing, seq=state.seq)
         click.echo(f"restored {', '.join(sorted(missing))} from the journal (deleted files "
                    "are rewritten, not adopted as empty)")
     if not events:

@@ -361,6 +361,11 @@ class Memoir:
                     raise ValidationError(f"{rel}: not UTF-8 ({exc}); fix the file first") from None
                 payloads += plan_adoption(state, target, parse_file(text), rel)
                 changed.append(rel)
+            from memoir.skills.adopt import adoption_events
+
+            skill_payloads, skill_paths, _ignored = adoption_events(self, state)
+            payloads += skill_payloads
+            changed += skill_paths
             if not changed:
                 return Decision(events=[], result=[])
             head = RunStarted(run_id=run_id, kind="adopt",

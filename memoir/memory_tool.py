@@ -239,13 +239,13 @@ class _Work:
         return MemoryOutcome(result, events=events, success=True, target=self.target,
                              live=self.texts())
 
-    def failure(self, error: str, *, usage: bool = True, counts: bool = True) -> MemoryOutcome:
-        """A store-level failure that shows the entries as re-read (nothing is written)."""
+    def failure(self, error: str, *, usage: bool = True) -> MemoryOutcome:
+        """A consolidation failure showing the entries as re-read (nothing is written)."""
         result: dict[str, Any] = {"success": False, "error": error,
                                   "current_entries": list(self.loaded)}
         if usage:
             result["usage"] = _short_usage(self.loaded, self.limit)
-        return MemoryOutcome(result, failure=counts, target=self.target,
+        return MemoryOutcome(result, failure=True, target=self.target,
                              live=list(self.loaded))
 
     def refusal(self, outcome: MemoryOutcome) -> MemoryOutcome:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import datetime as dt
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from test_curator_support import START, FakeClock, commit, create, open_home, use
+from test_curator_support import START, commit, create, open_home, use
 
-from memoir.clock import parse_ts
+from memoir.clock import FakeClock, parse_ts
 from memoir.curator import automatic_transitions, run_pass, transition_events
 from memoir.curator.config import CuratorConfig
 from memoir.curator.passes import decide_pass
@@ -99,32 +100,48 @@ def test_archive_event_says_how_long_the_skill_was_idle() -> None:
 
 # -- the property: real events against a plain model of spec §4.3 -----------------------------
 
+class Spec(NamedTuple):
+    """One generated skill's history, in hours after T0 (activity after its creation)."""
+
+    created_h: int
+    activity: list[tuple[str, int]]
+    pinned: bool
+    stale_at_h: int | None
+    provenance: str
+
+    @property
+    def created(self) -> dt.datetime:
+        return T0 + dt.timedelta(hours=self.created_h)
+
+    def at(self, hours: int) -> dt.datetime:
+        return self.created + dt.timedelta(hours=hours)
+
+    @property
+    def last_h(self) -> int:
+        return self.created_h + max([h for _k, h in self.activity] + [self.stale_at_h or 0])
+
+
 ACTIVITY = st.tuples(st.sampled_from(["use", "use", "view", "patch"]), st.integers(0, 120 * 24))
-SKILL = st.fixed_dictionaries({
-    "created_h": st.integers(0, 30 * 24),
-    "activity": st.lists(ACTIVITY, max_size=3),
-    "pinned": st.sampled_from([False, False, False, True]),
+SKILL = st.builds(
+    Spec,
+    created_h=st.integers(0, 30 * 24),
+    activity=st.lists(ACTIVITY, max_size=3),
+    pinned=st.sampled_from([False, False, False, True]),
     # A stale mark (as an earlier pass would have made) followed by later activity is
     # what reactivation needs, so marks come early.
-    "stale_at_h": st.none() | st.integers(0, 40 * 24),
-    "provenance": st.sampled_from(["agent", "agent", "agent", "agent", "user", "hub"]),
-})
+    stale_at_h=st.none() | st.integers(0, 40 * 24),
+    provenance=st.sampled_from(["agent", "agent", "agent", "agent", "user", "hub"]),
+)
 
 
-def model(spec: dict[str, object], now: dt.datetime, stale_days: int,
-          archive_days: int) -> str | None:
+def model(spec: Spec, now: dt.datetime, stale_days: int, archive_days: int) -> str | None:
     """Spec §4.3 as plainly as it can be said: what happens to one skill at ``now``."""
-    if spec["provenance"] != "agent" or spec["pinned"]:
+    if spec.provenance != "agent" or spec.pinned:
         return None
-    created = T0 + dt.timedelta(hours=spec["created_h"])  # type: ignore[arg-type]
-    acts = [created + dt.timedelta(hours=h) for _k, h in spec["activity"]]  # type: ignore[attr-defined]
-    acts = [a for a in acts if a <= now]
-    uses = sum(1 for (k, h) in spec["activity"]  # type: ignore[attr-defined]
-               if k == "use" and created + dt.timedelta(hours=h) <= now)
-    stale_at = spec["stale_at_h"]
-    is_stale = stale_at is not None and created + dt.timedelta(hours=stale_at) <= now  # type: ignore[operator]
-    anchor = max(acts) if acts else created
-    idle = now - anchor
+    acts = [spec.at(h) for _k, h in spec.activity if spec.at(h) <= now]
+    uses = sum(1 for k, h in spec.activity if k == "use" and spec.at(h) <= now)
+    is_stale = spec.stale_at_h is not None and spec.at(spec.stale_at_h) <= now
+    idle = now - (max(acts) if acts else spec.created)
     if uses == 0 and idle < dt.timedelta(days=stale_days):
         return "reactivated" if is_stale else None
     if idle >= dt.timedelta(days=archive_days):
@@ -140,34 +157,28 @@ def model(spec: dict[str, object], now: dt.datetime, stale_days: int,
 @given(specs=st.lists(SKILL, min_size=1, max_size=4), after_h=st.integers(-30 * 24, 90 * 24),
        stale_days=st.integers(1, 45), extra_days=st.integers(-20, 60))
 def test_transitions_equal_a_plain_model_of_the_spec(
-    specs: list[dict[str, object]], after_h: int, stale_days: int, extra_days: int,
+    specs: list[Spec], after_h: int, stale_days: int, extra_days: int,
 ) -> None:
     # Archiving before staleness is a strange config, but the rules still say what to do.
     archive_days = max(1, stale_days + extra_days)
     # `now` lands anywhere from inside the history to long after its last event.
-    last = max(s["created_h"] + max([h for _k, h in s["activity"]]  # type: ignore[attr-defined, operator]
-                                    + [s["stale_at_h"] or 0, 0]) for s in specs)
-    now = T0 + dt.timedelta(hours=max(0, last + after_h))
+    now = T0 + dt.timedelta(hours=max(0, max(s.last_h for s in specs) + after_h))
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock(START)
         m = open_home(Path(tmp), clock=clock, in_memory=True)
-        timeline: list[tuple[dt.datetime, int, str, str]] = []
+        timeline: list[tuple[dt.datetime, bool, int, str]] = []
         for i, spec in enumerate(specs):
-            created = T0 + dt.timedelta(hours=spec["created_h"])  # type: ignore[arg-type]
-            timeline.append((created, i, "create", ""))
-            for kind, h in spec["activity"]:  # type: ignore[attr-defined]
-                timeline.append((created + dt.timedelta(hours=h), i, kind, ""))
-            if spec["stale_at_h"] is not None:
-                at = created + dt.timedelta(hours=spec["stale_at_h"])  # type: ignore[arg-type]
-                timeline.append((at, i, "stale", ""))
-        for when, i, kind, _ in sorted(timeline, key=lambda e: (e[0], e[2] != "create", e[1])):
+            timeline.append((spec.created, False, i, "create"))
+            timeline += [(spec.at(h), True, i, kind) for kind, h in spec.activity]
+            if spec.stale_at_h is not None:
+                timeline.append((spec.at(spec.stale_at_h), True, i, "stale"))
+        for when, _later, i, kind in sorted(timeline):
             if when > now:
                 continue
             clock.set(when)
             name = f"s{i}"
-            spec = specs[i]
             if kind == "create":
-                create(m, name, provenance=str(spec["provenance"]), pinned=bool(spec["pinned"]))
+                create(m, name, provenance=specs[i].provenance, pinned=specs[i].pinned)
             elif kind == "use":
                 commit(m, [SkillUsed(name=name)], actor="agent")
             elif kind == "view":
@@ -181,14 +192,11 @@ def test_transitions_equal_a_plain_model_of_the_spec(
         config = CuratorConfig(stale_after_days=stale_days, archive_after_days=archive_days)
         result = decide_pass(m.state, now=now, config=config, run_id="r", dry_run=True)
         got = {t.name: t.kind for t in result.lifecycle.transitions}
-        want = {}
+        want: dict[str, str] = {}
         for i, spec in enumerate(specs):
-            created = T0 + dt.timedelta(hours=spec["created_h"])  # type: ignore[arg-type]
-            if created > now:
-                continue
-            kind = model(spec, now, stale_days, archive_days)
-            if kind is not None:
-                want[f"s{i}"] = kind
+            expected = model(spec, now, stale_days, archive_days)
+            if spec.created <= now and expected is not None:
+                want[f"s{i}"] = expected
         event(str(sorted(want.values())))
         assert got == want
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from oracle import hermes_python
-from test_curator_support import START, FakeClock, create, files_of, open_home
+from test_curator_support import START, create, files_of, open_home
 
-from memoir.clock import parse_ts
+from memoir.clock import FakeClock, parse_ts
 from memoir.curator import automatic_transitions, pause, revert_run, run_pass
 from memoir.curator.reports import build_report, render_curator_state, render_run_json
 from memoir.projections.curator import CuratorState

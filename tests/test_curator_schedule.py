@@ -8,9 +8,9 @@ import math
 from pathlib import Path
 
 import pytest
-from test_curator_support import START, FakeClock, create, open_home, use
+from test_curator_support import START, create, open_home, use
 
-from memoir.clock import parse_ts
+from memoir.clock import FakeClock, parse_ts
 from memoir.curator import maybe_run, pause, resume, run_pass, should_run
 from memoir.curator.config import CuratorConfig, curator_config
 from memoir.curator.schedule import DEFERRED, idle_seconds
@@ -124,5 +124,5 @@ def test_config_section_has_hermes_defaults_and_refuses_bad_values(home: Path) -
             cfg.archive_after_days, cfg.prune_builtins, cfg.consolidate) == (
         True, 168, 2, 30, 90, True, False)
     bad = open_home(home / "x", curator={"stale_after_days": 0})
-    with pytest.raises(ConfigError, match="curator.stale_after_days"):
+    with pytest.raises(ConfigError, match=r"curator\.stale_after_days"):
         curator_config(bad.config)

@@ -12,7 +12,7 @@ from typing import Any
 
 import memoir
 import memoir.curator
-import memoir.curator.cli  # noqa: F401  (attaches `memoir curator`, `runs`, `revert`)
+import memoir.curator.cli  # attaches `memoir curator`, `runs`, `revert`
 import memoir.skills
 from memoir.clock import FakeClock
 from memoir.config import Config

@@ -189,7 +189,10 @@ class Generator:
                 args["operations"].append(None)
             return args
         if c.chance(3):
-            args["operations"] = []
+            # Empty: falls back to the single op.  Not a list: a tool error.
+            args["operations"] = c.pick([[], [], "add", {"action": "add"}])
+            if args["operations"]:
+                return args
         action = self.action()
         if action is not None or c.chance(50):
             args["action"] = action

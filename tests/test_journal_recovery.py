@@ -250,7 +250,6 @@ def _rehash(text: bytes) -> bytes:
 
 
 @given(data=st.data())
-@settings(max_examples=60)
 def test_altering_any_byte_of_any_record_fails_verify_naming_its_line(
     data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

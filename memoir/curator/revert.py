@@ -358,7 +358,7 @@ def _memory_compensation(state: State, target: str,
     # Put removed entries back newest-removal first, each after the entry that preceded
     # it then: undoing in reverse order rebuilds the original order exactly.
     missing = [(snap.seq, entry_id, snap) for entry_id, snap in todo.items()
-               if snap.text is not None and entry_id not in texts and False]
+               if snap.text is not None and entry_id not in texts]
     for _seq, entry_id, snap in sorted(missing, key=lambda m: -m[0]):
         pos = 0
         before = snap.order[: snap.order.index(entry_id)] if entry_id in snap.order else []
