@@ -27,7 +27,7 @@ from memoir.home import Memoir
 from memoir.ids import short_id
 from memoir.projections.memory import TARGETS
 
-__all__ = ["cli", "main"]
+__all__ = ["COMMAND_MODULES", "UserError", "cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -233,7 +233,10 @@ def memory_list(ctx: click.Context, target: str | None, at_seq: int | None,
 def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str | None,
         session: str | None, since: int | None, until: int | None, limit: int | None,
         as_json: bool) -> None:
-    """Show journal events, filtered (e.g. `memoir log --type 'memory.*' --actor user`)."""
+    """Show journal events, filtered by type, actor, run, session and seq.
+
+    For example `memoir log --type 'memory.*' --actor user --json`.
+    """
     if limit is not None and limit < 0:
         raise UserError(f"--limit must be 0 or more, not {limit}")
     handle = _open(ctx)
@@ -315,7 +318,7 @@ def adopt(ctx: click.Context) -> None:
     Adopting reads the edited file as Hermes reads it (entries split on the line
     holding only §, stripped, empty and duplicate entries dropped) and records the
     difference as `user` events of one run, so `memoir log --run RUN` shows it and
-    reverting the run undoes it. An entry edited in place becomes a replace and keeps
+    `memoir revert RUN` undoes it. An entry edited in place becomes a replace and keeps
     its id; a moved entry keeps its id. The edit must pass the checks every write
     passes (no threat pattern in a new or changed entry, the character limit);
     otherwise nothing is recorded and the error names the entry to fix.
@@ -344,7 +347,8 @@ def adopt(ctx: click.Context) -> None:
         return
     changes = sum(1 for e in events if e.type.startswith("memory.entry_"))
     click.echo(f"adopted {changes} change(s) as run {run} "
-               f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them")
+               f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them, "
+               f"`memoir revert {run}` undoes them")
 
 
 @cli.command()
@@ -406,6 +410,17 @@ def demo(home: str | None) -> None:
     run_demo(Path(home) if home else None, echo=click.echo)
 
 
+#: Modules that add their commands to :data:`cli` when imported (``cli.add_command``).
+#: A module missing from this installation is skipped.
+COMMAND_MODULES: tuple[str, ...] = ("memoir.skills.cli", "memoir.curator.cli")
+
+
+def _load_command_modules() -> None:
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
 def _friendly(fn: Callable[[], Any]) -> Callable[[], Any]:
     @functools.wraps(fn)
     def wrapper() -> Any:
@@ -425,3 +440,7 @@ def _friendly(fn: Callable[[], Any]) -> Callable[[], Any]:
 def main() -> Any:
     """Console-script entry point."""
     return cli.main(prog_name="memoir", standalone_mode=True)
+
+
+# Last, because those modules import this one for `cli`, `home_option` and `_open`.
+_load_command_modules()

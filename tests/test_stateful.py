@@ -140,6 +140,25 @@ def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
     return True, {**model, target: texts}
 
 
+def _plain(args: dict[str, Any]) -> dict[str, Any]:
+    """``args`` without carriage returns and section signs in its texts.
+
+    Those make Hermes's re-read of its file differ from what was written (newline
+    translation, entries split on the delimiter, the drift guard refusing such files);
+    the memory tool's own tests and the Hermes differential tests cover that.  Here
+    they would only make the model a copy of the tool.  Malformed calls are left out
+    for the same reason.
+    """
+
+    def clean(value: Any) -> Any:
+        return value.replace("\r", "").replace("§", "S") if isinstance(value, str) else value
+
+    out = {k: clean(v) for k, v in args.items() if k != "operations"}
+    if "operations" in args:
+        out["operations"] = [{k: clean(v) for k, v in op.items()} for op in args["operations"]]
+    return out
+
+
 # -- the machine -------------------------------------------------------------------------------
 
 
@@ -170,9 +189,7 @@ class MemoryHome(RuleBasedStateMachine):
     @rule(data=st.data())
     def call_memory(self, data: st.DataObject) -> None:
         existing = self.model["memory"] + self.model["user"]
-        # Well-formed calls only: how malformed ones fail is the memory tool's business
-        # (tests/test_memory_tool.py); here a failure is a failure.
-        args = data.draw(memory_commands(existing), label="args")
+        args = data.draw(memory_commands(existing).map(_plain), label="args")
         success, after = model_call(self.model, args)
         result = self.session.call_tool("memory", args)
         assert result["success"] is success, result

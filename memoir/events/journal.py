@@ -561,7 +561,7 @@ class FileJournal(Journal):
         torn = [rec.seq for rec, _line, _after in self._scan(self._tail, size)]
         cut = os.pread(self._fd, size - keep, keep)
         aside = self._save_aside(cut, f"torn-{self._stamp()}-after-{self._tail.seq}")
-        os.ftruncate(self._fd, max(0, keep - 10))
+        os.ftruncate(self._fd, keep)
         os.fsync(self._fd)
         self._synced_offset = min(self._synced_offset, keep)
         report = RecoveryReport(cut_bytes=len(cut), saved_to=str(aside),
