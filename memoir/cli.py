@@ -325,22 +325,14 @@ def adopt(ctx: click.Context) -> None:
 
     A deleted file is not an edit: it is written again from the journal.
     """
-    from memoir.home import memory_file, render_memory_file
+    from memoir.home import memory_file
 
     handle = _open(ctx)
-    run, events = handle.adopt()
-    missing: dict[str, bytes | None] = {}
-    # Under the journal lock, like every write of projected files.
-    with handle.journal.locked():
-        state = handle.state
-        for target in TARGETS:
-            rel = memory_file(target)
-            data = render_memory_file(state, target)
-            if data is not None and not (handle.home / rel).exists():
-                missing[rel] = data
-        if missing:
-            handle.materializer.write(missing, seq=state.seq)
-        click.echo(f"restored {', '.join(sorted(missing))} from the journal (deleted files "
+    missing = [memory_file(t) for t in TARGETS if not (handle.home / memory_file(t)).exists()]
+    run, events = handle.adopt()  # also writes back projected files deleted by hand
+    restored = [rel for rel in missing if (handle.home / rel).exists()]
+    if restored:
+        click.echo(f"restored {', '.join(restored)} from the journal (deleted files "
                    "are rewritten, not adopted as empty)")
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")

@@ -123,7 +123,11 @@ class Memoir:
                 lock_timeout=self.config.journal.lock_timeout_seconds,
             )
         self.journal = journal
-        self.materializer = Materializer(self.home)
+        # Projected files are fsynced like the journal unless durability is "never": a
+        # file half-written by a crash would otherwise look like a hand edit.
+        self.materializer = Materializer(
+            self.home, fsync=self.config.journal.durability != "never"
+        )
         self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
         self._mutex = threading.RLock()
         self._last_checkpoint = 0
@@ -373,10 +377,16 @@ class Memoir:
             return Decision(events=[head, *payloads], result=changed)
 
         self.materializer.reload()
-        events, _changed = self.commit(decide, actor="user", run=run_id)
-        if events:
-            # The files already hold what the journal now says; record that.
-            self.materializer.write(self.projected_files(), seq=self._state.seq)
+        events, adopted = self.commit(decide, actor="user", run=run_id)
+        with self._mutex, self.journal.locked():
+            # Adopted files are rewritten in canonical form (what the journal now says) and
+            # projected files deleted by hand are written back; edits that adoption left
+            # alone (e.g. telemetry) stay untouched.
+            self._catch_up()
+            desired = self.projected_files()
+            keep = set(adopted or ())
+            still = [d.path for d in self.materializer.drift(desired) if d.path not in keep]
+            self.materializer.write(desired, seq=self._state.seq, skip=still)
         return run_id, events
 
     # -- sessions ------------------------------------------------------------------------------
@@ -400,9 +410,11 @@ class Memoir:
             return Decision(events=[SessionStarted(session_id=sid, platform=platform,
                                                    parent=parent)])
 
-        events, _ = self.commit(decide, actor=actor, session=sid)
-        pinned = events[-1].seq
-        blocks = self._render_blocks(self._state)
+        with self._mutex:
+            # Render before any other thread can fold more events into the live state.
+            events, _ = self.commit(decide, actor=actor, session=sid)
+            pinned = events[-1].seq
+            blocks = self._render_blocks(self._state)
         return Session(self, sid, pinned, actor=actor, blocks=blocks)
 
     def session(self, session_id: str) -> Session:
@@ -442,7 +454,7 @@ class Memoir:
 
     def status(self) -> dict[str, Any]:
         state = self.state
-        from memoir.projections.memory import usage_text
+        from memoir.projections.memory import reread, usage_text
 
         return {
             "home": str(self.home),
@@ -452,8 +464,10 @@ class Memoir:
             "runs": len(state.runs),
             "memory": {
                 t: {
-                    "entries": len(state.memory.target(t).entries),
-                    "usage": usage_text(state.memory.target(t).texts(), state.memory.limits[t]),
+                    # As the file reads back (Hermes's view), not the raw journal list.
+                    "entries": len(reread(state.memory.target(t).texts())),
+                    "usage": usage_text(reread(state.memory.target(t).texts()),
+                                        state.memory.limits[t]),
                     "limit": state.memory.limits[t],
                 }
                 for t in TARGETS

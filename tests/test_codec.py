@@ -7,7 +7,6 @@ import json
 import msgspec
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import memoir  # noqa: F401  (registers the event types)
 from memoir.errors import UnknownEventType, ValidationError
@@ -90,14 +89,14 @@ def test_a_torn_line_fails_the_hash_check(cut: int) -> None:
 
 
 def test_a_lone_surrogate_is_refused_with_a_validation_error() -> None:
-    with pytest.raises(ValidationError, match="memory.entry_added.*lone surrogates"):
+    with pytest.raises(ValidationError, match=r"memory\.entry_added.*lone surrogates"):
         line_of(EntryAdded(target="memory", entry_id="e-1", text="bad \ud800 text"))
 
 
 def test_decoding_an_unknown_type_raises_naming_the_seq() -> None:
     line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), seq=4)
     alien = line.replace(b"memory.entry_added", b"memory.entry_pinned")
-    with pytest.raises(UnknownEventType, match="seq 4: unknown event type 'memory.entry_pinned'"):
+    with pytest.raises(UnknownEventType, match=r"seq 4: unknown event type 'memory\.entry_pinned'"):
         Decoder().decode(alien)
 
 

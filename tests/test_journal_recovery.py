@@ -190,7 +190,7 @@ def test_a_malformed_complete_last_line_is_damage_not_a_torn_tail(path: Path) ->
     build(path, [2])
     with open(path, "ab") as fh:
         fh.write(b"garbage typed by hand\n")
-    with pytest.raises(JournalCorrupted, match="line 3, seq 3: not a journal record.*last line"):
+    with pytest.raises(JournalCorrupted, match=r"line 3, seq 3: not a journal record.*last line"):
         FileJournal(path)
 
 
@@ -218,8 +218,8 @@ def test_a_newer_schema_version_is_refused_with_its_line(path: Path) -> None:
     build(path, [1])
     text = path.read_bytes().replace(b'"v":2', b'"v":9')
     path.write_bytes(_rehash(text))
-    with pytest.raises(UnknownEventType, match="line 1: seq 1: .*schema v9 but this memoir "
-                                               "knows up to v2"):
+    with pytest.raises(UnknownEventType, match=r"line 1: seq 1: .*schema v9 but this memoir "
+                                               r"knows up to v2"):
         FileJournal(path)
 
 
@@ -228,8 +228,8 @@ def test_a_payload_that_does_not_fit_its_schema_names_its_line(path: Path) -> No
     text = path.read_bytes().replace(b'"target":"memory"', b'"target":"nowhere"', 1)
     path.write_bytes(_rehash(text))
     journal = FileJournal(path)  # the envelope and chain are fine
-    with pytest.raises(JournalCorrupted, match="line 1, seq 1: the payload of "
-                                               "memory.entry_added v2 does not fit"):
+    with pytest.raises(JournalCorrupted, match=r"line 1, seq 1: the payload of "
+                                               r"memory\.entry_added v2 does not fit"):
         list(journal.read())
     with pytest.raises(JournalCorrupted, match="line 1"):
         journal.verify()

@@ -93,7 +93,7 @@ def test_upcasters_chain_from_any_older_version() -> None:
 
 
 def test_a_missing_upcaster_is_named() -> None:
-    with pytest.raises(LookupError, match="no upcaster for memory.entry_added v2 -> v3"):
+    with pytest.raises(LookupError, match=r"no upcaster for memory\.entry_added v2 -> v3"):
         upcast("memory.entry_added", 2, 3, {}, {})
 
 
@@ -102,8 +102,8 @@ def test_a_v1_record_the_upcaster_cannot_lift_is_reported_with_its_line(tmp_path
     text = V1.read_bytes().replace(b'"content":"Project', b'"contents":"Project')
     path.write_bytes(_rehash(text))  # a sound chain: only the payload is wrong
     journal = FileJournal(path)
-    with pytest.raises(JournalCorrupted, match="line 3, seq 3: .*cannot upcast "
-                                               "memory.entry_added v1 to v2"):
+    with pytest.raises(JournalCorrupted, match=r"line 3, seq 3: .*cannot upcast "
+                                               r"memory\.entry_added v1 to v2"):
         list(journal.read())
     journal.close()
 

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Self
 
 import filelock
 import msgspec
@@ -188,7 +188,7 @@ class Journal(ABC):
     def close(self) -> None:  # noqa: B027  (optional hook: most backends hold nothing)
         """Release resources; flush what the durability policy left unsynced."""
 
-    def __enter__(self) -> Journal:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -777,6 +777,19 @@ class FileJournal(Journal):
         """
         with self._mutex:
             self._advance()
+            try:
+                return self._verify_once()
+            except JournalCorrupted:
+                if self._flock.is_locked:
+                    raise
+                # As in _advance: a lock-free read may straddle a torn tail being cut.
+                self._acquire()
+                try:
+                    return self._verify_once()
+                finally:
+                    self._flock.release()
+
+    def _verify_once(self) -> VerifyReport:
         size = self._size()
         count = 0
         types: dict[str, int] = {}
