@@ -152,7 +152,7 @@ def measure_load(source: str, directory: str | None = None) -> dict[str, Any]:
             if (Path(source) / name).exists():
                 shutil.copyfile(Path(source) / name, memories / name)
         started = time.perf_counter()
-        from tools.memory_tool import MemoryStore  # type: ignore[import-not-found]
+        from tools.memory_tool import MemoryStore  # type: ignore[import-not-found, unused-ignore]
 
         imported = time.perf_counter()
         store = MemoryStore(memory_char_limit=MEMORY_CHAR_LIMIT)
@@ -168,7 +168,7 @@ def measure_load(source: str, directory: str | None = None) -> dict[str, Any]:
 
 def measure_scan(text: str) -> dict[str, Any]:
     """Nanoseconds per call of Hermes's write-time threat scan of ``text``."""
-    from tools.memory_tool import _scan_memory_content  # type: ignore[import-not-found]
+    from tools.memory_tool import _scan_memory_content  # type: ignore[import-not-found, unused-ignore]
 
     if _scan_memory_content(text) is not None:
         raise SystemExit("hermes_baseline: the scan text is flagged as a threat")
