@@ -122,6 +122,8 @@ def test_a_deleted_file_is_regenerated_not_adopted_as_empty(home: Path) -> None:
         _run, events = mem.adopt()
         assert events == []
         assert [t for _, t in entries(mem)] == ["still here"]
+        assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "still here"
+        (home / "memories" / "MEMORY.md").unlink()
     result = CliRunner().invoke(cli, ["adopt", "--home", str(home)])
     assert result.exit_code == 0, result.output
     assert "restored memories/MEMORY.md" in result.output
