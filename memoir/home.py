@@ -147,11 +147,13 @@ class Memoir:
                             reason="does not match the journal")
         return State()
 
-    def _catch_up(self) -> list[Event]:
+    def _catch_up(self) -> int:
         with self._mutex:
-            fresh = list(self.journal.read(after=self._state.seq))
-            for event in fresh:
+            # Fold while reading: a long catch-up must not hold every event in memory.
+            fresh = 0
+            for event in self.journal.read(after=self._state.seq):
                 self._state.apply(event)
+                fresh += 1
             if fresh:
                 self._maybe_checkpoint()
             return fresh
@@ -405,7 +407,9 @@ class Memoir:
         sid = session_id or short_id("s-")
 
         def decide(state: State) -> Decision[None]:
-            if sid in state.sessions:
+            # A generated id (48 random bits) needs no check, and skipping it keeps a
+            # home with a long history from decoding every past session to start one.
+            if session_id is not None and sid in state.sessions:
                 raise ValidationError(f"session {sid!r} already exists; use memoir.session()")
             return Decision(events=[SessionStarted(session_id=sid, platform=platform,
                                                    parent=parent)])
@@ -434,7 +438,11 @@ class Memoir:
 
     def prompt_blocks(self, seq: int | None = None) -> dict[str, str | None]:
         """The MEMORY and USER prompt blocks rendered from the state at ``seq``."""
-        return self._render_blocks(self.view(seq) if seq is not None else self.state)
+        with self._mutex:
+            self._catch_up()
+            if seq is None or seq == self._state.seq:
+                return self._render_blocks(self._state)
+        return self._render_blocks(self.view(seq))
 
     # -- maintenance -------------------------------------------------------------------------------
 

@@ -10,25 +10,41 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import structlog
 
+from memoir.projections.lazy import LazyDict
 from memoir.projections.materializer import atomic_write
-from memoir.projections.state import State
+from memoir.projections.state import RunInfo, SessionInfo, State
 
 __all__ = ["Checkpoint", "CheckpointStore"]
 
 log = structlog.get_logger("memoir.checkpoint")
-FORMAT = 1
+FORMAT = 2
 
 
 class Checkpoint(msgspec.Struct):
+    """The file's shape.  ``state`` is the state without its sessions and runs, which
+    are kept raw and decoded only when something reads them (see :mod:`lazy`)."""
+
     format: int
     seq: int
     offset: int
     hash: str
     state: State
+    sessions: msgspec.Raw = msgspec.Raw(b"\x80")
+    runs: msgspec.Raw = msgspec.Raw(b"\x80")
+
+
+_SESSIONS = msgspec.msgpack.Decoder(dict[str, SessionInfo])
+_RUNS = msgspec.msgpack.Decoder(dict[str, RunInfo])
+
+
+def _lazy(raw: msgspec.Raw, decoder: msgspec.msgpack.Decoder[Any]) -> LazyDict[str, Any]:
+    data = bytes(raw)
+    return LazyDict(lambda: decoder.decode(data))
 
 
 class CheckpointStore:
@@ -66,6 +82,8 @@ class CheckpointStore:
             return None
         if cp.format != FORMAT or cp.seq != seq or cp.state.seq != seq:
             return None
+        cp.state.sessions = _lazy(cp.sessions, _SESSIONS)
+        cp.state.runs = _lazy(cp.runs, _RUNS)
         return cp
 
     def best(self, at_most: int | None = None) -> list[int]:
@@ -73,7 +91,13 @@ class CheckpointStore:
         return [s for s in reversed(self.seqs()) if at_most is None or s <= at_most]
 
     def save(self, state: State, offset: int) -> None:
-        cp = Checkpoint(format=FORMAT, seq=state.seq, offset=offset, hash=state.hash, state=state)
+        state.load_history()
+        core = msgspec.structs.replace(state, sessions={}, runs={})
+        cp = Checkpoint(
+            format=FORMAT, seq=state.seq, offset=offset, hash=state.hash, state=core,
+            sessions=msgspec.Raw(self._encoder.encode(state.sessions)),
+            runs=msgspec.Raw(self._encoder.encode(state.runs)),
+        )
         atomic_write(self.folder / f"{state.seq}.mpk", self._encoder.encode(cp))
         self._prune()
 

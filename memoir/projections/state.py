@@ -16,6 +16,7 @@ from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.projections.curator import CuratorState
+from memoir.projections.lazy import loaded
 from memoir.projections.memory import Entry, MemoryState
 from memoir.projections.skills import SkillsState
 
@@ -73,7 +74,13 @@ class State(msgspec.Struct):
 
     def copy(self) -> State:
         """An independent copy (for a read-only view at this seq)."""
+        self.load_history()
         return _CODEC_DECODER.decode(_CODEC_ENCODER.encode(self))
+
+    def load_history(self) -> None:
+        """Decode sessions and runs a checkpoint left lazy (before encoding the state)."""
+        loaded(self.sessions)
+        loaded(self.runs)
 
 
 _CODEC_ENCODER = msgspec.msgpack.Encoder()

@@ -1,0 +1,108 @@
+"""A dict whose older contents are decoded only when first needed.
+
+A home with a long history has hundreds of thousands of sessions and runs in its
+state.  Opening it to render one prompt needs none of them, so checkpoints keep
+them as raw bytes and the state holds a :class:`LazyDict`: new entries can be added
+without decoding anything; any read decodes the stored part first and lays the new
+entries over it (new wins, insertion order kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
+from typing import Any, TypeVar
+
+__all__ = ["LazyDict", "loaded"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+_MISSING: Any = object()
+
+
+class LazyDict(dict[K, V]):
+    """A ``dict`` filled from ``loader()`` on first read."""
+
+    __slots__ = ("_loader",)
+
+    def __init__(self, loader: Callable[[], dict[K, V]]) -> None:
+        super().__init__()
+        self._loader: Callable[[], dict[K, V]] | None = loader
+
+    def _ensure(self) -> None:
+        loader = self._loader
+        if loader is None:
+            return
+        self._loader = None
+        overlay = dict.copy(self)
+        dict.clear(self)
+        dict.update(self, loader())
+        dict.update(self, overlay)
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._loader is None
+
+    def __getitem__(self, key: K) -> V:
+        self._ensure()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: K, default: Any = None) -> Any:
+        self._ensure()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._ensure()
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[K]:
+        self._ensure()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._ensure()
+        return dict.__len__(self)
+
+    def __delitem__(self, key: K) -> None:
+        self._ensure()
+        dict.__delitem__(self, key)
+
+    def __eq__(self, other: object) -> bool:
+        self._ensure()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._ensure()
+        return dict.__repr__(self)
+
+    def keys(self) -> KeysView[K]:
+        self._ensure()
+        return dict.keys(self)
+
+    def values(self) -> ValuesView[V]:
+        self._ensure()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[K, V]:
+        self._ensure()
+        return dict.items(self)
+
+    def pop(self, key: K, default: Any = _MISSING) -> Any:
+        self._ensure()
+        return dict.pop(self, key) if default is _MISSING else dict.pop(self, key, default)
+
+    def setdefault(self, key: K, default: Any = None) -> Any:
+        self._ensure()
+        return dict.setdefault(self, key, default)
+
+    def copy(self) -> dict[K, V]:
+        self._ensure()
+        return dict.copy(self)
+
+
+def loaded(value: dict[K, V]) -> dict[K, V]:
+    """``value`` with any lazy part decoded (call before handing it to an encoder)."""
+    if isinstance(value, LazyDict):
+        value._ensure()
+    return value

@@ -1,0 +1,78 @@
+"""Checkpoints: state saved with its journal position, validated on open, history lazy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import memoir
+from memoir.config import Config
+from memoir.projections.lazy import LazyDict
+from memoir.projections.state import State
+
+
+def _config(every: int = 100) -> Config:
+    return Config.model_validate({"journal": {"durability": "never", "checkpoint_every": every}})
+
+
+def _fill(home: Path, sessions: int) -> list[str]:
+    ids = []
+    with memoir.open(home, config=_config()) as mem:
+        for i in range(sessions):
+            s = mem.start_session()
+            ids.append(s.id)
+            if i % 10 == 0:
+                s.call_tool("memory", {"action": "add", "target": "memory",
+                                       "content": f"fact number {i}"})
+    return ids
+
+
+def test_open_uses_a_checkpoint_and_matches_a_full_replay(home: Path) -> None:
+    _fill(home, 250)
+    with memoir.open(home, config=_config()) as mem:
+        assert mem.checkpoints.seqs(), "a checkpoint should have been written"
+        live = mem.state
+        full = State().apply_all(mem.journal.read())
+        assert live.seq == full.seq
+        assert live.memory == full.memory
+        assert dict(live.sessions) == dict(full.sessions)
+
+
+def test_sessions_and_runs_stay_undecoded_until_read(home: Path) -> None:
+    ids = _fill(home, 150)
+    with memoir.open(home, config=_config()) as mem:
+        sessions = mem._state.sessions
+        assert isinstance(sessions, LazyDict) and not sessions.is_loaded
+        fresh = mem.start_session()
+        blocks = fresh.prompt_blocks()
+        assert blocks["memory"] is not None and "fact number 140" in blocks["memory"]
+        assert not sessions.is_loaded, "starting a session must not decode the history"
+        # Reading merges the stored part with what was added since, in order.
+        assert list(mem.state.sessions) == [*ids, fresh.id]
+
+
+def test_a_checkpoint_that_does_not_match_the_journal_is_ignored(home: Path) -> None:
+    _fill(home, 150)
+    with memoir.open(home, config=_config()) as mem:
+        cp_seq = mem.checkpoints.seqs()[-1]
+        expected = mem.view().memory
+    # Forge the checkpoint: same seq, different state, as a stale or foreign file would be.
+    with memoir.open(home, config=_config()) as mem:
+        cp = mem.checkpoints.load(cp_seq)
+        assert cp is not None
+        cp.state.memory.memory.entries.clear()
+        cp.hash = "0" * 32
+        cp.state.hash = cp.hash
+        mem.checkpoints.save(cp.state, cp.offset)
+    with memoir.open(home, config=_config()) as mem:
+        assert mem.state.memory == expected
+
+
+def test_view_at_an_old_seq_equals_a_replay_to_that_seq(home: Path) -> None:
+    _fill(home, 250)
+    with memoir.open(home, config=_config()) as mem:
+        for seq in (1, 57, 150, 233, mem.head):
+            replay = State().apply_all(mem.journal.read(until=seq))
+            view = mem.view(seq)
+            assert view.seq == seq
+            assert view.memory == replay.memory
+            assert dict(view.sessions) == dict(replay.sessions)
