@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 
+from memoir import curator as _curator  # noqa: F401  (curator folds and reports)
 from memoir import events as _events  # noqa: F401  (registers the event types)
+from memoir import skills as _skills  # noqa: F401  (skill folds, renderer, tools)
 from memoir.clock import Clock, FakeClock, SystemClock
 from memoir.config import Config, load_config
 from memoir.errors import (
@@ -42,7 +44,6 @@ from memoir.events import (
 from memoir.home import Decision, Memoir, default_home
 from memoir.projections.state import State
 from memoir.session import Session
-from memoir import skills as _skills  # noqa: F401, I001  (skill folds, renderer, tools)
 from memoir.tools import tool_schemas
 
 __all__ = [

@@ -16,7 +16,7 @@ import yaml
 
 from memoir.errors import ConfigError
 
-__all__ = ["CONFIG_FILE", "Config", "load_config"]
+__all__ = ["CONFIG_FILE", "Config", "CuratorConfig", "JournalConfig", "MemoryConfig", "load_config"]
 
 CONFIG_FILE = "config.yaml"
 
@@ -37,11 +37,26 @@ class JournalConfig(_Section):
     checkpoint_every: int = pydantic.Field(10_000, ge=100)
 
 
+class CuratorConfig(_Section):
+    """``curator:`` — keys and defaults are Hermes's (spec §8)."""
+
+    enabled: bool = True
+    interval_hours: float = pydantic.Field(168, gt=0)
+    # Unlike Hermes (whose callers always pass an infinite idle time), memoir measures
+    # idleness from the journal, so this gate takes effect.
+    min_idle_hours: float = pydantic.Field(2, ge=0)
+    stale_after_days: int = pydantic.Field(30, ge=1)
+    archive_after_days: int = pydantic.Field(90, ge=1)
+    prune_builtins: bool = True
+    consolidate: bool = False
+
+
 class Config(_Section):
     """Everything configurable; every field has Hermes's default where Hermes has one."""
 
     memory: MemoryConfig = pydantic.Field(default_factory=MemoryConfig)
     journal: JournalConfig = pydantic.Field(default_factory=JournalConfig)
+    curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 

@@ -11,6 +11,7 @@ import pytest
 from test_curator_support import START, create, open_home, use
 
 from memoir.clock import FakeClock, parse_ts
+from memoir.config import load_config
 from memoir.curator import maybe_run, pause, resume, run_pass, should_run
 from memoir.curator.config import CuratorConfig, curator_config
 from memoir.curator.schedule import DEFERRED, idle_seconds
@@ -123,6 +124,7 @@ def test_config_section_has_hermes_defaults_and_refuses_bad_values(home: Path) -
     assert (cfg.enabled, cfg.interval_hours, cfg.min_idle_hours, cfg.stale_after_days,
             cfg.archive_after_days, cfg.prune_builtins, cfg.consolidate) == (
         True, 168, 2, 30, 90, True, False)
-    bad = open_home(home / "x", curator={"stale_after_days": 0})
+    (home / "x").mkdir()
+    (home / "x" / "config.yaml").write_text("curator:\n  stale_after_days: 0\n")
     with pytest.raises(ConfigError, match=r"curator\.stale_after_days"):
-        curator_config(bad.config)
+        load_config(home / "x")

@@ -36,7 +36,7 @@ def open_home(path: Path, *, clock: FakeClock | None = None,
     """A home on ``path`` with a fake clock; ``in_memory`` keeps the journal in memory
     (fast, for property tests) while files are still projected under ``path``."""
     clock = clock or FakeClock(START)
-    config = Config(extra={"curator": curator}) if curator else None
+    config = Config.model_validate({"curator": curator}) if curator else None
     journal = InMemoryJournal(clock=clock) if in_memory else None
     return memoir.open(path, clock=clock, config=config, journal=journal)
 

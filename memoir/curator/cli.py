@@ -50,10 +50,12 @@ def _ago(ts: str | None, now: dt.datetime) -> str:
         secs = int((now - parse_ts(ts)).total_seconds())
     except ValueError:
         return ts
+    if secs < 0:
+        return ts  # a pass run with --now in the future
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if secs >= size:
             return f"{secs // size}{unit} ago"
-    return f"{max(secs, 0)}s ago"
+    return f"{secs}s ago"
 
 
 @click.group()

@@ -179,7 +179,7 @@ def _value(state: State, key: str) -> object:
     snap = _capture(state, key, 0)
     if snap.skill is not None:
         r = snap.skill
-        return (r.category, r.content, r.files, r.state, r.pinned)
+        return (_identity(r), r.content, r.files, r.state, r.pinned)
     return (snap.text, snap.paused)
 
 
@@ -299,20 +299,34 @@ def _compensate(state: State, todo: dict[str, _Snapshot], target: str) -> list[P
     return out
 
 
+def _identity(record: SkillRecord) -> tuple[object, ...]:
+    return (record.provenance, record.created_by, record.category, record.protected)
+
+
+def _deleted(record: SkillRecord) -> SkillDeleted:
+    return SkillDeleted(name=record.name, category=record.category, content=record.content,
+                        files=dict(record.files), provenance=record.provenance,  # type: ignore[arg-type]
+                        created_by=record.created_by)
+
+
 def _skill_compensation(name: str, now: SkillRecord | None, then: SkillRecord | None,
                         why: str) -> list[Payload]:
     if then is None:
-        if now is None:
-            return []
-        return [SkillDeleted(name=name, category=now.category, content=now.content,
-                             files=dict(now.files), provenance=now.provenance)]  # type: ignore[arg-type]
+        return [] if now is None else [_deleted(now)]
     out: list[Payload] = []
+    if now is not None and _identity(now) != _identity(then):
+        # Another skill of the same name (deleted and created again, by someone else or
+        # in another folder): only deleting it and creating the old one restores it.
+        out.append(_deleted(now))
+        now = None
     if now is None:
         out.append(SkillCreated(name=name, category=then.category, content=then.content,
                                 provenance=then.provenance,  # type: ignore[arg-type]
-                                files=dict(then.files), protected=then.protected))
+                                files=dict(then.files), protected=then.protected,
+                                created_by=then.created_by))
         now = SkillRecord(name=name, category=then.category, provenance=then.provenance,
-                          content=then.content, files=dict(then.files))
+                          created_by=then.created_by, content=then.content,
+                          files=dict(then.files), protected=then.protected)
     state = now.state
     if state == "archived" and then.state != "archived":
         out.append(SkillRestored(name=name, reason=why))

@@ -463,10 +463,10 @@ class FileJournal(Journal):
         with self._mutex:
             self._advance()
             tail = self._tail
+            start = self._start_for(max(after, 0) + 1)
         stop = tail.seq if until is None else min(until, tail.seq)
         if after >= stop:
             return
-        start = self._start_for(max(after, 0) + 1)
         for rec, line, _after in self._scan(start, tail.offset):
             if rec.seq > stop:
                 return
