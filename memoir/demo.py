@@ -3,7 +3,8 @@
 It plays an agent and a person: the agent saves notes, a second writer lands while
 the session's prompt stays frozen, a hostile write is refused and journaled, the
 person edits MEMORY.md by hand and adopts it, every projection is deleted and
-rebuilt byte for byte, and the first session's prompt is rendered again exactly.
+rebuilt byte for byte, the first session's prompt is rendered again exactly; then
+the agent writes skills, the curator consolidates them, and the pass is reverted.
 """
 
 from __future__ import annotations
@@ -119,6 +120,48 @@ def run_demo(home: Path | None, *, echo: Callable[[str], None] = print) -> Path:
         again = mem.session(s2.id).prompt_blocks()
         echo(f"   session {s2.id} prompt re-rendered from seq {s2.pinned_seq}: "
              f"identical = {again == frozen}")
+        _skills_and_curator(mem, home, step, echo)
     echo("")
-    echo(f"Explore it: memoir --home {home} status | log | prompt --session {s2.id}")
+    echo(f"Explore it: memoir --home {home} status | log | runs | skills list | "
+         f"prompt --session {s2.id}")
     return home
+
+
+_SKILLS = {
+    "pytest-fixtures": "Share setup with fixtures in conftest.py; scope them to the module "
+                       "when setup is slow.",
+    "pytest-markers": "Tag slow tests with @pytest.mark.slow and register the marker in "
+                      "pyproject.toml.",
+    "pytest-parametrize": "Use @pytest.mark.parametrize with ids= so failures name the case.",
+}
+
+
+def _skills_and_curator(
+    mem: memoir.Memoir, home: Path, step: Callable[[str], None], echo: Callable[[str], None]
+) -> None:
+    from memoir.curator import revert_run, run_pass
+
+    step("9. The agent writes skills (procedural memory) with the skill_manage tool")
+    agent = mem.start_session(platform="demo")
+    for name, body in _SKILLS.items():
+        content = f"---\nname: {name}\ndescription: {body.split(';')[0]}\n---\n{body}\n"
+        result = agent.call_tool("skill_manage", {"action": "create", "name": name,
+                                                  "category": "testing", "content": content})
+        echo(f"   skill_manage create {name} -> {result.get('message') or result.get('error')}")
+    tree = sorted(str(p.relative_to(home)) for p in (home / "skills").rglob("SKILL.md"))
+    echo(f"   projected: {', '.join(tree)}")
+
+    step("10. The curator consolidates the pytest-* cluster into an umbrella skill")
+    curated = run_pass(mem, use_rules=True)
+    assert curated is not None
+    echo(f"   run {curated.run_id}: {curated.summary.splitlines()[0]}")
+    echo(f"   report: {curated.report_path}")
+    live = sorted(n for n, r in mem.state.skills.skills.items() if r.state != "archived")
+    echo(f"   active skills now: {', '.join(live)}")
+
+    step("11. Not what you wanted? Revert the whole curator pass in one step")
+    plan = revert_run(mem, curated.run_id)
+    live = sorted(n for n, r in mem.state.skills.skills.items() if r.state != "archived")
+    echo(f"   run {plan.run_id} appended {len(plan.compensations)} compensating events; "
+         f"active skills: {', '.join(live)}")
+    echo(f"   the revert is a run too: `memoir revert {plan.run_id}` would redo the pass")

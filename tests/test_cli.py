@@ -246,6 +246,10 @@ def test_demo_runs_offline_in_a_fresh_home(tmp_path: Path) -> None:
     assert "byte-identical after rebuild: True" in result.output
     assert "identical = True" in result.output
     assert "prompt unchanged = True" in result.output
+    assert "Skill 'pytest-fixtures' created." in result.output
+    assert "active skills now: pytest\n" in result.output
+    assert "active skills: pytest-fixtures, pytest-markers, pytest-parametrize" in result.output
+    assert (target / "skills" / "testing" / "pytest-markers" / "SKILL.md").exists()
     again = CliRunner().invoke(cli, ["demo", "--home", str(target)])
     assert again.exit_code == 1 and "not empty" in again.output
 

@@ -70,21 +70,21 @@ class LazyDict(dict[K, V]):
         self._ensure()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._ensure()
         return dict.__repr__(self)
 
-    def keys(self) -> KeysView[K]:
+    def keys(self) -> KeysView[K]:  # type: ignore[override]
         self._ensure()
         return dict.keys(self)
 
-    def values(self) -> ValuesView[V]:
+    def values(self) -> ValuesView[V]:  # type: ignore[override]
         self._ensure()
         return dict.values(self)
 
-    def items(self) -> ItemsView[K, V]:
+    def items(self) -> ItemsView[K, V]:  # type: ignore[override]
         self._ensure()
         return dict.items(self)
 
