@@ -1,0 +1,179 @@
+"""The docs are tested: README's Python runs, shown commands exist, every event type is
+documented, and relative links resolve."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+
+import memoir  # noqa: F401  (loads skills and curator, so REGISTRY holds every type)
+from memoir.cli import cli
+from memoir.events.types import REGISTRY
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = REPO / "docs"
+#: Files whose shell examples name `memoir` commands that must exist.
+COMMAND_DOCS = (README, DOCS / "cli.md", DOCS / "skills.md", DOCS / "revert.md")
+#: Where every event type must be described.
+EVENT_DOCS = (DOCS / "events.md", DOCS / "skills.md", DOCS / "revert.md")
+
+_FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+def _blocks(path: Path, *languages: str) -> list[str]:
+    return [m.group(2) for m in _FENCE.finditer(path.read_text(encoding="utf-8"))
+            if m.group(1) in languages]
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+# -- (a) README's Python runs ------------------------------------------------------------------
+
+PYTHON_BLOCKS = [(f"README.md#{i}", code) for i, code in enumerate(_blocks(README, "python"))]
+
+
+def test_readme_has_python_examples() -> None:
+    assert PYTHON_BLOCKS
+
+
+@pytest.mark.parametrize(("where", "code"), PYTHON_BLOCKS, ids=[w for w, _ in PYTHON_BLOCKS])
+def test_readme_python_block_runs(where: str, code: str, tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, where, "exec"), {"__name__": "__docs__"})
+
+
+# -- (b) every `memoir …` line names a real command --------------------------------------------
+
+
+def _shell_commands(line: str) -> list[list[str]]:
+    """The simple commands of a shell line (split at ``|``, ``;``, ``&&`` …), as words."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    commands: list[list[str]] = [[]]
+    for token in lexer:
+        if token and set(token) <= set("|&;<>()"):
+            commands.append([])
+        else:
+            commands[-1].append(token)
+    return [c for c in commands if c]
+
+
+def _command_lines(path: Path) -> list[str]:
+    """The `memoir` commands of a file's ```sh blocks (and of the `$ ` lines of its
+    ```console blocks), one per simple command, words joined by spaces."""
+    lines: list[str] = []
+    for block in _blocks(path, "sh"):
+        lines += block.replace("\\\n", " ").splitlines()
+    for block in _blocks(path, "console"):
+        lines += [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+    return [shlex.join(words) for line in lines for words in _shell_commands(line)
+            if words[0] == "memoir"]
+
+
+def _command_path(line: str) -> list[str]:
+    """The (sub)command names of one command: the words after `memoir` up to the first
+    option or argument of a leaf command.  Raises LookupError for an unknown name."""
+    words = shlex.split(line)[1:]
+    command: click.Command = cli
+    names: list[str] = []
+    while words and isinstance(command, click.Group):
+        word = words.pop(0)
+        if word.startswith("-"):
+            option = next((p for p in command.params if isinstance(p, click.Option)
+                           and word.split("=")[0] in p.opts), None)
+            if option is None and word not in ("-h", "--help"):
+                raise LookupError(f"'memoir {' '.join(names)}' has no option {word}")
+            if option is not None and not option.is_flag and "=" not in word and words:
+                words.pop(0)  # the option's value, e.g. --home PATH
+            continue
+        sub = command.get_command(click.Context(command), word)
+        if sub is None:
+            raise LookupError(f"'memoir {' '.join([*names, word])}' is not a command")
+        names.append(word)
+        command = sub
+    return names
+
+
+COMMAND_LINES = [(_rel(p), line) for p in COMMAND_DOCS for line in _command_lines(p)]
+
+
+def test_docs_show_memoir_commands() -> None:
+    shown = {where for where, _ in COMMAND_LINES}
+    assert {"README.md", "docs/cli.md"} <= shown
+
+
+@pytest.mark.parametrize(("where", "line"), COMMAND_LINES,
+                         ids=[f"{w}:{line[:60]}" for w, line in COMMAND_LINES])
+def test_shown_command_exists(where: str, line: str) -> None:
+    try:
+        _command_path(line)
+    except LookupError as exc:
+        pytest.fail(f"{where}: `{line}`: {exc}")
+
+
+def test_command_check_rejects_unknown_names() -> None:
+    assert _command_path("memoir --home h skills show x --at 3") == ["skills", "show"]
+    with pytest.raises(LookupError):
+        _command_path("memoir skills frobnicate")
+
+
+def test_cli_md_covers_every_command() -> None:
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    missing = []
+    for name, command in cli.commands.items():
+        subs = command.commands if isinstance(command, click.Group) else {}
+        paths = [f"memoir {name} {sub}" for sub in subs] or [f"memoir {name}"]
+        missing += [p for p in paths if p not in text]
+    assert not missing, f"docs/cli.md never shows: {', '.join(missing)}"
+
+
+# -- (c) every event type is documented ------------------------------------------------------
+
+
+def test_every_event_type_is_documented() -> None:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in EVENT_DOCS)
+    missing = sorted(t for t in REGISTRY if f"`{t}`" not in text)
+    assert not missing, f"event types missing from the docs: {', '.join(missing)}"
+
+
+# -- (d) relative links resolve ------------------------------------------------------------------
+
+
+def _links(path: Path) -> list[str]:
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    text = _INLINE_CODE.sub("", text)
+    return [m.group(1) for m in _LINK.finditer(text)]
+
+
+def _anchors(path: Path) -> set[str]:
+    """The heading anchors of a markdown file, as GitHub spells them."""
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    headings = re.findall(r"^#{1,6}\s+(.+?)\s*$", text, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+LINK_FILES = [README, *sorted(DOCS.glob("*.md"))]
+LINKS = [(_rel(p), target) for p in LINK_FILES for target in _links(p)
+         if not re.match(r"^[a-z][a-z0-9+.-]*:", target)]
+
+
+@pytest.mark.parametrize(("where", "target"), LINKS, ids=[f"{w}->{t}" for w, t in LINKS])
+def test_relative_link_points_to_a_file(where: str, target: str) -> None:
+    source = REPO / where
+    file, _, anchor = target.partition("#")
+    path = source.parent / file if file else source
+    assert path.exists(), f"{where}: link to {target}, but {_rel(path.resolve())} is missing"
+    if anchor and path.suffix == ".md":
+        assert anchor in _anchors(path), f"{where}: link to {target}, but no such heading"
