@@ -12,6 +12,7 @@ import functools
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,8 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # the reader went away (`memoir log | head`); main() ends quietly
         except (MemoirError, OSError) as exc:
             # One line, whatever the message: a YAML error, for one, spans several.
             raise UserError(" ".join(str(exc).split())) from None
@@ -148,11 +151,13 @@ def _memory_write(ctx: click.Context, args: dict[str, Any]) -> None:
     run = short_id("cli-")
     result, _ = memory_call(handle, args, actor="user", run=run, run_kind="cli")
     if not result.get("success"):
-        lines = [str(result.get("error"))]
+        message = str(result.get("error"))
         if result.get("matches"):
-            lines += [f"  match: {m}" for m in result["matches"]]
-        raise UserError("\n".join(lines))
-    click.echo(f"{result['message']} {result['target']}: {result['usage']} (run {run})")
+            message += " Matches: " + "; ".join(repr(m) for m in result["matches"])
+        raise UserError(message)
+    recorded = run in handle.state.runs
+    click.echo(f"{result['message']} {result['target']}: {result['usage']}"
+               + (f" (run {run})" if recorded else ""))
 
 
 target_option = click.option(
@@ -337,7 +342,7 @@ def adopt(ctx: click.Context) -> None:
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return
-    changes = sum(1 for e in events if e.type.startswith("memory.entry_"))
+    changes = sum(1 for e in events if e.type != "run.started")
     click.echo(f"adopted {changes} change(s) as run {run} "
                f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them, "
                f"`memoir revert {run}` undoes them")
@@ -395,11 +400,18 @@ def repair(ctx: click.Context) -> None:
 @cli.command()
 @click.option("--home", "home", type=click.Path(file_okay=False), default=None,
               help="Run in this (new or empty) home instead of a fresh temporary one.")
-def demo(home: str | None) -> None:
-    """Walk through memoir on a fresh home, offline: write, pin, replay, audit, adopt."""
+@click.pass_context
+def demo(ctx: click.Context, home: str | None) -> None:
+    """Walk through memoir on a fresh home, offline: write, pin, replay, audit, adopt,
+    write skills, curate them and revert the pass.
+
+    The demo needs an empty home, so it ignores $MEMOIR_HOME and makes a temporary one
+    unless --home names a new or empty folder.
+    """
     from memoir.demo import run_demo
 
-    run_demo(Path(home) if home else None, echo=click.echo)
+    chosen = home or (ctx.obj.get("home") if ctx.obj else None)
+    run_demo(Path(chosen) if chosen else None, echo=click.echo)
 
 
 #: Modules that add their commands to :data:`cli` when imported (``cli.add_command``).
@@ -428,10 +440,30 @@ def _friendly(fn: Callable[[], Any]) -> Callable[[], Any]:
     return wrapper
 
 
+def _log_to_stderr() -> None:
+    # Warnings such as a torn tail being cut are for the person, but must not mix
+    # with output that may be piped (`memoir log --json | jq`).
+    import logging
+
+    import structlog
+
+    structlog.configure(
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
+    )
+
+
 @_friendly
 def main() -> Any:
     """Console-script entry point."""
-    return cli.main(prog_name="memoir", standalone_mode=True)
+    _log_to_stderr()
+    try:
+        return cli.main(prog_name="memoir", standalone_mode=True)
+    except BrokenPipeError:
+        # The reader went away (`memoir log | head`): that is not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
 
 
 # Last, because those modules import this one for `cli`, `home_option` and `_open`.

@@ -156,8 +156,10 @@ def memory_call(
                 target=outcome.target, action=_action(args), reason="drift",
                 pattern_ids=[], preview="", length=0, sha256="",
             ))
-        if run_kind and run and outcome.success and events:
-            summary = f"memory {_action(args)} ({target})"
+        if run_kind and run and events:
+            # Every run that lands in the journal starts with run.started, refusals too.
+            verb = "" if outcome.success else "refused "
+            summary = f"{verb}memory {_action(args)} ({target})"
             events.insert(0, RunStarted(run_id=run, kind=run_kind, summary=summary))
         return Decision(events=events, result=outcome.result)
 

@@ -187,3 +187,14 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def test_removing_a_file_removes_the_folders_it_leaves_empty(tmp_path: Path) -> None:
+    m = Materializer(tmp_path, fsync=False)
+    m.write({"skills/cat/one/SKILL.md": b"a", "skills/cat/two/SKILL.md": b"b"}, seq=1)
+    m.write({"skills/cat/one/SKILL.md": None}, seq=2)
+    assert not (tmp_path / "skills" / "cat" / "one").exists()
+    assert (tmp_path / "skills" / "cat" / "two" / "SKILL.md").exists()
+    m.write({"skills/cat/two/SKILL.md": None}, seq=3)
+    assert not (tmp_path / "skills" / "cat").exists()
+    assert (tmp_path / "skills").is_dir(), "top-level folders of the home stay"

@@ -274,6 +274,13 @@ def revert_run(
             return Decision(events=[], result=plan)
         if plan.conflicts and on_conflict == "refuse":
             raise RevertConflict(plan, head=state.seq)
+        if plan.skipped and not plan.reverted:
+            # Recording an empty revert would mark the run reverted and block --force.
+            raise ValidationError(
+                f"every entity run {target} changed was changed again later "
+                f"({', '.join(plan.skipped[:5])}); nothing to revert with --skip-conflicts; "
+                "use --force to put them back anyway"
+            )
         return Decision(events=plan.payloads, result=plan)
 
     events, plan = memoir.commit(decide, actor=actor, run=rid)

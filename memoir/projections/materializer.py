@@ -166,6 +166,7 @@ class Materializer:
                 if path.exists():
                     path.unlink()
                     written.append(rel)
+                    self._prune_empty_parents(path.parent)
                 self._manifest.files.pop(rel, None)
                 continue
             if self.read(rel) != data:
@@ -181,6 +182,18 @@ class Materializer:
             self._manifest.seq = seq
             self._save()
         return written
+
+    def _prune_empty_parents(self, folder: Path) -> None:
+        """Remove folders left empty by a removed file (an archived or deleted skill),
+        up to but not including the top-level folders of the home."""
+        home = self.home.resolve()
+        folder = folder.resolve()
+        while folder != home and folder.parent != home and home in folder.parents:
+            try:
+                folder.rmdir()
+            except OSError:
+                return  # not empty (or not ours to remove): stop here
+            folder = folder.parent
 
     def backup(self, rel: str, stamp: int) -> Path | None:
         """Copy a drifted file to ``<file>.bak.<unix seconds>`` (Hermes's naming)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from memoir.cli import _open, cli, home_option
+from memoir.cli import UserError, _open, cli, home_option
 from memoir.errors import MemoirError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated
@@ -50,8 +50,8 @@ def skills_group() -> None:
     """List, read, audit and change skills (as actor `user`)."""
 
 
-def _fail(exc: Exception) -> click.ClickException:
-    return click.ClickException(str(exc))
+def _fail(exc: Exception) -> UserError:
+    return UserError(str(exc))
 
 
 def _change(
@@ -134,12 +134,12 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
         raise _fail(exc) from None
     when = f"at seq {at_seq}" if at_seq is not None else "now"
     if record is None:
-        raise click.ClickException(f"no skill named '{name}' {when} "
+        raise UserError(f"no skill named '{name}' {when} "
                                    f"(`memoir skills history {name}` lists its versions)")
     text = record.file(file_path or SKILL_FILE)
     if text is None:
         files = ", ".join(sorted(record.files)) or "none"
-        raise click.ClickException(f"skill '{name}' has no file '{file_path}' {when} "
+        raise UserError(f"skill '{name}' has no file '{file_path}' {when} "
                                    f"(support files: {files})")
     if record.archived:
         click.echo(f"# skill '{name}' is archived {when} ({record.archive_reason})", err=True)
@@ -245,10 +245,10 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
     try:
         content = source.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise click.ClickException(f"{source} is not UTF-8 text ({exc})") from None
+        raise UserError(f"{source} is not UTF-8 text ({exc})") from None
     problem = check_name(name) or check_category(category) or check_skill_md(content, name)
     if problem:
-        raise click.ClickException(f"{source}: {problem}")
+        raise UserError(f"{source}: {problem}")
     category = (category or "").strip() or None
 
     def build(state: State) -> list[Payload]:
