@@ -21,13 +21,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hypothesis import settings
+import pytest
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import memoir
 from memoir.events.journal import FileJournal
-from memoir.testing import memory_commands, replay
+from memoir.testing import (
+    FakeClock,
+    build_journal,
+    memory_command_lists,
+    memory_commands,
+    replay,
+)
 from memoir.threats import first_threat_message
 
 LIMITS = {"memory": 300, "user": 200}
@@ -253,3 +260,65 @@ class MemoryHome(RuleBasedStateMachine):
 
 MemoryHome.TestCase.settings = settings(stateful_step_count=30, deadline=None)
 test_memory_home_matches_the_model = MemoryHome.TestCase
+
+
+# -- the public testing module -------------------------------------------------------------------
+
+
+def test_testing_module_exports_its_documented_names() -> None:
+    import memoir.testing as testing
+
+    assert testing.__all__ == sorted(testing.__all__)
+    assert testing.FakeClock is memoir.FakeClock
+    assert testing.InMemoryJournal is memoir.InMemoryJournal
+    for name in testing.__all__:
+        assert getattr(testing, name).__doc__, name
+
+
+@given(commands=memory_command_lists(max_size=12))
+@settings(max_examples=20)
+def test_build_journal_records_what_the_memory_tool_does_in_a_real_home(
+    commands: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    results: list[dict[str, Any]] = []
+    built = replay(build_journal(None, commands, clock=FakeClock(), results=results))
+    on_disk = tmp_path_factory.mktemp("built") / "journal.jsonl"
+    assert replay(build_journal(on_disk, commands)).memory.memory.texts() == (
+        built.memory.memory.texts())
+    with memoir.open(tmp_path_factory.mktemp("home")) as mem:
+        session = mem.start_session()
+        for args, result in zip(commands, results, strict=True):
+            session.new_turn()  # no failure cap: one call per turn
+            assert session.call_tool("memory", args)["success"] == result["success"], args
+        for target in LIMITS:
+            assert mem.state.memory.target(target).texts() == built.memory.target(target).texts()
+
+
+# find() only has to show that such examples come up; shrinking them would be wasted time.
+NO_SHRINK = settings(database=None, phases=[Phase.generate], max_examples=2000)
+
+
+def test_commands_draw_old_text_from_pieces_of_existing_entries() -> None:
+    existing = ["User prefers tabs over spaces", "Project uses uv"]
+
+    def aims_inside(command: dict[str, Any]) -> bool:
+        old = command.get("old_text")
+        return (command.get("action") == "remove" and isinstance(old, str)
+                and any(old in t and old != t for t in existing))
+
+    found = find(memory_commands(existing), aims_inside, settings=NO_SHRINK)
+    assert found["old_text"]
+
+
+def test_command_lists_aim_later_commands_at_texts_written_earlier() -> None:
+    def aims_back(commands: list[dict[str, Any]]) -> bool:
+        first = commands[0]
+        if first.get("action") != "add" or len(commands) < 2:
+            return False
+        later = commands[1]
+        old = later.get("old_text")
+        return (later.get("action") in ("replace", "remove") and isinstance(old, str)
+                and old in first["content"].strip() and old != first["content"].strip())
+
+    found = find(memory_command_lists(min_size=2, max_size=2), aims_back, settings=NO_SHRINK)
+    assert found[1]["old_text"] in found[0]["content"]

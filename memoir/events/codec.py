@@ -140,6 +140,8 @@ class Decoder:
         self._registry = registry
         self._envelope = msgspec.json.Decoder(RawRecord)
         self._payloads: dict[str, msgspec.json.Decoder[Any]] = {}
+        #: type name -> the newest schema version this decoder reads (a fast known-check).
+        self.versions: dict[str, int] = {name: cls.VERSION for name, cls in registry.items()}
 
     def envelope(self, line: bytes | memoryview) -> RawRecord:
         """The envelope of ``line``.  Raises msgspec errors for a malformed line."""

@@ -43,6 +43,7 @@ from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType, ValidationError
 from memoir.events.codec import (
     GENESIS,
+    HASH_HEX,
     Decoder,
     RawRecord,
     encode_record,
@@ -195,11 +196,16 @@ class Journal(ABC):
         self.close()
 
 
-def mint(draft: Draft, clock: Clock) -> tuple[str, str]:
-    """The id and timestamp of ``draft``: its own, or new ones from ``clock``."""
+def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
+    """The id and timestamp of each draft: its own, or new ones.
+
+    The clock is read once per append, so the records of one append share their time.
+    """
+    if all(d.id and d.ts for d in drafts):
+        return [(d.id, d.ts) for d in drafts]
     now = clock.now()
-    event_id = draft.id or new_id(int(now.timestamp() * 1000))
-    return event_id, draft.ts or format_ts(now)
+    ms, ts = int(now.timestamp() * 1000), format_ts(now)
+    return [(d.id or new_id(ms), d.ts or ts) for d in drafts]
 
 
 def check_expectation(journal: Journal, head: int, expect: Expectation | None) -> None:
@@ -325,6 +331,8 @@ class FileJournal(Journal):
         stray bytes, which no write produces.
         """
         prev, seq, more = start.hash, start.seq, start.more
+        envelope = self._decoder.envelope
+        versions = self._decoder.versions
         for line, after in self._lines(start.offset, end):
             lineno = seq + 1  # one record per line, seqs from 1: line number == seq
             if after == -1:
@@ -334,7 +342,7 @@ class FileJournal(Journal):
                 return
             problem = None
             try:
-                rec = self._decoder.envelope(line)
+                rec = envelope(line)
             except _BAD_LINE as exc:
                 problem = f"not a journal record ({exc})"
             else:
@@ -346,11 +354,12 @@ class FileJournal(Journal):
                     problem = f"more={rec.more} where {max(more - 1, 0)} was expected"
             if problem is not None:
                 raise self._damage(lineno, problem, after, end)
-            try:
-                self._decoder.check_known(rec)
-            except UnknownEventType as exc:
-                raise UnknownEventType(f"{self.path}: line {lineno}: {exc}") from None
-            seq, prev, more = rec.seq, hash_of_line(line), rec.more
+            if versions.get(rec.type, 0) < rec.v:
+                try:
+                    self._decoder.check_known(rec)
+                except UnknownEventType as exc:
+                    raise UnknownEventType(f"{self.path}: line {lineno}: {exc}") from None
+            seq, prev, more = lineno, line[-HASH_HEX - 2 : -2], rec.more
             yield rec, line, after
 
     def _stray_bytes_after_record(self, fragment: bytes, prev: bytes, lineno: int) -> bool:
@@ -391,15 +400,6 @@ class FileJournal(Journal):
                 path=str(self.path), line=rec.seq, seq=rec.seq,
             ) from None
 
-    def _committed(self, start: _Tail, end: int) -> Iterator[tuple[RawRecord, bytes, int]]:
-        """Like _scan, but yields only whole appends (up to a record with more == 0)."""
-        pending: list[tuple[RawRecord, bytes, int]] = []
-        for item in self._scan(start, end):
-            pending.append(item)
-            if item[0].more == 0:
-                yield from pending
-                pending.clear()
-
     def _advance(self) -> None:
         """Catch the tail up with what other processes appended."""
         try:
@@ -424,8 +424,27 @@ class FileJournal(Journal):
             self._forget()
         if end == self._tail.offset:
             return
-        for rec, line, after in self._committed(self._tail, end):
-            self._note(rec, line, after)
+        # _remember per record, unrolled: opening a journal runs this for every record.
+        ids = self._recent_ids
+        group_ids: list[tuple[str, int]] = []
+        group_index: list[tuple[int, _Tail]] = []
+        before = self._tail  # the position before the record being looked at
+        for rec, line, after in self._scan(self._tail, end):
+            seq, more = rec.seq, rec.more
+            if seq % _INDEX_EVERY == 1:
+                group_index.append((seq, before))
+            group_ids.append((rec.id, seq))
+            if more == 0 or seq % _INDEX_EVERY == 0:
+                before = _Tail(seq, after, hash_of_line(line), more)
+            if more == 0:
+                ids.update(group_ids)
+                self._index.update(group_index)
+                self._tail = before
+                group_ids.clear()
+                group_index.clear()
+                if len(ids) >= 2 * _RECENT_IDS:
+                    self._trim_ids()
+                    ids = self._recent_ids
 
     def _forget(self) -> None:
         self._tail = _Tail()
@@ -433,15 +452,15 @@ class FileJournal(Journal):
         self._recent_ids.clear()
         self._ids_from = 1
 
-    def _note(self, rec: RawRecord, line: bytes, after: int) -> None:
-        self._remember(rec.seq, rec.id, rec.more, line, after)
-
     def _remember(self, seq: int, event_id: str, more: int, line: bytes, after: int) -> None:
         """Move the tail past record ``seq`` (read or just written)."""
         if seq % _INDEX_EVERY == 1:
             self._index[seq] = self._tail
         self._tail = _Tail(seq, after, hash_of_line(line), more)
         self._recent_ids[event_id] = seq
+        self._trim_ids()
+
+    def _trim_ids(self) -> None:
         if len(self._recent_ids) >= 2 * _RECENT_IDS:
             # Forget the older half at once: cheaper than one eviction per record.
             keep = list(self._recent_ids.items())[-_RECENT_IDS:]
@@ -674,8 +693,8 @@ class FileJournal(Journal):
         events: list[Event] = []
         for drafts in appends:
             count = len(drafts)
-            for i, draft in enumerate(drafts):
-                event_id, ts = mint(draft, self.clock)
+            for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, self.clock),
+                                                            strict=True)):
                 seq += 1
                 more = count - 1 - i
                 line, prev = encode_record(

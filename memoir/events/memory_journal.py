@@ -96,8 +96,8 @@ class InMemoryJournal(Journal):
         prev = self._events[-1].hash.encode() if self._events else GENESIS
         out = []
         seq = len(self._events)
-        for i, draft in enumerate(drafts):
-            event_id, ts = mint(draft, self.clock)
+        for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, self.clock),
+                                                        strict=True)):
             seq += 1
             more = len(drafts) - 1 - i
             _line, prev = encode_record(
