@@ -116,11 +116,15 @@ class Memoir:
         self.config = config or load_config(self.home)
         self.clock = clock or SystemClock()
         if journal is None:
+            # The journal is checked from the newest valid checkpoint on (below), not
+            # from its first byte: opening a home with a long history stays fast, and
+            # `memoir verify` (or any full replay) checks the whole chain.
             journal = FileJournal(
                 self.home / JOURNAL_FILE,
                 durability=self.config.journal.durability,
                 clock=self.clock,
                 lock_timeout=self.config.journal.lock_timeout_seconds,
+                scan=False,
             )
         self.journal = journal
         # Projected files are fsynced like the journal unless durability is "never": a
@@ -132,7 +136,10 @@ class Memoir:
         self._mutex = threading.RLock()
         self._last_checkpoint = 0
         self._state = self._initial_state()
+        if isinstance(self.journal, FileJournal):
+            self.journal.recover()
         self._catch_up()
+        self._refresh_stale_projections()
 
     # -- state -----------------------------------------------------------------------------
 
@@ -250,11 +257,25 @@ class Memoir:
         """
         with self._mutex, self.journal.locked() as writer:
             self._catch_up()
-            decision = decide(self._state)
+            # Decide under the configured limits: when they differ from the journal's, a
+            # memory.limits_set goes first in the same append.  With nothing to append,
+            # the journal's limits are put back (they stay the truth until recorded).
+            limits = self._limits_events([])
+            before = self._state.memory.limits
+            if limits:
+                change = limits[0]
+                assert isinstance(change, LimitsSet)
+                self._state.memory.limits = {"memory": change.memory, "user": change.user}
+            try:
+                decision = decide(self._state)
+            finally:
+                self._state.memory.limits = before
             payloads = list(decision.events)
             if not payloads:
                 return [], decision.result
-            drafts = [Draft(data=p, actor="system") for p in self._limits_events(payloads)]
+            if any(isinstance(p, LimitsSet) for p in payloads):
+                limits = []
+            drafts = [Draft(data=p, actor="system") for p in limits]
             drafts += [
                 Draft(data=p, actor=actor, session=session, run=run, causation=causation)
                 for p in payloads
@@ -299,9 +320,27 @@ class Memoir:
             if touched:
                 desired.update(renderer.files(self._state, touched))
         if not desired:
+            self.materializer.note_seq(self._state.seq)
             return
         drifted = [d.path for d in self.materializer.drift(desired)]
         self.materializer.write(desired, seq=self._state.seq, skip=drifted)
+
+    def _refresh_stale_projections(self) -> None:
+        """On open: rewrite projected files that are behind (or ahead of) the journal.
+
+        A crash can leave a file that memoir wrote but the journal does not match: the
+        process died between the journal write and the file write, or (durability
+        ``batch``/``never``) the journal lost an unsynced tail the file already showed.
+        Such a file is one memoir wrote, so it is not a hand edit; it is rewritten.  The
+        check runs only when the manifest's seq differs from the journal's head.
+        """
+        if self.materializer.seq == self._state.seq:
+            return
+        with self._mutex, self.journal.locked():
+            self._catch_up()
+            desired = self.projected_files()
+            drifted = [d.path for d in self.materializer.drift(desired)]
+            self.materializer.write(desired, seq=self._state.seq, skip=drifted)
 
     def drift(self) -> list[Drift]:
         """Projected files edited by hand since memoir last wrote them."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import memoir
 from memoir.config import Config
 from memoir.projections.lazy import LazyDict
@@ -76,3 +78,33 @@ def test_view_at_an_old_seq_equals_a_replay_to_that_seq(home: Path) -> None:
             assert view.seq == seq
             assert view.memory == replay.memory
             assert dict(view.sessions) == dict(replay.sessions)
+
+
+def _damage_line(path: Path, seq: int) -> None:
+    lines = path.read_bytes().split(b"\n")
+    # Same length, so byte offsets (and the checkpoints' anchors) stay where they were.
+    lines[seq - 1] = lines[seq - 1].replace(b'"ts":"2', b'"ts":"3', 1)
+    path.write_bytes(b"\n".join(lines))
+
+
+def test_damage_after_the_checkpoint_refuses_to_open(home: Path) -> None:
+    _fill(home, 150)
+    with memoir.open(home, config=_config()) as mem:
+        cp = mem.checkpoints.seqs()[-1]
+        head = mem.head
+    assert cp < head - 5
+    _damage_line(home / "journal.jsonl", head - 3)
+    with pytest.raises(memoir.JournalCorrupted, match=f"line {head - 3}"):
+        memoir.open(home, config=_config())
+
+
+def test_damage_before_the_checkpoint_is_found_by_verify(home: Path) -> None:
+    _fill(home, 150)
+    with memoir.open(home, config=_config()) as mem:
+        cp = mem.checkpoints.seqs()[-1]
+    _damage_line(home / "journal.jsonl", cp - 10)
+    # The checkpoint vouches for the prefix, so the home opens; verify reads it all.
+    with memoir.open(home, config=_config()) as mem, pytest.raises(
+        memoir.JournalCorrupted, match=f"line {cp - 10}"
+    ):
+        mem.verify()

@@ -140,3 +140,28 @@ def test_string_arguments_are_parsed_as_json(home: Path) -> None:
         assert result["message"] == "Entry added."
         bad = session.call_tool("memory", "{not json")
         assert bad["success"] is False and "not valid JSON" in bad["error"]
+
+
+def test_the_first_write_is_checked_against_the_configured_limit(home: Path) -> None:
+    config = memoir.Config.model_validate({"memory": {"memory_char_limit": 50}})
+    with memoir.open(home, config=config) as mem:
+        result = mem.start_session().call_tool(
+            "memory", {"action": "add", "target": "memory", "content": "x" * 120})
+        assert result["success"] is False and "/50 chars" in result["error"]
+        assert mem.state.memory.limits["memory"] == 50
+
+
+def test_a_file_ahead_of_a_journal_that_lost_its_tail_is_rewritten_on_open(home: Path) -> None:
+    config = memoir.Config.model_validate({"journal": {"durability": "never"}})
+    with memoir.open(home, config=config) as mem:
+        s = mem.start_session()
+        s.call_tool("memory", {"action": "add", "target": "memory", "content": "kept"})
+        size = (home / "journal.jsonl").stat().st_size
+        s.call_tool("memory", {"action": "add", "target": "memory", "content": "lost"})
+    assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "kept\n§\nlost"
+    # A power cut takes the unsynced tail of the journal but not the file's rename.
+    with open(home / "journal.jsonl", "r+b") as fh:
+        fh.truncate(size)
+    with memoir.open(home, config=config) as mem:
+        assert mem.drift() == []
+    assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "kept"

@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple, Self
 
-import filelock
 import msgspec
 import structlog
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType, ValidationError
+from memoir.events.locking import LockTimeout, ProcessLock
 from memoir.events.codec import (
     GENESIS,
     HASH_HEX,
@@ -253,7 +253,9 @@ class FileJournal(Journal):
 
     Opening reads the whole file once: it checks every record's hash and refuses a
     damaged journal (:class:`JournalCorrupted`), and cuts a torn tail.  Pass
-    ``recover=False`` to skip that (``memoir repair`` opens a journal that way).
+    ``recover=False`` to skip that (``memoir repair`` opens a journal that way), or
+    ``scan=False`` to defer it: then :meth:`anchor` a checkpoint and call :meth:`recover`,
+    which checks only the records after the checkpoint (how a home opens fast).
     """
 
     def __init__(
@@ -264,6 +266,7 @@ class FileJournal(Journal):
         clock: Clock | None = None,
         lock_timeout: float = 60.0,
         recover: bool = True,
+        scan: bool = True,
     ) -> None:
         self.path = Path(path)
         self.durability: Durability = durability
@@ -272,7 +275,7 @@ class FileJournal(Journal):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._decoder = Decoder()
         self._mutex = threading.RLock()
-        self._flock = filelock.FileLock(str(self.path) + ".lock", thread_local=False)
+        self._flock = ProcessLock(str(self.path) + ".lock")
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self._tail = _Tail()
         # seq -> the position just before it; sparse, so a read can start mid-file.
@@ -285,7 +288,7 @@ class FileJournal(Journal):
         self._timer: threading.Timer | None = None
         self._synced_offset = 0
         self.recovery: RecoveryReport | None = None
-        if recover:
+        if recover and scan:
             try:
                 self._open()
             except BaseException:
@@ -548,7 +551,7 @@ class FileJournal(Journal):
     def _acquire(self) -> None:
         try:
             self._flock.acquire(timeout=self.lock_timeout)
-        except filelock.Timeout:
+        except LockTimeout:
             raise ConflictError(
                 f"could not lock {self.path} within {self.lock_timeout:g}s; another "
                 "process holds it (a stuck writer?)", head=self._tail.seq,
@@ -616,8 +619,18 @@ class FileJournal(Journal):
             return aside
         raise OSError(f"cannot find a free name for {self.path.name}.{label} in {self.path.parent}")
 
+    def recover(self) -> None:
+        """Check the records after the known position and cut a torn tail if there is one.
+
+        For a journal opened with ``scan=False``: call it after :meth:`anchor` (when a
+        checkpoint vouches for the prefix), so only the records after the checkpoint are
+        read and hash-checked on open.
+        """
+        with self._mutex:
+            self._open()
+
     def _open(self) -> None:
-        """Check the whole file, and cut a torn tail under the lock if there is one."""
+        """Check the file from the known position, and cut a torn tail under the lock."""
         self._advance()
         if self._size() != self._tail.offset:
             with self.locked():
@@ -968,6 +981,7 @@ class FileJournal(Journal):
                 self._fsync_now()
             os.close(self._fd)
             self._fd = -1
+            self._flock.close()
 
 
 class _Unreadable(Payload, frozen=True, kw_only=True):

@@ -149,6 +149,18 @@ class Materializer:
                 found.append(d)
         return found
 
+    @property
+    def seq(self) -> int:
+        """The journal seq the files were last brought up to (from the manifest)."""
+        self.reload()
+        return self._manifest.seq
+
+    def note_seq(self, seq: int) -> None:
+        """Record that the files are current as of ``seq`` (nothing needed writing)."""
+        if self._manifest.seq != seq:
+            self._manifest.seq = seq
+            self._save()
+
     def write(self, desired: Mapping[str, bytes | None], *, seq: int,
               skip: Iterable[str] = ()) -> list[str]:
         """Bring files up to ``desired`` (None removes a file); returns the paths written.
