@@ -40,7 +40,6 @@ import structlog
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType, ValidationError
-from memoir.events.locking import LockTimeout, ProcessLock
 from memoir.events.codec import (
     GENESIS,
     HASH_HEX,
@@ -50,6 +49,7 @@ from memoir.events.codec import (
     hash_of_line,
     line_hash_ok,
 )
+from memoir.events.locking import LockTimeout, ProcessLock
 from memoir.events.types import Draft, Event, Payload
 from memoir.ids import id_time_ms, new_id
 
