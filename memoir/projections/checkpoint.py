@@ -34,8 +34,8 @@ class Checkpoint(msgspec.Struct):
     offset: int
     hash: str
     state: State
-    sessions: msgspec.Raw = msgspec.Raw(b"\x80")
-    runs: msgspec.Raw = msgspec.Raw(b"\x80")
+    sessions: msgspec.Raw
+    runs: msgspec.Raw
 
 
 _SESSIONS = msgspec.msgpack.Decoder(dict[str, SessionInfo])
