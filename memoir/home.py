@@ -28,6 +28,7 @@ from memoir.events.sessions import SessionStarted
 from memoir.events.types import Draft, Event, Payload
 from memoir.ids import short_id
 from memoir.projections.checkpoint import CheckpointStore
+from memoir.projections.lazy import LazyDict
 from memoir.projections.materializer import Drift, Materializer
 from memoir.projections.memory import FILE_NAMES, TARGETS, file_text, parse_file, render_block
 from memoir.projections.state import State
@@ -146,13 +147,16 @@ class Memoir:
     def _initial_state(self) -> State:
         if isinstance(self.journal, FileJournal):
             for seq in self.checkpoints.best():
-                cp = self.checkpoints.load(seq)
+                cp = self.checkpoints.load(seq, replay=self._replay_to)
                 if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
                     self._last_checkpoint = cp.seq
                     return cp.state
                 log.warning("checkpoint.ignored", seq=seq,
                             reason="does not match the journal")
         return State()
+
+    def _replay_to(self, seq: int) -> State:
+        return State().apply_all(self.journal.read(until=seq))
 
     def _catch_up(self) -> int:
         with self._mutex:
@@ -200,7 +204,7 @@ class Memoir:
             state = State()
             if isinstance(self.journal, FileJournal):
                 for cp_seq in self.checkpoints.best(at_most=seq):
-                    cp = self.checkpoints.load(cp_seq)
+                    cp = self.checkpoints.load(cp_seq, replay=self._replay_to)
                     if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
                         state = cp.state
                         break
@@ -464,7 +468,11 @@ class Memoir:
         """Re-open a session that was started earlier (in any process)."""
         from memoir.session import Session
 
-        info = self.state.sessions.get(session_id)
+        sessions = self.state.sessions
+        # A session started since the last checkpoint is found without decoding the
+        # whole session history.
+        info = sessions.peek(session_id) if isinstance(sessions, LazyDict) else \
+            sessions.get(session_id)
         if info is None:
             raise NotFoundError(f"no session {session_id!r} in {self.home}")
         return Session(self, session_id, info.pinned_seq, actor=info.actor)

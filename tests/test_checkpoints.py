@@ -61,6 +61,7 @@ def test_a_checkpoint_that_does_not_match_the_journal_is_ignored(home: Path) -> 
     with memoir.open(home, config=_config()) as mem:
         cp = mem.checkpoints.load(cp_seq)
         assert cp is not None
+        cp.state.load_history()
         cp.state.memory.memory.entries.clear()
         cp.hash = "0" * 32
         cp.state.hash = cp.hash
@@ -108,3 +109,11 @@ def test_damage_before_the_checkpoint_is_found_by_verify(home: Path) -> None:
         memoir.JournalCorrupted, match=f"line {cp - 10}"
     ):
         mem.verify()
+
+
+def test_a_missing_history_file_is_replayed_from_the_journal(home: Path) -> None:
+    ids = _fill(home, 150)
+    for history in (home / ".memoir" / "checkpoints").glob("*.history"):
+        history.unlink()
+    with memoir.open(home, config=_config()) as mem:
+        assert list(mem.state.sessions) == ids

@@ -9,8 +9,8 @@ match is ignored and the state is folded from the start (never trusted blindly).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import structlog
@@ -19,32 +19,34 @@ from memoir.projections.lazy import LazyDict
 from memoir.projections.materializer import atomic_write
 from memoir.projections.state import RunInfo, SessionInfo, State
 
-__all__ = ["Checkpoint", "CheckpointStore"]
+__all__ = ["Checkpoint", "CheckpointStore", "History"]
 
 log = structlog.get_logger("memoir.checkpoint")
-FORMAT = 2
+FORMAT = 3
 
 
 class Checkpoint(msgspec.Struct):
-    """The file's shape.  ``state`` is the state without its sessions and runs, which
-    are kept raw and decoded only when something reads them (see :mod:`lazy`)."""
+    """``<seq>.mpk``: the state without its sessions and runs, and where it was taken."""
 
     format: int
     seq: int
     offset: int
     hash: str
     state: State
-    sessions: msgspec.Raw
-    runs: msgspec.Raw
 
 
-_SESSIONS = msgspec.msgpack.Decoder(dict[str, SessionInfo])
-_RUNS = msgspec.msgpack.Decoder(dict[str, RunInfo])
+class History(msgspec.Struct):
+    """``<seq>.history``: the sessions and runs of the same checkpoint, kept apart so
+    that opening a home with a long history reads only the small part (see
+    :mod:`memoir.projections.lazy`)."""
+
+    seq: int
+    hash: str
+    sessions: dict[str, SessionInfo]
+    runs: dict[str, RunInfo]
 
 
-def _lazy(raw: msgspec.Raw, decoder: msgspec.msgpack.Decoder[Any]) -> LazyDict[str, Any]:
-    data = bytes(raw)
-    return LazyDict(lambda: decoder.decode(data))
+Replay = Callable[[int], State]
 
 
 class CheckpointStore:
@@ -61,6 +63,7 @@ class CheckpointStore:
         self.folder = folder
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(Checkpoint)
+        self._history = msgspec.msgpack.Decoder(History)
 
     def seqs(self) -> list[int]:
         try:
@@ -74,7 +77,12 @@ class CheckpointStore:
                 out.append(int(stem))
         return sorted(out)
 
-    def load(self, seq: int) -> Checkpoint | None:
+    def load(self, seq: int, *, replay: Replay | None = None) -> Checkpoint | None:
+        """The checkpoint at ``seq``, its sessions and runs left to decode on first read.
+
+        ``replay(seq)`` folds the journal up to ``seq``; it stands in for a history file
+        that has gone missing or does not match (another process pruned it, say).
+        """
         try:
             cp = self._decoder.decode((self.folder / f"{seq}.mpk").read_bytes())
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -82,9 +90,32 @@ class CheckpointStore:
             return None
         if cp.format != FORMAT or cp.seq != seq or cp.state.seq != seq:
             return None
-        cp.state.sessions = _lazy(cp.sessions, _SESSIONS)
-        cp.state.runs = _lazy(cp.runs, _RUNS)
+        box: list[History] = []
+
+        def history() -> History:
+            if not box:
+                box.append(self._load_history(cp, replay))
+            return box[0]
+
+        cp.state.sessions = LazyDict(lambda: history().sessions)
+        cp.state.runs = LazyDict(lambda: history().runs)
         return cp
+
+    def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
+        try:
+            found = self._history.decode((self.folder / f"{cp.seq}.history").read_bytes())
+            if found.seq == cp.seq and found.hash == cp.hash:
+                return found
+            problem = "does not match its checkpoint"
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problem = str(exc)
+        if replay is None:
+            raise OSError(f"checkpoint {cp.seq}: history unreadable ({problem})")
+        log.warning("checkpoint.history_replayed", seq=cp.seq, reason=problem)
+        state = replay(cp.seq)
+        state.load_history()
+        return History(seq=cp.seq, hash=cp.hash, sessions=dict(state.sessions),
+                       runs=dict(state.runs))
 
     def best(self, at_most: int | None = None) -> list[int]:
         """Checkpoint seqs to try, newest first, not beyond ``at_most``."""
@@ -92,12 +123,13 @@ class CheckpointStore:
 
     def save(self, state: State, offset: int) -> None:
         state.load_history()
+        history = History(seq=state.seq, hash=state.hash, sessions=state.sessions,
+                          runs=state.runs)
+        # History first: a checkpoint file never exists without the history it needs.
+        atomic_write(self.folder / f"{state.seq}.history", self._encoder.encode(history))
         core = msgspec.structs.replace(state, sessions={}, runs={})
-        cp = Checkpoint(
-            format=FORMAT, seq=state.seq, offset=offset, hash=state.hash, state=core,
-            sessions=msgspec.Raw(self._encoder.encode(state.sessions)),
-            runs=msgspec.Raw(self._encoder.encode(state.runs)),
-        )
+        cp = Checkpoint(format=FORMAT, seq=state.seq, offset=offset, hash=state.hash,
+                        state=core)
         atomic_write(self.folder / f"{state.seq}.mpk", self._encoder.encode(cp))
         self._prune()
 
@@ -110,8 +142,12 @@ class CheckpointStore:
         keep.update(buckets.values())
         for s in seqs:
             if s not in keep:
-                (self.folder / f"{s}.mpk").unlink(missing_ok=True)
+                self._remove(s)
+
+    def _remove(self, seq: int) -> None:
+        (self.folder / f"{seq}.mpk").unlink(missing_ok=True)
+        (self.folder / f"{seq}.history").unlink(missing_ok=True)
 
     def clear(self) -> None:
         for s in self.seqs():
-            (self.folder / f"{s}.mpk").unlink(missing_ok=True)
+            self._remove(s)

@@ -38,6 +38,12 @@ class LazyDict(dict[K, V]):
         dict.update(self, loader())
         dict.update(self, overlay)
 
+    def peek(self, key: K) -> V | None:
+        """The value for ``key`` if it was added since the stored part, without decoding
+        the stored part; otherwise a normal lookup."""
+        found = dict.get(self, key)
+        return found if found is not None else self.get(key)
+
     @property
     def is_loaded(self) -> bool:
         return self._loader is None
