@@ -140,11 +140,11 @@ def line_hash_ok(prev: bytes, line: bytes) -> bool:
     """Whether ``line`` ends with its hash field and that hash chains it to ``prev``."""
     if len(line) <= _TAIL or line[-_TAIL : -HASH_HEX - 2] != b',"hash":"':
         return False
-    # Hashing the pieces avoids copying the line (this runs for every record read).
-    digest = hashlib.blake2b(prev, digest_size=HASH_HEX // 2)
-    digest.update(memoryview(line)[:-_TAIL])
-    digest.update(b"}")
-    return line.endswith(b'"}') and digest.hexdigest().encode() == line[-HASH_HEX - 2 : -2]
+    # One hash call over one joined buffer: measured faster than feeding the pieces
+    # (this runs for every record read).
+    body = b"".join((prev, line[:-_TAIL], b"}"))
+    digest = hashlib.blake2b(body, digest_size=HASH_HEX // 2).hexdigest().encode()
+    return line.endswith(b'"}') and digest == line[-HASH_HEX - 2 : -2]
 
 
 class Decoder:
