@@ -80,13 +80,15 @@ class Renderer(Protocol):
 
 
 class _MemoryRenderer:
+    watches: tuple[type[Payload], ...] = (EntryAdded, EntryReplaced, EntryRemoved)
+
     def touched(self, events: Sequence[Event]) -> set[str]:
-        paths = set()
-        for event in events:
-            data = event.data
-            if isinstance(data, EntryAdded | EntryReplaced | EntryRemoved):
-                paths.add(memory_file(data.target))
-        return paths
+        kinds = self.watches
+        return {
+            _MEMORY_FILES[e.data.target]  # type: ignore[attr-defined]
+            for e in events
+            if type(e.data) in kinds
+        }
 
     def files(self, state: State, paths: set[str] | None) -> dict[str, bytes | None]:
         return {
@@ -95,6 +97,8 @@ class _MemoryRenderer:
             if paths is None or memory_file(t) in paths
         }
 
+
+_MEMORY_FILES = {t: memory_file(t) for t in TARGETS}
 
 #: Every projection that writes files; other modules append theirs (skills, curator).
 RENDERERS: list[Renderer] = [_MemoryRenderer()]
@@ -288,8 +292,10 @@ class Memoir:
             for event in events:
                 self._state.apply(event)
             self._materialize(events)
+        # Outside the journal lock: other writers need not wait for a checkpoint.
+        with self._mutex:
             self._maybe_checkpoint()
-            return events, decision.result
+        return events, decision.result
 
     def _limits_events(self, payloads: Sequence[Payload]) -> list[Payload]:
         """A ``memory.limits_set`` first, when the configured limits differ from the journal's."""
@@ -319,7 +325,13 @@ class Memoir:
 
     def _materialize(self, events: Sequence[Event]) -> None:
         desired: dict[str, bytes | None] = {}
+        kinds = {type(e.data) for e in events}
         for renderer in RENDERERS:
+            # A renderer that names the payload types it watches is skipped when none is
+            # here (a commit of 10,000 memory events need not be shown to the skills one).
+            watches = getattr(renderer, "watches", None)
+            if watches is not None and not kinds.intersection(watches):
+                continue
             touched = renderer.touched(events)
             if touched:
                 desired.update(renderer.files(self._state, touched))

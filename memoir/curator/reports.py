@@ -307,6 +307,10 @@ class CuratorRenderer:
     # of the run it undoes, and only the state knows which folder that is.
     ALL_REPORTS = f"{REPORTS_DIR}/"
 
+    #: Payload types that can change these files (see Memoir._materialize).
+    watches: tuple[type, ...] = (CuratorRunFinished, CuratorPaused, CuratorResumed,
+                                 CuratorFirstRunDeferred, RunReverted)
+
     def touched(self, events: Sequence[Event]) -> set[str]:
         paths: set[str] = set()
         for event in events:

@@ -83,6 +83,21 @@ def chain_hash(prev: bytes, body: bytes) -> bytes:
     return hashlib.blake2b(prev + body, digest_size=HASH_HEX // 2).hexdigest().encode()
 
 
+_ENCODED: dict[str | None, bytes] = {}
+
+
+def _cached(value: str | None) -> bytes:
+    """The JSON encoding of an envelope value that repeats across records (the time,
+    type, actor, session, run of one append): encoded once, then looked up."""
+    found = _ENCODED.get(value)
+    if found is None:
+        found = _encoder.encode(value)
+        if len(_ENCODED) >= 4096:
+            _ENCODED.clear()
+        _ENCODED[value] = found
+    return found
+
+
 def encode_record(
     *, seq: int, id: str, ts: str, actor: str, session: str | None, run: str | None,
     causation: str | None, more: int, data: Payload, prev: bytes,
@@ -99,11 +114,11 @@ def encode_record(
     enc = _encoder.encode
     try:
         body = b"".join((
-            b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', enc(ts),
-            b',"type":', enc(data.TYPE), b',"v":', str(data.VERSION).encode(),
-            b',"actor":', enc(actor), b',"session":', enc(session), b',"run":', enc(run),
-            b',"causation":', enc(causation), b',"more":', str(more).encode(),
-            b',"data":', enc(data), b"}",
+            b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', _cached(ts),
+            b',"type":', _cached(data.TYPE), b',"v":', str(data.VERSION).encode(),
+            b',"actor":', _cached(actor), b',"session":', _cached(session),
+            b',"run":', _cached(run), b',"causation":', _cached(causation),
+            b',"more":', str(more).encode(), b',"data":', enc(data), b"}",
         ))
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(

@@ -35,7 +35,7 @@ from memoir.events.skills import (
     SkillStateChanged,
     SkillWriteRejected,
 )
-from memoir.events.types import Event
+from memoir.events.types import REGISTRY, Event
 from memoir.projections.skills import SKILLS_DIR, SkillRecord, skill_paths
 from memoir.projections.state import State
 
@@ -77,6 +77,12 @@ def usage_json(state: State) -> bytes | None:
 
 class SkillsRenderer:
     """Renders the skills tree and ``.usage.json`` (see the module docstring)."""
+
+    #: Payload types that can change the tree or .usage.json (see Memoir._materialize).
+    watches: tuple[type, ...] = tuple(
+        cls for name, cls in REGISTRY.items()
+        if name.startswith("skill.") and cls is not SkillWriteRejected
+    )
 
     def touched(self, events: Sequence[Event]) -> set[str]:
         paths: set[str] = set()
