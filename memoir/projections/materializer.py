@@ -149,6 +149,10 @@ class Materializer:
                 found.append(d)
         return found
 
+    def wrote(self, rel: str) -> bool:
+        """Whether the materializer has written ``rel`` (and not removed it since)."""
+        return rel in self._manifest.files
+
     @property
     def seq(self) -> int:
         """The journal seq the files were last brought up to (from the manifest)."""

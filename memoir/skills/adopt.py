@@ -95,8 +95,7 @@ class Adoption:
 
 def _wrote(memoir: Memoir, rel: str) -> bool:
     # Whether memoir's materializer wrote this path (and so its absence is a removal).
-    # TODO(lead): a public ``Materializer.wrote(rel)`` would replace this peek.
-    return rel in memoir.materializer._manifest.files
+    return memoir.materializer.wrote(rel)
 
 
 def _disk_files(memoir: Memoir, folder: str) -> list[str]:
