@@ -381,6 +381,11 @@ def repair(ctx: click.Context) -> None:
     if report.reappended:
         click.echo(f"re-appended {len(report.reappended)} valid record(s) that followed the "
                    f"damage as seq {report.reappended[0]}-{report.reappended[-1]}")
+    if report.skipped:
+        shown = ", ".join(map(str, report.skipped[:20]))
+        more = f" and {len(report.skipped) - 20} more" if len(report.skipped) > 20 else ""
+        click.echo(f"not re-appended (damaged, or part of an append that lost a record): "
+                   f"original seq {shown}{more}; their bytes are in the saved file")
     # Checkpoints folded from the cut records must go, and the projected files must
     # show the journal as it now is.
     handle = memoir.open(path)

@@ -194,6 +194,8 @@ def test_verify_and_repair_a_damaged_journal(home: Path) -> None:
     assert "line 3" in user_error(home, "status")
     out = ok(home, "repair")
     assert "cut" in out
+    # The damaged record's own append (limits, run.started, the add) is not re-appended.
+    assert "not re-appended" in out and "original seq 1, 2, 3" in out
     assert "ok: " in ok(home, "verify")
     assert "journal is sound" in ok(home, "repair")
 
