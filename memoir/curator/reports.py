@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from memoir.events.curator import (
@@ -238,33 +238,17 @@ def render_report_md(report: CuratorReport) -> bytes:
                f"**{counts.get('state_transitions', 0)}**")
     out.append("")
 
-    consolidated = p.get("consolidated") or []
-    if consolidated:
-        out.append(f"### Absorbed into umbrella skills ({len(consolidated)})\n")
-        out.append("_Each of these now lives on inside its umbrella, as a reference page; "
-                   "the original is archived, not deleted._\n")
-        for entry in consolidated[:_SHOW_LIST]:
-            line = f"- `{entry.get('name')}` → merged into `{entry.get('into')}`"
-            if entry.get("reason"):
-                line += f" — {entry['reason']}"
-            out.append(line)
-        if len(consolidated) > _SHOW_LIST:
-            out.append(f"- … {len(consolidated) - _SHOW_LIST} more in `run.json`")
-        out.append("")
-
-    pruned = p.get("pruned") or []
-    if pruned:
-        out.append(f"### Pruned ({len(pruned)})\n")
-        out.append("_Archived without an umbrella; each stays in the archive and can be "
-                   "restored._\n")
-        for entry in pruned[:_SHOW_LIST]:
-            line = f"- `{entry.get('name')}`"
-            if entry.get("reason"):
-                line += f" — {entry['reason']}"
-            out.append(line)
-        if len(pruned) > _SHOW_LIST:
-            out.append(f"- … {len(pruned) - _SHOW_LIST} more in `run.json`")
-        out.append("")
+    _entry_section(
+        out, "Absorbed into umbrella skills", p.get("consolidated") or [],
+        "_Each of these now lives on inside its umbrella, as a reference page; the "
+        "original is archived, not deleted._\n",
+        lambda e: f"- `{e.get('name')}` → merged into `{e.get('into')}`",
+    )
+    _entry_section(
+        out, "Pruned", p.get("pruned") or [],
+        "_Archived without an umbrella; each stays in the archive and can be restored._\n",
+        lambda e: f"- `{e.get('name')}`",
+    )
 
     added = p.get("added") or []
     if added:
@@ -298,6 +282,25 @@ def render_report_md(report: CuratorReport) -> bytes:
                f"{report.run_id}`; `run.json` here has the full record.")
     out.append("")
     return "\n".join(out).encode("utf-8")
+
+
+def _entry_section(
+    out: list[str], title: str, entries: list[dict[str, Any]], note: str,
+    head: Callable[[dict[str, Any]], str],
+) -> None:
+    """A REPORT.md list of consolidated or pruned skills, at most _SHOW_LIST lines."""
+    if not entries:
+        return
+    out.append(f"### {title} ({len(entries)})\n")
+    out.append(note)
+    for entry in entries[:_SHOW_LIST]:
+        line = head(entry)
+        if entry.get("reason"):
+            line += f" — {entry['reason']}"
+        out.append(line)
+    if len(entries) > _SHOW_LIST:
+        out.append(f"- … {len(entries) - _SHOW_LIST} more in `run.json`")
+    out.append("")
 
 
 class CuratorRenderer:

@@ -145,9 +145,10 @@ Fold = Callable[[SkillsState, Event], None]
 FOLDS: dict[type[Payload], Fold] = {}
 
 
-def _folds(cls: type[Payload]) -> Callable[[Fold], Fold]:
+def _folds(*classes: type[Payload]) -> Callable[[Fold], Fold]:
     def register(fn: Fold) -> Fold:
-        FOLDS[cls] = fn
+        for cls in classes:
+            FOLDS[cls] = fn
         return fn
 
     return register
@@ -209,24 +210,11 @@ def _content_set(skills: SkillsState, event: Event) -> None:
         _changed(record, event)
 
 
-@_folds(SkillPatched)
-def _patched(skills: SkillsState, event: Event) -> None:
+@_folds(SkillPatched, SkillFileWritten)
+def _file_set(skills: SkillsState, event: Event) -> None:
+    # A patch and a write both carry the file's full new text.
     data = event.data
-    assert isinstance(data, SkillPatched)
-    record = skills.skills.get(data.name)
-    if record is None:
-        return
-    if data.file == SKILL_FILE:
-        record.content = data.content
-    else:
-        record.files[data.file] = data.content
-    _changed(record, event)
-
-
-@_folds(SkillFileWritten)
-def _file_written(skills: SkillsState, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, SkillFileWritten)
+    assert isinstance(data, SkillPatched | SkillFileWritten)
     record = skills.skills.get(data.name)
     if record is None:
         return
