@@ -27,7 +27,7 @@ from memoir.home import Memoir
 from memoir.session import Session
 
 NAME = "tool_add"
-THREADS = 4
+THREAD_COUNTS = (1, 4, 8)
 
 
 class _MemoirAdds:
@@ -93,17 +93,19 @@ def run(ctx: Context) -> list[Figure]:
     rounds = ctx.pick(2, 5)
     folder = scratch_dir(ctx, NAME)
     home = Memoir(folder / "home")
-    sessions = [home.start_session() for _ in range(THREADS)]
+    sessions = [home.start_session() for _ in range(max(THREAD_COUNTS))]
     side = _MemoirAdds(home, sessions)
-    rates: dict[str, list[float]] = {"memoir1": [], "hermes1": [], "memoir4": [], "hermes4": []}
+    rates: dict[str, list[float]] = {
+        f"{who}{t}": [] for t in THREAD_COUNTS for who in ("memoir", "hermes")
+    }
     hermes_note = ""
     try:
         side.measure(window, 1)  # warm-up, not counted
         for r in range(rounds):
-            rates["memoir1"].append(side.measure(adds, 1))
-            rates["memoir4"].append(side.measure(adds, THREADS))
+            for threads in THREAD_COUNTS:
+                rates[f"memoir{threads}"].append(side.measure(adds, threads))
             if ctx.hermes_python is not None:
-                for threads in (1, THREADS):
+                for threads in THREAD_COUNTS:
                     result = measure_hermes_add(ctx.hermes_python, adds, directory=folder,
                                                 threads=threads)
                     rates[f"hermes{threads}"].append(float(result["adds_per_s"]))
@@ -120,7 +122,8 @@ def run(ctx: Context) -> list[Figure]:
     common = {"adds_per_round": adds, "rounds": rounds, "entry_chars": len(entry_text(0)),
               "char_limit": 2200, "hermes_version": hermes_note or None}
     figures = []
-    for threads, label in ((1, "1 thread"), (THREADS, f"{THREADS} threads, shared handle")):
+    for threads in THREAD_COUNTS:
+        label = "1 thread" if threads == 1 else f"{threads} threads, shared handle"
         figures.append(Figure(
             bench=NAME,
             name=f"Session.call_tool memory add, durable, {label}",

@@ -16,7 +16,15 @@ import yaml
 
 from memoir.errors import ConfigError
 
-__all__ = ["CONFIG_FILE", "Config", "CuratorConfig", "JournalConfig", "MemoryConfig", "load_config"]
+__all__ = [
+    "CONFIG_FILE",
+    "Config",
+    "CuratorConfig",
+    "JournalConfig",
+    "MemoryConfig",
+    "ProjectionsConfig",
+    "load_config",
+]
 
 CONFIG_FILE = "config.yaml"
 
@@ -35,6 +43,20 @@ class JournalConfig(_Section):
     durability: Literal["always", "batch", "never"] = "always"
     lock_timeout_seconds: float = pydantic.Field(60.0, gt=0)
     checkpoint_every: int = pydantic.Field(10_000, ge=100)
+
+
+class ProjectionsConfig(_Section):
+    """``projections:`` — how MEMORY.md, USER.md and the skills tree are kept up to date.
+
+    ``background`` (default): a commit returns once its events are durable in the
+    journal; a thread of the handle writes the files a moment later, coalescing bursts
+    of commits into one write.  :meth:`Memoir.flush` (and closing the handle) waits for
+    them.  ``sync``: every commit writes its files before it returns.
+    """
+
+    mode: Literal["background", "sync"] = "background"
+    #: How long the background writer lets commits accumulate before writing (ms).
+    coalesce_ms: float = pydantic.Field(20.0, ge=0, le=10_000)
 
 
 class CuratorConfig(_Section):
@@ -56,12 +78,14 @@ class Config(_Section):
 
     memory: MemoryConfig = pydantic.Field(default_factory=MemoryConfig)
     journal: JournalConfig = pydantic.Field(default_factory=JournalConfig)
+    projections: ProjectionsConfig = pydantic.Field(default_factory=ProjectionsConfig)
     curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 
 _ENV = {
     "MEMOIR_DURABILITY": ("journal", "durability"),
+    "MEMOIR_PROJECTIONS": ("projections", "mode"),
     "MEMOIR_MEMORY_CHAR_LIMIT": ("memory", "memory_char_limit"),
     "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
 }

@@ -26,6 +26,7 @@ __all__ = [
     "JournalError",
     "MemoirError",
     "NotFoundError",
+    "ProjectionError",
     "RejectedError",
     "UnknownEventType",
     "ValidationError",
@@ -74,6 +75,10 @@ class ConflictError(JournalError):
         super().__init__(message)
         self.head = head
         self.conflicting = conflicting
+
+
+class ProjectionError(MemoirError):
+    """Projected files could not be brought up to date (the journal is unaffected)."""
 
 
 class ValidationError(MemoirError, ValueError):

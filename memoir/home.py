@@ -8,9 +8,12 @@ events it returns in one write, folds them, and writes the projected files.
 
 from __future__ import annotations
 
+import atexit
+import collections
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +23,15 @@ import structlog
 
 from memoir.clock import Clock, SystemClock
 from memoir.config import Config, load_config
-from memoir.errors import DriftError, NotFoundError, ValidationError
-from memoir.events.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
+from memoir.errors import DriftError, NotFoundError, ProjectionError, ValidationError
+from memoir.events.journal import (
+    Expectation,
+    FileJournal,
+    Journal,
+    JournalWriter,
+    RecoveryReport,
+    VerifyReport,
+)
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionStarted
@@ -135,16 +145,37 @@ class Memoir:
         # Projected files are fsynced like the journal unless durability is "never": a
         # file half-written by a crash would otherwise look like a hand edit.
         self.materializer = Materializer(
-            self.home, fsync=self.config.journal.durability != "never"
+            self.home, fsync=self.config.journal.durability != "never",
+            lock_timeout=self.config.journal.lock_timeout_seconds,
         )
         self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
         self._mutex = threading.RLock()
+        # Group commit: commits queue here; one thread at a time (the leader) runs
+        # every queued commit, and the others wait on _batch_done for theirs.
+        self._queue: collections.deque[_Pending[Any]] = collections.deque()
+        self._batch_done = threading.Condition(threading.Lock())
+        self._leading = False
+        self._in_batch = threading.local()
+        # Projected files owed: (renderer index, path or token) -> last seq touching it.
+        # Together with the files as of _covered it is what the files must show.
+        self._dirty: dict[tuple[int, str], int] = {}
+        self._covered = 0
+        self._tracking = False
+        self._background = self.config.projections.mode == "background"
+        self._projector = (
+            _Projector(self, self.config.projections.coalesce_ms / 1000)
+            if self._background else None
+        )
         self._last_checkpoint = 0
+        self._closed = False
         self._state = self._initial_state()
         if isinstance(self.journal, FileJournal):
             self.journal.recover()
         self._catch_up()
         self._refresh_stale_projections()
+        self._covered = self._state.seq
+        self._tracking = True
+        _OPEN.add(self)
 
     # -- state -----------------------------------------------------------------------------
 
@@ -168,9 +199,13 @@ class Memoir:
             fresh = 0
             for event in self.journal.read(after=self._state.seq):
                 self._state.apply(event)
+                if self._tracking:
+                    self._mark((event,))
                 fresh += 1
             if fresh:
                 self._maybe_checkpoint()
+                if self._projector is not None:
+                    self._projector.wake()
             return fresh
 
     def _maybe_checkpoint(self, force: bool = False) -> None:
@@ -262,40 +297,143 @@ class Memoir:
 
         ``decide`` must be pure (it may be called with any state); a decision with no
         events appends nothing.  Returns the appended records and the decision's result.
+
+        Commits from several threads are grouped: while one thread holds the journal
+        lock, the others queue, and the next to get the lock runs every queued commit
+        in order, each deciding against the state the ones before it left, then writes
+        them all with one write and one fsync.  Each commit is still atomic and sees a
+        fresh state; only the fsync is shared.
         """
-        with self._mutex, self.journal.locked() as writer:
-            self._catch_up()
-            # Decide under the configured limits: when they differ from the journal's, a
-            # memory.limits_set goes first in the same append.  With nothing to append,
-            # the journal's limits are put back (they stay the truth until recorded).
+        pending: _Pending[T] = _Pending(decide, actor, session, run, causation, expect)
+        self._run(pending)
+        return pending.events, pending.result
+
+    def _run(self, pending: _Pending[Any]) -> None:
+        if getattr(self._in_batch, "active", False):
+            raise RuntimeError("Memoir.commit called from inside a decide function")
+        with self._batch_done:
+            self._queue.append(pending)
+            while self._leading and not pending.done:
+                self._batch_done.wait()
+            lead = not pending.done
+            if lead:
+                self._leading = True
+        if lead:
+            try:
+                with self._mutex:
+                    self._run_batch()
+            finally:
+                with self._batch_done:
+                    self._leading = False
+                    self._batch_done.notify_all()
+        if pending.error is not None:
+            raise pending.error
+        if self._projector is not None and pending.events:
+            self._projector.wake()
+        # Outside the journal lock: other writers need not wait for a checkpoint.
+        if pending.events and self._state.seq - self._last_checkpoint >= \
+                self.config.journal.checkpoint_every:
+            with self._mutex:
+                self._maybe_checkpoint()
+
+    def _run_batch(self) -> None:
+        """Under _mutex, as the leader: run every queued commit; one write and one sync."""
+        with self._batch_done:
+            batch = list(self._queue)
+            self._queue.clear()
+        try:
+            with self.journal.locked() as writer:
+                self._catch_up()
+                for pending in batch:
+                    self._stage(writer, pending)
+                staged = [p for p in batch if p.events]
+                if not staged:
+                    return
+                try:
+                    writer.write()
+                except BaseException:
+                    # None of the batch is in the journal, but the live state folded it.
+                    for pending in staged:
+                        pending.events = []
+                    self._reload_state()
+                    raise
+                self._mark([e for p in staged for e in p.events])
+            if self._projector is None:
+                self._project_now()
+        except BaseException as exc:
+            for pending in batch:
+                if pending.error is None and not pending.events:
+                    pending.error = exc
+        finally:
+            for pending in batch:
+                pending.done = True
+
+    def _project_now(self) -> None:
+        """``projections.mode: sync``: write the files before the commit returns.  The
+        commit is durable already, so a failure is logged, not raised; the files stay
+        owed and the next commit, :meth:`flush` or open writes them."""
+        try:
+            self._project()
+        except Exception as exc:
+            log.error("projection.write_failed", home=str(self.home), error=str(exc))
+
+    def _stage(self, writer: JournalWriter, pending: _Pending[Any]) -> None:
+        """Decide one commit against the live state, stage its events and fold them."""
+        # Decide under the configured limits: when they differ from the journal's, a
+        # memory.limits_set goes first in the same append.  With nothing to append,
+        # the journal's limits are put back (they stay the truth until recorded).
+        try:
             limits = self._limits_events([])
             before = self._state.memory.limits
             if limits:
                 change = limits[0]
                 assert isinstance(change, LimitsSet)
                 self._state.memory.limits = {"memory": change.memory, "user": change.user}
+            self._in_batch.active = True
             try:
-                decision = decide(self._state)
+                decision = pending.decide(self._state)
             finally:
+                self._in_batch.active = False
                 self._state.memory.limits = before
+            pending.result = decision.result
             payloads = list(decision.events)
             if not payloads:
-                return [], decision.result
+                pending.events = []
+                return
             if any(isinstance(p, LimitsSet) for p in payloads):
                 limits = []
             drafts = [Draft(data=p, actor="system") for p in limits]
             drafts += [
-                Draft(data=p, actor=actor, session=session, run=run, causation=causation)
+                Draft(data=p, actor=pending.actor, session=pending.session, run=pending.run,
+                      causation=pending.causation)
                 for p in payloads
             ]
-            events = writer.append(drafts, expect=decision.expect or expect)
+            events = writer.stage(drafts, expect=decision.expect or pending.expect)
+        except Exception as exc:
+            pending.error = exc
+            return
+        try:
             for event in events:
                 self._state.apply(event)
-            self._materialize(events)
-        # Outside the journal lock: other writers need not wait for a checkpoint.
-        with self._mutex:
-            self._maybe_checkpoint()
-        return events, decision.result
+        except BaseException:
+            self._reload_state()
+            raise
+        pending.events = events
+        if pending.then is not None:
+            pending.result = pending.then(self._state, pending.result)
+
+    def _reload_state(self) -> None:
+        """Throw the live state away and fold it again from the journal (after a failure
+        left it ahead of what was written)."""
+        self._last_checkpoint = 0
+        self._tracking = False
+        try:
+            self._state = self._initial_state()
+            self._catch_up()
+        finally:
+            self._tracking = True
+        # Whatever the files show, bring them all to the journal's state.
+        self._covered = -1
 
     def _limits_events(self, payloads: Sequence[Payload]) -> list[Payload]:
         """A ``memory.limits_set`` first, when the configured limits differ from the journal's."""
@@ -323,23 +461,80 @@ class Memoir:
             files.update(renderer.files(state, None))
         return files
 
-    def _materialize(self, events: Sequence[Event]) -> None:
-        desired: dict[str, bytes | None] = {}
+    def _mark(self, events: Sequence[Event]) -> None:
+        """Under _mutex: note the files ``events`` change (they are owed until written)."""
+        if not events:
+            return
+        seq = events[-1].seq
         kinds = {type(e.data) for e in events}
-        for renderer in RENDERERS:
+        dirty = self._dirty
+        for index, renderer in enumerate(RENDERERS):
             # A renderer that names the payload types it watches is skipped when none is
             # here (a commit of 10,000 memory events need not be shown to the skills one).
             watches = getattr(renderer, "watches", None)
             if watches is not None and not kinds.intersection(watches):
                 continue
-            touched = renderer.touched(events)
-            if touched:
-                desired.update(renderer.files(self._state, touched))
-        if not desired:
-            self.materializer.note_seq(self._state.seq)
+            for path in renderer.touched(events):
+                dirty[(index, path)] = seq
+
+    def _render_owed(self, full: bool) -> tuple[int, dict[str, bytes | None], int]:
+        """The files owed (every file if ``full``), rendered at the head: (seq, files, covered)."""
+        with self._mutex:
+            self._catch_up()
+            state = self._state
+            if full:
+                return state.seq, self.projected_files(state), self._covered
+            wanted: dict[int, set[str]] = {}
+            for index, path in self._dirty:
+                wanted.setdefault(index, set()).add(path)
+            desired: dict[str, bytes | None] = {}
+            for index, paths in sorted(wanted.items()):
+                desired.update(RENDERERS[index].files(state, paths))
+            return state.seq, desired, self._covered
+
+    def _project(self) -> None:
+        """Bring the projected files up to the head (skipping files edited by hand).
+
+        Rendering happens under _mutex, writing under the projection lock only, never
+        the two nested the other way round; a writer never puts files of an older seq
+        over a newer one (it renders again), and one that finds the manifest older than
+        what its owed list covers (a lost manifest, another process's crash) writes
+        every file.
+        """
+        full = self._covered < 0
+        for _attempt in range(20):
+            seq, desired, covered = self._render_owed(full)
+            with self.materializer.locked():
+                on_disk = self.materializer.seq
+                if on_disk > seq:
+                    continue  # another writer got further; render again from a fresher head
+                if not full and on_disk < covered:
+                    full = True
+                    continue
+                if desired or on_disk != seq:
+                    drifted = [d.path for d in self.materializer.drift(desired)]
+                    self.materializer.write(desired, seq=seq, skip=drifted)
+            with self._mutex:
+                self._settled(seq)
             return
-        drifted = [d.path for d in self.materializer.drift(desired)]
-        self.materializer.write(desired, seq=self._state.seq, skip=drifted)
+        raise ProjectionError("could not bring the projected files up to date: other writers "
+                            "kept moving them ahead of this handle's view of the journal")
+
+    def _settled(self, seq: int) -> None:
+        """Under _mutex: the files are current as of ``seq``."""
+        self._dirty = {k: s for k, s in self._dirty.items() if s > seq}
+        self._covered = max(self._covered, seq)
+
+    def flush(self) -> None:
+        """Write the projected files the last commits owe, now.
+
+        With ``projections.mode: background`` (the default) a commit returns once its
+        events are durable in the journal and the files follow a moment later; call
+        this before reading MEMORY.md, USER.md or the skills tree from disk.  Closing
+        the handle flushes too.  Raises what writing the files raised (the journal is
+        unaffected: the next open or flush writes them).
+        """
+        self._project()
 
     def _refresh_stale_projections(self) -> None:
         """On open: rewrite projected files that are behind (or ahead of) the journal.
@@ -352,11 +547,12 @@ class Memoir:
         """
         if self.materializer.seq == self._state.seq:
             return
-        with self._mutex, self.journal.locked():
+        with self._mutex, self.journal.locked(), self.materializer.locked():
             self._catch_up()
             desired = self.projected_files()
             drifted = [d.path for d in self.materializer.drift(desired)]
             self.materializer.write(desired, seq=self._state.seq, skip=drifted)
+            self._settled(self._state.seq)
 
     def drift(self) -> list[Drift]:
         """Projected files edited by hand since memoir last wrote them."""
@@ -366,7 +562,8 @@ class Memoir:
 
     def target_drift(self, target: str) -> Drift | None:
         rel = memory_file(target)
-        return self.materializer.is_drifted(rel, render_memory_file(self._state, target))
+        state = self._state
+        return self.materializer.is_drifted(rel, lambda: render_memory_file(state, target))
 
     def rebuild(self, *, force: bool = False, from_scratch: bool = True) -> list[str]:
         """Rewrite every projected file from the journal.
@@ -374,7 +571,7 @@ class Memoir:
         Refuses (DriftError) while a file holds hand edits, unless ``force``, which first
         copies each drifted file to ``<file>.bak.<unix seconds>``.
         """
-        with self._mutex, self.journal.locked():
+        with self._mutex, self.journal.locked(), self.materializer.locked():
             if from_scratch:
                 self._state = State().apply_all(self.journal.read())
             else:
@@ -391,6 +588,7 @@ class Memoir:
             for d in drifted:
                 self.materializer.backup(d.path, stamp)
             written = self.materializer.write(desired, seq=self._state.seq)
+            self._settled(self._state.seq)
             self._maybe_checkpoint(force=True)
             return written
 
@@ -433,9 +631,10 @@ class Memoir:
                               summary=f"adopted hand edits of {', '.join(changed)}")
             return Decision(events=[head, *payloads], result=changed)
 
+        self.flush()
         self.materializer.reload()
         events, adopted = self.commit(decide, actor="user", run=run_id)
-        with self._mutex, self.journal.locked():
+        with self._mutex, self.journal.locked(), self.materializer.locked():
             # Adopted files are rewritten in canonical form (what the journal now says) and
             # projected files deleted by hand are written back; edits that adoption left
             # alone (e.g. telemetry) stay untouched.
@@ -444,6 +643,7 @@ class Memoir:
             keep = set(adopted or ())
             still = [d.path for d in self.materializer.drift(desired) if d.path not in keep]
             self.materializer.write(desired, seq=self._state.seq, skip=still)
+            self._settled(self._state.seq)
         return run_id, events
 
     # -- sessions ------------------------------------------------------------------------------
@@ -461,7 +661,7 @@ class Memoir:
 
         sid = session_id or short_id("s-")
 
-        def decide(state: State) -> Decision[None]:
+        def decide(state: State) -> Decision[dict[str, str | None]]:
             # A generated id (48 random bits) needs no check, and skipping it keeps a
             # home with a long history from decoding every past session to start one.
             if session_id is not None and sid in state.sessions:
@@ -469,12 +669,15 @@ class Memoir:
             return Decision(events=[SessionStarted(session_id=sid, platform=platform,
                                                    parent=parent)])
 
-        with self._mutex:
-            # Render before any other thread can fold more events into the live state.
-            events, _ = self.commit(decide, actor=actor, session=sid)
-            pinned = events[-1].seq
-            blocks = self._render_blocks(self._state)
-        return Session(self, sid, pinned, actor=actor, blocks=blocks)
+        # The blocks are rendered right after the start event is folded, before any
+        # other commit of the same group lands in the live state.
+        pending: _Pending[dict[str, str | None]] = _Pending(
+            decide, actor, sid, None, None, None,
+            then=lambda state, _result: self._render_blocks(state),
+        )
+        self._run(pending)
+        pinned = pending.events[-1].seq
+        return Session(self, sid, pinned, actor=actor, blocks=pending.result)
 
     def session(self, session_id: str) -> Session:
         """Re-open a session that was started earlier (in any process)."""
@@ -517,6 +720,7 @@ class Memoir:
                 self.checkpoints.clear()
                 self._last_checkpoint = 0
                 self._state = State().apply_all(self.journal.read())
+                self._covered = -1  # the files may show records the repair cut
         return report
 
     def status(self) -> dict[str, Any]:
@@ -543,7 +747,19 @@ class Memoir:
         }
 
     def close(self) -> None:
+        """Write the files still owed, stop the background writer, close the journal."""
+        if self._closed:
+            return
+        if self._projector is not None:
+            self._projector.stop()
+        try:
+            self.flush()
+        except Exception as exc:  # the journal has it all; the next open writes the files
+            log.warning("projection.flush_failed", home=str(self.home), error=str(exc))
         with self._mutex:
+            self._closed = True
+            _OPEN.discard(self)
+            self.materializer.close()
             self.journal.close()
 
     def __enter__(self) -> Memoir:
@@ -552,3 +768,131 @@ class Memoir:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+
+class _Pending(Generic[T]):
+    """One commit waiting in the group-commit queue, and what became of it."""
+
+    __slots__ = ("actor", "causation", "decide", "done", "error", "events", "expect",
+                 "result", "run", "session", "then")
+
+    def __init__(
+        self,
+        decide: Callable[[State], Decision[Any]],
+        actor: str,
+        session: str | None,
+        run: str | None,
+        causation: str | None,
+        expect: Expectation | None,
+        *,
+        then: Callable[[State, Any], T] | None = None,
+    ) -> None:
+        self.decide = decide
+        self.actor = actor
+        self.session = session
+        self.run = run
+        self.causation = causation
+        self.expect = expect
+        # Called with the live state right after this commit's events are folded.
+        self.then = then
+        self.events: list[Event] = []
+        self.result: T = None  # type: ignore[assignment]
+        self.error: BaseException | None = None
+        self.done = False
+
+
+class _Projector:
+    """The background writer of one handle: a thread that runs :meth:`Memoir._project`
+    when commits owe files.  Commits that land while it writes are coalesced into its
+    next pass.  The thread ends after a second with nothing to do (and holds the handle
+    only weakly while it waits), so idle or forgotten handles keep no thread alive."""
+
+    IDLE_SECONDS = 1.0
+
+    def __init__(self, home: Memoir, coalesce: float) -> None:
+        self._home = weakref.ref(home)
+        self.coalesce = coalesce
+        self._cv = threading.Condition(threading.Lock())
+        self._wanted = False
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+        self.error: Exception | None = None
+
+    def wake(self) -> None:
+        if self._wanted:
+            return  # a pass is already due (checked without the lock: the common case)
+        with self._cv:
+            if self._stopped or self._wanted:
+                return
+            self._wanted = True
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=_projector_main, args=(self._home, self),
+                    name="memoir-projector", daemon=True,
+                )
+                self._thread.start()
+            else:
+                self._cv.notify()
+
+    def next_job(self) -> bool:
+        """Wait for work, then let more commits gather: True to run a pass, False to end."""
+        with self._cv:
+            if not self._wanted and not self._stopped:
+                self._cv.wait(self.IDLE_SECONDS)
+            if self._stopped or not self._wanted:
+                if self._thread is threading.current_thread():
+                    self._thread = None
+                return False
+            # Commits arriving meanwhile join this pass (stop() cuts the wait short).
+            deadline = time.monotonic() + self.coalesce
+            while not self._stopped and (left := deadline - time.monotonic()) > 0:
+                self._cv.wait(left)
+            if self._stopped:
+                return False
+            self._wanted = False
+            return True
+
+    def retry_later(self) -> None:
+        with self._cv:
+            self._wanted = True
+
+    def stop(self) -> None:
+        with self._cv:
+            self._stopped = True
+            thread = self._thread
+            self._cv.notify_all()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=30)
+
+
+def _projector_main(ref: weakref.ReferenceType[Memoir], projector: _Projector) -> None:
+    backoff = 0.05
+    while projector.next_job():
+        home = ref()
+        if home is None:
+            return
+        try:
+            home._project()
+            projector.error = None
+            backoff = 0.05
+        except Exception as exc:
+            projector.error = exc
+            log.error("projection.write_failed", home=str(home.home), error=str(exc),
+                      retry_in_seconds=backoff)
+            projector.retry_later()
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
+        del home
+
+
+#: Open handles, flushed at interpreter exit (the background writer's threads are daemons).
+_OPEN: weakref.WeakSet[Memoir] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_open_handles() -> None:
+    for home in list(_OPEN):
+        try:
+            home.close()
+        except Exception as exc:
+            log.warning("projection.flush_failed", home=str(home.home), error=str(exc))

@@ -139,10 +139,8 @@ def memory_call(
     def decide_here(state: State) -> Decision[dict[str, Any]]:
         target = args.get("target") or "memory"
         edited: set[str] = set()
-        if target in TARGETS:
-            memoir.materializer.reload()
-            if memoir.target_drift(target) is not None:
-                edited.add(target)
+        if target in TARGETS and memoir.target_drift(target) is not None:
+            edited.add(target)
         live = {
             t: kept for t, (texts, kept) in (held or {}).items()
             if state.memory.target(t).texts() == texts

@@ -7,7 +7,7 @@ The file journal is in :mod:`memoir.events.journal`, the in-memory one in
 
 from __future__ import annotations
 
-import os
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -17,6 +17,7 @@ from typing import Self
 from memoir.clock import Clock, format_ts
 from memoir.errors import ConflictError
 from memoir.events.types import Draft, Event
+from memoir.ids import random_hex
 
 __all__ = [
     "ExpectHead",
@@ -87,16 +88,37 @@ class VerifyReport:
 
 
 class JournalWriter(ABC):
-    """The view of the journal an append gets while it holds the lock."""
+    """The view of the journal an append gets while it holds the lock.
+
+    Appends can be staged: :meth:`stage` mints the records of one atomic append (seq,
+    id, hash) after everything staged before it, and :meth:`write` writes all staged
+    appends with one write and one sync.  That is how concurrent commits share an
+    fsync (group commit).  Staged records that are not written when the lock is
+    released are dropped; a failed :meth:`write` leaves none of them in the journal.
+    """
 
     @property
     @abstractmethod
     def head(self) -> int:
-        """The last seq, fresh: every record of every process is counted."""
+        """The last seq, fresh (every record of every process is counted), staged included."""
 
     @abstractmethod
+    def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        """Mint ``drafts`` as one atomic append after what is staged; nothing is written yet.
+
+        ``expect`` is checked against the journal plus the appends staged before.  Drafts
+        whose ids are already in the journal return the original records and stage nothing.
+        """
+
+    @abstractmethod
+    def write(self) -> None:
+        """Write every staged append in one write and one sync (per the durability policy)."""
+
     def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         """Write ``drafts`` as one atomic append and return the records as written."""
+        events = self.stage(drafts, expect=expect)
+        self.write()
+        return events
 
 
 class Journal(ABC):
@@ -153,15 +175,20 @@ def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
     ms, ts = int(now.timestamp() * 1000), format_ts(now)
     prefix = f"{ms & 0xFFFFFFFFFFFF:012x}"
     # One call for the randomness of every id (same format as memoir.ids.new_id).
-    noise = os.urandom(10 * len(drafts)).hex()
+    noise = random_hex(10 * len(drafts))
     return [
         (d.id or prefix + noise[20 * i : 20 * i + 20], d.ts or ts)
         for i, d in enumerate(drafts)
     ]
 
 
-def check_expectation(journal: Journal, head: int, expect: Expectation | None) -> None:
-    """Raise ConflictError if ``expect`` does not hold at ``head``."""
+def check_expectation(
+    journal: Journal, head: int, expect: Expectation | None, *, pending: Sequence[Event] = ()
+) -> None:
+    """Raise ConflictError if ``expect`` does not hold at ``head``.
+
+    ``pending``: records staged after the journal's last record (up to ``head``).
+    """
     if expect is None:
         return
     if isinstance(expect, ExpectHead):
@@ -172,10 +199,11 @@ def check_expectation(journal: Journal, head: int, expect: Expectation | None) -
                 head=head,
             )
         return
+    committed = head - len(pending)
+    seen = itertools.chain(journal.read(after=expect.after, until=committed),
+                           (e for e in pending if e.seq > expect.after))
     clashes = tuple(
-        event.seq
-        for event in journal.read(after=expect.after, until=head)
-        if expect.entities.intersection(event.entities())
+        event.seq for event in seen if expect.entities.intersection(event.entities())
     )
     if clashes:
         shown = ", ".join(map(str, clashes[:10]))

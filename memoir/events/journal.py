@@ -146,6 +146,11 @@ class FileJournal(Journal):
         self._unsynced = False
         self._timer: threading.Timer | None = None
         self._synced_offset = 0
+        # Records minted under the lock but not yet written (see JournalWriter.stage).
+        self._staged_lines: list[bytes] = []
+        self._staged_events: list[Event] = []
+        # True while this object holds the lock and has read every record in the file.
+        self._settled = False
         self.recovery: RecoveryReport | None = None
         if recover and scan:
             try:
@@ -264,6 +269,8 @@ class FileJournal(Journal):
 
     def _advance(self) -> None:
         """Catch the tail up with what other processes appended."""
+        if self._settled:
+            return  # under our own lock, caught up: nobody else can have appended
         try:
             self._advance_once()
         except JournalCorrupted:
@@ -309,6 +316,7 @@ class FileJournal(Journal):
                     ids = self._recent_ids
 
     def _forget(self) -> None:
+        self._settled = False
         self._tail = _Tail()
         self._index = {1: _Tail()}
         self._recent_ids.clear()
@@ -424,6 +432,10 @@ class FileJournal(Journal):
                 self._catch_up_locked()
                 yield _FileWriter(self)
             finally:
+                # Staged records nobody wrote (the caller failed) are dropped, unwritten.
+                self._discard_staged()
+                if self._flock.lock_count == 1:
+                    self._settled = False
                 self._flock.release()
 
     def _catch_up_locked(self) -> None:
@@ -432,6 +444,7 @@ class FileJournal(Journal):
         size = self._size()
         if size > self._tail.offset:
             self._cut_tail(size)
+        self._settled = True
 
     def _cut_tail(self, size: int) -> RecoveryReport:
         # We hold the lock, so no live writer is mid-append: the bytes after the last
@@ -544,23 +557,54 @@ class FileJournal(Journal):
                 if line:
                     yield self._decoder.envelope(line)
 
-    def _write(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
+    def _stage(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
+        """Mint ``drafts`` as one append after what is staged; written by :meth:`_write_staged`."""
         if not drafts:
             return []
         given = [d.id for d in drafts if d.id]
         if given:
             if len(set(given)) != len(given):
                 raise ValidationError("an append lists the same event id twice")
+            if any(e.id in given for e in self._staged_events):
+                raise ValidationError("an append repeats event ids staged in the same write")
             existing = self._find_existing(given)
             if existing:
                 return self._replay_retry(drafts, existing)
-        check_expectation(self, self._tail.seq, expect)
-        return self._append_new([drafts])
+        head = self._staged_events[-1].seq if self._staged_events else self._tail.seq
+        check_expectation(self, head, expect, pending=self._staged_events)
+        lines, events = self._mint([drafts], self._staged_tail())
+        self._staged_lines += lines
+        self._staged_events += events
+        return events
+
+    def _staged_tail(self) -> tuple[int, bytes]:
+        if self._staged_events:
+            last = self._staged_events[-1]
+            return last.seq, last.hash.encode()
+        return self._tail.seq, self._tail.hash
+
+    def _discard_staged(self) -> None:
+        self._staged_lines = []
+        self._staged_events = []
+
+    def _write_staged(self) -> None:
+        lines, events = self._staged_lines, self._staged_events
+        self._discard_staged()
+        if lines:
+            self._write_lines(lines, events)
 
     def _append_new(self, appends: Sequence[Sequence[Draft]]) -> list[Event]:
         """Write ``appends`` (each one atomic append) in one write and one sync."""
-        prev = self._tail.hash
-        seq = self._tail.seq
+        lines, events = self._mint(appends, (self._tail.seq, self._tail.hash))
+        if lines:
+            self._write_lines(lines, events)
+        return events
+
+    def _mint(
+        self, appends: Sequence[Sequence[Draft]], after: tuple[int, bytes]
+    ) -> tuple[list[bytes], list[Event]]:
+        """Encode ``appends`` as records following (seq, hash) ``after``."""
+        seq, prev = after
         lines: list[bytes] = []
         events: list[Event] = []
         # The hot loop of a bulk append: per record only encode, hash and build the Event.
@@ -585,8 +629,10 @@ class FileJournal(Journal):
                         hash=prev.decode(),
                     )
                 )
-        if not lines:
-            return []
+        return lines, events
+
+    def _write_lines(self, lines: list[bytes], events: Sequence[Event]) -> None:
+        """One write of ``lines`` at the tail, then the sync the policy asks for."""
         lines.append(b"")
         blob = b"\n".join(lines)
         del lines[-1]
@@ -601,7 +647,6 @@ class FileJournal(Journal):
             os.ftruncate(self._fd, start)
             raise
         self._remember_many(events, lines, start)
-        return events
 
     def _remember_many(self, events: Sequence[Event], lines: Sequence[bytes],
                        start: int) -> None:
@@ -881,7 +926,10 @@ class _FileWriter(JournalWriter):
 
     @property
     def head(self) -> int:
-        return self._journal._tail.seq
+        return self._journal._staged_tail()[0]
 
-    def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
-        return self._journal._write(drafts, expect)
+    def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        return self._journal._stage(drafts, expect)
+
+    def write(self) -> None:
+        self._journal._write_staged()

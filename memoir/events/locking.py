@@ -40,6 +40,11 @@ class ProcessLock:
     def is_locked(self) -> bool:
         return self._count > 0
 
+    @property
+    def lock_count(self) -> int:
+        """How many times this object holds the lock (0: not held)."""
+        return self._count
+
     def acquire(self, timeout: float) -> None:
         if self._count:
             self._count += 1

@@ -32,6 +32,7 @@ class InMemoryJournal(Journal):
         self._events: list[Event] = []
         self._ids: dict[str, int] = {}
         self._lock = threading.RLock()
+        self._staged: list[Event] = []
 
     def __repr__(self) -> str:
         return f"InMemoryJournal(head={len(self._events)})"
@@ -52,7 +53,10 @@ class InMemoryJournal(Journal):
     @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
         with self._lock:
-            yield _MemoryWriter(self)
+            try:
+                yield _MemoryWriter(self)
+            finally:
+                self._staged = []
 
     def verify(self) -> VerifyReport:
         """Re-encode every record and check that the hash chain still holds."""
@@ -75,12 +79,14 @@ class InMemoryJournal(Journal):
         return VerifyReport(records=len(events), head_hash=events[-1].hash if events else "",
                             bytes=size, types=types)
 
-    def _write(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
+    def _stage(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
         if not drafts:
             return []
         given = [d.id for d in drafts if d.id]
         if len(set(given)) != len(given):
             raise ValidationError("an append lists the same event id twice")
+        if any(e.id in given for e in self._staged):
+            raise ValidationError("an append repeats event ids staged in the same write")
         existing = [self._ids[i] for i in given if i in self._ids]
         if existing:
             seqs = [self._ids.get(d.id) for d in drafts]
@@ -92,10 +98,11 @@ class InMemoryJournal(Journal):
                     "and some are not, or they are in another order"
                 )
             return self._events[first - 1 : first - 1 + len(drafts)]
-        check_expectation(self, len(self._events), expect)
-        prev = self._events[-1].hash.encode() if self._events else GENESIS
+        last = self._staged[-1] if self._staged else (self._events[-1] if self._events else None)
+        seq = last.seq if last else 0
+        check_expectation(self, seq, expect, pending=self._staged)
+        prev = last.hash.encode() if last else GENESIS
         out = []
-        seq = len(self._events)
         for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, self.clock),
                                                         strict=True)):
             seq += 1
@@ -111,10 +118,14 @@ class InMemoryJournal(Journal):
                     causation=draft.causation, more=more, data=draft.data, hash=prev.decode(),
                 )
             )
+        self._staged.extend(out)
+        return out
+
+    def _write_staged(self) -> None:
+        out, self._staged = self._staged, []
         self._events.extend(out)
         for event in out:
             self._ids[event.id] = event.seq
-        return out
 
 
 class _MemoryWriter(JournalWriter):
@@ -123,7 +134,11 @@ class _MemoryWriter(JournalWriter):
 
     @property
     def head(self) -> int:
-        return len(self._journal._events)
+        staged = self._journal._staged
+        return staged[-1].seq if staged else len(self._journal._events)
 
-    def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
-        return self._journal._write(drafts, expect)
+    def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        return self._journal._stage(drafts, expect)
+
+    def write(self) -> None:
+        self._journal._write_staged()

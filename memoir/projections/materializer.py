@@ -13,6 +13,14 @@ the journal renders now was edited by hand (drift) and is never overwritten:
 The manifest is rewritten in place without fsync: it is a cache of facts the
 journal can re-derive, and a lost or torn manifest only means comparing against
 the current rendering instead.
+
+Every write happens under the projection lock (a thread lock plus ``flock`` on
+``.memoir/projections.lock``), so writers in several threads and processes take
+turns and each re-reads the manifest first.  Drift checks run without the lock and
+are exact anyway: a file that looks edited is checked again under the lock, where
+no write can be half done.  A file memoir found to be its own is remembered by its
+``stat`` (inode, size, mtime, ctime), so checking it again costs one ``stat`` until
+anything changes it.
 """
 
 from __future__ import annotations
@@ -20,11 +28,15 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
+
+from memoir.errors import ProjectionError
+from memoir.events.locking import LockTimeout, ProcessLock
 
 __all__ = ["Drift", "Materializer", "atomic_write"]
 
@@ -84,11 +96,49 @@ def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
 class Materializer:
     """Writes projected files under ``home`` and detects hand edits."""
 
-    def __init__(self, home: Path, *, fsync: bool = True) -> None:
+    def __init__(self, home: Path, *, fsync: bool = True, lock_timeout: float = 60.0) -> None:
         self.home = home
         self.fsync = fsync
+        self.lock_timeout = lock_timeout
         self._manifest_path = home / ".memoir" / "manifest.json"
         self._manifest = self._load()
+        self._mutex = threading.RLock()
+        self._flock = ProcessLock(str(home / ".memoir" / "projections.lock"))
+        # rel -> stat key of a file last seen to be memoir's own.
+        self._own: dict[str, tuple[int, int, int, int]] = {}
+        self._paths: dict[str, str] = {}
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the projection lock (re-entrant): no file write is under way meanwhile."""
+        with self._mutex:
+            if not self._flock.is_locked:
+                self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._flock.acquire(timeout=self.lock_timeout)
+            except LockTimeout:
+                raise ProjectionError(
+                    f"could not lock {self._flock.path} within {self.lock_timeout:g}s; "
+                    "another process is writing projected files (a stuck writer?)"
+                ) from None
+            try:
+                yield
+            finally:
+                self._flock.release()
+
+    def close(self) -> None:
+        with self._mutex:
+            self._flock.close()
+
+    def _stat_key(self, rel: str) -> tuple[int, int, int, int] | None:
+        path = self._paths.get(rel)
+        if path is None:
+            path = self._paths[rel] = os.path.join(self.home, rel)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def _load(self) -> _Manifest:
         try:
@@ -120,25 +170,54 @@ class Materializer:
         except FileNotFoundError:
             return None
 
-    def is_drifted(self, rel: str, current: bytes | None) -> Drift | None:
+    def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
+                   ) -> Drift | None:
         """Whether the file at ``rel`` was edited by hand, given what memoir renders now.
+
+        ``current`` may be a function that renders it, called only when the file's
+        ``stat`` does not vouch for it.
 
         The file is memoir's own when it holds the current rendering or the bytes of
         memoir's last write of it (a writer that died between appending to the journal
-        and writing the file leaves those).  Anything else is a hand edit, including
-        an older rendering put back by hand.  A missing file is not drift: it is
+        and writing the file leaves those, and so does a file the background writer
+        has not brought up to date yet).  Anything else is a hand edit, including an
+        older rendering put back by hand.  A missing file is not drift: it is
         rewritten (Hermes reads a missing file as empty, so deleting it never hides
         entries from the journal).
         """
+        key = self._stat_key(rel)
+        if key is None or self._own.get(rel) == key:
+            return None
+        if callable(current):
+            current = current()
+        drift = self._check(rel, current)
+        if drift is None:
+            return None
+        # It looks edited; make sure it is not a write of another thread or process
+        # caught half way (the manifest names the new bytes only once it is done).
+        with self.locked():
+            self.reload()
+            return self._check(rel, current)
+
+    def _check(self, rel: str, current: bytes | None) -> Drift | None:
+        key = self._stat_key(rel)
         actual = self.read(rel)
         if actual is None:
             return None
         if current is not None and actual == current:
+            self._remember_own(rel, key, actual)
             return None
         known = self._manifest.files.get(rel)
         if known and _digest(actual) == known[0]:
+            self._remember_own(rel, key, actual)
             return None
         return Drift(rel, current, actual)
+
+    def _remember_own(self, rel: str, key: tuple[int, int, int, int] | None,
+                      actual: bytes) -> None:
+        # Only if the file did not change between the stat and the read.
+        if key is not None and key[1] == len(actual) and self._stat_key(rel) == key:
+            self._own[rel] = key
 
     def drift(self, desired: Mapping[str, bytes | None]) -> list[Drift]:
         self.reload()
@@ -161,9 +240,7 @@ class Materializer:
 
     def note_seq(self, seq: int) -> None:
         """Record that the files are current as of ``seq`` (nothing needed writing)."""
-        if self._manifest.seq != seq:
-            self._manifest.seq = seq
-            self._save()
+        self.write({}, seq=seq)
 
     def write(self, desired: Mapping[str, bytes | None], *, seq: int,
               skip: Iterable[str] = ()) -> list[str]:
@@ -171,7 +248,11 @@ class Materializer:
 
         Paths in ``skip`` (drifted files) are left alone.
         """
-        skipped = set(skip)
+        with self.locked():
+            return self._write(desired, seq, set(skip))
+
+    def _write(self, desired: Mapping[str, bytes | None], seq: int,
+               skipped: set[str]) -> list[str]:
         written = []
         self.reload()
         for rel, data in desired.items():
@@ -184,10 +265,14 @@ class Materializer:
                     written.append(rel)
                     self._prune_empty_parents(path.parent)
                 self._manifest.files.pop(rel, None)
+                self._own.pop(rel, None)
                 continue
             if self.read(rel) != data:
                 atomic_write(path, data, fsync=self.fsync)
                 written.append(rel)
+            key = self._stat_key(rel)
+            if key is not None and key[1] == len(data):
+                self._own[rel] = key
             recent = self._manifest.files.setdefault(rel, [])
             digest = _digest(data)
             if digest in recent:
