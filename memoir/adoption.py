@@ -13,6 +13,7 @@ file Hermes would re-read differently (an entry holding the delimiter) is normal
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from memoir.errors import RejectedError, ValidationError
@@ -45,16 +46,29 @@ def plan_edit(
     survivor: dict[int, str] = {}
     replaced: list[tuple[Entry, str]] = []
     removed: list[int] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    opcodes = matcher.get_opcodes()
+    # Texts on either side that the matcher did not line up.  An entry is edited in
+    # place only when its old text is not wanted elsewhere and its new text is not
+    # freed elsewhere; otherwise it is removed and added back, keeping its id.
+    wanted = Counter(texts[j] for op, _i1, _i2, j1, j2 in opcodes if op != "equal"
+                     for j in range(j1, j2))
+    freed = Counter(old[i].text for op, i1, i2, _j1, _j2 in opcodes if op != "equal"
+                    for i in range(i1, i2))
+    for op, i1, i2, j1, j2 in opcodes:
         if op == "equal":
             for k in range(i2 - i1):
                 survivor[j1 + k] = old[i1 + k].id
             continue
-        paired = min(i2 - i1, j2 - j1) if op == "replace" else 0
-        for k in range(paired):
-            survivor[j1 + k] = old[i1 + k].id
-            replaced.append((old[i1 + k], texts[j1 + k]))
-        removed.extend(range(i1 + paired, i2))
+        pairs: list[tuple[int, int]] = []
+        if op == "replace":
+            olds = [i for i in range(i1, i2) if not wanted[old[i].text]]
+            news = [j for j in range(j1, j2) if not freed[texts[j]]]
+            pairs = list(zip(olds, news, strict=False))
+        for i, j in pairs:
+            survivor[j] = old[i].id
+            replaced.append((old[i], texts[j]))
+        paired = {i for i, _j in pairs}
+        removed.extend(i for i in range(i1, i2) if i not in paired)
 
     events: list[Payload] = []
     # Ids of removed entries, by text, so an entry that moved keeps its id.

@@ -51,6 +51,8 @@ __all__ = ["RENDERERS", "Decision", "Memoir", "Renderer", "default_home"]
 log = structlog.get_logger("memoir")
 
 JOURNAL_FILE = "journal.jsonl"
+# How long back-to-back batches of one process may keep the journal lock (seconds).
+_MAX_LOCK_HOLD = 0.02
 T = TypeVar("T")
 
 
@@ -151,9 +153,9 @@ class Memoir:
         self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
         self._mutex = threading.RLock()
         # Group commit: commits queue here; one thread at a time (the leader) runs
-        # every queued commit, and the others wait on _batch_done for theirs.
+        # every queued commit, and the others sleep until theirs is done (see _lead).
         self._queue: collections.deque[_Pending[Any]] = collections.deque()
-        self._batch_done = threading.Condition(threading.Lock())
+        self._queue_lock = threading.Lock()
         self._leading = False
         self._in_batch = threading.local()
         # Projected files owed: (renderer index, path or token) -> last seq touching it.
@@ -311,21 +313,15 @@ class Memoir:
     def _run(self, pending: _Pending[Any]) -> None:
         if getattr(self._in_batch, "active", False):
             raise RuntimeError("Memoir.commit called from inside a decide function")
-        with self._batch_done:
+        with self._queue_lock:
             self._queue.append(pending)
-            while self._leading and not pending.done:
-                self._batch_done.wait()
-            lead = not pending.done
-            if lead:
-                self._leading = True
-        if lead:
-            try:
-                with self._mutex:
-                    self._run_batch()
-            finally:
-                with self._batch_done:
-                    self._leading = False
-                    self._batch_done.notify_all()
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            # Woken once: when a leader ran this commit, or when it hands over the lead.
+            pending.wake.acquire()
+        if not pending.done:
+            self._lead(pending)
         if pending.error is not None:
             raise pending.error
         if self._projector is not None and pending.events:
@@ -336,11 +332,56 @@ class Memoir:
             with self._mutex:
                 self._maybe_checkpoint()
 
-    def _run_batch(self) -> None:
-        """Under _mutex, as the leader: run every queued commit; one write and one sync."""
-        with self._batch_done:
-            batch = list(self._queue)
-            self._queue.clear()
+    def _lead(self, own: _Pending[Any]) -> None:
+        """As the leader: run every queued commit as one batch.
+
+        The batch is decided, staged and written under _mutex and the journal lock.
+        Then the lead passes to the first commit that queued meanwhile, which starts
+        on the next batch while this one's fsync runs (the journal keeps its lock
+        until that fsync is done, so every append holds the lock from catch-up to
+        fsync).  A batch is acknowledged only after its fsync, which comes after the
+        fsyncs of every batch before it, so a commit never outlives one it built on.
+        """
+        batch: list[_Pending[Any]] = []
+        offset: int | None = None
+        try:
+            if isinstance(self.journal, FileJournal):
+                self.journal.wait_for_turn(_MAX_LOCK_HOLD)
+            with self._mutex:
+                with self._queue_lock:
+                    batch = list(self._queue)
+                    self._queue.clear()
+                offset = self._run_batch(batch)
+        except BaseException as exc:  # interrupted before the batch ran (Ctrl-C)
+            if not batch:
+                own.error, own.done = exc, True
+                with self._queue_lock:
+                    if own in self._queue:
+                        self._queue.remove(own)
+            raise
+        finally:
+            with self._queue_lock:
+                if self._queue:
+                    self._queue[0].wake.release()  # the lead passes on
+                else:
+                    self._leading = False
+        try:
+            if offset is not None:
+                assert isinstance(self.journal, FileJournal)
+                self.journal.sync_to(offset)
+        except BaseException as exc:
+            for pending in batch:
+                if pending.events:
+                    pending.error = exc
+            raise
+        finally:
+            for pending in batch:
+                pending.done = True
+                if pending is not own:
+                    pending.wake.release()
+
+    def _run_batch(self, batch: list[_Pending[Any]]) -> int | None:
+        """Under _mutex: decide, stage and write ``batch``; the offset to sync, if any."""
         try:
             with self.journal.locked() as writer:
                 self._catch_up()
@@ -348,9 +389,9 @@ class Memoir:
                     self._stage(writer, pending)
                 staged = [p for p in batch if p.events]
                 if not staged:
-                    return
+                    return None
                 try:
-                    writer.write()
+                    offset = writer.write(sync=False)
                 except BaseException:
                     # None of the batch is in the journal, but the live state folded it.
                     for pending in staged:
@@ -360,13 +401,12 @@ class Memoir:
                 self._mark([e for p in staged for e in p.events])
             if self._projector is None:
                 self._project_now()
+            return offset
         except BaseException as exc:
             for pending in batch:
                 if pending.error is None and not pending.events:
                     pending.error = exc
-        finally:
-            for pending in batch:
-                pending.done = True
+            return None
 
     def _project_now(self) -> None:
         """``projections.mode: sync``: write the files before the commit returns.  The
@@ -774,7 +814,7 @@ class _Pending(Generic[T]):
     """One commit waiting in the group-commit queue, and what became of it."""
 
     __slots__ = ("actor", "causation", "decide", "done", "error", "events", "expect",
-                 "result", "run", "session", "then")
+                 "result", "run", "session", "then", "wake")
 
     def __init__(
         self,
@@ -799,6 +839,9 @@ class _Pending(Generic[T]):
         self.result: T = None  # type: ignore[assignment]
         self.error: BaseException | None = None
         self.done = False
+        # Held from the start; released exactly once to wake the committing thread.
+        self.wake = threading.Lock()
+        self.wake.acquire()
 
 
 class _Projector:

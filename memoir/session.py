@@ -8,6 +8,7 @@ actor; the per-turn consolidation-failure cap (spec §1.6) is counted here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,11 @@ def _backup(memoir: Memoir, target: str) -> str:
     """Copy the target's file to ``<file>.bak.<unix seconds>``; Hermes's text on failure."""
     rel = memory_file(target)
     stamp = int(memoir.clock.now().timestamp())
+    # Back up what the file holds once owed writes are done (a drifted file is left as
+    # it is; a file that only looks drifted may be owed a write from a moment ago).  If
+    # the flush fails, the backup still copies what is there.
+    with contextlib.suppress(Exception):
+        memoir.flush()
     try:
         path = memoir.materializer.backup(rel, stamp)
     except OSError:

@@ -38,5 +38,6 @@ def home(tmp_path: Path) -> Iterator[Path]:
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # No test may touch the developer's real ~/.memoir.
     monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
-    for var in ("MEMOIR_DURABILITY", "MEMOIR_MEMORY_CHAR_LIMIT", "MEMOIR_USER_CHAR_LIMIT"):
+    for var in ("MEMOIR_DURABILITY", "MEMOIR_MEMORY_CHAR_LIMIT", "MEMOIR_USER_CHAR_LIMIT",
+                "MEMOIR_PROJECTIONS"):
         monkeypatch.delenv(var, raising=False)

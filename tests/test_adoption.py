@@ -27,10 +27,13 @@ def fast(home: Path, memory_limit: int = 2200) -> memoir.Memoir:
 
 
 def seeded(home: Path, *texts: str, memory_limit: int = 2200) -> memoir.Memoir:
+    """A handle whose MEMORY.md holds ``texts``, written to disk (flushed) so that the
+    test's hand edits land on top of memoir's own write."""
     mem = fast(home, memory_limit)
     session = mem.start_session()
     for text in texts:
         assert session.call_tool("memory", {"action": "add", "content": text})["success"]
+    mem.flush()
     return mem
 
 
@@ -134,6 +137,7 @@ def test_user_md_edits_are_adopted_into_the_user_target(home: Path) -> None:
     with seeded(home, "note") as mem:
         mem.start_session().call_tool("memory", {"action": "add", "target": "user",
                                                  "content": "Ada"})
+        mem.flush()
         edit(home, "Ada\n§\nPrefers tea", "USER.md")
         mem.adopt()
         assert [t for _, t in entries(mem, "user")] == ["Ada", "Prefers tea"]

@@ -225,6 +225,7 @@ def test_a_pass_journals_the_transitions_as_curator_events_of_one_run(home: Path
     types = [e.type for e in result.events if e.run == result.run_id]
     assert types[:2] == ["run.started", "curator.run_started"]
     assert types[-1] == "curator.run_finished"
+    m.flush()
     assert (home / "skills/.archive/old-tool/SKILL.md").exists()
     assert not (home / "skills/old-tool/SKILL.md").exists()
     assert result.summary == "auto: 1 marked stale, 1 archived; llm: skipped (consolidation off)"

@@ -204,6 +204,7 @@ def test_a_new_umbrella_lists_its_siblings_and_keeps_their_text(home: Path) -> N
     assert web.content.startswith("---\nname: web\n")
     assert "`web-crawl`" in web.content and "`web-fetch`" in web.content
     assert "Steps for web-fetch." in web.files["references/web-fetch.md"]
+    m.flush()
     assert (home / "skills/web/references/web-crawl.md").exists()
     assert result.report["added"] == ["pdf", "web"]
 
@@ -211,10 +212,12 @@ def test_a_new_umbrella_lists_its_siblings_and_keeps_their_text(home: Path) -> N
 def test_dry_run_prints_the_changes_and_appends_nothing(home: Path) -> None:
     m = library(home)
     head = m.head
+    m.flush()
     before = files_of(home)
     result = run_pass(m, use_rules=True, dry_run=True)
     assert result is not None and result.dry_run
     assert len(result.changes) > 0 and result.summary.startswith("dry-run auto: ")
+    m.flush()
     assert m.head == head and files_of(home) == before
 
 

@@ -75,6 +75,7 @@ def test_a_pass_writes_its_report_folder_and_points_the_state_at_it(home: Path) 
     assert first is not None and second is not None
     assert first.report_path == "logs/curator/20260304-050607"
     assert second.report_path == "logs/curator/20260304-050607-2"
+    m.flush()
     state = json.loads((home / "skills/.curator_state").read_text(encoding="utf-8"))
     assert state["last_report_path"] == second.report_path
     assert state["run_count"] == 2
@@ -105,6 +106,7 @@ def test_rebuild_writes_every_curator_file_again_byte_for_byte(home: Path) -> No
     assert result is not None
     pause(m)
     revert_run(m, result.run_id)
+    m.flush()
     before = files_of(home)
     for rel in [p for p in before if p.startswith(("logs/", "skills/.curator_state"))]:
         (home / rel).unlink()

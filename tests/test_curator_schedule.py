@@ -30,6 +30,7 @@ def test_first_check_defers_the_first_pass_by_one_interval(home: Path) -> None:
     assert cur.last_run_at == T0.isoformat() and cur.run_count == 0
     assert cur.last_run_summary is not None
     assert cur.last_run_summary.startswith("deferred first run — ")
+    m.flush()
     assert (home / "skills/.curator_state").exists()
     clock.advance(hours=167)
     assert maybe_run(m, idle_for=math.inf) is None
@@ -68,6 +69,7 @@ def test_pause_and_resume_are_journaled_runs_and_gate_the_schedule(home: Path) -
     run = pause(m)
     assert run is not None and m.state.runs[run].kind == "cli"
     assert pause(m) is None  # already paused: nothing appended
+    m.flush()
     assert '"paused": true' in (home / "skills/.curator_state").read_text()
     clock.advance(days=30)
     assert maybe_run(m, idle_for=math.inf) is None

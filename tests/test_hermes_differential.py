@@ -319,6 +319,7 @@ def run_memoir(doc: dict[str, Any], home: Path) -> dict[str, Any]:
             for op in turn:
                 result = session.call_tool("memory", dict(op))
                 json.dumps(result, ensure_ascii=False)  # the result must be JSON
+                handle.flush()  # Hermes writes before it returns; compare what a flush leaves
                 records.append({
                     "result": result,
                     "memory_md": _read(home / "memories" / "MEMORY.md"),

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 import memoir
-from memoir.config import Config, JournalConfig
+from memoir.config import Config, JournalConfig, ProjectionsConfig
 from memoir.errors import DriftError
 from memoir.events.memory import EntryAdded
+from memoir.home import render_memory_file
 from memoir.projections.materializer import Materializer, atomic_write
 
 
 def fast(home: Path) -> memoir.Memoir:
     return memoir.open(home, config=Config(journal=JournalConfig(durability="never")))
+
+
+def slow_writer(home: Path, coalesce_ms: float = 10_000) -> memoir.Memoir:
+    """Background projection (the default mode) whose writer waits ``coalesce_ms`` before
+    writing: with the default 10 s, nothing but ``flush()`` writes files during a test."""
+    mem = memoir.open(home, config=Config(journal=JournalConfig(durability="never"),
+                                          projections=ProjectionsConfig(coalesce_ms=coalesce_ms)))
+    assert mem.config.projections.mode == "background"
+    return mem
 
 
 def add(mem: memoir.Memoir, content: str, target: str = "memory") -> dict[str, object]:
@@ -72,6 +83,7 @@ def test_rebuild_writes_identical_bytes_after_the_files_are_deleted(home: Path) 
                                      "content": "tea"})
         # An entry holding the delimiter is written as given and read back as two.
         session.call_tool("memory", {"action": "add", "content": "x\n§\n y"})
+        mem.flush()
         before = {p.name: p.read_bytes() for p in (home / "memories").iterdir()}
         shutil.rmtree(home / "memories")
         shutil.rmtree(home / ".memoir")
@@ -84,12 +96,14 @@ def test_rebuild_writes_identical_bytes_after_the_files_are_deleted(home: Path) 
 def test_rebuild_of_unchanged_files_rewrites_nothing(home: Path) -> None:
     with fast(home) as mem:
         add(mem, "stable")
+        mem.flush()
         assert mem.rebuild() == []
 
 
 def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path) -> None:
     with fast(home) as mem:
         add(mem, "original")
+        mem.flush()
         memory_md(home).write_text("original\n§\nadded by hand", encoding="utf-8")
         assert [d.path for d in mem.drift()] == ["memories/MEMORY.md"]
         for args in ({"action": "add", "content": "agent note"},
@@ -102,6 +116,7 @@ def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path)
             assert "memoir adopt" in result["remediation"]
             backup = Path(str(result["drift_backup"]))
             assert backup.read_text(encoding="utf-8") == "original\n§\nadded by hand"
+        mem.flush()
         assert memory_md(home).read_text(encoding="utf-8") == "original\n§\nadded by hand"
         # The other target is unaffected.
         assert add(mem, "Ada", "user")["success"] is True
@@ -113,6 +128,7 @@ def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path)
 def test_rebuild_refuses_hand_edits_unless_forced_and_keeps_a_backup(home: Path) -> None:
     with fast(home) as mem:
         add(mem, "journal truth")
+        mem.flush()
         memory_md(home).write_text("hand edit", encoding="utf-8")
         with pytest.raises(DriftError, match=r"memories/MEMORY\.md edited by hand"):
             mem.rebuild()
@@ -126,6 +142,7 @@ def test_rebuild_refuses_hand_edits_unless_forced_and_keeps_a_backup(home: Path)
 def test_a_deleted_file_is_not_drift_and_is_written_again(home: Path) -> None:
     with fast(home) as mem:
         add(mem, "kept in the journal")
+        mem.flush()
         memory_md(home).unlink()
         assert mem.drift() == []
         # Not "empty memory": the journal's entries are still there for the agent.
@@ -151,6 +168,7 @@ def test_a_file_left_behind_by_a_writer_that_died_is_not_a_hand_edit(home: Path)
     # memoir's own last write in place; that is not an edit, and the next write fixes it.
     with fast(home) as mem:
         add(mem, "one")
+        mem.flush()
         mem.journal.append([memoir.Draft(data=EntryAdded(target="memory", entry_id="e-2",
                                                           text="two"), actor="agent")])
         assert memory_md(home).read_bytes() == b"one"
@@ -162,8 +180,10 @@ def test_a_file_left_behind_by_a_writer_that_died_is_not_a_hand_edit(home: Path)
 def test_an_older_version_put_back_by_hand_is_a_hand_edit(home: Path) -> None:
     with fast(home) as mem:
         add(mem, "one")
+        mem.flush()
         previous = memory_md(home).read_bytes()
         add(mem, "two")
+        mem.flush()
         memory_md(home).write_bytes(previous)
         assert [d.path for d in mem.drift()] == ["memories/MEMORY.md"]
 
@@ -198,3 +218,74 @@ def test_removing_a_file_removes_the_folders_it_leaves_empty(tmp_path: Path) -> 
     m.write({"skills/cat/two/SKILL.md": None}, seq=3)
     assert not (tmp_path / "skills" / "cat").exists()
     assert (tmp_path / "skills").is_dir(), "top-level folders of the home stay"
+
+
+# -- background projection ------------------------------------------------------------------
+
+
+def on_disk(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None
+
+
+def test_flush_writes_exactly_the_rendering_and_until_then_the_file_is_the_previous_one(
+        home: Path) -> None:
+    with slow_writer(home) as mem:
+        session = mem.start_session()
+        previous: bytes | None = None  # no file before the first add
+        for text in ("one", "two\nlines", "café ☕"):
+            assert session.call_tool("memory", {"action": "add", "content": text})["success"]
+            rendered = render_memory_file(mem.state, "memory")
+            assert rendered is not None and rendered != previous
+            # The commit returned before the file was written: it is absent or holds
+            # the previous rendering, never the new one half-written or anything else.
+            assert on_disk(memory_md(home)) == previous
+            mem.flush()
+            assert memory_md(home).read_bytes() == rendered
+            previous = rendered
+        assert previous == "one\n§\ntwo\nlines\n§\ncafé ☕".encode()
+        assert mem.drift() == []
+
+
+def test_the_background_writer_catches_up_without_a_flush(home: Path) -> None:
+    with fast(home) as mem:
+        assert mem.config.projections.mode == "background"
+        add(mem, "one")
+        add(mem, "two")
+        want = "one\n§\ntwo".encode()
+        deadline = time.monotonic() + 10
+        while on_disk(memory_md(home)) != want and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert on_disk(memory_md(home)) == want
+
+
+@pytest.mark.parametrize("coalesce_ms", [10_000, 20], ids=["writer-not-run-yet", "default"])
+def test_a_hand_edit_made_before_the_background_write_is_drift_and_never_overwritten(
+        home: Path, coalesce_ms: float) -> None:
+    hand = "original\n§\nadded by hand"
+    with slow_writer(home, coalesce_ms) as mem:
+        add(mem, "original")
+        mem.flush()
+        assert add(mem, "second")["success"] is True  # its file write is still owed
+        before_edit = on_disk(memory_md(home))
+        if coalesce_ms == 10_000:
+            assert before_edit == b"original"  # the edit lands before memoir's write
+        else:  # the edit races the background writer: either way it is a hand edit
+            assert before_edit in (b"original", "original\n§\nsecond".encode())
+        memory_md(home).write_text(hand, encoding="utf-8")
+        mem.flush()
+        assert memory_md(home).read_text(encoding="utf-8") == hand
+        assert [d.path for d in mem.drift()] == ["memories/MEMORY.md"]
+        result = mem.start_session().call_tool("memory", {"action": "add",
+                                                          "content": "agent note"})
+        assert list(result) == ["success", "error", "drift_backup", "remediation"]
+        assert result["success"] is False
+        assert result["error"].startswith("Refusing to write MEMORY.md: ")
+        assert "memoir adopt" in result["remediation"]
+        backup = Path(str(result["drift_backup"]))
+        assert backup.read_text(encoding="utf-8") == hand
+        mem.flush()
+        assert memory_md(home).read_text(encoding="utf-8") == hand
+        assert mem.state.memory.target("memory").texts() == ["original", "second"]
+        rejected = list(mem.events(types=["memory.write_rejected"]))
+        assert [e.data.reason for e in rejected] == ["drift"]  # type: ignore[attr-defined]
+    assert memory_md(home).read_text(encoding="utf-8") == hand  # closing leaves it too

@@ -385,6 +385,7 @@ def test_hostile_write_is_journaled_and_leaves_the_file_alone(home: Path) -> Non
     with open_home(home) as mem:
         session = mem.start_session()
         session.call_tool("memory", {"action": "add", "content": "fine"})
+        mem.flush()
         before = (home / "memories" / "MEMORY.md").read_bytes()
         result = session.call_tool("memory", {"action": "add", "content": HOSTILE})
         assert result["error"].startswith(
@@ -393,6 +394,7 @@ def test_hostile_write_is_journaled_and_leaves_the_file_alone(home: Path) -> Non
         assert isinstance(rejected.data, WriteRejected)
         assert rejected.data.pattern_ids[0] == "prompt_injection"
         assert rejected.session == session.id
+        mem.flush()
         assert (home / "memories" / "MEMORY.md").read_bytes() == before
 
 
@@ -400,6 +402,7 @@ def test_injected_hostile_entry_is_blocked_in_prompt_but_kept_in_the_file(home: 
     with open_home(home) as mem:
         mem.commit(lambda _s: memoir.Decision(events=[
             EntryAdded(target="user", entry_id="e-x", text=HOSTILE)]), actor="import")
+        mem.flush()
         assert (home / "memories" / "USER.md").read_text(encoding="utf-8") == HOSTILE
         block = mem.start_session().prompt_blocks()["user"]
         assert block is not None
@@ -416,6 +419,7 @@ def test_unclean_file_refusal_is_hermes_shaped_with_a_backup(home: Path) -> None
     with open_home(home) as mem:
         session = mem.start_session()
         session.call_tool("memory", {"action": "add", "content": "a\n§\n b"})
+        mem.flush()  # the unclean file is on disk, as Hermes would have it
         result = session.call_tool("memory", {"action": "remove", "old_text": "a"})
         assert list(result) == ["success", "error", "drift_backup", "remediation"]
         assert result["error"].startswith("Refusing to write MEMORY.md: ")

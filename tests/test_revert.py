@@ -34,6 +34,7 @@ def test_reverting_an_add_removes_the_entry_and_the_file_follows(home: Path) -> 
     remember(m, "cli-2", action="add", content="Likes tea")
     plan = revert_run(m, "cli-1")
     assert texts(m) == ["Likes tea"]
+    m.flush()
     assert (home / "memories/MEMORY.md").read_text(encoding="utf-8") == "Likes tea"
     assert m.state.runs[plan.run_id].kind == "revert"
     assert [e.type for e in plan.events if e.run == plan.run_id][:2] == [
@@ -119,12 +120,14 @@ def test_reverting_an_adoption_restores_the_entries_before_the_hand_edit(home: P
     m = open_home(home)
     remember(m, "cli-a", action="add", content="first")
     remember(m, "cli-b", action="add", content="second")
+    m.flush()
     (home / "memories/MEMORY.md").write_text("second\n§\nhand written\n§\nfirst",
                                              encoding="utf-8")
     run, _events = m.adopt()
     assert texts(m) == ["second", "hand written", "first"]
     revert_run(m, run)
     assert texts(m) == ["first", "second"]
+    m.flush()
     assert (home / "memories/MEMORY.md").read_text(encoding="utf-8") == "first\n§\nsecond"
 
 
@@ -135,8 +138,11 @@ def test_a_created_skill_is_deleted_and_comes_back_when_the_revert_is_reverted(
         "---\nname: deploy\ndescription: Ship it\n---\nRun make deploy.\n")},
         actor="reviewer.skills", run="review-1", run_kind="review")
     assert result["success"], result
+    m.flush()
+    assert (home / "skills/deploy/SKILL.md").exists()
     undo = revert_run(m, "review-1")
     assert "deploy" not in m.state.skills.skills
+    m.flush()
     assert not (home / "skills/deploy/SKILL.md").exists()
     assert [e.actor for e in undo.events if e.type == "skill.deleted"] == ["user"]
     revert_run(m, undo.run_id)
@@ -160,6 +166,7 @@ def test_skill_edits_files_pins_and_states_are_put_back(home: Path) -> None:
     record = m.state.skills.skills["tool"]
     assert record.files == {"references/a.md": "A"}
     assert "Steps for tool." in record.content
+    m.flush()
     assert not (home / "skills/tool/scripts/x.sh").exists()
 
 
@@ -185,6 +192,7 @@ def test_rolling_back_a_curator_pass_restores_skills_and_keeps_later_telemetry(
         "pdf-a": "active", "pdf-b": "active", "idle": "active"}
     assert "pdf" not in skills
     assert skills["pdf-a"].use_count == 1
+    m.flush()
     assert (home / "skills/pdf-a/SKILL.md").exists()
     assert not (home / "skills/.archive/pdf-a/SKILL.md").exists()
     assert last_curator_run(m.state) is None

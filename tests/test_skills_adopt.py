@@ -37,6 +37,7 @@ def handle(home: Path) -> Memoir:
     skill_manage_call(h, {"action": "write_file", "name": "foo",
                           "file_path": "references/r.md", "file_content": "R\n"},
                       actor="agent")
+    h.flush()  # the tree is on disk before the tests edit it by hand
     return h
 
 
@@ -63,6 +64,7 @@ def test_a_hand_edited_skill_md_is_drift_and_refuses_agent_writes(handle: Memoir
     assert result["success"] is False and "memoir adopt" in result["error"]
     [refusal] = [e.data for e in handle.events(after=head)]
     assert isinstance(refusal, SkillWriteRejected) and refusal.guard == "drift"
+    handle.flush()
     assert path.read_text() == skill_md("foo", "Edited by hand.\n")
 
 
@@ -80,6 +82,7 @@ def test_adopting_a_hand_edit_records_a_user_change_in_one_run(handle: Memoir) -
     assert skills_drift(handle) == []
     assert skill_manage_call(handle, {"action": "patch", "name": "foo", "old_string": "Edited",
                                       "new_string": "Fixed"}, actor="agent")["success"]
+    handle.flush()
     assert path.read_text() == skill_md("foo", "Fixed by hand.\n")
 
 
@@ -135,6 +138,7 @@ def test_a_hand_edit_that_breaks_the_rules_is_refused_whole(handle: Memoir) -> N
 def test_a_pinned_skill_removed_by_hand_is_not_adopted(handle: Memoir) -> None:
     handle.commit(lambda s: memoir.Decision(events=memoir.skills.pin_events(
         s, "foo", actor="user")), actor="user")
+    handle.flush()
     shutil.rmtree(handle.home / "skills/dev/foo")
     with pytest.raises(ValidationError, match="pinned"):
         adopt_skills(handle)

@@ -39,6 +39,18 @@ def tree(home: Path) -> dict[str, bytes]:
             for p in sorted(top.rglob("*")) if p.is_file()} if top.exists() else {}
 
 
+def flushed_tree(handle: Memoir) -> dict[str, bytes]:
+    """The skills tree on disk once the files the last commits owe are written."""
+    handle.flush()
+    return tree(handle.home)
+
+
+def read_flushed(handle: Memoir, rel: str) -> str:
+    """A projected file's text once the files the last commits owe are written."""
+    handle.flush()
+    return (handle.home / rel).read_text(encoding="utf-8")
+
+
 def agent(handle: Memoir, **args: Any) -> dict[str, Any]:
     return skill_manage_call(handle, args, actor="agent")
 
@@ -57,11 +69,11 @@ def test_skills_live_at_their_category_path_with_their_files(handle: Memoir) -> 
     agent(handle, action="create", name="deep", content=skill_md("deep"), category="ops")
     agent(handle, action="write_file", name="deep", file_path="templates/t/x.yaml",
           file_content="k: v\n")
-    assert set(tree(handle.home)) == {
+    assert set(flushed_tree(handle)) == {
         "skills/.usage.json", "skills/flat/SKILL.md", "skills/ops/deep/SKILL.md",
         "skills/ops/deep/templates/t/x.yaml",
     }
-    assert tree(handle.home)["skills/ops/deep/SKILL.md"] == skill_md("deep").encode()
+    assert flushed_tree(handle)["skills/ops/deep/SKILL.md"] == skill_md("deep").encode()
 
 
 def test_archive_keeps_the_category_and_restore_brings_it_back(handle: Memoir) -> None:
@@ -69,12 +81,12 @@ def test_archive_keeps_the_category_and_restore_brings_it_back(handle: Memoir) -
     agent(handle, action="write_file", name="deep", file_path="references/r.md",
           file_content="R")
     person(handle, lambda s: archive_events(s, "deep", actor="user", reason="unused"))
-    files = set(tree(handle.home))
+    files = set(flushed_tree(handle))
     archived = {"skills/.archive/ops/deep/SKILL.md", "skills/.archive/ops/deep/references/r.md"}
     assert archived <= files
     assert not any(f.startswith("skills/ops/") for f in files)
     person(handle, lambda s: restore_events(s, "deep", actor="user"))
-    files = set(tree(handle.home))
+    files = set(flushed_tree(handle))
     assert {"skills/ops/deep/SKILL.md", "skills/ops/deep/references/r.md"} <= files
     assert not any(f.startswith("skills/.archive/") for f in files)
 
@@ -83,9 +95,10 @@ def test_removed_files_and_deleted_skills_leave_no_file(handle: Memoir) -> None:
     agent(handle, action="create", name="a", content=skill_md("a"))
     agent(handle, action="write_file", name="a", file_path="scripts/s.sh", file_content="x")
     agent(handle, action="remove_file", name="a", file_path="scripts/s.sh")
+    handle.flush()
     assert not (handle.home / "skills/a/scripts/s.sh").exists()
     person(handle, lambda s: delete_events(s, "a", actor="user"))
-    assert set(tree(handle.home)) == set()
+    assert set(flushed_tree(handle)) == set()
 
 
 def test_usage_json_has_hermes_fields_and_formatting(handle: Memoir) -> None:
@@ -93,7 +106,7 @@ def test_usage_json_has_hermes_fields_and_formatting(handle: Memoir) -> None:
     person(handle, lambda s: [*pin_events(s, "b", actor="user")])
     skill_view_call(handle, {"name": "b"}, actor="agent")
     record_use(handle, "b")
-    text = (handle.home / "skills/.usage.json").read_text(encoding="utf-8")
+    text = read_flushed(handle, "skills/.usage.json")
     data = json.loads(text)
     assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     ts = "2026-01-01T00:00:00.000000+00:00"
@@ -109,12 +122,12 @@ def test_usage_json_says_who_owns_a_skill_and_forgets_deleted_ones(handle: Memoi
                       actor="user")
     agent(handle, action="create", name="agents", content=skill_md("agents"))
     person(handle, lambda s: archive_events(s, "agents", actor="user", reason="old"))
-    data = json.loads((handle.home / "skills/.usage.json").read_text())
+    data = json.loads(read_flushed(handle, "skills/.usage.json"))
     assert data["mine"]["created_by"] is None
     assert (data["agents"]["state"], data["agents"]["created_by"]) == ("archived", "agent")
     assert data["agents"]["archived_at"] is not None
     person(handle, lambda s: delete_events(s, "agents", actor="user"))
-    assert set(json.loads((handle.home / "skills/.usage.json").read_text())) == {"mine"}
+    assert set(json.loads(read_flushed(handle, "skills/.usage.json"))) == {"mine"}
     assert usage_json(memoir.State()) is None
 
 
@@ -169,6 +182,7 @@ def test_rebuilding_from_the_journal_gives_the_same_tree(ops: list[Any]) -> None
         handle = memoir.open(live, clock=FakeClock())
         for step, op in enumerate(ops):
             apply_op(handle, op, step)
+        handle.flush()
         incremental = tree(live)
         handle.close()
         fresh.mkdir()

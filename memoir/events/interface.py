@@ -111,8 +111,15 @@ class JournalWriter(ABC):
         """
 
     @abstractmethod
-    def write(self) -> None:
-        """Write every staged append in one write and one sync (per the durability policy)."""
+    def write(self, *, sync: bool = True) -> int | None:
+        """Write every staged append in one write and one sync (per the durability policy).
+
+        ``sync=False`` (a hint, honoured by journals that fsync per append): write now,
+        sync later.  The return value is then an offset to pass to the journal's
+        ``sync_to``, which makes the appends durable and only then gives up the lock
+        (the lock outlives the ``locked()`` block until then); None means nothing is
+        left to do.  Until ``sync_to`` returns, the appends are not acknowledged.
+        """
 
     def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         """Write ``drafts`` as one atomic append and return the records as written."""

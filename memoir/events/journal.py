@@ -37,7 +37,13 @@ import msgspec
 import structlog
 
 from memoir.clock import Clock, SystemClock, format_ts
-from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType, ValidationError
+from memoir.errors import (
+    ConflictError,
+    JournalCorrupted,
+    JournalError,
+    UnknownEventType,
+    ValidationError,
+)
 from memoir.events.codec import (
     GENESIS,
     HASH_HEX,
@@ -151,6 +157,13 @@ class FileJournal(Journal):
         self._staged_events: list[Event] = []
         # True while this object holds the lock and has read every record in the file.
         self._settled = False
+        # Deferred syncs (JournalWriter.write(sync=False)): each holds the lock until
+        # its sync; _sync_mutex makes concurrent syncs share one fsync.
+        self._sync_mutex = threading.Lock()
+        self._holds = 0
+        self._held_since = 0.0
+        self._drained = threading.Condition(self._mutex)
+        self._broken: JournalError | None = None
         self.recovery: RecoveryReport | None = None
         if recover and scan:
             try:
@@ -416,6 +429,10 @@ class FileJournal(Journal):
         return self._locked()
 
     def _acquire(self) -> None:
+        if self._broken is not None:
+            raise self._broken
+        if not self._flock.is_locked:
+            self._held_since = time.monotonic()
         try:
             self._flock.acquire(timeout=self.lock_timeout)
         except LockTimeout:
@@ -587,11 +604,61 @@ class FileJournal(Journal):
         self._staged_lines = []
         self._staged_events = []
 
-    def _write_staged(self) -> None:
+    def _write_staged(self, sync: bool) -> int | None:
         lines, events = self._staged_lines, self._staged_events
         self._discard_staged()
-        if lines:
+        if not lines:
+            return None
+        if sync or self.durability != "always":
             self._write_lines(lines, events)
+            return None
+        self._write_lines(lines, events, sync=False)
+        # Keep the lock past the caller's `locked()` block, until sync_to() has run.
+        self._flock.acquire(timeout=self.lock_timeout)
+        self._holds += 1
+        return self._tail.offset
+
+    def sync_to(self, offset: int) -> None:
+        """Make the journal durable up to ``offset`` (from ``write(sync=False)``), then
+        drop the lock that write kept.
+
+        Syncs running at the same time share fsyncs: one that finds its bytes already
+        covered by another's returns at once.  A failed fsync leaves the journal
+        unusable (the kernel may have dropped the unsynced pages, so nothing after the
+        last good sync can be vouched for): this and every later append raise
+        :class:`JournalError`, and the home must be opened again, which recovers.
+        """
+        try:
+            with self._sync_mutex:
+                if self._broken is not None:
+                    raise self._broken
+                if self._synced_offset < offset:
+                    end = self._tail.offset  # everything written so far is covered
+                    try:
+                        os.fsync(self._fd)
+                    except OSError as exc:
+                        self._broken = JournalError(
+                            f"{self.path}: fsync failed ({exc}); appends since the last "
+                            "good sync are not durable; open the home again to recover"
+                        )
+                        raise self._broken from exc
+                    self._synced_offset = max(self._synced_offset, end)
+                    self._last_sync = time.monotonic()
+        finally:
+            with self._mutex:
+                self._holds -= 1
+                if self._flock.lock_count == 1:
+                    self._settled = False
+                self._flock.release()
+                self._drained.notify_all()
+
+    def wait_for_turn(self, max_hold: float) -> None:
+        """Before taking the lock: if this process has kept it for longer than
+        ``max_hold`` seconds through back-to-back deferred syncs, wait until they are
+        done and the lock is released, so other processes get a chance at it."""
+        with self._mutex:
+            while self._holds and time.monotonic() - self._held_since > max_hold:
+                self._drained.wait()
 
     def _append_new(self, appends: Sequence[Sequence[Draft]]) -> list[Event]:
         """Write ``appends`` (each one atomic append) in one write and one sync."""
@@ -631,7 +698,8 @@ class FileJournal(Journal):
                 )
         return lines, events
 
-    def _write_lines(self, lines: list[bytes], events: Sequence[Event]) -> None:
+    def _write_lines(self, lines: list[bytes], events: Sequence[Event], *,
+                     sync: bool = True) -> None:
         """One write of ``lines`` at the tail, then the sync the policy asks for."""
         lines.append(b"")
         blob = b"\n".join(lines)
@@ -641,7 +709,8 @@ class FileJournal(Journal):
             view = memoryview(blob)
             while view:
                 view = view[os.write(self._fd, view) :]
-            self._sync(start + len(blob))
+            if sync:
+                self._sync(start + len(blob))
         except BaseException:
             # Leave no partial append behind for this process; a crash is handled on open.
             os.ftruncate(self._fd, start)
@@ -931,5 +1000,5 @@ class _FileWriter(JournalWriter):
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(drafts, expect)
 
-    def write(self) -> None:
-        self._journal._write_staged()
+    def write(self, *, sync: bool = True) -> int | None:
+        return self._journal._write_staged(sync)

@@ -140,5 +140,6 @@ class _MemoryWriter(JournalWriter):
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(drafts, expect)
 
-    def write(self) -> None:
+    def write(self, *, sync: bool = True) -> int | None:
         self._journal._write_staged()
+        return None

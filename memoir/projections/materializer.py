@@ -136,7 +136,7 @@ class Materializer:
             path = self._paths[rel] = os.path.join(self.home, rel)
         try:
             st = os.stat(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
@@ -167,7 +167,7 @@ class Materializer:
     def read(self, rel: str) -> bytes | None:
         try:
             return (self.home / rel).read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
 
     def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
