@@ -51,8 +51,6 @@ __all__ = ["RENDERERS", "Decision", "Memoir", "Renderer", "default_home"]
 log = structlog.get_logger("memoir")
 
 JOURNAL_FILE = "journal.jsonl"
-# How long back-to-back batches of one process may keep the journal lock (seconds).
-_MAX_LOCK_HOLD = 0.02
 T = TypeVar("T")
 
 
@@ -196,6 +194,9 @@ class Memoir:
         return State().apply_all(self.journal.read(until=seq))
 
     def _catch_up(self) -> int:
+        journal = self.journal
+        if isinstance(journal, FileJournal) and journal.caught_up_to(self._state.seq):
+            return 0  # under our own journal lock with nothing new: nothing to read
         with self._mutex:
             # Fold while reading: a long catch-up must not hold every event in memory.
             fresh = 0
@@ -206,7 +207,7 @@ class Memoir:
                 fresh += 1
             if fresh:
                 self._maybe_checkpoint()
-                if self._projector is not None:
+                if self._projector is not None and self._tracking:
                     self._projector.wake()
             return fresh
 
@@ -335,18 +336,16 @@ class Memoir:
     def _lead(self, own: _Pending[Any]) -> None:
         """As the leader: run every queued commit as one batch.
 
-        The batch is decided, staged and written under _mutex and the journal lock.
-        Then the lead passes to the first commit that queued meanwhile, which starts
-        on the next batch while this one's fsync runs (the journal keeps its lock
-        until that fsync is done, so every append holds the lock from catch-up to
-        fsync).  A batch is acknowledged only after its fsync, which comes after the
-        fsyncs of every batch before it, so a commit never outlives one it built on.
+        The batch is decided, staged and written under _mutex and the journal lock,
+        then fsynced with only the journal lock held (readers of the state need not
+        wait for the disk), and acknowledged.  Then the lead passes to the first commit
+        that queued meanwhile; that batch holds everyone who arrived during this one.
+        (Passing the lead before the fsync, so the next batch is decided while this one
+        syncs, measured slower: under the GIL it made many batches of one.)
         """
         batch: list[_Pending[Any]] = []
         offset: int | None = None
         try:
-            if isinstance(self.journal, FileJournal):
-                self.journal.wait_for_turn(_MAX_LOCK_HOLD)
             with self._mutex:
                 with self._queue_lock:
                     batch = list(self._queue)
@@ -358,13 +357,12 @@ class Memoir:
                 with self._queue_lock:
                     if own in self._queue:
                         self._queue.remove(own)
+            self._pass_lead()
+            for pending in batch:
+                pending.done = True
+                if pending is not own:
+                    pending.wake.release()
             raise
-        finally:
-            with self._queue_lock:
-                if self._queue:
-                    self._queue[0].wake.release()  # the lead passes on
-                else:
-                    self._leading = False
         try:
             if offset is not None:
                 assert isinstance(self.journal, FileJournal)
@@ -375,10 +373,18 @@ class Memoir:
                     pending.error = exc
             raise
         finally:
+            self._pass_lead()
             for pending in batch:
                 pending.done = True
                 if pending is not own:
                     pending.wake.release()
+
+    def _pass_lead(self) -> None:
+        with self._queue_lock:
+            if self._queue:
+                self._queue[0].wake.release()  # the lead passes on
+            else:
+                self._leading = False
 
     def _run_batch(self, batch: list[_Pending[Any]]) -> int | None:
         """Under _mutex: decide, stage and write ``batch``; the offset to sync, if any."""

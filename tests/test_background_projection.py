@@ -247,3 +247,16 @@ def test_the_writer_thread_ends_when_idle(home: Path, monkeypatch: pytest.Monkey
     mem.flush()
     assert (home / "memories/MEMORY.md").read_text() == "x\n§\ny"
     mem.close()
+
+
+def test_opening_a_home_starts_no_writer_thread(home: Path) -> None:
+    mem = Memoir(home)
+    _add(mem, "x")
+    mem.close()
+    before = {t for t in threading.enumerate() if t.name == "memoir-projector"}
+    again = Memoir(home)
+    assert again.head > 0
+    time.sleep(0.1)
+    after = {t for t in threading.enumerate() if t.name == "memoir-projector" and t.is_alive()}
+    assert after <= before
+    again.close()

@@ -284,3 +284,16 @@ def test_two_processes_with_four_threads_each_interleave_without_loss(home: Path
     assert len(ended) == len(expected) and set(ended) == expected
     assert mem.verify().records == mem.head
     mem.close()
+
+
+def test_the_system_clock_stamp_is_format_ts_of_the_same_instant() -> None:
+    import datetime as dt
+
+    from memoir.clock import SystemClock, format_ts
+
+    clock = SystemClock()
+    for _ in range(200):
+        ms, ts = clock.stamp()
+        parsed = dt.datetime.fromisoformat(ts)
+        assert format_ts(parsed) == ts
+        assert int(parsed.timestamp() * 1000) == ms

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Self
 
-from memoir.clock import Clock, format_ts
+from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError
 from memoir.events.types import Draft, Event
 from memoir.ids import random_hex
@@ -178,8 +178,11 @@ def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
     """
     if all(d.id and d.ts for d in drafts):
         return [(d.id, d.ts) for d in drafts]
-    now = clock.now()
-    ms, ts = int(now.timestamp() * 1000), format_ts(now)
+    if isinstance(clock, SystemClock):
+        ms, ts = clock.stamp()
+    else:
+        now = clock.now()
+        ms, ts = int(now.timestamp() * 1000), format_ts(now)
     prefix = f"{ms & 0xFFFFFFFFFFFF:012x}"
     # One call for the randomness of every id (same format as memoir.ids.new_id).
     noise = random_hex(10 * len(drafts))

@@ -161,8 +161,6 @@ class FileJournal(Journal):
         # its sync; _sync_mutex makes concurrent syncs share one fsync.
         self._sync_mutex = threading.Lock()
         self._holds = 0
-        self._held_since = 0.0
-        self._drained = threading.Condition(self._mutex)
         self._broken: JournalError | None = None
         self.recovery: RecoveryReport | None = None
         if recover and scan:
@@ -350,6 +348,11 @@ class FileJournal(Journal):
             self._recent_ids = dict(keep)
             self._ids_from = keep[0][1]
 
+    def caught_up_to(self, seq: int) -> bool:
+        """True when this object holds the lock, has read the whole file, and ``seq`` is
+        its last record: nothing new can be there to read (a cheap check, no I/O)."""
+        return self._settled and self._tail.seq == seq
+
     def head(self) -> int:
         with self._mutex:
             self._advance()
@@ -431,8 +434,6 @@ class FileJournal(Journal):
     def _acquire(self) -> None:
         if self._broken is not None:
             raise self._broken
-        if not self._flock.is_locked:
-            self._held_since = time.monotonic()
         try:
             self._flock.acquire(timeout=self.lock_timeout)
         except LockTimeout:
@@ -650,15 +651,6 @@ class FileJournal(Journal):
                 if self._flock.lock_count == 1:
                     self._settled = False
                 self._flock.release()
-                self._drained.notify_all()
-
-    def wait_for_turn(self, max_hold: float) -> None:
-        """Before taking the lock: if this process has kept it for longer than
-        ``max_hold`` seconds through back-to-back deferred syncs, wait until they are
-        done and the lock is released, so other processes get a chance at it."""
-        with self._mutex:
-            while self._holds and time.monotonic() - self._held_since > max_hold:
-                self._drained.wait()
 
     def _append_new(self, appends: Sequence[Sequence[Draft]]) -> list[Event]:
         """Write ``appends`` (each one atomic append) in one write and one sync."""
