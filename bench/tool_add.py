@@ -7,10 +7,10 @@ call).  memoir runs with its default durability ("always": one fsync per add); H
 fsyncs its rewritten file on every add.  Both write to the same file system (``.bench``).
 
 fsync speed on this disk varies from second to second, so rounds alternate memoir and
-Hermes, single-threaded and with 4 threads, and the medians are compared.  With 4
-threads memoir uses one shared ``Memoir`` handle and one session per thread; Hermes uses
-one shared ``MemoryStore`` (no in-process mutex; its per-call ``flock`` serializes the
-threads).
+Hermes, with 1, 4 and 8 threads, and the medians are compared.  With several threads
+memoir uses one shared ``Memoir`` handle and one session per thread (its commits share
+fsyncs: group commit); Hermes uses one shared ``MemoryStore`` (no in-process mutex; its
+per-call ``flock`` serializes the threads).  Both sides start the threads per window.
 """
 
 from __future__ import annotations

@@ -27,10 +27,6 @@ def _add(mem: Memoir, text: str) -> None:
     assert result["success"], result
 
 
-def _expected(mem: Memoir) -> dict[str, bytes | None]:
-    return {rel: data for rel, data in mem.projected_files().items()}
-
-
 def _on_disk(home: Path, rels: list[str]) -> dict[str, bytes | None]:
     out: dict[str, bytes | None] = {}
     for rel in rels:

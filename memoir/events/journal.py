@@ -278,12 +278,13 @@ class FileJournal(Journal):
                 path=str(self.path), line=rec.seq, seq=rec.seq,
             ) from None
 
-    def _advance(self) -> None:
-        """Catch the tail up with what other processes appended."""
+    def _advance(self) -> int | None:
+        """Catch the tail up with what other processes appended; the file size seen, if
+        it was read."""
         if self._settled:
-            return  # under our own lock, caught up: nobody else can have appended
+            return None  # under our own lock, caught up: nobody else can have appended
         try:
-            self._advance_once()
+            return self._advance_once()
         except JournalCorrupted:
             if self._flock.is_locked:
                 raise
@@ -291,11 +292,11 @@ class FileJournal(Journal):
             # by another process; damage is only real if it is still there under the lock.
             self._acquire()
             try:
-                self._advance_once()
+                return self._advance_once()
             finally:
                 self._flock.release()
 
-    def _advance_once(self) -> None:
+    def _advance_once(self) -> int:
         end = self._size()
         if end < self._tail.offset:
             # Only `repair` shortens a journal below a committed record; start over.
@@ -303,7 +304,7 @@ class FileJournal(Journal):
                         known_offset=self._tail.offset)
             self._forget()
         if end == self._tail.offset:
-            return
+            return end
         # _remember per record, unrolled: opening a journal runs this for every record.
         ids = self._recent_ids
         group_ids: list[tuple[str, int]] = []
@@ -325,6 +326,7 @@ class FileJournal(Journal):
                 if len(ids) >= 2 * _RECENT_IDS:
                     self._trim_ids()
                     ids = self._recent_ids
+        return end
 
     def _forget(self) -> None:
         self._settled = False
@@ -458,8 +460,9 @@ class FileJournal(Journal):
 
     def _catch_up_locked(self) -> None:
         """Under the lock: read what others appended and cut a torn tail left by a crash."""
-        self._advance()
-        size = self._size()
+        size = self._advance()
+        if size is None:
+            size = self._size()
         if size > self._tail.offset:
             self._cut_tail(size)
         self._settled = True
