@@ -51,6 +51,8 @@ __all__ = ["RENDERERS", "Decision", "Memoir", "Renderer", "default_home"]
 log = structlog.get_logger("memoir")
 
 JOURNAL_FILE = "journal.jsonl"
+# How long a group-commit leader waits for the last batch's committers (seconds).
+_GATHER_SECONDS = 0.0005
 T = TypeVar("T")
 
 
@@ -154,6 +156,8 @@ class Memoir:
         # every queued commit, and the others sleep until theirs is done (see _lead).
         self._queue: collections.deque[_Pending[Any]] = collections.deque()
         self._queue_lock = threading.Lock()
+        self._gather = threading.Condition(self._queue_lock)
+        self._last_batch = 1
         self._leading = False
         self._in_batch = threading.local()
         # Projected files owed: (renderer index, path or token) -> last seq touching it.
@@ -318,6 +322,8 @@ class Memoir:
             self._queue.append(pending)
             lead = not self._leading
             self._leading = True
+            if not lead:
+                self._gather.notify()
         if not lead:
             # Woken once: when a leader ran this commit, or when it hands over the lead.
             pending.wake.acquire()
@@ -346,10 +352,12 @@ class Memoir:
         batch: list[_Pending[Any]] = []
         offset: int | None = None
         try:
+            self._gather_siblings()
             with self._mutex:
                 with self._queue_lock:
                     batch = list(self._queue)
                     self._queue.clear()
+                self._last_batch = len(batch)
                 offset = self._run_batch(batch)
         except BaseException as exc:  # interrupted before the batch ran (Ctrl-C)
             if not batch:
@@ -378,6 +386,27 @@ class Memoir:
                 pending.done = True
                 if pending is not own:
                     pending.wake.release()
+
+    def _gather_siblings(self) -> None:
+        """Wait briefly for the committers of the last batch to queue again.
+
+        Right after a batch is acknowledged its committers are still on their way back
+        (waking up, building their next call); a leader that starts at once would often
+        run a batch of one and make them wait a whole fsync for the next.  Like
+        PostgreSQL's ``commit_delay``, the leader waits up to _GATHER_SECONDS, and only
+        when the last batch had more commits than are queued now: a lone writer never
+        waits.
+        """
+        with self._gather:
+            want = self._last_batch
+            if len(self._queue) >= want:
+                return
+            deadline = time.monotonic() + _GATHER_SECONDS
+            while len(self._queue) < want:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._gather.wait(left)
 
     def _pass_lead(self) -> None:
         with self._queue_lock:

@@ -297,3 +297,34 @@ def test_the_system_clock_stamp_is_format_ts_of_the_same_instant() -> None:
         parsed = dt.datetime.fromisoformat(ts)
         assert format_ts(parsed) == ts
         assert int(parsed.timestamp() * 1000) == ms
+
+
+def test_a_lone_writer_never_waits_for_siblings(home: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from memoir import home as home_module
+
+    # A leader waits for as many commits as its last batch had; alone, that is itself.
+    monkeypatch.setattr(home_module, "_GATHER_SECONDS", 5.0)
+    mem = Memoir(home, config=Config.model_validate({"journal": {"durability": "never"}}))
+    started = time.monotonic()
+    for i in range(20):
+        mem.commit(_end(f"solo-{i}"), actor="agent")
+    assert time.monotonic() - started < 2.0
+    mem.close()
+
+
+def test_a_leader_waits_for_the_last_batch_s_committers_then_gives_up(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memoir import home as home_module
+
+    monkeypatch.setattr(home_module, "_GATHER_SECONDS", 0.2)
+    mem = Memoir(home, config=Config.model_validate({"journal": {"durability": "never"}}))
+    mem._last_batch = 3  # as if three sessions had just committed together
+    started = time.monotonic()
+    mem.commit(_end("alone"), actor="agent")  # nobody else comes: waits 0.2 s, once
+    waited = time.monotonic() - started
+    mem.commit(_end("alone again"), actor="agent")  # the last batch was 1 now: no wait
+    assert 0.15 <= waited < 2.0
+    assert time.monotonic() - started - waited < 0.15
+    mem.close()
