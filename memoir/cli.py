@@ -108,7 +108,8 @@ def init(ctx: click.Context) -> None:
         config.write_text(
             "# memoir configuration; keys follow Hermes's config.yaml where they mean the same.\n"
             "memory:\n  memory_char_limit: 2200\n  user_char_limit: 1375\n"
-            "journal:\n  durability: always\n",
+            "journal:\n  durability: always\n"
+            "projections:\n  mode: background\n  coalesce_ms: 20\n",
             encoding="utf-8",
         )
     (handle.home / "memories").mkdir(exist_ok=True)
