@@ -84,7 +84,7 @@ def chain_hash(prev: bytes, body: bytes) -> bytes:
 
 
 _ENCODED: dict[str | None, bytes] = {}
-_MIDDLES: dict[tuple[str, str, int, str, str | None, str | None, str | None], bytes] = {}
+_MIDDLES: dict[tuple[str, int, str, str | None, str | None, str | None], bytes] = {}
 
 
 def _cached(value: str | None) -> bytes:
@@ -114,22 +114,23 @@ def encode_record(
     """
     enc = _encoder.encode
     try:
-        # The fields from "ts" to "causation" repeat across the records of an append.
-        key = (ts, data.TYPE, data.VERSION, actor, session, run, causation)
+        # The fields from "type" to "causation" repeat across records (of one append,
+        # and of one session's appends): encoded once per combination.
+        key = (data.TYPE, data.VERSION, actor, session, run, causation)
         middle = _MIDDLES.get(key)
         if middle is None:
             middle = b"".join((
-                b',"ts":', _cached(ts), b',"type":', _cached(data.TYPE),
-                b',"v":', str(data.VERSION).encode(), b',"actor":', _cached(actor),
-                b',"session":', _cached(session), b',"run":', _cached(run),
-                b',"causation":', _cached(causation), b',"more":',
+                b',"type":', _cached(data.TYPE), b',"v":', str(data.VERSION).encode(),
+                b',"actor":', _cached(actor), b',"session":', _cached(session),
+                b',"run":', _cached(run), b',"causation":', _cached(causation),
+                b',"more":',
             ))
             if len(_MIDDLES) >= 1024:
                 _MIDDLES.clear()
             _MIDDLES[key] = middle
         body = b"".join((
-            b'{"seq":', str(seq).encode(), b',"id":', enc(id), middle,
-            str(more).encode(), b',"data":', enc(data), b"}",
+            b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', _cached(ts),
+            middle, str(more).encode(), b',"data":', enc(data), b"}",
         ))
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(

@@ -452,11 +452,30 @@ class FileJournal(Journal):
                 self._catch_up_locked()
                 yield _FileWriter(self)
             finally:
-                # Staged records nobody wrote (the caller failed) are dropped, unwritten.
-                self._discard_staged()
-                if self._flock.lock_count == 1:
-                    self._settled = False
-                self._flock.release()
+                self._unlock()
+
+    def _unlock(self) -> None:
+        # Staged records nobody wrote (the caller failed) are dropped, unwritten.
+        self._discard_staged()
+        if self._flock.lock_count == 1:
+            self._settled = False
+        self._flock.release()
+
+    def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        """Append ``drafts`` atomically: lock, catch up, check, one write, fsync, unlock.
+
+        The same steps as ``with locked() as w: w.append(...)``, without the context
+        manager and writer objects (a durable single-event append is latency-bound).
+        """
+        with self._mutex:
+            self._acquire()
+            try:
+                self._catch_up_locked()
+                events = self._stage(drafts, expect)
+                self._write_staged(True)
+                return events
+            finally:
+                self._unlock()
 
     def _catch_up_locked(self) -> None:
         """Under the lock: read what others appended and cut a torn tail left by a crash."""
