@@ -577,12 +577,18 @@ class Memoir:
         every file.
         """
         full = self._covered < 0
+        last_seq = -1
         for _attempt in range(20):
             seq, desired, covered = self._render_owed(full)
             with self.materializer.locked():
                 on_disk = self.materializer.seq
-                if on_disk > seq:
-                    continue  # another writer got further; render again from a fresher head
+                if on_disk > seq and not (full and seq == last_seq):
+                    # Another writer got further: render again from a fresher head.  If
+                    # the head has not moved, the files are ahead of the journal (a
+                    # repair or a crash cut records they show): write them all.
+                    full = full or seq == last_seq
+                    last_seq = seq
+                    continue
                 if not full and on_disk < covered:
                     full = True
                     continue

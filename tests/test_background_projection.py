@@ -256,3 +256,21 @@ def test_opening_a_home_starts_no_writer_thread(home: Path) -> None:
     after = {t for t in threading.enumerate() if t.name == "memoir-projector" and t.is_alive()}
     assert after <= before
     again.close()
+
+
+def test_files_ahead_of_the_journal_are_brought_back_by_the_writer(home: Path) -> None:
+    # A repair (or a crash with an unsynced tail) can leave the manifest at a seq the
+    # journal no longer reaches; the writer must not wait for the journal to catch up.
+    mem = Memoir(home)
+    _add(mem, "one")
+    mem.flush()
+    manifest = mem.materializer
+    with manifest.locked():
+        manifest.reload()
+        manifest._manifest.seq = mem.head + 50
+        manifest._save()
+    _add(mem, "two")
+    mem.flush()
+    assert (home / "memories/MEMORY.md").read_text() == "one\n§\ntwo"
+    assert mem.materializer.seq == mem.head
+    mem.close()

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import memoir
+import memoir.home as memoir_home
 from memoir.events.journal import FileJournal
 from memoir.testing import (
     FakeClock,
@@ -43,6 +44,9 @@ LIMITS = {"memory": 300, "user": 200}
 CONFIG = {
     "journal": {"durability": "never", "checkpoint_every": 100},
     "memory": {"memory_char_limit": LIMITS["memory"], "user_char_limit": LIMITS["user"]},
+    # The background writer waits 10 s, so within a test only flushes write files and
+    # a rule can leave files owed on purpose.
+    "projections": {"coalesce_ms": 10_000},
 }
 Model = dict[str, list[str]]
 
@@ -232,6 +236,21 @@ class MemoryHome(RuleBasedStateMachine):
         # ahead of the journal; opening the home re-renders stale files before it returns.
         self._assert_memory_files_match_the_journal()
         self.mem.rebuild()
+
+    @rule(data=st.data())
+    def die_with_files_owed(self, data: st.DataObject) -> None:
+        """The process dies right after a call: it is in the journal, its files are not."""
+        self.call_memory(data)
+        dead = self.mem
+        assert dead._projector is not None
+        dead._projector.stop()  # no flush, no close: the thread just stops
+        memoir_home._OPEN.discard(dead)
+        dead._closed = True
+        dead.journal.close()
+        dead.materializer.close()
+        self._open()
+        # Opening the home writes the files the dead process owed before it returns.
+        self._assert_memory_files_match_the_journal()
 
     @invariant()
     def live_state_is_the_model(self) -> None:
