@@ -350,7 +350,7 @@ class Memoir:
         syncs, measured slower: under the GIL it made many batches of one.)
         """
         batch: list[_Pending[Any]] = []
-        offset: int | None = None
+        wrote, offset = False, None
         try:
             self._gather_siblings()
             with self._mutex:
@@ -358,7 +358,7 @@ class Memoir:
                     batch = list(self._queue)
                     self._queue.clear()
                 self._last_batch = len(batch)
-                offset = self._run_batch(batch)
+                wrote, offset = self._run_batch(batch)
         except BaseException as exc:  # interrupted before the batch ran (Ctrl-C)
             if not batch:
                 own.error, own.done = exc, True
@@ -375,6 +375,8 @@ class Memoir:
             if offset is not None:
                 assert isinstance(self.journal, FileJournal)
                 self.journal.sync_to(offset)
+            if wrote and self._projector is None:
+                self._project_now()  # sync mode: files once the events are durable
         except BaseException as exc:
             for pending in batch:
                 if pending.events:
@@ -415,33 +417,38 @@ class Memoir:
             else:
                 self._leading = False
 
-    def _run_batch(self, batch: list[_Pending[Any]]) -> int | None:
-        """Under _mutex: decide, stage and write ``batch``; the offset to sync, if any."""
+    def _run_batch(self, batch: list[_Pending[Any]]) -> tuple[bool, int | None]:
+        """Under _mutex: decide, stage and write ``batch``.
+
+        Returns whether anything was written, and the offset still to sync (None: synced
+        already, or nothing written).  If anything fails between the first staged event
+        and the write, none of the batch is written and every commit in it fails (their
+        decisions saw events that are not in the journal); the live state is folded
+        again from the journal.
+        """
         try:
             with self.journal.locked() as writer:
                 self._catch_up()
-                for pending in batch:
-                    self._stage(writer, pending)
-                staged = [p for p in batch if p.events]
-                if not staged:
-                    return None
                 try:
+                    for pending in batch:
+                        self._stage(writer, pending)
+                    staged = [p for p in batch if p.events]
+                    if not staged:
+                        return False, None
                     offset = writer.write(sync=False)
                 except BaseException:
-                    # None of the batch is in the journal, but the live state folded it.
-                    for pending in staged:
-                        pending.events = []
-                    self._reload_state()
+                    if any(p.events for p in batch):
+                        for pending in batch:
+                            pending.events = []
+                        self._reload_state()
                     raise
                 self._mark([e for p in staged for e in p.events])
-            if self._projector is None:
-                self._project_now()
-            return offset
+            return True, offset
         except BaseException as exc:
             for pending in batch:
-                if pending.error is None and not pending.events:
+                if pending.error is None:
                     pending.error = exc
-            return None
+            return False, None
 
     def _project_now(self) -> None:
         """``projections.mode: sync``: write the files before the commit returns.  The

@@ -328,3 +328,37 @@ def test_a_leader_waits_for_the_last_batch_s_committers_then_gives_up(
     assert 0.15 <= waited < 2.0
     assert time.monotonic() - started - waited < 0.15
     mem.close()
+
+
+def test_a_failure_after_staging_fails_the_whole_batch_and_writes_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memoir import home as home_module
+
+    mem = Memoir(home)
+    mem.commit(_end("before"), actor="agent")
+    head, state_before = mem.head, mem.view()
+    real_apply = State.apply
+
+    def apply(self: State, event: Any) -> None:
+        if getattr(event.data, "session_id", "") == "poison":
+            raise RuntimeError("fold failed")
+        real_apply(self, event)
+
+    monkeypatch.setattr(State, "apply", apply)
+    # Two commits in one batch: the first stages fine, the second's fold fails.
+    first = home_module._Pending(_end("fine"), "agent", None, None, None, None)
+    second = home_module._Pending(_end("poison"), "agent", None, None, None, None)
+    mem._queue.extend([first, second])
+    mem._leading = True
+    mem._lead(first)
+    assert first.done and second.done
+    assert isinstance(first.error, RuntimeError) and isinstance(second.error, RuntimeError)
+    assert first.events == [] and second.events == []
+    monkeypatch.setattr(State, "apply", real_apply)
+    assert mem.head == head  # nothing of the batch reached the journal
+    assert mem.state == state_before  # the live state was folded again
+    mem.commit(_end("after"), actor="agent")
+    assert _ended(mem) == ["before", "after"]
+    assert mem.verify().records == mem.head
+    mem.close()
