@@ -128,6 +128,15 @@ def _owner_of(state: State, rel: str) -> SkillRecord | None:
 
 def _drift(memoir: Memoir, state: State, records: list[SkillRecord],
            folders: list[str]) -> list[SkillDrift]:
+    # Under the projection lock: a file the background writer is removing or renaming
+    # right now must not look deleted or added by hand.
+    with memoir.materializer.locked():
+        memoir.materializer.reload()
+        return _drift_locked(memoir, state, records, folders)
+
+
+def _drift_locked(memoir: Memoir, state: State, records: list[SkillRecord],
+                  folders: list[str]) -> list[SkillDrift]:
     found: list[SkillDrift] = []
     projected: dict[str, tuple[str, bytes]] = {}
     for record in records:
