@@ -76,6 +76,7 @@ class RawRecord(msgspec.Struct, kw_only=True, gc=False):
 
 
 _encoder = msgspec.json.Encoder(order="deterministic")
+_blake2b = hashlib.blake2b
 
 
 def chain_hash(prev: bytes, body: bytes) -> bytes:
@@ -128,17 +129,21 @@ def encode_record(
             if len(_MIDDLES) >= 1024:
                 _MIDDLES.clear()
             _MIDDLES[key] = middle
-        body = b"".join((
+        # The body without its closing brace: the line continues with the hash field.
+        head = b"".join((
             b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', _cached(ts),
-            middle, str(more).encode(), b',"data":', enc(data), b"}",
+            middle, str(more).encode(), b',"data":', enc(data),
         ))
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(
             f"event {data.TYPE!r} (seq {seq}) cannot be written as JSON: {exc}; "
             "text must be valid Unicode (no lone surrogates)"
         ) from None
-    digest = chain_hash(prev, body)
-    return body[:-1] + b',"hash":"' + digest + b'"}', digest
+    hasher = _blake2b(prev, digest_size=HASH_HEX // 2)
+    hasher.update(head)
+    hasher.update(b"}")
+    digest = hasher.hexdigest().encode()
+    return b"".join((head, b',"hash":"', digest, b'"}')), digest
 
 
 def encode_record_reference(
