@@ -34,9 +34,14 @@ def skill_md(name: str, description: str = "", body: str = "") -> str:
 def open_home(path: Path, *, clock: FakeClock | None = None,
               curator: dict[str, Any] | None = None, in_memory: bool = False) -> Memoir:
     """A home on ``path`` with a fake clock; ``in_memory`` keeps the journal in memory
-    (fast, for property tests) while files are still projected under ``path``."""
+    (fast, for property tests) while files are still projected under ``path``, then
+    synchronously: a property test's temporary folder goes away at the end of each
+    example, before a background writer would have run."""
     clock = clock or FakeClock(START)
-    config = Config.model_validate({"curator": curator}) if curator else None
+    raw: dict[str, Any] = {"curator": curator} if curator else {}
+    if in_memory:
+        raw["projections"] = {"mode": "sync"}
+    config = Config.model_validate(raw) if raw else None
     journal = InMemoryJournal(clock=clock) if in_memory else None
     return memoir.open(path, clock=clock, config=config, journal=journal)
 

@@ -228,7 +228,9 @@ def test_background_actors_never_delete_nor_touch_protected_or_foreign_skills(
     calls: list[dict[str, Any]],
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        handle = memoir.open(Path(tmp), journal=InMemoryJournal(), clock=FakeClock())
+        # Synchronous files: the folder goes away at the end of the example.
+        handle = memoir.open(Path(tmp), journal=InMemoryJournal(), clock=FakeClock(),
+                             config=memoir.Config.model_validate({"projections": {"mode": "sync"}}))
         populate(handle)
         original = {n: (r.content, dict(r.files)) for n, r in handle.state.skills.skills.items()}
         marks: set[tuple[str, str, str]] = set()
