@@ -310,7 +310,7 @@ class CuratorRenderer:
     # of the run it undoes, and only the state knows which folder that is.
     ALL_REPORTS = f"{REPORTS_DIR}/"
 
-    #: Payload types that can change these files (see Memoir._materialize).
+    #: Payload types that can change these files (see Memoir._mark).
     watches: tuple[type, ...] = (CuratorRunFinished, CuratorPaused, CuratorResumed,
                                  CuratorFirstRunDeferred, RunReverted)
 

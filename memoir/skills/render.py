@@ -78,7 +78,7 @@ def usage_json(state: State) -> bytes | None:
 class SkillsRenderer:
     """Renders the skills tree and ``.usage.json`` (see the module docstring)."""
 
-    #: Payload types that can change the tree or .usage.json (see Memoir._materialize).
+    #: Payload types that can change the tree or .usage.json (see Memoir._mark).
     watches: tuple[type, ...] = tuple(
         cls for name, cls in REGISTRY.items()
         if name.startswith("skill.") and cls is not SkillWriteRejected
