@@ -102,8 +102,10 @@ def load_config(home: Path) -> Config:
             raise ConfigError(f"{path}: not valid YAML: {exc}") from None
         if not isinstance(raw, dict):
             raise ConfigError(f"{path}: expected a mapping at the top level")
+    from_env: dict[tuple[str, str], str] = {}
     for var, (section, key) in _ENV.items():
         if var in os.environ:
+            from_env[(section, key)] = var
             raw.setdefault(section, {})
             if not isinstance(raw[section], dict):
                 raise ConfigError(f"{path}: '{section}' must be a mapping")
@@ -113,4 +115,7 @@ def load_config(home: Path) -> Config:
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"{path}: {where}: {first['msg']}") from None
+        loc = [str(p) for p in first["loc"]]
+        env_var = from_env.get((loc[0], loc[1])) if len(loc) >= 2 else None
+        source = f"${env_var} (overrides {path})" if env_var else str(path)
+        raise ConfigError(f"{source}: {where}: {first['msg']}") from None

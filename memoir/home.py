@@ -165,10 +165,9 @@ class Memoir:
         self._dirty: dict[tuple[int, str], int] = {}
         self._covered = 0
         self._tracking = False
-        self._background = self.config.projections.mode == "background"
         self._projector = (
             _Projector(self, self.config.projections.coalesce_ms / 1000)
-            if self._background else None
+            if self.config.projections.mode == "background" else None
         )
         self._last_checkpoint = 0
         self._closed = False
@@ -204,11 +203,16 @@ class Memoir:
         with self._mutex:
             # Fold while reading: a long catch-up must not hold every event in memory.
             fresh = 0
+            unmarked: list[Event] = []
             for event in self.journal.read(after=self._state.seq):
                 self._state.apply(event)
-                if self._tracking:
-                    self._mark((event,))
                 fresh += 1
+                if self._tracking:
+                    unmarked.append(event)
+                    if len(unmarked) >= 1024:
+                        self._mark(unmarked)
+                        unmarked = []
+            self._mark(unmarked)
             if fresh:
                 self._maybe_checkpoint()
                 if self._projector is not None and self._tracking:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memoir.events.memory import WriteRejected
@@ -27,6 +26,7 @@ from memoir.memory_tool import (
 )
 from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
+from memoir.tools import dispatch
 
 if TYPE_CHECKING:
     from memoir.home import Memoir
@@ -85,7 +85,7 @@ class Session:
             args = {}
         if not isinstance(args, dict):
             return {"error": "Tool arguments must be a JSON object.", "success": False}
-        return _dispatch()(self, name, args)
+        return dispatch(self, name, args)
 
     def memory(self, args: dict[str, Any]) -> dict[str, Any]:
         """The ``memory`` tool (spec §1.3–1.7)."""
@@ -111,18 +111,6 @@ class Session:
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, pinned_seq={self.pinned_seq})"
 
-
-def _dispatch() -> Callable[[Session, str, dict[str, Any]], dict[str, Any]]:
-    # memoir.tools imports this module; look it up once it is loaded, not per call.
-    global _DISPATCH
-    if _DISPATCH is None:
-        from memoir.tools import dispatch
-
-        _DISPATCH = dispatch
-    return _DISPATCH
-
-
-_DISPATCH: Callable[[Session, str, dict[str, Any]], dict[str, Any]] | None = None
 
 #: Per target: (the target's entries in the journal state, the entries held in memory then).
 Held = dict[str, tuple[list[str], list[str]]]

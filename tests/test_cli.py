@@ -236,6 +236,18 @@ def test_unreadable_config_is_one_line(home: Path, config: str | bytes) -> None:
     assert "config.yaml" in user_error(home, "status")
 
 
+def test_a_bad_projections_setting_names_the_key(home: Path) -> None:
+    (home / "config.yaml").write_text("projections:\n  mode: later\n", encoding="utf-8")
+    assert "projections.mode" in user_error(home, "status")
+
+
+def test_a_bad_environment_override_names_the_variable(home: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_PROJECTIONS", "sometimes")
+    message = user_error(home, "status")
+    assert "$MEMOIR_PROJECTIONS" in message and "projections.mode" in message
+
+
 def test_prompt_needs_exactly_one_of_session_or_seq(home: Path) -> None:
     result = run(home, "prompt")
     assert result.exit_code == 2 and "exactly one of --session ID or --at SEQ" in result.output

@@ -275,6 +275,55 @@ class JournalConformance:
             writer.append([added("x")], expect=ExpectHead(writer.head))
             assert writer.head == 3
 
+    # -- staged appends (group commit) ---------------------------------------------------------
+
+    def test_staged_appends_are_written_together_each_all_or_nothing(
+        self, journal: Journal
+    ) -> None:
+        with journal.locked() as writer:
+            first = writer.stage(batch(2, "a"))
+            second = writer.stage(batch(3, "b"))
+            assert writer.head == 5  # the staged records count
+            assert journal.head() == 0  # nothing is written yet
+            offset = writer.write()
+        assert offset is None  # synced already (sync=True)
+        assert [e.seq for e in first + second] == [1, 2, 3, 4, 5]
+        assert [e.more for e in first + second] == [1, 0, 2, 1, 0]
+        assert list(journal.read()) == first + second
+        assert chain_holds(first + second)
+
+    def test_staged_records_not_written_are_dropped(self, journal: Journal) -> None:
+        journal.append(batch(1))
+        with pytest.raises(RuntimeError), journal.locked() as writer:
+            writer.stage(batch(2, "lost"))
+            raise RuntimeError("the caller failed before writing")
+        assert journal.head() == 1
+        (event,) = journal.append([added("next")])
+        assert event.seq == 2
+        assert journal.verify().records == 2
+
+    def test_expectations_see_the_appends_staged_before(self, journal: Journal) -> None:
+        with journal.locked() as writer:
+            (staged,) = writer.stage([added("mine", entry="e-000000000042")])
+            with pytest.raises(ConflictError):
+                writer.stage([added("other")], expect=ExpectHead(0))
+            with pytest.raises(ConflictError):
+                writer.stage([added("again", entry="e-000000000043")], expect=ExpectUntouched(
+                    frozenset({"memory:memory:e-000000000042"}), after=0))
+            writer.stage([added("fine")], expect=ExpectHead(staged.seq))
+            writer.write()
+        assert journal.head() == 2
+
+    def test_an_id_staged_twice_in_one_write_is_refused(self, journal: Journal) -> None:
+        mine = new_id()
+        draft = Draft(data=added("x").data, actor="user", id=mine)
+        with journal.locked() as writer:
+            writer.stage([draft])
+            with pytest.raises(ValidationError, match="staged in the same write"):
+                writer.stage([draft])
+            writer.write()
+        assert [e.id for e in journal.read()] == [mine]
+
     # -- threads -------------------------------------------------------------------------------
 
     def test_concurrent_threads_lose_nothing_and_duplicate_nothing(
@@ -336,6 +385,24 @@ class TestDurableFileJournal(TestFileJournal):
         self._count += 1
         return FileJournal(self._dir / f"journal-{self._count}.jsonl", clock=clock)
 
+
+    def test_a_deferred_sync_keeps_the_lock_until_it_is_done(self) -> None:
+        journal = self.make()
+        assert isinstance(journal, FileJournal)
+        other = FileJournal(journal.path, durability="never", lock_timeout=0.2)
+        with journal.locked() as writer:
+            writer.stage(batch(2))
+            offset = writer.write(sync=False)
+        assert offset == journal.path.stat().st_size
+        # The append is written but not yet synced: no other writer may go in between.
+        with pytest.raises(ConflictError, match="could not lock"):
+            other.append([added("too early")])
+        journal.sync_to(offset)
+        assert journal.synced_offset >= offset
+        (event,) = other.append([added("now")])
+        assert event.seq == 3
+        other.close()
+        journal.close()
 
 @given(appends=st.lists(st.lists(memory_drafts(), min_size=1, max_size=3), max_size=5))
 @settings(max_examples=25)

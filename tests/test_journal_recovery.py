@@ -15,6 +15,7 @@ import pytest
 import structlog
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from journal_support import rehash
 
 import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
@@ -206,7 +207,7 @@ def test_an_unknown_event_type_names_its_line_and_seq(path: Path) -> None:
     build(path, [1, 1, 1])
     whole = lines(path)
     whole[1] = whole[1].replace(b'"type":"memory.entry_added"', b'"type":"memory.pinned"')
-    path.write_bytes(_rehash(b"".join(whole)))
+    path.write_bytes(rehash(b"".join(whole)))
     with pytest.raises(UnknownEventType, match=r"line 2: seq 2: unknown event type "
                                                r"'memory.pinned'.*upgrade memoir"):
         FileJournal(path)
@@ -217,7 +218,7 @@ def test_an_unknown_event_type_names_its_line_and_seq(path: Path) -> None:
 def test_a_newer_schema_version_is_refused_with_its_line(path: Path) -> None:
     build(path, [1])
     text = path.read_bytes().replace(b'"v":2', b'"v":9')
-    path.write_bytes(_rehash(text))
+    path.write_bytes(rehash(text))
     with pytest.raises(UnknownEventType, match=r"line 1: seq 1: .*schema v9 but this memoir "
                                                r"knows up to v2"):
         FileJournal(path)
@@ -226,7 +227,7 @@ def test_a_newer_schema_version_is_refused_with_its_line(path: Path) -> None:
 def test_a_payload_that_does_not_fit_its_schema_names_its_line(path: Path) -> None:
     build(path, [1, 1])
     text = path.read_bytes().replace(b'"target":"memory"', b'"target":"nowhere"', 1)
-    path.write_bytes(_rehash(text))
+    path.write_bytes(rehash(text))
     journal = FileJournal(path)  # the envelope and chain are fine
     with pytest.raises(JournalCorrupted, match=r"line 1, seq 1: the payload of "
                                                r"memory\.entry_added v2 does not fit"):
@@ -234,19 +235,6 @@ def test_a_payload_that_does_not_fit_its_schema_names_its_line(path: Path) -> No
     with pytest.raises(JournalCorrupted, match="line 1"):
         journal.verify()
     journal.close()
-
-
-def _rehash(text: bytes) -> bytes:
-    """Recompute the hash chain of ``text`` (a forger's tool: the content is trusted)."""
-    from memoir.events.codec import GENESIS, body_of, chain_hash
-
-    prev = GENESIS
-    out = []
-    for line in text.splitlines():
-        digest = chain_hash(prev, body_of(line))
-        out.append(line[: -34] + digest + b'"}\n')
-        prev = digest
-    return b"".join(out)
 
 
 @given(data=st.data())
@@ -364,7 +352,7 @@ def test_repair_refuses_to_drop_a_record_of_an_unknown_type(path: Path) -> None:
     whole = lines(path)
     # Record 3 is sound but of a type a newer memoir wrote; record 1 is damaged.
     whole[2] = whole[2].replace(b'"type":"memory.entry_added"', b'"type":"x.new"')
-    broken = _rehash(b"".join(whole)).replace(b"record 0", b"record Q", 1)
+    broken = rehash(b"".join(whole)).replace(b"record 0", b"record Q", 1)
     path.write_bytes(broken)
     with FileJournal(path, recover=False) as journal, pytest.raises(UnknownEventType,
                                                                      match="line 3"):

@@ -102,17 +102,23 @@ def model_call(model: Model, args: dict[str, Any]) -> tuple[bool, Model]:
         if _text(content) in texts:
             return True, model  # "already exists": nothing is written
         texts.append(_text(content))
-    else:
-        index = _pick(texts, _text(old))
-        if index is None:
-            return False, model
-        if action == "replace":
-            texts[index] = _text(content)
-        else:
-            del texts[index]
+    elif not _edit(texts, action, old, content):
+        return False, model
     if _size(texts) > LIMITS[target]:
         return False, model
     return True, {**model, target: texts}
+
+
+def _edit(texts: list[str], action: str, old: Any, content: Any) -> bool:
+    """Replace or remove the one entry ``old`` picks out, in place; False if none does."""
+    index = _pick(texts, _text(old))
+    if index is None:
+        return False
+    if action == "replace":
+        texts[index] = _text(content)
+    else:
+        del texts[index]
+    return True
 
 
 def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
@@ -139,13 +145,8 @@ def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
         elif action in ("replace", "remove"):
             if not _text(old) or (action == "replace" and not _text(content)):
                 return False, model
-            index = _pick(texts, _text(old))
-            if index is None:
+            if not _edit(texts, action, old, content):
                 return False, model
-            if action == "replace":
-                texts[index] = _text(content)
-            else:
-                del texts[index]
         else:
             return False, model
     if _size(texts) > LIMITS[target]:

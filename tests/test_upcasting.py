@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from journal_support import rehash
 
 import memoir
 from memoir.errors import JournalCorrupted
@@ -100,7 +101,7 @@ def test_a_missing_upcaster_is_named() -> None:
 def test_a_v1_record_the_upcaster_cannot_lift_is_reported_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "journal.jsonl"
     text = V1.read_bytes().replace(b'"content":"Project', b'"contents":"Project')
-    path.write_bytes(_rehash(text))  # a sound chain: only the payload is wrong
+    path.write_bytes(rehash(text))  # a sound chain: only the payload is wrong
     journal = FileJournal(path)
     with pytest.raises(JournalCorrupted, match=r"line 3, seq 3: .*cannot upcast "
                                                r"memory\.entry_added v1 to v2"):
@@ -108,12 +109,3 @@ def test_a_v1_record_the_upcaster_cannot_lift_is_reported_with_its_line(tmp_path
     journal.close()
 
 
-def _rehash(text: bytes) -> bytes:
-    from memoir.events.codec import GENESIS, body_of, chain_hash
-
-    prev = GENESIS
-    out = []
-    for line in text.splitlines():
-        prev = chain_hash(prev, body_of(line))
-        out.append(line[:-34] + prev + b'"}\n')
-    return b"".join(out)

@@ -76,12 +76,15 @@ class RawRecord(msgspec.Struct, kw_only=True, gc=False):
 
 
 _encoder = msgspec.json.Encoder(order="deterministic")
-_blake2b = hashlib.blake2b
 
 
-def chain_hash(prev: bytes, body: bytes) -> bytes:
-    """The hash of a record: BLAKE2b-128 over the previous hash and this record's body."""
-    return hashlib.blake2b(prev + body, digest_size=HASH_HEX // 2).hexdigest().encode()
+def chain_hash(prev: bytes, *body: bytes) -> bytes:
+    """The hash of a record: BLAKE2b-128 over the previous hash and this record's body
+    (given whole, or in consecutive pieces)."""
+    hasher = hashlib.blake2b(prev, digest_size=HASH_HEX // 2)
+    for piece in body:
+        hasher.update(piece)
+    return hasher.hexdigest().encode()
 
 
 _ENCODED: dict[str | None, bytes] = {}
@@ -139,10 +142,7 @@ def encode_record(
             f"event {data.TYPE!r} (seq {seq}) cannot be written as JSON: {exc}; "
             "text must be valid Unicode (no lone surrogates)"
         ) from None
-    hasher = _blake2b(prev, digest_size=HASH_HEX // 2)
-    hasher.update(head)
-    hasher.update(b"}")
-    digest = hasher.hexdigest().encode()
+    digest = chain_hash(prev, head, b"}")
     return b"".join((head, b',"hash":"', digest, b'"}')), digest
 
 

@@ -160,7 +160,6 @@ class FileJournal(Journal):
         # Deferred syncs (JournalWriter.write(sync=False)): each holds the lock until
         # its sync; _sync_mutex makes concurrent syncs share one fsync.
         self._sync_mutex = threading.Lock()
-        self._holds = 0
         self._broken: JournalError | None = None
         self.recovery: RecoveryReport | None = None
         if recover and scan:
@@ -605,14 +604,14 @@ class FileJournal(Journal):
         if given:
             if len(set(given)) != len(given):
                 raise ValidationError("an append lists the same event id twice")
-            if any(e.id in given for e in self._staged_events):
+            if not set(given).isdisjoint(e.id for e in self._staged_events):
                 raise ValidationError("an append repeats event ids staged in the same write")
             existing = self._find_existing(given)
             if existing:
                 return self._replay_retry(drafts, existing)
-        head = self._staged_events[-1].seq if self._staged_events else self._tail.seq
-        check_expectation(self, head, expect, pending=self._staged_events)
-        lines, events = self._mint([drafts], self._staged_tail())
+        tail = self._staged_tail()
+        check_expectation(self, tail[0], expect, pending=self._staged_events)
+        lines, events = self._mint([drafts], tail)
         self._staged_lines += lines
         self._staged_events += events
         return events
@@ -638,7 +637,6 @@ class FileJournal(Journal):
         self._write_lines(lines, events, sync=False)
         # Keep the lock past the caller's `locked()` block, until sync_to() has run.
         self._flock.acquire(timeout=self.lock_timeout)
-        self._holds += 1
         return self._tail.offset
 
     def sync_to(self, offset: int) -> None:
@@ -669,7 +667,6 @@ class FileJournal(Journal):
                     self._last_sync = time.monotonic()
         finally:
             with self._mutex:
-                self._holds -= 1
                 if self._flock.lock_count == 1:
                     self._settled = False
                 self._flock.release()

@@ -85,7 +85,7 @@ class InMemoryJournal(Journal):
         given = [d.id for d in drafts if d.id]
         if len(set(given)) != len(given):
             raise ValidationError("an append lists the same event id twice")
-        if any(e.id in given for e in self._staged):
+        if not set(given).isdisjoint(e.id for e in self._staged):
             raise ValidationError("an append repeats event ids staged in the same write")
         existing = [self._ids[i] for i in given if i in self._ids]
         if existing:

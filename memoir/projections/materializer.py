@@ -107,6 +107,8 @@ class Materializer:
         # rel -> stat key of a file last seen to be memoir's own.
         self._own: dict[str, tuple[int, int, int, int]] = {}
         self._paths: dict[str, str] = {}
+        # True while this object holds the projection lock and has read the manifest.
+        self._fresh = False
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -125,6 +127,8 @@ class Materializer:
                 yield
             finally:
                 self._flock.release()
+                if not self._flock.is_locked:
+                    self._fresh = False
 
     def close(self) -> None:
         with self._mutex:
@@ -161,8 +165,15 @@ class Materializer:
             os.close(fd)
 
     def reload(self) -> None:
-        """Re-read the manifest (another process may have written files since)."""
+        """Re-read the manifest (another process may have written files since).
+
+        Under the projection lock one read is enough: nobody else can change the
+        manifest until the lock is released.
+        """
+        if self._fresh:
+            return
         self._manifest = self._load()
+        self._fresh = self._flock.is_locked
 
     def read(self, rel: str) -> bytes | None:
         try:
@@ -237,10 +248,6 @@ class Materializer:
         """The journal seq the files were last brought up to (from the manifest)."""
         self.reload()
         return self._manifest.seq
-
-    def note_seq(self, seq: int) -> None:
-        """Record that the files are current as of ``seq`` (nothing needed writing)."""
-        self.write({}, seq=seq)
 
     def write(self, desired: Mapping[str, bytes | None], *, seq: int,
               skip: Iterable[str] = ()) -> list[str]:
