@@ -70,7 +70,7 @@ def _open(home: str, session: str | None) -> dict[str, Any]:
 def main(argv: list[str]) -> dict[str, Any]:
     mode, *args = argv
     if mode == "rebuild-rss":
-        from memoir.home import Memoir
+        from memoir.api import Memoir
 
         handle = Memoir(args[0])
         started = time.perf_counter()

@@ -35,13 +35,13 @@ from typing import Any
 import msgspec
 
 from memoir.clock import format_ts
+from memoir.engine import JOURNAL_FILE
+from memoir.engine.checkpoints import Checkpoint, CheckpointStore
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
-from memoir.home import JOURNAL_FILE
-from memoir.projections.checkpoint import Checkpoint, CheckpointStore
 from memoir.projections.state import State
 
 __all__ = ["FORMAT", "Corpus", "copy_home", "ensure_corpus"]

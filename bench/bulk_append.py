@@ -19,11 +19,12 @@ from typing import Any
 import msgspec
 
 from bench._measure import Context, Figure, Target, median, no_gc, scratch_dir
+from memoir.api import Memoir
 from memoir.config import Config
-from memoir.events.journal import FileJournal
+from memoir.engine import Decision
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Payload
-from memoir.home import Decision, Memoir
+from memoir.journal import FileJournal
 from memoir.projections.state import State
 
 NAME = "bulk_append"

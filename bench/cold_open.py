@@ -26,7 +26,7 @@ from bench._corpus import copy_home, ensure_corpus
 from bench._hermes import measure_hermes_load
 from bench._measure import Context, Figure, Target, median, scratch_dir
 from bench.rebuild import run_child
-from memoir.home import Memoir
+from memoir.api import Memoir
 
 NAME = "cold_open"
 

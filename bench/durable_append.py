@@ -15,9 +15,9 @@ import shutil
 import time
 
 from bench._measure import Context, Figure, Target, median, no_gc, scratch_dir
-from memoir.events.journal import FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Draft
+from memoir.journal import FileJournal
 
 NAME = "durable_append"
 ENTRY = "The project builds with make; tests run under pytest -q in the venv."

@@ -16,11 +16,11 @@ import msgspec
 
 from bench._hermes import measure_hermes_scan
 from bench._measure import Context, Figure, per_op_ns, scratch_dir
+from memoir.engine.materializer import Materializer
 from memoir.events.codec import GENESIS, Decoder, encode_record
-from memoir.events.journal import FileJournal
 from memoir.events.memory import EntryAdded, EntryReplaced, LimitsSet
 from memoir.events.types import Event, Payload
-from memoir.projections.materializer import Materializer
+from memoir.journal import FileJournal
 from memoir.projections.memory import FILE_NAMES, file_text, render_block
 from memoir.projections.state import State
 from memoir.threats import first_threat_message

@@ -33,9 +33,9 @@ from typing import Any
 
 from bench._corpus import copy_home, ensure_corpus
 from bench._measure import REPO_ROOT, Context, Figure, Target, median, scratch_dir
+from memoir.api import Memoir
 from memoir.events.codec import Decoder
-from memoir.events.journal import FileJournal
-from memoir.home import Memoir
+from memoir.journal import FileJournal
 from memoir.projections.state import State
 
 NAME = "rebuild"

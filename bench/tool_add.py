@@ -23,7 +23,7 @@ from typing import Any
 from bench._hermes import measure_hermes_add
 from bench._measure import Context, Figure, Target, median, scratch_dir
 from bench.hermes_baseline import adds_per_window, entry_text
-from memoir.home import Memoir
+from memoir.api import Memoir
 from memoir.session import Session
 
 NAME = "tool_add"

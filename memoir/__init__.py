@@ -9,44 +9,43 @@ everything else are projections of it.  Start here::
         session.call_tool("memory", {"action": "add", "target": "user",
                                      "content": "Prefers short answers"})
         print(session.prompt_blocks()["user"])
+
+The names below are loaded on first use, so ``import memoir.ids`` (or the CLI's
+``--version``) does not load the whole package.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
-from memoir import curator as _curator  # noqa: F401  (curator folds and reports)
-from memoir import events as _events  # noqa: F401  (registers the event types)
-from memoir import skills as _skills  # noqa: F401  (skill folds, renderer, tools)
-from memoir.clock import Clock, FakeClock, SystemClock
-from memoir.config import Config, load_config
-from memoir.errors import (
-    ConfigError,
-    ConflictError,
-    DriftError,
-    JournalCorrupted,
-    JournalError,
-    MemoirError,
-    NotFoundError,
-    RejectedError,
-    UnknownEventType,
-    ValidationError,
-)
-from memoir.events import (
-    Draft,
-    Event,
-    ExpectHead,
-    ExpectUntouched,
-    FileJournal,
-    InMemoryJournal,
-    Journal,
-)
-from memoir.home import Decision, Memoir, default_home
-from memoir.projections.state import State
-from memoir.session import Session
-from memoir.tools import tool_schemas
+if TYPE_CHECKING:
+    from memoir.api import Memoir
+    from memoir.clock import Clock, FakeClock, SystemClock
+    from memoir.config import Config, load_config
+    from memoir.engine import CallContext, Decision, default_home
+    from memoir.errors import (
+        ConfigError,
+        ConflictError,
+        DriftError,
+        JournalCorrupted,
+        JournalError,
+        MemoirError,
+        NotFoundError,
+        ProjectionError,
+        RejectedError,
+        UnknownEventType,
+        ValidationError,
+    )
+    from memoir.events import Draft, Event
+    from memoir.journal import ExpectHead, ExpectUntouched, FileJournal, InMemoryJournal, Journal
+    from memoir.projections.state import State
+    from memoir.session import Session
+    from memoir.tools import Tool, Toolset, tool_schemas
 
 __all__ = [
+    "CallContext",
     "Clock",
     "Config",
     "ConfigError",
@@ -66,10 +65,13 @@ __all__ = [
     "Memoir",
     "MemoirError",
     "NotFoundError",
+    "ProjectionError",
     "RejectedError",
     "Session",
     "State",
     "SystemClock",
+    "Tool",
+    "Toolset",
     "UnknownEventType",
     "ValidationError",
     "__version__",
@@ -80,6 +82,55 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: Where each public name lives (imported on first access, PEP 562).
+_EXPORTS: dict[str, str] = {
+    "CallContext": "memoir.engine",
+    "Clock": "memoir.clock",
+    "Config": "memoir.config",
+    "ConfigError": "memoir.errors",
+    "ConflictError": "memoir.errors",
+    "Decision": "memoir.engine",
+    "Draft": "memoir.events",
+    "DriftError": "memoir.errors",
+    "Event": "memoir.events",
+    "ExpectHead": "memoir.journal",
+    "ExpectUntouched": "memoir.journal",
+    "FakeClock": "memoir.clock",
+    "FileJournal": "memoir.journal",
+    "InMemoryJournal": "memoir.journal",
+    "Journal": "memoir.journal",
+    "JournalCorrupted": "memoir.errors",
+    "JournalError": "memoir.errors",
+    "Memoir": "memoir.api",
+    "MemoirError": "memoir.errors",
+    "NotFoundError": "memoir.errors",
+    "ProjectionError": "memoir.errors",
+    "RejectedError": "memoir.errors",
+    "Session": "memoir.session",
+    "State": "memoir.projections.state",
+    "SystemClock": "memoir.clock",
+    "Tool": "memoir.tools",
+    "Toolset": "memoir.tools",
+    "UnknownEventType": "memoir.errors",
+    "ValidationError": "memoir.errors",
+    "default_home": "memoir.engine",
+    "load_config": "memoir.config",
+    "tool_schemas": "memoir.tools",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memoir' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def open(
@@ -94,4 +145,5 @@ def open(
     The default home is ``$MEMOIR_HOME``, else ``~/.memoir``.  Pass ``journal`` to use
     another backend (e.g. :class:`InMemoryJournal`), ``clock`` to inject time.
     """
-    return Memoir(home, journal=journal, config=config, clock=clock)
+    handle: type[Memoir] = __getattr__("Memoir")
+    return handle(home, journal=journal, config=config, clock=clock)

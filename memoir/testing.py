@@ -27,11 +27,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memoir.clock import Clock, FakeClock
-from memoir.events.journal import Durability, FileJournal, Journal
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
-from memoir.events.memory_journal import InMemoryJournal
 from memoir.events.types import ACTORS, Draft, Payload
-from memoir.memory_tool import decide
+from memoir.journal import Durability, FileJournal, InMemoryJournal, Journal
+from memoir.memory.tool import decide
 from memoir.projections.memory import DEFAULT_LIMITS
 from memoir.projections.state import State
 
@@ -91,7 +90,7 @@ def build_journal(
 
     ``path`` None builds an :class:`InMemoryJournal`, else a :class:`FileJournal` at
     ``path`` (appending if it exists).  Each command is decided by the memory tool's
-    own :func:`memoir.memory_tool.decide` against the state folded so far and its
+    own :func:`memoir.memory.tool.decide` against the state folded so far and its
     events appended as one append, with a ``memory.limits_set`` first where
     :meth:`memoir.Memoir.commit` would write one.  The per-turn failure cap of
     sessions and the projected files are not involved.  The tool's result for each

@@ -1,94 +1,114 @@
-"""The agent-facing tools: their JSON schemas and the dispatch by name.
+"""The agent-facing tools: an explicit table of specs, their schemas and the dispatch.
+
+A :class:`Toolset` is an immutable list of :class:`Tool` (an OpenAI-style function
+schema and a handler).  :data:`DEFAULT_TOOLS` is every tool memoir answers; a caller
+that may use only some gets ``DEFAULT_TOOLS.only({...})`` — how a background reviewer
+is limited to its four tools by construction, whatever else exists.
 
 Schemas follow the OpenAI chat-completions ``tools`` format (``{"type": "function",
 "function": {name, description, parameters}}``) so any agent framework can register
-them; the argument names and meanings are Hermes's.
+them; the argument names and meanings are Hermes's.  A handler gets the engine, the
+caller's :class:`~memoir.engine.caller.CallContext` and the arguments, and returns the
+tool's result dict.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
-if TYPE_CHECKING:
-    from memoir.session import Session
+from memoir.engine.caller import CallContext
+from memoir.engine.engine import Engine
+from memoir.memory.commands import MEMORY_SCHEMA, memory_tool
+from memoir.skills.tools import (
+    SKILL_MANAGE_SCHEMA,
+    SKILL_VIEW_SCHEMA,
+    SKILLS_LIST_SCHEMA,
+    skill_manage_tool,
+    skill_view_tool,
+    skills_list_tool,
+)
 
-__all__ = ["TOOLS", "dispatch", "register_tool", "tool_schemas"]
+__all__ = ["DEFAULT_TOOLS", "Handler", "Tool", "Toolset", "tool_schemas"]
 
-ToolHandler = Callable[["Session", dict[str, Any]], dict[str, Any]]
-
-MEMORY_SCHEMA: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "memory",
-        "description": (
-            "Keep durable notes that are shown to you at the start of every future "
-            "session. Target 'memory' holds your notes about the environment, conventions "
-            "and tool quirks; target 'user' holds what you know about the user (name, role, "
-            "preferences, style). Save declarative facts that will still be true next week, "
-            "not task progress. Actions: add (content), replace (old_text: a unique "
-            "substring of one entry, content: its new text), remove (old_text). Use "
-            "'operations' to apply several actions at once, all or nothing. Each target has "
-            "a character budget; when a write does not fit, replace or remove entries and "
-            "retry in the same turn."
-        ),
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "action": {"type": "string", "enum": ["add", "replace", "remove"],
-                           "description": "What to do (ignored when 'operations' is given)."},
-                "target": {"type": "string", "enum": ["memory", "user"],
-                           "description": "Which store: 'memory' (your notes) or 'user' "
-                                          "(the user's profile)."},
-                "content": {"type": "string",
-                            "description": "The entry text for add, or the new text for "
-                                           "replace."},
-                "old_text": {"type": "string",
-                             "description": "A short substring identifying exactly one "
-                                            "existing entry (replace, remove)."},
-                "operations": {
-                    "type": "array",
-                    "description": "Several actions applied in order as one all-or-nothing "
-                                   "batch; the budget is checked on the final result.",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "action": {"type": "string", "enum": ["add", "replace", "remove"]},
-                            "content": {"type": "string"},
-                            "old_text": {"type": "string"},
-                        },
-                        "required": ["action"],
-                    },
-                },
-            },
-            "required": ["target"],
-        },
-    },
-}
+Handler = Callable[[Engine, CallContext, dict[str, Any]], dict[str, Any]]
 
 
-def _memory(session: Session, args: dict[str, Any]) -> dict[str, Any]:
-    return session.memory(args)
+@dataclass(frozen=True)
+class Tool:
+    """One agent-facing tool: its JSON schema and the function that answers it."""
+
+    schema: dict[str, Any]
+    handler: Handler
+
+    @property
+    def name(self) -> str:
+        return str(self.schema["function"]["name"])
 
 
-#: name → (schema, handler) for every tool a session answers.
-TOOLS: dict[str, tuple[dict[str, Any], ToolHandler]] = {"memory": (MEMORY_SCHEMA, _memory)}
+class Toolset:
+    """An immutable set of tools, by name (see the module docstring)."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            if tool.name in self._tools:
+                raise ValueError(f"two tools are named {tool.name!r}")
+            self._tools[tool.name] = tool
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools[name] for name in sorted(self._tools))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"Toolset({sorted(self._tools)})"
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._tools)
+
+    def only(self, names: Collection[str]) -> Toolset:
+        """The tools named in ``names`` (all of them must exist here)."""
+        unknown = sorted(set(names) - set(self._tools))
+        if unknown:
+            raise ValueError(f"no such tool(s): {', '.join(unknown)}; "
+                             f"available: {', '.join(self.names)}")
+        return Toolset(self._tools[name] for name in names)
+
+    def plus(self, *tools: Tool) -> Toolset:
+        """These tools and ``tools`` (names must not clash)."""
+        return Toolset([*self._tools.values(), *tools])
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """The JSON schemas of the tools, sorted by name (copies)."""
+        return [copy.deepcopy(tool.schema) for tool in self]
+
+    def dispatch(self, engine: Engine, ctx: CallContext, name: str,
+                 args: dict[str, Any]) -> dict[str, Any]:
+        """Answer one call of tool ``name``; an unknown name gets an error result."""
+        tool = self._tools.get(name)
+        if tool is None:
+            known = ", ".join(self.names)
+            return {"error": f"Unknown tool '{name}'. Available: {known}.", "success": False}
+        return tool.handler(engine, ctx, args)
 
 
-def register_tool(schema: dict[str, Any], handler: ToolHandler) -> None:
-    """Add a tool (used by memoir's own modules, e.g. the skills tools)."""
-    TOOLS[schema["function"]["name"]] = (schema, handler)
+#: Every agent-facing tool memoir answers.
+DEFAULT_TOOLS = Toolset([
+    Tool(MEMORY_SCHEMA, memory_tool),
+    Tool(SKILL_MANAGE_SCHEMA, skill_manage_tool),
+    Tool(SKILL_VIEW_SCHEMA, skill_view_tool),
+    Tool(SKILLS_LIST_SCHEMA, skills_list_tool),
+])
 
 
 def tool_schemas() -> list[dict[str, Any]]:
     """The JSON schemas of every agent-facing tool, sorted by name (copies)."""
-    return [copy.deepcopy(TOOLS[name][0]) for name in sorted(TOOLS)]
-
-
-def dispatch(session: Session, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    entry = TOOLS.get(name)
-    if entry is None:
-        known = ", ".join(sorted(TOOLS))
-        return {"error": f"Unknown tool '{name}'. Available: {known}.", "success": False}
-    return entry[1](session, args)
+    return DEFAULT_TOOLS.schemas()

@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import memoir
-from memoir.adoption import plan_edit
 from memoir.cli import cli
 from memoir.config import Config, JournalConfig, MemoryConfig
 from memoir.errors import RejectedError, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.types import Event
+from memoir.memory.adoption import plan_edit
 from memoir.projections.memory import Entry
 from memoir.projections.state import State
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import memoir
+from memoir.api import Memoir
 from memoir.config import Config
-from memoir.home import Memoir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,7 @@ def test_files_follow_on_their_own_and_flush_makes_them_current(home: Path) -> N
 
 def test_a_burst_of_commits_is_written_in_few_passes(home: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir.projections import materializer
+    from memoir.engine import materializer
 
     writes: list[str] = []
     real = materializer.atomic_write
@@ -76,7 +76,7 @@ def test_sync_mode_writes_before_the_call_returns(home: Path) -> None:
     mem = Memoir(home, config=Config.model_validate({"projections": {"mode": "sync"}}))
     _add(mem, "right away")
     assert (home / "memories/MEMORY.md").read_bytes() == b"right away"
-    assert mem._projector is None  # no writer thread in sync mode
+    assert not mem.projector.background  # no writer thread in sync mode
     mem.close()
 
 
@@ -229,9 +229,9 @@ def test_a_failing_write_is_retried_and_the_commit_is_unaffected(home: Path) -> 
 
 
 def test_the_writer_thread_ends_when_idle(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir import home as home_module
+    from memoir.engine import projector
 
-    monkeypatch.setattr(home_module._Projector, "IDLE_SECONDS", 0.1)
+    monkeypatch.setattr(projector, "IDLE_SECONDS", 0.1)
     mem = Memoir(home, config=Config.model_validate({"projections": {"coalesce_ms": 0}}))
     _add(mem, "x")
     deadline = time.monotonic() + 5

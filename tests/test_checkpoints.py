@@ -42,7 +42,7 @@ def test_open_uses_a_checkpoint_and_matches_a_full_replay(home: Path) -> None:
 def test_sessions_and_runs_stay_undecoded_until_read(home: Path) -> None:
     ids = _fill(home, 150)
     with memoir.open(home, config=_config()) as mem:
-        sessions = mem._state.sessions
+        sessions = mem.live.state.sessions
         assert isinstance(sessions, LazyDict) and not sessions.is_loaded
         fresh = mem.start_session()
         blocks = fresh.prompt_blocks()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import memoir  # noqa: F401  (registers the event types)
 from memoir.errors import UnknownEventType, ValidationError
+from memoir.events.catalog import REGISTRY
 from memoir.events.codec import (
     GENESIS,
     Decoder,
@@ -22,7 +23,7 @@ from memoir.events.codec import (
 )
 from memoir.events.curator import CuratorRunStarted
 from memoir.events.memory import EntryAdded
-from memoir.events.types import REGISTRY, Draft, Payload
+from memoir.events.types import Draft, Payload
 from memoir.testing import memory_drafts, memory_texts
 
 

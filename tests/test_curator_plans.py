@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_curator_support import START, create, files_of, open_home
 
+from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.curator import Plan, load_plan, parse_plan, rules_plan, run_pass, validate_plan
 from memoir.curator.plans import Consolidation, Pruning, Umbrella, plan_from_data
 from memoir.errors import ValidationError
 from memoir.events.skills import SkillDeleted, SkillWriteRejected
-from memoir.home import Memoir
 
 PLAN_MD = """\
 Merged the pdf tools.

@@ -21,8 +21,9 @@ from test_curator_support import START, create, files_of, open_home
 
 from memoir.clock import FakeClock, parse_ts
 from memoir.curator import automatic_transitions, pause, revert_run, run_pass
-from memoir.curator.reports import build_report, render_curator_state, render_run_json
+from memoir.curator.reports import build_report
 from memoir.projections.curator import CuratorState
+from memoir.projections.render.curator import render_curator_state, render_run_json
 from memoir.projections.skills import SkillRecord
 
 T0 = parse_ts(START)

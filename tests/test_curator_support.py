@@ -12,14 +12,14 @@ from typing import Any
 
 import memoir
 import memoir.curator
-import memoir.curator.cli  # attaches `memoir curator`, `runs`, `revert`
 import memoir.skills
+from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.config import Config
-from memoir.events import InMemoryJournal
+from memoir.engine import Decision
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Payload
-from memoir.home import Decision, Memoir
+from memoir.journal import InMemoryJournal
 from memoir.skills import record_use, skill_manage_call
 
 START = "2026-01-01T00:00:00+00:00"

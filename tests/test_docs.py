@@ -12,7 +12,7 @@ import pytest
 
 import memoir  # noqa: F401  (loads skills and curator, so REGISTRY holds every type)
 from memoir.cli import cli
-from memoir.events.types import REGISTRY
+from memoir.events.catalog import REGISTRY
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

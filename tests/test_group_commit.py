@@ -20,12 +20,14 @@ from typing import Any
 import pytest
 
 import memoir
+from memoir.api import Memoir
 from memoir.config import Config
+from memoir.engine import CommitQueue, Decision, LiveState, Pending
+from memoir.engine import commit as commit_module
 from memoir.errors import ConflictError, JournalError
-from memoir.events.journal import ExpectHead, FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.sessions import SessionEnded
-from memoir.home import Decision, Memoir
+from memoir.journal import ExpectHead, FileJournal
 from memoir.projections.state import State
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,7 +51,7 @@ def _journal_fsyncs(calls: list[int], mem: Memoir) -> int:
     """How many of the counted fsyncs were of the journal (not of projected files)."""
     journal = mem.journal
     assert isinstance(journal, FileJournal)
-    return sum(1 for fd in calls if fd == journal._fd)
+    return sum(1 for fd in calls if fd == journal.fileno())
 
 
 def _end(session_id: str, result: str = "ok") -> Callable[[State], Decision[str]]:
@@ -258,7 +260,8 @@ _WRITER = """
 import sys, threading
 import memoir
 from memoir.events.sessions import SessionEnded
-from memoir.home import Decision
+from memoir.engine import CommitQueue, Decision, LiveState, Pending
+from memoir.engine import commit as commit_module
 home, tag = sys.argv[1], sys.argv[2]
 mem = memoir.open(home)
 def work(k):
@@ -308,48 +311,56 @@ def test_the_system_clock_stamp_is_format_ts_of_the_same_instant() -> None:
         assert int(whole.timestamp()) * 1000 + parsed.microsecond // 1000 == ms
 
 
-def test_a_lone_writer_never_waits_for_siblings(home: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir import home as home_module
+def _queue(tmp: Path) -> tuple[CommitQueue, FileJournal]:
+    """The commit path alone: a file journal, its live state, a queue (no projections)."""
+    journal = FileJournal(tmp / "journal.jsonl", durability="never")
+    return CommitQueue(LiveState(journal, None)), journal
 
+
+def _commit(queue: CommitQueue, session_id: str) -> Pending[str]:
+    pending: Pending[str] = Pending(_end(session_id), "agent")
+    queue.run(pending)
+    return pending
+
+
+def test_a_lone_writer_never_waits_for_siblings(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # A leader waits for as many commits as its last batch had; alone, that is itself.
-    monkeypatch.setattr(home_module, "_GATHER_SECONDS", 5.0)
-    mem = Memoir(home, config=Config.model_validate({"journal": {"durability": "never"}}))
+    monkeypatch.setattr(commit_module, "GATHER_SECONDS", 5.0)
+    queue, journal = _queue(tmp_path)
     started = time.monotonic()
     for i in range(20):
-        mem.commit(_end(f"solo-{i}"), actor="agent")
+        _commit(queue, f"solo-{i}")
     assert time.monotonic() - started < 2.0
-    mem.close()
+    assert journal.head() == 20
+    journal.close()
 
 
 def test_a_leader_waits_for_the_last_batch_s_committers_then_gives_up(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memoir import home as home_module
-
-    monkeypatch.setattr(home_module, "_GATHER_SECONDS", 0.2)
-    mem = Memoir(home, config=Config.model_validate({"journal": {"durability": "never"}}))
-    mem._last_batch = 3  # as if three sessions had just committed together
+    monkeypatch.setattr(commit_module, "GATHER_SECONDS", 0.2)
+    queue, journal = _queue(tmp_path)
+    queue.last_batch = 3  # as if three sessions had just committed together
     started = time.monotonic()
-    mem.commit(_end("alone"), actor="agent")  # nobody else comes: waits 0.2 s, once
+    _commit(queue, "alone")  # nobody else comes: waits 0.2 s, once
     waited = time.monotonic() - started
     assert 0.15 <= waited < 5.0
-    assert mem._last_batch == 1
-    monkeypatch.setattr(home_module, "_GATHER_SECONDS", 5.0)
+    assert queue.last_batch == 1
+    monkeypatch.setattr(commit_module, "GATHER_SECONDS", 5.0)
     started = time.monotonic()
-    mem.commit(_end("alone again"), actor="agent")  # the last batch was 1: no wait
+    _commit(queue, "alone again")  # the last batch was 1: no wait
     assert time.monotonic() - started < 2.5
-    mem.close()
+    journal.close()
 
 
 def test_a_failure_after_staging_fails_the_whole_batch_and_writes_nothing(
-    home: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memoir import home as home_module
-
-    mem = Memoir(home)
-    mem.commit(_end("before"), actor="agent")
-    head, state_before = mem.head, mem.view()
+    queue, journal = _queue(tmp_path)
+    live = queue.live
+    _commit(queue, "before")
+    head, state_before = journal.head(), live.view()
     real_apply = State.apply
 
     def apply(self: State, event: Any) -> None:
@@ -358,19 +369,39 @@ def test_a_failure_after_staging_fails_the_whole_batch_and_writes_nothing(
         real_apply(self, event)
 
     monkeypatch.setattr(State, "apply", apply)
-    # Two commits in one batch: the first stages fine, the second's fold fails.
-    first = home_module._Pending(_end("fine"), "agent", None, None, None, None)
-    second = home_module._Pending(_end("poison"), "agent", None, None, None, None)
-    mem._queue.extend([first, second])
-    mem._leading = True
-    mem._lead(first)
-    assert first.done and second.done
-    assert isinstance(first.error, RuntimeError) and isinstance(second.error, RuntimeError)
-    assert first.events == [] and second.events == []
+    # Two commits in one batch: hold the state mutex so the first to come leads and
+    # waits for it, while the second queues behind; then both run as one batch, the
+    # first staging fine and the second's fold failing.
+    results: dict[str, BaseException | None] = {}
+
+    def commit(name: str) -> None:
+        try:
+            _commit(queue, name)
+            results[name] = None
+        except BaseException as exc:
+            results[name] = exc
+
+    with live.mutex:
+        first = threading.Thread(target=commit, args=("fine",))
+        first.start()
+        deadline = time.monotonic() + 10
+        while not queue.leading and time.monotonic() < deadline:
+            time.sleep(0.001)
+        second = threading.Thread(target=commit, args=("poison",))
+        second.start()
+        while queue.queued() < 2 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert queue.queued() == 2
+    first.join(10)
+    second.join(10)
+    assert isinstance(results["fine"], RuntimeError)
+    assert isinstance(results["poison"], RuntimeError)
     monkeypatch.setattr(State, "apply", real_apply)
-    assert mem.head == head  # nothing of the batch reached the journal
-    assert mem.state == state_before  # the live state was folded again
-    mem.commit(_end("after"), actor="agent")
-    assert _ended(mem) == ["before", "after"]
-    assert mem.verify().records == mem.head
-    mem.close()
+    assert journal.head() == head  # nothing of the batch reached the journal
+    assert live.state == state_before  # the live state was folded again
+    _commit(queue, "after")
+    ended = [e.data.session_id for e in journal.read()  # type: ignore[attr-defined]
+             if isinstance(e.data, SessionEnded)]
+    assert ended == ["before", "after"]
+    assert journal.verify().records == journal.head()
+    journal.close()

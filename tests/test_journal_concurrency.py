@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 import memoir
-from memoir.events.journal import FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Event
+from memoir.journal import FileJournal
 
 REPO = Path(memoir.__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def barrier(folder, name, go="go"):
 APPENDER = _BARRIER + """
 import hashlib, json, os
 import memoir
-from memoir.events.journal import FileJournal
+from memoir.journal import FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Event
 from memoir.events.memory import EntryAdded
@@ -70,7 +70,7 @@ journal.close()
 """
 
 READER = _BARRIER + """
-from memoir.events.journal import FileJournal
+from memoir.journal import FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Event
 
@@ -111,7 +111,7 @@ mem.close()
 SELF_KILLING_WRITER = """
 import os, signal, sys
 import memoir
-from memoir.events.journal import FileJournal
+from memoir.journal import FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Event
 from memoir.events.memory import EntryAdded

@@ -1,6 +1,6 @@
 """The conformance suite every journal backend passes.
 
-:class:`JournalConformance` states the contract of :class:`memoir.events.journal.Journal`;
+:class:`JournalConformance` states the contract of :class:`memoir.journal.Journal`;
 each backend subclasses it and says how to make (and re-open) a journal.  A future
 PostgreSQL journal adds one subclass here.
 """
@@ -19,11 +19,10 @@ import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
 from memoir.errors import ConflictError, ValidationError
 from memoir.events.codec import GENESIS, encode_record
-from memoir.events.journal import ExpectHead, ExpectUntouched, FileJournal, Journal
 from memoir.events.memory import EntryAdded, EntryRemoved
-from memoir.events.memory_journal import InMemoryJournal
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
+from memoir.journal import ExpectHead, ExpectUntouched, FileJournal, InMemoryJournal, Journal
 from memoir.testing import memory_drafts
 
 
@@ -323,6 +322,72 @@ class JournalConformance:
                 writer.stage([draft])
             writer.write()
         assert [e.id for e in journal.read()] == [mine]
+
+    # -- what the engine needs besides appending and reading -----------------------------------
+
+    def test_position_names_the_last_record_and_anchors_it(self, journal: Journal) -> None:
+        assert journal.position() == (0, 0, "")
+        assert journal.head_hash() == ""
+        assert journal.anchor(0, 0, "")
+        journal.append(batch(2))
+        *_, last = journal.append(batch(3, prefix="more"))
+        position = journal.position()
+        assert position.seq == last.seq == journal.head() == 5
+        assert position.hash == last.hash == journal.head_hash()
+        assert journal.anchor(*position)
+        # A checkpoint that names the wrong hash, seq or offset is not vouched for.
+        assert not journal.anchor(position.seq, position.offset, "0" * 32)
+        assert not journal.anchor(position.seq - 1, position.offset, position.hash)
+        assert not journal.anchor(position.seq, position.offset + 1, position.hash)
+
+    def test_an_anchor_inside_an_append_is_refused(self, journal: Journal) -> None:
+        journal.append(batch(1))
+        first = journal.position()
+        inner = journal.append(batch(3, prefix="x"))[1]  # more == 1: not an append's end
+        assert journal.anchor(*first)
+        mid_offset = None
+        # The offset of a record inside an append is the backend's business; whatever it
+        # is, no offset makes that record an anchor.
+        for offset in range(0, journal.position().offset + 2):
+            if journal.anchor(inner.seq, offset, inner.hash):
+                mid_offset = offset
+        assert mid_offset is None
+
+    def test_an_anchored_reopen_reads_on_from_the_anchor(self, journal: Journal) -> None:
+        journal.append(batch(3))
+        position = journal.position()
+        journal.append(batch(2, prefix="after"))
+        other = self.reopen(journal)
+        assert other.anchor(*position)
+        assert [e.seq for e in other.read(after=position.seq)] == [4, 5]
+        assert other.head() == 5
+
+    def test_caught_up_to_never_claims_what_is_not_so(self, journal: Journal) -> None:
+        journal.append(batch(2))
+        other = self.reopen(journal)
+        assert not other.caught_up_to(1)
+        with journal.locked() as writer:
+            assert not journal.caught_up_to(writer.head + 1)
+        other.append(batch(1, prefix="other"))
+        # Whatever the backend caches, it never says it has seen all when it has not.
+        assert not journal.caught_up_to(2)
+        assert journal.head() == 3
+
+    def test_recover_and_repair_of_a_sound_journal_do_nothing(self, journal: Journal) -> None:
+        written = journal.append(batch(3))
+        assert journal.recover() is None
+        assert journal.repair() is None
+        assert list(journal.read()) == written
+
+    def test_a_deferred_write_is_acknowledged_by_sync_to(self, journal: Journal) -> None:
+        with journal.locked() as writer:
+            events = writer.stage(batch(2))
+            offset = writer.write(sync=False)
+        if offset is not None:
+            journal.sync_to(offset)
+        assert list(journal.read()) == events
+        # The lock is free again.
+        assert [e.seq for e in journal.append(batch(1, prefix="next"))] == [3]
 
     # -- threads -------------------------------------------------------------------------------
 

@@ -20,10 +20,10 @@ from journal_support import rehash
 import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType
-from memoir.events.journal import ExpectUntouched, FileJournal
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
+from memoir.journal import ExpectUntouched, FileJournal
 
 
 def added(text: str) -> Draft:

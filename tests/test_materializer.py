@@ -11,10 +11,10 @@ import pytest
 
 import memoir
 from memoir.config import Config, JournalConfig, ProjectionsConfig
+from memoir.engine.materializer import Materializer, atomic_write
 from memoir.errors import DriftError
 from memoir.events.memory import EntryAdded
-from memoir.home import render_memory_file
-from memoir.projections.materializer import Materializer, atomic_write
+from memoir.projections.render.memory import render_memory_file
 
 
 def fast(home: Path) -> memoir.Memoir:

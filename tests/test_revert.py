@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from test_curator_support import START, commit, create, open_home, use
 
+from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.curator import RevertConflict, last_curator_run, pause, revert_run, run_pass
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.skills import SkillFileWritten
-from memoir.home import Memoir
-from memoir.session import memory_call
+from memoir.memory.commands import memory_call
 from memoir.skills import skill_manage_call
 
 

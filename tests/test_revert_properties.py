@@ -12,8 +12,10 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from test_curator_support import open_home
 
+from memoir.api import Memoir
 from memoir.curator import revert_run
 from memoir.curator.revert import change_keys
+from memoir.engine import Decision
 from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.runs import RunStarted
@@ -32,7 +34,6 @@ from memoir.events.skills import (
     SkillViewed,
 )
 from memoir.events.types import Payload
-from memoir.home import Decision, Memoir
 from memoir.projections.state import State
 
 SKILLS = ["alpha", "beta", "gamma"]

@@ -10,6 +10,7 @@ import pytest
 
 import memoir
 import memoir.skills
+from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.errors import DriftError, ValidationError
 from memoir.events.runs import RunStarted
@@ -21,7 +22,6 @@ from memoir.events.skills import (
     SkillFileWritten,
     SkillWriteRejected,
 )
-from memoir.home import Memoir
 from memoir.skills import adopt_skills, skill_manage_call, skills_drift
 
 

@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 import memoir
-import memoir.skills.cli
 from memoir.cli import cli
 from memoir.events.runs import RunStarted
 from memoir.skills import skill_manage_call
@@ -31,11 +30,14 @@ def seeded(home: Path, tmp_path: Path) -> Path:
     return home
 
 
-def test_the_group_is_attached_once() -> None:
-    import importlib
+def test_the_root_lists_the_group_and_loads_it_on_use() -> None:
+    import click
 
-    importlib.reload(memoir.skills.cli)
-    assert cli.commands["skills"] is memoir.skills.cli.skills_group
+    import memoir.commands.skills
+
+    ctx = click.Context(cli)
+    assert "skills" in cli.list_commands(ctx)
+    assert cli.get_command(ctx, "skills") is memoir.commands.skills.skills_group
 
 
 def test_create_adds_a_user_skill_as_one_run(seeded: Path) -> None:

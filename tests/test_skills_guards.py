@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 import memoir
 import memoir.skills
+from memoir.api import Memoir
 from memoir.clock import FakeClock
+from memoir.engine import Decision
 from memoir.errors import NotFoundError, RejectedError, ValidationError
-from memoir.events.memory_journal import InMemoryJournal
 from memoir.events.skills import (
     SkillArchived,
     SkillCreated,
@@ -27,7 +28,7 @@ from memoir.events.skills import (
     SkillWriteRejected,
 )
 from memoir.events.types import Payload
-from memoir.home import Decision, Memoir
+from memoir.journal import InMemoryJournal
 from memoir.projections.state import State
 from memoir.skills import (
     GuardRefusal,

@@ -22,11 +22,11 @@ import pytest
 import memoir
 import memoir.skills
 from memoir.clock import FakeClock
+from memoir.engine import Decision
 from memoir.events.skills import SkillCreated, SkillPinned, SkillUsed, SkillViewed
-from memoir.home import Decision
+from memoir.projections.render.skills import usage_record
 from memoir.skills import archive_events, skill_manage_call, usage_json
 from memoir.skills.fuzzy import find_and_replace
-from memoir.skills.render import usage_record
 
 sys.path.insert(0, str(Path(__file__).parent))
 from oracle import hermes_python

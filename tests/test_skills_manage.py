@@ -10,6 +10,7 @@ import pytest
 
 import memoir
 import memoir.skills
+from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.errors import NotFoundError
 from memoir.events.skills import (
@@ -21,7 +22,6 @@ from memoir.events.skills import (
     SkillPatched,
     SkillWriteRejected,
 )
-from memoir.home import Memoir
 from memoir.session import Session
 from memoir.skills import record_use, skill_at, skill_history
 

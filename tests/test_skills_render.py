@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 import memoir
 import memoir.skills
+from memoir.api import Memoir
 from memoir.clock import FakeClock
+from memoir.engine import Decision
 from memoir.errors import MemoirError
-from memoir.home import Decision, Memoir
 from memoir.skills import (
     archive_events,
     delete_events,

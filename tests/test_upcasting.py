@@ -16,8 +16,8 @@ from journal_support import rehash
 
 import memoir
 from memoir.errors import JournalCorrupted
-from memoir.events.journal import FileJournal
 from memoir.events.upcasters import UPCASTERS, upcast
+from memoir.journal import FileJournal
 
 DATA = Path(__file__).with_name("data")
 V1 = DATA / "journal-v1.jsonl"

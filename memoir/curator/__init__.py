@@ -1,14 +1,15 @@
 """The curator: lifecycle transitions, schedule, consolidation plans, reports, and
 reverting any run.
 
-Importing this package registers the curator's fold steps with the state and its
-renderer (``skills/.curator_state``, ``logs/curator/…``) with the materializer.
+The curator projection is :mod:`memoir.projections.curator`, its files are rendered by
+:mod:`memoir.projections.render.curator`; the CLI group is :mod:`memoir.commands.curator`.
+Importing this package registers nothing.
 """
 
 from __future__ import annotations
 
-from memoir import home as _home
 from memoir.curator.config import CuratorConfig, curator_config
+from memoir.curator.due import should_run
 from memoir.curator.lifecycle import (
     LifecycleOutcome,
     Transition,
@@ -28,7 +29,6 @@ from memoir.curator.plans import (
     parse_plan,
     validate_plan,
 )
-from memoir.curator.reports import CuratorRenderer
 from memoir.curator.revert import (
     Conflict,
     RevertConflict,
@@ -37,9 +37,9 @@ from memoir.curator.revert import (
     plan_revert,
     revert_run,
 )
-from memoir.curator.schedule import idle_seconds, maybe_run, should_run
+from memoir.curator.schedule import idle_seconds, maybe_run
 from memoir.curator.state_commands import pause, resume
-from memoir.projections.curator import install_folds
+from memoir.projections.render.curator import CuratorRenderer
 
 __all__ = [
     "Conflict",
@@ -74,7 +74,3 @@ __all__ = [
     "transition_events",
     "validate_plan",
 ]
-
-install_folds()
-if not any(isinstance(r, CuratorRenderer) for r in _home.RENDERERS):
-    _home.RENDERERS.append(CuratorRenderer())

@@ -18,31 +18,29 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from memoir.curator.config import CuratorConfig, curator_config
 from memoir.curator.consolidate import plan_events
+from memoir.curator.due import should_run
 from memoir.curator.lifecycle import LifecycleOutcome, automatic_transitions, candidates
 from memoir.curator.lifecycle import transition_events as lifecycle_events
 from memoir.curator.planner import rules_plan
 from memoir.curator.plans import Plan, Refusal, validate_plan
 from memoir.curator.reports import build_report, rename_map, report_dir
 from memoir.curator.rules import is_candidate
-from memoir.curator.schedule import should_run
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorRunFinished, CuratorRunStarted, PlanAccepted
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillArchived, SkillCreated, SkillWriteRejected
 from memoir.events.types import Event, Payload
-from memoir.home import Decision
 from memoir.ids import short_id
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
-
-if TYPE_CHECKING:
-    from memoir.home import Memoir
 
 __all__ = ["ACTOR", "PassResult", "decide_pass", "run_pass"]
 
@@ -216,7 +214,7 @@ def decide_pass(
 
 
 def run_pass(
-    memoir: Memoir,
+    engine: Engine,
     *,
     now: dt.datetime | None = None,
     plan: Plan | None = None,
@@ -231,15 +229,15 @@ def run_pass(
     curator must be enabled.  A dry run appends nothing.  With ``only_if_due`` (the
     scheduler) the schedule is checked again under the journal lock and None is
     returned when another process ran a pass meanwhile."""
-    cfg = config or curator_config(memoir.config)
+    cfg = config or curator_config(engine.config)
     if not cfg.enabled:
         raise ValidationError("the curator is disabled (curator.enabled: false in config.yaml)")
-    started = memoir.clock.now()
+    started = engine.clock.now()
     when = now or started
     rid = run_id or short_id("curator-")
 
     def elapsed() -> float:
-        return max(0.0, (memoir.clock.now() - started).total_seconds())
+        return max(0.0, (engine.clock.now() - started).total_seconds())
 
     def decide(state: State) -> Decision[PassResult]:
         if only_if_due and not should_run(state.curator, when, cfg)[0]:
@@ -250,8 +248,8 @@ def run_pass(
         return Decision(events=[] if dry_run else result.payloads, result=result)
 
     if dry_run:
-        return decide(memoir.state).result
-    events, result = memoir.commit(decide, actor=ACTOR, run=rid)
+        return decide(engine.state).result
+    events, result = engine.commit(decide, actor=ACTOR, run=rid)
     if result is not None:
         result.events = events
     return result

@@ -33,10 +33,12 @@ no conflict.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import msgspec
 
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
 from memoir.errors import ConflictError, NotFoundError, ValidationError
 from memoir.events.curator import CuratorPaused, CuratorResumed, RunReverted
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
@@ -55,13 +57,9 @@ from memoir.events.skills import (
     SkillUnpinned,
 )
 from memoir.events.types import Event, Payload
-from memoir.home import Decision
 from memoir.ids import short_id
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
-
-if TYPE_CHECKING:
-    from memoir.home import Memoir
 
 __all__ = [
     "Conflict",
@@ -191,7 +189,7 @@ def last_curator_run(state: State) -> str | None:
 
 
 def plan_revert(
-    memoir: Memoir,
+    engine: Engine,
     state: State,
     target: str,
     *,
@@ -211,11 +209,11 @@ def plan_revert(
                               f"`memoir revert {by}` brings it back")
     rid = run_id or short_id("revert-")
 
-    base = memoir.view(info.first_seq - 1)
+    base = engine.view(info.first_seq - 1)
     snapshots: dict[str, _Snapshot] = {}
     later: dict[str, list[int]] = {}
     unsupported: dict[str, int] = {}
-    for event in memoir.events(after=info.first_seq - 1, until=state.seq):
+    for event in engine.events(after=info.first_seq - 1, until=state.seq):
         keys = change_keys(event)
         if event.run == target and event.seq <= info.last_seq:
             for key in keys:
@@ -253,7 +251,7 @@ def plan_revert(
 
 
 def revert_run(
-    memoir: Memoir,
+    engine: Engine,
     target: str,
     *,
     dry_run: bool = False,
@@ -269,7 +267,7 @@ def revert_run(
     rid = run_id or short_id("revert-")
 
     def decide(state: State) -> Decision[RevertPlan]:
-        plan = plan_revert(memoir, state, target, on_conflict=on_conflict, run_id=rid)
+        plan = plan_revert(engine, state, target, on_conflict=on_conflict, run_id=rid)
         if dry_run:
             return Decision(events=[], result=plan)
         if plan.conflicts and on_conflict == "refuse":
@@ -283,7 +281,7 @@ def revert_run(
             )
         return Decision(events=plan.payloads, result=plan)
 
-    events, plan = memoir.commit(decide, actor=actor, run=rid)
+    events, plan = engine.commit(decide, actor=actor, run=rid)
     assert plan is not None
     plan.events = events
     return plan

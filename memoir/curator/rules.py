@@ -9,17 +9,18 @@ to append rather than asked of a model:
   agent or a background actor, or imported from a Hermes home that said so); bundled
   skills are candidates for the lifecycle only with ``prune_builtins``.
 
-When the skills package provides ``check_background_change`` its verdict is honoured
-as well, so the curator never gets past a guard the reviewers obey.
+The skills package's background guard (``check_background_change``) is honoured as
+well, so the curator never gets past a guard the reviewers obey.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from memoir.projections.skills import SkillRecord
+from memoir.projections.state import State
+from memoir.skills.guards import check_background_change
 
 __all__ = [
     "BACKGROUND_ACTORS",
@@ -61,7 +62,7 @@ def is_candidate(record: SkillRecord, *, prune_builtins: bool) -> bool:
 
 
 def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,
-                   *, state: Any = None, actor: str = "curator") -> str | None:
+                   *, state: State | None = None, actor: str = "curator") -> str | None:
     """Why a background ``action`` (``archive``, ``absorb``, ``edit``) on skill ``name``
     is refused, or None when it is allowed.  Plans never touch bundled skills, even
     with ``prune_builtins``: only the lifecycle's inactivity rule archives those."""
@@ -81,19 +82,6 @@ def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,
     if not _agent_written(record):
         return (f"skill {name!r} was written by a person (provenance {record.provenance}); "
                 "background changes leave it alone")
-    guard = _skills_guard()
-    if guard is not None and state is not None:
-        verdict = guard(state, actor, name, action)
-        if verdict:
-            return str(verdict)
+    if state is not None:
+        return check_background_change(state, actor, name, action)
     return None
-
-
-def _skills_guard() -> Callable[..., str | None] | None:
-    """The skills package's background guard, when it exists (it is built alongside)."""
-    try:
-        from memoir.skills import guards  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        return None
-    fn = getattr(guards, "check_background_change", None)
-    return fn if callable(fn) else None

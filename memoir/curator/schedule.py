@@ -1,9 +1,9 @@
 """When the curator runs by itself (spec §4.2), with an idle gate that takes effect.
 
-A pass is due when the curator is enabled, not paused, and at least
-``interval_hours`` have passed since the last pass.  The very first check finds no
-last pass: it starts the clock (a ``curator.first_run_deferred`` event) and says no,
-so the first pass comes one interval later.  On top of that, :func:`maybe_run` waits
+When a pass is due is :func:`memoir.curator.due.should_run`.  The very first check
+finds no last pass: :func:`maybe_run` starts the clock (a ``curator.first_run_deferred``
+event) and runs nothing, so the first pass comes one interval later.  On top of that,
+it waits
 until the agent has been idle ``min_idle_hours``, measured from the journal (the time
 since the last event by a foreground actor) unless the caller says how idle it is.
 """
@@ -12,65 +12,37 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import TYPE_CHECKING
 
 import structlog
 
 from memoir.clock import parse_ts
-from memoir.curator.config import CuratorConfig, curator_config
+from memoir.curator.config import curator_config
+from memoir.curator.due import DEFERRED, DEFERRED_SUMMARY, should_run
+from memoir.curator.passes import PassResult, run_pass
 from memoir.curator.rules import BACKGROUND_ACTORS
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
 from memoir.errors import MemoirError
 from memoir.events.curator import CuratorFirstRunDeferred
-from memoir.home import Decision
-from memoir.projections.curator import CuratorState
 from memoir.projections.state import State
-
-if TYPE_CHECKING:
-    from memoir.curator.passes import PassResult
-    from memoir.home import Memoir
 
 __all__ = ["DEFERRED", "DEFERRED_SUMMARY", "idle_seconds", "maybe_run", "should_run"]
 
 log = structlog.get_logger("memoir.curator")
 
-DEFERRED = "first check: deferred"
-DEFERRED_SUMMARY = ("deferred first run — the curator's clock starts now and its first pass "
-                    "comes one interval later; `memoir curator run --dry-run` previews it")
 #: Actors whose events do not mean someone is using the agent.
 _QUIET_ACTORS = BACKGROUND_ACTORS | {"system"}
 _SCAN_CHUNK = 512
 
 
-def should_run(cur: CuratorState, now: dt.datetime, config: CuratorConfig) -> tuple[bool, str]:
-    """Whether a pass is due at ``now`` by the static gates, and why (pure).
-
-    The reason is :data:`DEFERRED` when no pass ever ran nor was deferred: the caller
-    journals the deferral (see :func:`maybe_run`).
-    """
-    if not config.enabled:
-        return False, "disabled"
-    if cur.paused:
-        return False, "paused"
-    if cur.last_run_at is None:
-        return False, DEFERRED
-    try:
-        last = parse_ts(cur.last_run_at)
-    except ValueError:
-        return False, DEFERRED
-    due = last + dt.timedelta(hours=config.interval_hours)
-    if now >= due:
-        return True, "due"
-    return False, f"next pass due at {due.isoformat()}"
-
-
-def idle_seconds(memoir: Memoir, now: dt.datetime) -> float:
+def idle_seconds(engine: Engine, now: dt.datetime) -> float:
     """Seconds since the last event by a foreground actor (agent, user, import …);
     infinite when there is none.  Reads the journal backwards in chunks."""
-    until = memoir.head
+    until = engine.head
     while until > 0:
         after = max(0, until - _SCAN_CHUNK)
         last = None
-        for event in memoir.events(after=after, until=until):
+        for event in engine.events(after=after, until=until):
             if event.actor not in _QUIET_ACTORS:
                 last = event
         if last is not None:
@@ -80,7 +52,7 @@ def idle_seconds(memoir: Memoir, now: dt.datetime) -> float:
 
 
 def maybe_run(
-    memoir: Memoir,
+    engine: Engine,
     *,
     now: dt.datetime | None = None,
     idle_for: float | None = None,
@@ -90,32 +62,30 @@ def maybe_run(
     ``idle_for`` (seconds) overrides the idleness measured from the journal.
     Returns the pass, or None when nothing ran.
     """
-    from memoir.curator.passes import run_pass
-
     try:
-        cfg = curator_config(memoir.config)
-        when = now or memoir.clock.now()
-        due, why = should_run(memoir.state.curator, when, cfg)
+        cfg = curator_config(engine.config)
+        when = now or engine.clock.now()
+        due, why = should_run(engine.state.curator, when, cfg)
         if why == DEFERRED:
-            _defer_first_run(memoir, when)
+            _defer_first_run(engine, when)
             return None
         if not due:
             return None
-        idle = idle_for if idle_for is not None else idle_seconds(memoir, when)
+        idle = idle_for if idle_for is not None else idle_seconds(engine, when)
         if idle < cfg.min_idle_hours * 3600.0:
             log.debug("curator.not_idle", idle_seconds=idle, min_idle_hours=cfg.min_idle_hours)
             return None
-        return run_pass(memoir, now=when, config=cfg, only_if_due=True)
+        return run_pass(engine, now=when, config=cfg, only_if_due=True)
     except (MemoirError, OSError) as exc:
         log.warning("curator.maybe_run_failed", error=str(exc))
         return None
 
 
-def _defer_first_run(memoir: Memoir, now: dt.datetime) -> None:
+def _defer_first_run(engine: Engine, now: dt.datetime) -> None:
     def decide(state: State) -> Decision[None]:
         if state.curator.last_run_at is not None:  # another process got there first
             return Decision()
         return Decision(events=[CuratorFirstRunDeferred(at=now.isoformat(),
                                                         summary=DEFERRED_SUMMARY)])
 
-    memoir.commit(decide, actor="curator")
+    engine.commit(decide, actor="curator")

@@ -3,21 +3,17 @@ shows in ``memoir runs`` and can be reverted like any other change."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
 from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.events.runs import RunStarted
-from memoir.home import Decision
 from memoir.ids import short_id
 from memoir.projections.state import State
-
-if TYPE_CHECKING:
-    from memoir.home import Memoir
 
 __all__ = ["pause", "resume"]
 
 
-def _set_paused(memoir: Memoir, paused: bool, actor: str) -> str | None:
+def _set_paused(engine: Engine, paused: bool, actor: str) -> str | None:
     run_id = short_id("cli-")
 
     def decide(state: State) -> Decision[str]:
@@ -29,15 +25,15 @@ def _set_paused(memoir: Memoir, paused: bool, actor: str) -> str | None:
             CuratorPaused() if paused else CuratorResumed(),
         ], result=run_id)
 
-    _events, result = memoir.commit(decide, actor=actor, run=run_id)
+    _events, result = engine.commit(decide, actor=actor, run=run_id)
     return result
 
 
-def pause(memoir: Memoir, *, actor: str = "user") -> str | None:
+def pause(engine: Engine, *, actor: str = "user") -> str | None:
     """Pause the scheduled passes; returns the run id, or None if already paused."""
-    return _set_paused(memoir, True, actor)
+    return _set_paused(engine, True, actor)
 
 
-def resume(memoir: Memoir, *, actor: str = "user") -> str | None:
+def resume(engine: Engine, *, actor: str = "user") -> str | None:
     """Resume the scheduled passes; returns the run id, or None if not paused."""
-    return _set_paused(memoir, False, actor)
+    return _set_paused(engine, False, actor)

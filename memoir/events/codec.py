@@ -18,7 +18,8 @@ from typing import Any
 import msgspec
 
 from memoir.errors import UnknownEventType, ValidationError
-from memoir.events.types import REGISTRY, Event, Payload
+from memoir.events.catalog import REGISTRY
+from memoir.events.types import Event, Payload
 from memoir.events.upcasters import upcast
 
 __all__ = [

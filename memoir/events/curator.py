@@ -17,6 +17,7 @@ from typing import Any
 from memoir.events.types import Payload, event_type
 
 __all__ = [
+    "PAYLOADS",
     "CuratorFirstRunDeferred",
     "CuratorPaused",
     "CuratorResumed",
@@ -115,3 +116,15 @@ class RunReverted(Payload, frozen=True, kw_only=True):
 
     def entities(self) -> tuple[str, ...]:
         return (f"run:{self.reverted_run}",)
+
+
+#: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
+PAYLOADS: tuple[type[Payload], ...] = (
+    CuratorRunStarted,
+    PlanAccepted,
+    CuratorRunFinished,
+    CuratorFirstRunDeferred,
+    CuratorPaused,
+    CuratorResumed,
+    RunReverted,
+)

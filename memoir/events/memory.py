@@ -11,6 +11,7 @@ from typing import Literal
 from memoir.events.types import Payload, event_type
 
 __all__ = [
+    "PAYLOADS",
     "EntryAdded",
     "EntryRemoved",
     "EntryReplaced",
@@ -93,3 +94,13 @@ class LimitsSet(Payload, frozen=True, kw_only=True):
 
     memory: int
     user: int
+
+
+#: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
+PAYLOADS: tuple[type[Payload], ...] = (
+    EntryAdded,
+    EntryReplaced,
+    EntryRemoved,
+    WriteRejected,
+    LimitsSet,
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memoir.events.types import Payload, event_type
 
-__all__ = ["RunStarted"]
+__all__ = ["PAYLOADS", "RunStarted"]
 
 
 @event_type("run.started")
@@ -18,3 +18,9 @@ class RunStarted(Payload, frozen=True, kw_only=True):
 
     def entities(self) -> tuple[str, ...]:
         return (f"run:{self.run_id}",)
+
+
+#: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
+PAYLOADS: tuple[type[Payload], ...] = (
+    RunStarted,
+)

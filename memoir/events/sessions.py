@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memoir.events.types import Payload, event_type
 
-__all__ = ["SessionEnded", "SessionStarted"]
+__all__ = ["PAYLOADS", "SessionEnded", "SessionStarted"]
 
 
 @event_type("session.started")
@@ -28,3 +28,10 @@ class SessionEnded(Payload, frozen=True, kw_only=True):
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)
+
+
+#: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
+PAYLOADS: tuple[type[Payload], ...] = (
+    SessionStarted,
+    SessionEnded,
+)

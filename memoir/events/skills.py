@@ -19,6 +19,7 @@ from typing import Literal
 from memoir.events.types import Payload, event_type
 
 __all__ = [
+    "PAYLOADS",
     "Provenance",
     "SkillArchived",
     "SkillContentSet",
@@ -176,3 +177,22 @@ class SkillWriteRejected(_SkillPayload, frozen=True, kw_only=True):
 
     def entities(self) -> tuple[str, ...]:
         return ()
+
+
+#: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
+PAYLOADS: tuple[type[Payload], ...] = (
+    SkillCreated,
+    SkillContentSet,
+    SkillPatched,
+    SkillFileWritten,
+    SkillFileRemoved,
+    SkillArchived,
+    SkillRestored,
+    SkillDeleted,
+    SkillPinned,
+    SkillUnpinned,
+    SkillViewed,
+    SkillUsed,
+    SkillStateChanged,
+    SkillWriteRejected,
+)

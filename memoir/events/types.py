@@ -6,7 +6,8 @@ A journal line is one JSON object::
      "v":2,"actor":"agent","session":"s-…","run":null,"causation":null,"more":0,
      "data":{…},"hash":"…"}
 
-``type`` names the payload class through :data:`REGISTRY`; ``v`` is that payload's
+``type`` names the payload class (the table of every type is
+:data:`memoir.events.catalog.REGISTRY`); ``v`` is that payload's
 schema version (older versions are upgraded on read, see :mod:`memoir.events.upcasters`);
 ``more`` counts the records of the same atomic append that follow this one, so a
 reader can tell a complete append from a torn one; ``hash`` chains every record to
@@ -15,19 +16,19 @@ the one before it (see :mod:`memoir.events.codec`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Literal, TypeVar
 
 import msgspec
 
 __all__ = [
     "ACTORS",
-    "REGISTRY",
     "Actor",
     "Draft",
     "Event",
     "Payload",
     "event_type",
+    "registry",
 ]
 
 Actor = str
@@ -46,7 +47,8 @@ Target = Literal["memory", "user"]
 
 
 class Payload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """Base of every event payload.  Subclasses register with :func:`event_type`."""
+    """Base of every event payload.  Subclasses are named with :func:`event_type` and
+    listed in their module's ``PAYLOADS``."""
 
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
@@ -58,22 +60,33 @@ class Payload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 P = TypeVar("P", bound=type[Payload])
 
-#: type name → payload class, for every event type this version knows.
-REGISTRY: dict[str, type[Payload]] = {}
-
 
 def event_type(name: str, version: int = 1) -> Callable[[P], P]:
-    """Register a payload class under a stable dotted ``name`` and schema ``version``."""
+    """Give a payload class its stable dotted ``name`` and schema ``version``.
 
-    def register(cls: P) -> P:
-        if name in REGISTRY and REGISTRY[name] is not cls:
-            raise RuntimeError(f"event type {name!r} registered twice")
+    Naming a class does not make journals read it: the catalog
+    (:mod:`memoir.events.catalog`) lists every type this version knows, explicitly.
+    """
+
+    def name_it(cls: P) -> P:
         cls.TYPE = name
         cls.VERSION = version
-        REGISTRY[name] = cls
         return cls
 
-    return register
+    return name_it
+
+
+def registry(classes: Iterable[type[Payload]]) -> dict[str, type[Payload]]:
+    """type name → payload class for ``classes``; a name given twice is an error."""
+    table: dict[str, type[Payload]] = {}
+    for cls in classes:
+        if not cls.TYPE:
+            raise RuntimeError(f"{cls.__name__} has no event type (use @event_type)")
+        if table.get(cls.TYPE, cls) is not cls:
+            raise RuntimeError(f"event type {cls.TYPE!r} is named twice "
+                               f"({table[cls.TYPE].__name__}, {cls.__name__})")
+        table[cls.TYPE] = cls
+    return table
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,14 +1,11 @@
 """The curator projection: Hermes's ``.curator_state`` fields, the reports of past
 passes, and which runs were reverted, folded from ``curator.*`` and ``run.reverted``.
-
-``install_folds`` registers the fold steps with :mod:`memoir.projections.state`.  It is
-a function, not import-time decorators, because ``state`` imports this module for
-:class:`CuratorState` before its own ``applies`` exists.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -19,12 +16,9 @@ from memoir.events.curator import (
     CuratorRunFinished,
     RunReverted,
 )
+from memoir.events.types import Event, Payload
 
-if TYPE_CHECKING:
-    from memoir.events.types import Event
-    from memoir.projections.state import State
-
-__all__ = ["CuratorReport", "CuratorState", "install_folds"]
+__all__ = ["FOLDS", "CuratorReport", "CuratorState"]
 
 
 class CuratorReport(msgspec.Struct, kw_only=True):
@@ -64,10 +58,9 @@ class CuratorState(msgspec.Struct, kw_only=True):
         return None
 
 
-def _run_finished(state: State, event: Event) -> None:
+def _run_finished(cur: CuratorState, event: Event) -> None:
     data = event.data
     assert isinstance(data, CuratorRunFinished)
-    cur = state.curator
     # Recorded when the pass finished, not when it started: a pass is one append, so
     # a crash never leaves a half-done pass counted as a completed run.
     cur.last_run_at = data.started_at or event.ts
@@ -84,47 +77,40 @@ def _run_finished(state: State, event: Event) -> None:
     cur.written = True
 
 
-def _first_run_deferred(state: State, event: Event) -> None:
+def _first_run_deferred(cur: CuratorState, event: Event) -> None:
     data = event.data
     assert isinstance(data, CuratorFirstRunDeferred)
-    state.curator.last_run_at = data.at
-    state.curator.last_run_summary = data.summary
-    state.curator.written = True
+    cur.last_run_at = data.at
+    cur.last_run_summary = data.summary
+    cur.written = True
 
 
-def _paused(state: State, event: Event) -> None:
-    state.curator.paused = isinstance(event.data, CuratorPaused)
-    state.curator.written = True
+def _paused(cur: CuratorState, event: Event) -> None:
+    cur.paused = isinstance(event.data, CuratorPaused)
+    cur.written = True
 
 
-def _run_reverted(state: State, event: Event) -> None:
+def _run_reverted(cur: CuratorState, event: Event) -> None:
     data = event.data
     assert isinstance(data, RunReverted)
-    state.curator.reverted[data.reverted_run] = data.run_id
+    cur.reverted[data.reverted_run] = data.run_id
     # Reverting a revert brings the original run back to life.
-    for undone, by in list(state.curator.reverted.items()):
+    for undone, by in list(cur.reverted.items()):
         if by == data.reverted_run:
-            del state.curator.reverted[undone]
-    report = state.curator.report_for_run(data.reverted_run)
+            del cur.reverted[undone]
+    report = cur.report_for_run(data.reverted_run)
     if report is not None:
         report.reverted_by = data.run_id
-    for report in state.curator.reports.values():
+    for report in cur.reports.values():
         if report.reverted_by == data.reverted_run:
             report.reverted_by = None
 
 
-_installed = False
-
-
-def install_folds() -> None:
-    """Register the curator fold steps (idempotent)."""
-    global _installed
-    if _installed:
-        return
-    from memoir.projections.state import applies
-
-    applies(CuratorRunFinished)(_run_finished)
-    applies(CuratorFirstRunDeferred)(_first_run_deferred)
-    applies(CuratorPaused, CuratorResumed)(_paused)
-    applies(RunReverted)(_run_reverted)
-    _installed = True
+#: payload type → fold step on :class:`CuratorState`.
+FOLDS: dict[type[Payload], Callable[[CuratorState, Event], None]] = {
+    CuratorRunFinished: _run_finished,
+    CuratorFirstRunDeferred: _first_run_deferred,
+    CuratorPaused: _paused,
+    CuratorResumed: _paused,
+    RunReverted: _run_reverted,
+}

@@ -1,4 +1,5 @@
-"""The memory projection: entries per target, and their renderings in Hermes's formats.
+"""The memory projection: entries per target, the fold steps that keep them, and their
+renderings in Hermes's formats.
 
 Files: entries joined by ``"\\n§\\n"``, no trailing newline, ``""`` when empty (spec
 §1.1).  Prompt blocks: a rule of 46 ``═``, a header with usage, the rule again, the
@@ -7,17 +8,21 @@ entries (spec §1.8).  Usage counts code points of the joined text, delimiters i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
+from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
+from memoir.events.types import Event, Payload
 from memoir.threats import sanitize_for_prompt
 
 __all__ = [
     "DEFAULT_LIMITS",
     "DELIMITER",
     "FILE_NAMES",
+    "FOLDS",
     "HEADERS",
+    "TARGETS",
     "Entry",
     "MemoryState",
     "TargetState",
@@ -164,3 +169,53 @@ def render_block(target: str, texts: Sequence[str], limit: int) -> str | None:
         return None
     header = f"{HEADERS[target]} [{usage_text(entries, limit)}]"
     return "\n".join([RULE, header, RULE, DELIMITER.join(entries)])
+
+
+# -- fold steps ----------------------------------------------------------------------------
+
+
+def _entry_added(memory: MemoryState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, EntryAdded)
+    target = memory.target(data.target)
+    entry = Entry(data.entry_id, data.text)
+    if data.position is None:
+        target.entries.append(entry)
+    else:
+        target.entries.insert(data.position, entry)
+    target.written = True
+
+
+def _entry_replaced(memory: MemoryState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, EntryReplaced)
+    target = memory.target(data.target)
+    i = target.index_of(data.entry_id)
+    if i >= 0:
+        target.entries[i] = Entry(data.entry_id, data.text)
+    target.written = True
+
+
+def _entry_removed(memory: MemoryState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, EntryRemoved)
+    target = memory.target(data.target)
+    i = target.index_of(data.entry_id)
+    if i >= 0:
+        del target.entries[i]
+    target.written = True
+
+
+def _limits_set(memory: MemoryState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, LimitsSet)
+    memory.limits = {"memory": data.memory, "user": data.user}
+
+
+#: payload type → fold step on :class:`MemoryState` (composed by :mod:`memoir.projections.state`).
+FOLDS: dict[type[Payload], Callable[[MemoryState, Event], None]] = {
+    EntryAdded: _entry_added,
+    EntryReplaced: _entry_replaced,
+    EntryRemoved: _entry_removed,
+    LimitsSet: _limits_set,
+}

@@ -1,9 +1,8 @@
 """The skills projection: every skill's current files, provenance, telemetry and
 lifecycle, folded from ``skill.*`` events.
 
-The fold steps here are pure functions of ``(SkillsState, Event)``; they are wired
-into :class:`memoir.projections.state.State` by :mod:`memoir.skills.fold` (this
-module cannot import ``state`` itself: ``state`` imports it).  Like every fold they
+The fold steps here are pure functions of ``(SkillsState, Event)``, composed into
+:class:`memoir.projections.state.State` through :data:`FOLDS`.  Like every fold they
 never fail — an event naming a skill that is not there changes nothing — and take
 every time from ``event.ts``.
 
@@ -141,22 +140,11 @@ def skill_paths(record: SkillRecord) -> dict[str, str]:
 # -- fold steps ----------------------------------------------------------------------------
 
 Fold = Callable[[SkillsState, Event], None]
-#: payload class → fold step; :mod:`memoir.skills.fold` registers them with ``State``.
-FOLDS: dict[type[Payload], Fold] = {}
-
-
-def _folds(*classes: type[Payload]) -> Callable[[Fold], Fold]:
-    def register(fn: Fold) -> Fold:
-        for cls in classes:
-            FOLDS[cls] = fn
-        return fn
-
-    return register
 
 
 def fold_skill_event(skills: SkillsState, event: Event) -> None:
     """Apply one skill event (others are ignored), keeping ``vacated`` exact."""
-    step = FOLDS.get(type(event.data))
+    step = _STEPS.get(type(event.data))
     if step is None:
         return
     name = getattr(event.data, "name", None)
@@ -187,7 +175,6 @@ def _changed(record: SkillRecord, event: Event) -> None:
     record.last_patched_at = event.ts
 
 
-@_folds(SkillCreated)
 def _created(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillCreated)
@@ -200,7 +187,6 @@ def _created(skills: SkillsState, event: Event) -> None:
     )
 
 
-@_folds(SkillContentSet)
 def _content_set(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillContentSet)
@@ -210,7 +196,6 @@ def _content_set(skills: SkillsState, event: Event) -> None:
         _changed(record, event)
 
 
-@_folds(SkillPatched, SkillFileWritten)
 def _file_set(skills: SkillsState, event: Event) -> None:
     # A patch and a write both carry the file's full new text.
     data = event.data
@@ -225,7 +210,6 @@ def _file_set(skills: SkillsState, event: Event) -> None:
     _changed(record, event)
 
 
-@_folds(SkillFileRemoved)
 def _file_removed(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillFileRemoved)
@@ -235,7 +219,6 @@ def _file_removed(skills: SkillsState, event: Event) -> None:
         _changed(record, event)
 
 
-@_folds(SkillArchived)
 def _archived(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillArchived)
@@ -248,7 +231,6 @@ def _archived(skills: SkillsState, event: Event) -> None:
     record.archive_reason = data.reason
 
 
-@_folds(SkillRestored)
 def _restored(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillRestored)
@@ -261,28 +243,24 @@ def _restored(skills: SkillsState, event: Event) -> None:
     record.archive_reason = None
 
 
-@_folds(SkillDeleted)
 def _deleted(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillDeleted)
     skills.skills.pop(data.name, None)
 
 
-@_folds(SkillPinned)
 def _pinned(skills: SkillsState, event: Event) -> None:
     record = skills.skills.get(getattr(event.data, "name", ""))
     if record is not None:
         record.pinned = True
 
 
-@_folds(SkillUnpinned)
 def _unpinned(skills: SkillsState, event: Event) -> None:
     record = skills.skills.get(getattr(event.data, "name", ""))
     if record is not None:
         record.pinned = False
 
 
-@_folds(SkillViewed)
 def _viewed(skills: SkillsState, event: Event) -> None:
     record = skills.skills.get(getattr(event.data, "name", ""))
     if record is not None:
@@ -290,7 +268,6 @@ def _viewed(skills: SkillsState, event: Event) -> None:
         record.last_viewed_at = event.ts
 
 
-@_folds(SkillUsed)
 def _used(skills: SkillsState, event: Event) -> None:
     record = skills.skills.get(getattr(event.data, "name", ""))
     if record is not None:
@@ -298,7 +275,6 @@ def _used(skills: SkillsState, event: Event) -> None:
         record.last_used_at = event.ts
 
 
-@_folds(SkillStateChanged)
 def _state_changed(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillStateChanged)
@@ -310,3 +286,23 @@ def _state_changed(skills: SkillsState, event: Event) -> None:
         record.archived_at = None
     elif data.to_state == "archived" and record.archived_at is None:
         record.archived_at = event.ts
+
+
+#: payload class → the step :func:`fold_skill_event` runs for it.
+_STEPS: dict[type[Payload], Fold] = {
+    SkillCreated: _created,
+    SkillContentSet: _content_set,
+    SkillPatched: _file_set,
+    SkillFileWritten: _file_set,
+    SkillFileRemoved: _file_removed,
+    SkillArchived: _archived,
+    SkillRestored: _restored,
+    SkillDeleted: _deleted,
+    SkillPinned: _pinned,
+    SkillUnpinned: _unpinned,
+    SkillViewed: _viewed,
+    SkillUsed: _used,
+    SkillStateChanged: _state_changed,
+}
+#: payload class → fold step on :class:`SkillsState` (composed by :mod:`memoir.projections.state`).
+FOLDS: dict[type[Payload], Fold] = dict.fromkeys(_STEPS, fold_skill_event)

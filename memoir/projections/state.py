@@ -1,48 +1,31 @@
-"""The state folded from the journal: memory, sessions and runs.
+"""The state folded from the journal: memory, sessions, runs, skills and the curator.
 
 ``State.apply`` is a pure fold step: it reads only the state and the event, never a
 clock, a file or config, and it never fails — commands were validated before their
 events were appended.  So ``state(seq)`` is a function of the journal prefix alone.
+
+Each projection folds its own part of the state and exports its steps as a table
+(``FOLDS``: payload type → step on that part); :data:`STEPS` below composes them, in a
+fixed order.  A new projection adds a field to :class:`State` and a line to
+:data:`STEPS`; nothing is registered by importing a module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import msgspec
 
-from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
-from memoir.events.runs import RunStarted
-from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
+from memoir.projections import curator, memory, sessions, skills
 from memoir.projections.curator import CuratorState
 from memoir.projections.lazy import loaded
-from memoir.projections.memory import Entry, MemoryState
+from memoir.projections.memory import MemoryState
+from memoir.projections.sessions import RunInfo, SessionInfo, note_run
 from memoir.projections.skills import SkillsState
 
-__all__ = ["RunInfo", "SessionInfo", "State", "applies"]
-
-
-class SessionInfo(msgspec.Struct):
-    id: str
-    pinned_seq: int
-    started_at: str
-    actor: str
-    platform: str = "cli"
-    parent: str | None = None
-    ended_at: str | None = None
-
-
-class RunInfo(msgspec.Struct):
-    id: str
-    first_seq: int
-    last_seq: int
-    started_at: str
-    actor: str
-    kind: str = ""
-    summary: str = ""
-    events: int = 0
-    session: str | None = None
+__all__ = ["STEPS", "RunInfo", "SessionInfo", "State", "compose"]
 
 
 class State(msgspec.Struct):
@@ -58,12 +41,12 @@ class State(msgspec.Struct):
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state."""
-        handlers = _HANDLERS.get(type(event.data))
-        if handlers:
-            for handler in handlers:
-                handler(self, event)
+        steps = STEPS.get(type(event.data))
+        if steps:
+            for part, step in steps:
+                step(getattr(self, part), event)
         if event.run is not None:
-            _note_run(self, event)
+            note_run(self.runs, event)
         self.seq = event.seq
         self.hash = event.hash
 
@@ -86,104 +69,26 @@ class State(msgspec.Struct):
 _CODEC_ENCODER = msgspec.msgpack.Encoder()
 _CODEC_DECODER = msgspec.msgpack.Decoder(State)
 
-Handler = Callable[[State, Event], None]
-_HANDLERS: dict[type[Payload], list[Handler]] = {}
+#: A fold step of one part of the state: the part (a field of State) and the event.
+Step = Callable[[Any, Event], None]
 
 
-def applies(*types: type[Payload]) -> Callable[[Handler], Handler]:
-    """Register a fold step for the given payload types."""
-
-    def register(fn: Handler) -> Handler:
-        for cls in types:
-            _HANDLERS.setdefault(cls, []).append(fn)
-        return fn
-
-    return register
-
-
-def _note_run(state: State, event: Event) -> None:
-    run_id = event.run
-    assert run_id is not None
-    info = state.runs.get(run_id)
-    if info is None:
-        info = state.runs[run_id] = RunInfo(
-            id=run_id, first_seq=event.seq, last_seq=event.seq, started_at=event.ts,
-            actor=event.actor, session=event.session,
-        )
-    info.last_seq = event.seq
-    info.events += 1
+def compose(
+    parts: Iterable[tuple[str, Mapping[type[Payload], Step]]],
+) -> dict[type[Payload], tuple[tuple[str, Step], ...]]:
+    """payload type → ((field of State, step), …), in the order the parts are given."""
+    table: dict[type[Payload], list[tuple[str, Step]]] = {}
+    for part, folds in parts:
+        for cls, step in folds.items():
+            table.setdefault(cls, []).append((part, step))
+    return {cls: tuple(steps) for cls, steps in table.items()}
 
 
-@applies(EntryAdded)
-def _entry_added(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, EntryAdded)
-    target = state.memory.target(data.target)
-    entry = Entry(data.entry_id, data.text)
-    if data.position is None:
-        target.entries.append(entry)
-    else:
-        target.entries.insert(data.position, entry)
-    target.written = True
-
-
-@applies(EntryReplaced)
-def _entry_replaced(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, EntryReplaced)
-    target = state.memory.target(data.target)
-    i = target.index_of(data.entry_id)
-    if i >= 0:
-        target.entries[i] = Entry(data.entry_id, data.text)
-    target.written = True
-
-
-@applies(EntryRemoved)
-def _entry_removed(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, EntryRemoved)
-    target = state.memory.target(data.target)
-    i = target.index_of(data.entry_id)
-    if i >= 0:
-        del target.entries[i]
-    target.written = True
-
-
-@applies(LimitsSet)
-def _limits_set(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, LimitsSet)
-    state.memory.limits = {"memory": data.memory, "user": data.user}
-
-
-@applies(SessionStarted)
-def _session_started(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, SessionStarted)
-    state.sessions[data.session_id] = SessionInfo(
-        id=data.session_id, pinned_seq=event.seq, started_at=event.ts, actor=event.actor,
-        platform=data.platform, parent=data.parent,
-    )
-
-
-@applies(SessionEnded)
-def _session_ended(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, SessionEnded)
-    info = state.sessions.get(data.session_id)
-    if info is not None:
-        info.ended_at = event.ts
-
-
-@applies(RunStarted)
-def _run_started(state: State, event: Event) -> None:
-    data = event.data
-    assert isinstance(data, RunStarted)
-    info = state.runs.get(data.run_id)
-    if info is None:
-        info = state.runs[data.run_id] = RunInfo(
-            id=data.run_id, first_seq=event.seq, last_seq=event.seq, started_at=event.ts,
-            actor=event.actor, session=event.session,
-        )
-    info.kind = data.kind
-    info.summary = data.summary
+#: Every fold step, by payload type: the one table :meth:`State.apply` reads.
+STEPS = compose((
+    ("memory", memory.FOLDS),
+    ("sessions", sessions.SESSION_FOLDS),
+    ("runs", sessions.RUN_FOLDS),
+    ("skills", skills.FOLDS),
+    ("curator", curator.FOLDS),
+))

@@ -1,10 +1,10 @@
 """Skills as events: procedural memory that the agent, reviewers, the curator and a
 person change only through the journal.
 
-Importing this package wires everything in: the fold steps into ``State``, the
-skills tree renderer into ``memoir.home.RENDERERS``, and the ``skill_manage``,
-``skill_view`` and ``skills_list`` tools into ``memoir.tools``.  The CLI group lives in
-:mod:`memoir.skills.cli` (``memoir skills …``).
+The skills projection (state and fold steps) is :mod:`memoir.projections.skills`, the
+skills tree renderer :mod:`memoir.projections.render.skills`; the tools are listed in
+:mod:`memoir.tools` and the CLI group is :mod:`memoir.commands.skills`
+(``memoir skills …``).  Importing this package registers nothing.
 
 The public surface::
 
@@ -17,8 +17,14 @@ The public surface::
 
 from __future__ import annotations
 
-from memoir.skills import fold as _fold  # noqa: F401  (registers the fold steps)
-from memoir.skills.adopt import Adoption, SkillDrift, adopt_skills, adoption_events, skills_drift
+from memoir.projections.render.skills import SkillsRenderer, usage_json
+from memoir.skills.adopt import (
+    Adoption,
+    SkillDrift,
+    adopt_skills,
+    adoption_events,
+    skills_drift,
+)
 from memoir.skills.guards import (
     GuardRefusal,
     Refusal,
@@ -35,9 +41,7 @@ from memoir.skills.guards import (
 )
 from memoir.skills.history import SkillVersion, skill_at, skill_history
 from memoir.skills.importer import ImportReport, import_skills
-from memoir.skills.render import SkillsRenderer, usage_json
 from memoir.skills.tools import (
-    read_marks,
     record_use,
     skill_manage_call,
     skill_view_call,
@@ -62,7 +66,6 @@ __all__ = [
     "import_skills",
     "is_background",
     "pin_events",
-    "read_marks",
     "record_use",
     "restore_events",
     "skill_at",

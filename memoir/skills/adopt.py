@@ -22,11 +22,11 @@ binary, inside the archive, ``.usage.json``) are left alone and reported as igno
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
+from memoir.engine.files import FilesView
 from memoir.errors import RejectedError, ValidationError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
@@ -36,8 +36,8 @@ from memoir.events.skills import (
     SkillFileWritten,
 )
 from memoir.events.types import Event, Payload
-from memoir.home import Decision
 from memoir.ids import short_id
+from memoir.projections.render.skills import USAGE_FILE, usage_json
 from memoir.projections.skills import (
     ARCHIVE_DIR,
     SKILL_FILE,
@@ -58,9 +58,6 @@ from memoir.skills.model import (
     check_skill_md,
 )
 
-if TYPE_CHECKING:
-    from memoir.home import Memoir
-
 __all__ = [
     "Adoption",
     "SkillDrift",
@@ -68,10 +65,10 @@ __all__ = [
     "adoption_events",
     "skill_folder_drift",
     "skills_drift",
+    "tree_drift",
 ]
 
-_BACKUP = re.compile(r"\.bak\.\d+$")
-_USAGE = f"{SKILLS_DIR}/.usage.json"
+_USAGE = USAGE_FILE
 
 
 @dataclass(frozen=True)
@@ -93,32 +90,6 @@ class Adoption:
     ignored: dict[str, str] = field(default_factory=dict)
 
 
-def _wrote(memoir: Memoir, rel: str) -> bool:
-    # Whether memoir's materializer wrote this path (and so its absence is a removal).
-    return memoir.materializer.wrote(rel)
-
-
-def _disk_files(memoir: Memoir, folder: str) -> list[str]:
-    """Home-relative paths of the regular files under ``folder`` that drift concerns."""
-    top = memoir.home / folder
-    if not top.is_dir():
-        return []
-    found = []
-    archive = memoir.home / ARCHIVE_DIR
-    for dirpath, dirnames, filenames in os.walk(top):
-        # Hidden folders are other tools' (.hub, .curator_backups), except the archive.
-        dirnames[:] = sorted(
-            d for d in dirnames
-            if not d.startswith(".") or os.path.join(dirpath, d) == str(archive)
-        )
-        for fname in sorted(filenames):
-            full = os.path.join(dirpath, fname)
-            if fname.startswith(".") or _BACKUP.search(fname) or os.path.islink(full):
-                continue
-            found.append(os.path.relpath(full, memoir.home).replace(os.sep, "/"))
-    return found
-
-
 def _owner_of(state: State, rel: str) -> SkillRecord | None:
     for record in state.skills.skills.values():
         if rel.startswith(skill_dir(record) + "/"):
@@ -126,72 +97,72 @@ def _owner_of(state: State, rel: str) -> SkillRecord | None:
     return None
 
 
-def _drift(memoir: Memoir, state: State, records: list[SkillRecord],
+def _drift(files: FilesView, state: State, records: list[SkillRecord],
            folders: list[str]) -> list[SkillDrift]:
     # Under the projection lock: a file the background writer is removing or renaming
     # right now must not look deleted or added by hand.
-    with memoir.materializer.locked():
-        memoir.materializer.reload()
-        return _drift_locked(memoir, state, records, folders)
+    with files.settled():
+        return _drift_settled(files, state, records, folders)
 
 
-def _drift_locked(memoir: Memoir, state: State, records: list[SkillRecord],
-                  folders: list[str]) -> list[SkillDrift]:
+def _drift_settled(files: FilesView, state: State, records: list[SkillRecord],
+                   folders: list[str]) -> list[SkillDrift]:
     found: list[SkillDrift] = []
     projected: dict[str, tuple[str, bytes]] = {}
     for record in records:
         for rel, text in skill_paths(record).items():
             projected[rel] = (record.name, text.encode("utf-8"))
     for rel, (name, data) in sorted(projected.items()):
-        actual = memoir.materializer.read(rel)
+        actual = files.read(rel)
         if actual is None:
-            if _wrote(memoir, rel):
+            if files.wrote(rel):
                 found.append(SkillDrift(rel, "removed", name))
-        elif memoir.materializer.is_drifted(rel, data) is not None:
+        elif files.drifted(rel, data) is not None:
             found.append(SkillDrift(rel, "modified", name))
     seen: set[str] = set()
     for folder in folders:
-        for rel in _disk_files(memoir, folder):
+        # Hidden folders are other tools' (.hub, .curator_backups), except the archive.
+        for rel in files.files_under(folder, hidden=(ARCHIVE_DIR,)):
             if rel in projected or rel in seen or rel == _USAGE:
                 continue
             seen.add(rel)
-            if memoir.materializer.is_drifted(rel, None) is None:
+            if files.drifted(rel, None) is None:
                 continue  # a file memoir wrote and will remove; not a hand edit
             owner = _owner_of(state, rel)
             found.append(SkillDrift(rel, "added", owner.name if owner else None))
     return found
 
 
-def skills_drift(memoir: Memoir, state: State | None = None) -> list[SkillDrift]:
-    """Every hand change in the skills tree, against ``state`` (default: the head)."""
-    state = state if state is not None else memoir.state
-    memoir.materializer.reload()
-    found = _drift(memoir, state, list(state.skills.skills.values()), [SKILLS_DIR])
-    usage = memoir.materializer.read(_USAGE)
-    if usage is not None:
-        from memoir.skills.render import usage_json
-
-        if memoir.materializer.is_drifted(_USAGE, usage_json(state)) is not None:
-            found.append(SkillDrift(_USAGE, "modified"))
+def tree_drift(state: State, files: FilesView) -> list[SkillDrift]:
+    """Every hand change in the skills tree, against ``state`` (for decisions)."""
+    files.reload()
+    found = _drift(files, state, list(state.skills.skills.values()), [SKILLS_DIR])
+    if files.read(_USAGE) is not None and files.drifted(_USAGE, usage_json(state)) is not None:
+        found.append(SkillDrift(_USAGE, "modified"))
     return sorted(found, key=lambda d: d.path)
 
 
-def skill_folder_drift(memoir: Memoir, state: State, name: str,
+def skills_drift(engine: Engine, state: State | None = None) -> list[SkillDrift]:
+    """Every hand change in the skills tree, against ``state`` (default: the head)."""
+    return tree_drift(state if state is not None else engine.state, engine.files)
+
+
+def skill_folder_drift(files: FilesView, state: State, name: str,
                        category: str | None = None) -> list[SkillDrift]:
     """Hand changes in one skill's folder (for a skill not yet created: any file in
     the folder it would get)."""
     record = state.skills.skills.get(name)
     if record is not None:
-        return _drift(memoir, state, [record], [skill_dir(record)])
+        return _drift(files, state, [record], [skill_dir(record)])
     folder = f"{SKILLS_DIR}/{category}/{name}" if category else f"{SKILLS_DIR}/{name}"
-    return _drift(memoir, state, [], [folder])
+    return _drift(files, state, [], [folder])
 
 
 # -- adoption --------------------------------------------------------------------------------
 
 
-def _read_text(memoir: Memoir, rel: str) -> str | None:
-    data = memoir.materializer.read(rel)
+def _read_text(files: FilesView, rel: str) -> str | None:
+    data = files.read(rel)
     if data is None:
         return None
     try:
@@ -207,7 +178,7 @@ def _fail(rel: str, problem: str) -> ValidationError:
     )
 
 
-def _adopt_existing(memoir: Memoir, state: State, record: SkillRecord,
+def _adopt_existing(files: FilesView, state: State, record: SkillRecord,
                     drifts: list[SkillDrift], ignored: dict[str, str]) -> list[Payload]:
     folder = skill_dir(record) + "/"
     removed = {d.path for d in drifts if d.kind == "removed"}
@@ -226,7 +197,7 @@ def _adopt_existing(memoir: Memoir, state: State, record: SkillRecord,
             events.append(SkillFileRemoved(name=record.name, file=inner,
                                            previous=record.files[inner]))
             continue
-        text = _read_text(memoir, d.path)
+        text = _read_text(files, d.path)
         if inner == SKILL_FILE:
             if text is None:
                 raise _fail(d.path, "it is not UTF-8 text.")
@@ -248,7 +219,7 @@ def _adopt_existing(memoir: Memoir, state: State, record: SkillRecord,
     return events
 
 
-def _adopt_new(memoir: Memoir, state: State, added: list[str],
+def _adopt_new(files: FilesView, state: State, added: list[str],
                ignored: dict[str, str]) -> list[Payload]:
     """New hand-made skills: a SKILL.md at ``skills/[category/]name/`` and its files."""
     roots: dict[str, tuple[str, str | None]] = {}
@@ -261,7 +232,7 @@ def _adopt_new(memoir: Memoir, state: State, added: list[str],
     claimed: set[str] = set()
     for folder, (name, category) in sorted(roots.items()):
         skill_md = folder + SKILL_FILE
-        text = _read_text(memoir, skill_md)
+        text = _read_text(files, skill_md)
         problem = (check_name(name) or check_category(category)
                    or (None if text is not None else "it is not UTF-8 text.")
                    or check_skill_md(text, name))
@@ -275,24 +246,24 @@ def _adopt_new(memoir: Memoir, state: State, added: list[str],
         clash = layout_clash(state, name, category)
         if clash:
             raise _fail(skill_md, clash)
-        files: dict[str, str] = {}
+        support: dict[str, str] = {}
         for rel in added:
             if not rel.startswith(folder) or rel == skill_md:
                 continue
             claimed.add(rel)
             inner = rel[len(folder):]
             path, path_problem = canonical_file_path(inner, name)
-            content = _read_text(memoir, rel)
+            content = _read_text(files, rel)
             if path_problem or path is None or content is None:
                 ignored[rel] = path_problem or "not UTF-8 text (memoir keeps text files only)"
                 continue
             size_problem = check_file_content(content, rel)
             if size_problem:
                 raise _fail(rel, size_problem)
-            files[path] = content
+            support[path] = content
         claimed.add(skill_md)
         events.append(SkillCreated(name=name, category=category, content=text,
-                                   provenance="user", files=files,
+                                   provenance="user", files=support,
                                    protected=name in PROTECTED_SKILLS))
     for rel in added:
         if rel not in claimed:
@@ -300,11 +271,11 @@ def _adopt_new(memoir: Memoir, state: State, added: list[str],
     return events
 
 
-def adoption_events(memoir: Memoir, state: State) -> tuple[list[Payload], list[str],
-                                                            dict[str, str]]:
+def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list[str],
+                                                              dict[str, str]]:
     """The events that adopt every hand change, the paths adopted, and the paths left
-    alone with the reason.  Reads the disk; call it inside ``decide``."""
-    drifts = skills_drift(memoir, state)
+    alone with the reason (a decision: ``files`` is the view it was given)."""
+    drifts = tree_drift(state, files)
     ignored: dict[str, str] = {}
     by_skill: dict[str, list[SkillDrift]] = {}
     strays: list[str] = []
@@ -318,20 +289,20 @@ def adoption_events(memoir: Memoir, state: State) -> tuple[list[Payload], list[s
             strays.append(d.path)
     events: list[Payload] = []
     for name in sorted(by_skill):
-        events += _adopt_existing(memoir, state, state.skills.skills[name], by_skill[name],
+        events += _adopt_existing(files, state, state.skills.skills[name], by_skill[name],
                                   ignored)
-    events += _adopt_new(memoir, state, strays, ignored)
+    events += _adopt_new(files, state, strays, ignored)
     adopted = sorted(d.path for d in drifts if d.path not in ignored)
     return events, adopted, ignored
 
 
-def adopt_skills(memoir: Memoir, *, run: str | None = None) -> Adoption:
+def adopt_skills(engine: Engine, *, run: str | None = None) -> Adoption:
     """Adopt every hand change in the skills tree as ``user`` events of one run."""
     run_id = run or short_id("adopt-")
     report = Adoption(run=run_id)
 
-    def decide(state: State) -> Decision[None]:
-        events, adopted, ignored = adoption_events(memoir, state)
+    def decide(state: State, files: FilesView) -> Decision[None]:
+        events, adopted, ignored = adoption_events(state, files)
         report.adopted, report.ignored = adopted, ignored
         if not events:
             return Decision(events=[])
@@ -339,6 +310,6 @@ def adopt_skills(memoir: Memoir, *, run: str | None = None) -> Adoption:
         return Decision(events=[RunStarted(run_id=run_id, kind="adopt", summary=summary),
                                 *events])
 
-    memoir.materializer.reload()
-    report.events, _ = memoir.commit(decide, actor="user", run=run_id)
+    engine.files.reload()
+    report.events, _ = engine.commit_with_files(decide, actor="user", run=run_id)
     return report

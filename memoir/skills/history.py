@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from memoir.engine.engine import Engine
 from memoir.errors import NotFoundError
 from memoir.events.skills import (
     SkillArchived,
@@ -31,9 +31,6 @@ from memoir.events.skills import (
 from memoir.events.types import Event
 from memoir.projections.skills import SkillRecord
 
-if TYPE_CHECKING:
-    from memoir.home import Memoir
-
 __all__ = ["TELEMETRY", "SkillVersion", "describe", "skill_at", "skill_history"]
 
 #: Event types that count use, not change; left out of a history unless asked for.
@@ -53,10 +50,10 @@ class SkillVersion:
     summary: str
 
 
-def skill_at(memoir: Memoir, name: str, seq: int | None = None) -> SkillRecord | None:
+def skill_at(engine: Engine, name: str, seq: int | None = None) -> SkillRecord | None:
     """Skill ``name`` as it was right after ``seq`` (default: now); None if it did not
     exist then."""
-    return memoir.view(seq).skills.skills.get(name)
+    return engine.view(seq).skills.skills.get(name)
 
 
 def _diffstat(before: str | None, after: str) -> str:
@@ -111,12 +108,12 @@ def describe(event: Event) -> str:
     return event.type
 
 
-def skill_history(memoir: Memoir, name: str, *, telemetry: bool = False) -> list[SkillVersion]:
+def skill_history(engine: Engine, name: str, *, telemetry: bool = False) -> list[SkillVersion]:
     """Every event of skill ``name`` in journal order (views, uses and refusals only
     with ``telemetry``).  Raises NotFoundError if the journal never knew the skill."""
     versions = []
     known = False
-    for event in memoir.events(types=["skill.*"]):
+    for event in engine.events(types=["skill.*"]):
         if getattr(event.data, "name", None) != name:
             continue
         known = True

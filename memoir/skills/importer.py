@@ -18,13 +18,14 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Event, Payload
-from memoir.home import Decision
 from memoir.ids import short_id
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
@@ -36,9 +37,6 @@ from memoir.skills.model import (
     check_name,
     check_skill_md,
 )
-
-if TYPE_CHECKING:
-    from memoir.home import Memoir
 
 __all__ = ["PROVENANCES", "ImportReport", "import_skills"]
 
@@ -163,7 +161,7 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
 
 
 def import_skills(
-    memoir: Memoir, folder: str | os.PathLike[str], *, provenance: str = "import",
+    engine: Engine, folder: str | os.PathLike[str], *, provenance: str = "import",
     actor: str = "user", run: str | None = None,
 ) -> ImportReport:
     """Import every skill under ``folder`` as one run (see the module docstring)."""
@@ -210,5 +208,5 @@ def import_skills(
         return Decision(events=[RunStarted(run_id=report.run, kind="import", summary=summary),
                                 *events])
 
-    report.events, _ = memoir.commit(decide, actor=actor, run=report.run)
+    report.events, _ = engine.commit(decide, actor=actor, run=report.run)
     return report

@@ -27,6 +27,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memoir.engine.caller import ReadMark
 from memoir.events.skills import (
     Provenance,
     SkillContentSet,
@@ -67,8 +68,6 @@ __all__ = [
 ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
 #: The actions that change an existing skill (the background guard applies).
 WRITES = frozenset({"edit", "patch", "delete", "write_file", "remove_file"})
-#: (skill name, file path, sha256 of the text the actor was shown).
-ReadMark = tuple[str, str, str]
 
 
 def text_digest(text: str) -> str:

@@ -1,15 +1,13 @@
-"""The agent-facing skills tools (``skill_manage``, ``skill_view``, ``skills_list``)
-and the calls behind them, run through the command layer.
-
-Importing this module registers the three tools with :mod:`memoir.tools`, so
-``memoir.tool_schemas()`` lists them and ``Session.call_tool`` answers them.  The
-same calls are public for code that acts without a session (reviewers, the CLI):
-:func:`skill_manage_call`, :func:`skill_view_call`, :func:`record_use`.
+"""The agent-facing skills tools (``skill_manage``, ``skill_view``, ``skills_list``):
+their schemas, the calls behind them run through the command layer, and the handlers
+(:func:`skill_manage_tool` …) that :mod:`memoir.tools` lists.  The calls are public
+for code that acts without a session (reviewers, the CLI): :func:`skill_manage_call`,
+:func:`skill_view_call`, :func:`record_use`.
 
 Read-before-write (spec §3.5): a background actor may change an existing file only
-after ``skill_view`` showed it that exact text.  What a session was shown is kept in
-memory per :class:`~memoir.session.Session` (:func:`read_marks`), as Hermes keeps it
-per review; a reviewer that calls :func:`skill_manage_call` directly passes its own.
+after ``skill_view`` showed it that exact text.  What a caller was shown is kept in
+its call context (:attr:`~memoir.engine.caller.CallContext.viewed`), as Hermes keeps
+it per review; code that calls :func:`skill_manage_call` directly passes its own.
 
 A skill whose files were edited by hand since memoir wrote them refuses agent
 writes (journaled as ``skill.write_rejected`` with guard ``drift``) until the edit
@@ -19,35 +17,34 @@ is adopted or discarded, exactly as the memory tool does for MEMORY.md.
 from __future__ import annotations
 
 import os
-import weakref
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memoir.engine.caller import CallContext, ReadMark
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
+from memoir.engine.files import FilesView
 from memoir.errors import NotFoundError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillUsed
 from memoir.events.types import Event, Payload
-from memoir.home import Decision
 from memoir.projections.state import State
 from memoir.skills.adopt import skill_folder_drift
 from memoir.skills.guards import Refusal, background_refusal
-from memoir.skills.manage import WRITES, ReadMark, decide_manage, text_digest
+from memoir.skills.manage import WRITES, decide_manage, text_digest
 from memoir.skills.view import list_skills, view_skill
-from memoir.tools import register_tool
-
-if TYPE_CHECKING:
-    from memoir.home import Memoir
-    from memoir.session import Session
 
 __all__ = [
     "SKILLS_LIST_SCHEMA",
     "SKILL_MANAGE_SCHEMA",
     "SKILL_VIEW_SCHEMA",
-    "read_marks",
     "record_use",
     "skill_manage_call",
+    "skill_manage_tool",
     "skill_view_call",
+    "skill_view_tool",
     "skills_list_call",
+    "skills_list_tool",
 ]
 
 SKILL_MANAGE_SCHEMA: dict[str, Any] = {
@@ -154,24 +151,13 @@ SKILLS_LIST_SCHEMA: dict[str, Any] = {
     },
 }
 
-_READS: weakref.WeakKeyDictionary[Session, set[ReadMark]] = weakref.WeakKeyDictionary()
+def _skills_root(engine: Engine) -> str:
+    return str(engine.home / "skills")
 
 
-def read_marks(session: Session) -> set[ReadMark]:
-    """What ``skill_view`` showed this session: ``(skill, file, sha256 of the text)``."""
-    marks = _READS.get(session)
-    if marks is None:
-        marks = _READS[session] = set()
-    return marks
-
-
-def _skills_root(memoir: Memoir) -> str:
-    return str(memoir.home / "skills")
-
-
-def _drift_refusal(memoir: Memoir, state: State, name: str, action: str,
+def _drift_refusal(files: FilesView, state: State, name: str, action: str,
                    category: str | None = None) -> Decision[Any] | None:
-    drifted = skill_folder_drift(memoir, state, name, category)
+    drifted = skill_folder_drift(files, state, name, category)
     if not drifted:
         return None
     paths = ", ".join(d.path for d in drifted)
@@ -185,7 +171,7 @@ def _drift_refusal(memoir: Memoir, state: State, name: str, action: str,
 
 
 def skill_manage_call(
-    memoir: Memoir,
+    engine: Engine,
     args: dict[str, Any],
     *,
     actor: str,
@@ -202,19 +188,19 @@ def skill_manage_call(
     name = str(args.get("name", ""))
     action = str(args.get("action", ""))
 
-    def decide(state: State) -> Decision[dict[str, Any]]:
+    def decide(state: State, files: FilesView) -> Decision[dict[str, Any]]:
         # A skill edited by hand refuses every change (whether or not it would apply
         # to the journal's text) once the background guard has had its say.
         if (action in WRITES and state.skills.live(name) is not None
                 and background_refusal(state, actor, name, action) is None):
-            refused = _drift_refusal(memoir, state, name, action)
+            refused = _drift_refusal(files, state, name, action)
             if refused is not None:
                 return refused
-        outcome = decide_manage(state, args, actor=actor, root=_skills_root(memoir),
+        outcome = decide_manage(state, args, actor=actor, root=_skills_root(engine),
                                 viewed=viewed)
         if outcome.success and action == "create":
             category = args.get("category")
-            refused = _drift_refusal(memoir, state, name, action,
+            refused = _drift_refusal(files, state, name, action,
                                      category.strip() or None if isinstance(category, str)
                                      else None)
             if refused is not None:
@@ -225,13 +211,13 @@ def skill_manage_call(
                                         summary=f"skill_manage {action} {name}"))
         return Decision(events=events, result=outcome.result)
 
-    _events, result = memoir.commit(decide, actor=actor, session=session, run=run)
+    _events, result = engine.commit_with_files(decide, actor=actor, session=session, run=run)
     assert result is not None
     return result
 
 
 def skill_view_call(
-    memoir: Memoir,
+    engine: Engine,
     args: dict[str, Any],
     *,
     actor: str,
@@ -245,25 +231,25 @@ def skill_view_call(
     shown: list[ReadMark] = []
 
     def decide(state: State) -> Decision[dict[str, Any]]:
-        outcome = view_skill(state, args, root=_skills_root(memoir), environ=os.environ)
+        outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ)
         shown.clear()
         if outcome.shown is not None:
             name, path, text = outcome.shown
             shown.append((name, path, text_digest(text)))
         return Decision(events=[outcome.event] if outcome.event else [], result=outcome.result)
 
-    _events, result = memoir.commit(decide, actor=actor, session=session, run=run)
+    _events, result = engine.commit(decide, actor=actor, session=session, run=run)
     assert result is not None
     return result, (shown[0] if shown else None)
 
 
-def skills_list_call(memoir: Memoir, args: dict[str, Any]) -> dict[str, Any]:
-    """Answer ``skills_list`` from the current state (reads journal nothing new)."""
-    return list_skills(memoir.state, args)
+def skills_list_call(engine: Engine, args: dict[str, Any]) -> dict[str, Any]:
+    """Answer ``skills_list`` from the current state (appends nothing)."""
+    return list_skills(engine.state, args)
 
 
 def record_use(
-    memoir: Memoir,
+    engine: Engine,
     name: str,
     *,
     actor: str = "agent",
@@ -281,35 +267,25 @@ def record_use(
             raise NotFoundError(f"no skill named '{name}' to record a use of")
         return Decision(events=[SkillUsed(name=name, via=via)])
 
-    events, _ = memoir.commit(decide, actor=actor, session=session, run=run)
+    events, _ = engine.commit(decide, actor=actor, session=session, run=run)
     return events[-1]
 
 
 # -- tool handlers ---------------------------------------------------------------------------
 
 
-def _session_run(session: Session) -> str | None:
-    run = getattr(session, "run", None)
-    return run if isinstance(run, str) else None
+def skill_manage_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+    return skill_manage_call(engine, args, actor=ctx.actor, session=ctx.session, run=ctx.run,
+                             run_kind=ctx.run_kind, viewed=ctx.viewed)
 
 
-def _skill_manage_tool(session: Session, args: dict[str, Any]) -> dict[str, Any]:
-    return skill_manage_call(session.memoir, args, actor=session.actor, session=session.id,
-                             run=_session_run(session), viewed=read_marks(session))
-
-
-def _skill_view_tool(session: Session, args: dict[str, Any]) -> dict[str, Any]:
-    result, mark = skill_view_call(session.memoir, args, actor=session.actor,
-                                   session=session.id, run=_session_run(session))
+def skill_view_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+    result, mark = skill_view_call(engine, args, actor=ctx.actor, session=ctx.session,
+                                   run=ctx.run)
     if mark is not None:
-        read_marks(session).add(mark)
+        ctx.viewed.add(mark)
     return result
 
 
-def _skills_list_tool(session: Session, args: dict[str, Any]) -> dict[str, Any]:
-    return skills_list_call(session.memoir, args)
-
-
-register_tool(SKILL_MANAGE_SCHEMA, _skill_manage_tool)
-register_tool(SKILL_VIEW_SCHEMA, _skill_view_tool)
-register_tool(SKILLS_LIST_SCHEMA, _skills_list_tool)
+def skills_list_tool(engine: Engine, _ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+    return skills_list_call(engine, args)

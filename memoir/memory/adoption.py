@@ -1,5 +1,8 @@
 """Adopting hand edits of MEMORY.md / USER.md as ordinary ``user`` events.
 
+:func:`adoption_events` finds the edited files (through the read-only view of the
+projected files a decision is given) and plans their events.
+
 The edit is diffed against the journal's entries so unchanged entries keep their
 ids, an entry edited in place becomes a replace, an entry moved elsewhere keeps its id
 (removed, then added back at its new place), and the resulting order is exactly the
@@ -16,15 +19,17 @@ import difflib
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from memoir.engine.files import FilesView
 from memoir.errors import RejectedError, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
 from memoir.events.types import Payload
 from memoir.ids import short_id
-from memoir.projections.memory import DELIMITER, Entry, dedupe
+from memoir.projections.memory import DELIMITER, TARGETS, Entry, dedupe, parse_file
+from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.threats import first_threat_id
 
-__all__ = ["plan_adoption", "plan_edit"]
+__all__ = ["adoption_events", "plan_adoption", "plan_edit"]
 
 
 def plan_edit(
@@ -126,3 +131,22 @@ def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> 
     t: Target = "memory" if target == "memory" else "user"
     events, _entries = plan_edit(t, old, new)
     return events
+
+
+def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list[str]]:
+    """The events that adopt the hand edits of MEMORY.md and USER.md, and the files
+    adopted.  A deleted file is not an edit (it is written again from the journal)."""
+    payloads: list[Payload] = []
+    changed: list[str] = []
+    for target in TARGETS:
+        rel = memory_file(target)
+        drift = files.drifted(rel, render_memory_file(state, target))
+        if drift is None or drift.actual is None:
+            continue
+        try:
+            text = drift.actual.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValidationError(f"{rel}: not UTF-8 ({exc}); fix the file first") from None
+        payloads += plan_adoption(state, target, parse_file(text), rel)
+        changed.append(rel)
+    return payloads, changed

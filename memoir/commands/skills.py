@@ -1,8 +1,8 @@
 """``memoir skills …``: list, read, audit and change skills as a person (actor ``user``).
 
 Every command that changes something is one run (a ``run.started`` of kind ``cli``
-first), so ``memoir revert RUN`` can undo it.  Importing this module attaches the
-group to :data:`memoir.cli.cli` (idempotently).
+first), so ``memoir revert RUN`` can undo it.  The group is added to the root by
+:mod:`memoir.cli`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from typing import Any
 
 import click
 
-from memoir.cli import UserError, _open, cli, home_option
+from memoir.api import Memoir
+from memoir.commands.base import UserError, home_option, open_home
+from memoir.engine.commit import Decision
 from memoir.errors import MemoirError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated
 from memoir.events.types import Event, Payload
-from memoir.home import Decision, Memoir
 from memoir.ids import short_id
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
@@ -95,7 +96,7 @@ def _row(record: SkillRecord) -> dict[str, Any]:
 def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json: bool) -> None:
     """List skills with their state, provenance and usage."""
     try:
-        state = _open(ctx).view(at_seq)
+        state = open_home(ctx).view(at_seq)
     except MemoirError as exc:
         raise _fail(exc) from None
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
@@ -127,7 +128,7 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json
 def show_command(ctx: click.Context, name: str, at_seq: int | None,
                  file_path: str | None) -> None:
     """Print a skill's SKILL.md (or one of its files) as of now or of seq --at."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     try:
         record = skill_at(handle, name, at_seq)
     except MemoirError as exc:
@@ -154,7 +155,7 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
 @click.pass_context
 def history_command(ctx: click.Context, name: str, telemetry: bool, as_json: bool) -> None:
     """Every version of a skill: seq, time, actor, run, event type and what changed."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     try:
         versions = skill_history(handle, name, telemetry=telemetry)
     except MemoirError as exc:
@@ -173,7 +174,7 @@ def history_command(ctx: click.Context, name: str, telemetry: bool, as_json: boo
 @click.pass_context
 def pin_command(ctx: click.Context, name: str) -> None:
     """Pin a skill: background actors leave it alone and nobody deletes or archives it."""
-    run, events = _change(_open(ctx), f"pin skill {name}",
+    run, events = _change(open_home(ctx), f"pin skill {name}",
                           lambda s: pin_events(s, name, actor="user"))
     click.echo(f"pinned '{name}' (run {run})" if events else f"'{name}' was already pinned")
 
@@ -184,7 +185,7 @@ def pin_command(ctx: click.Context, name: str) -> None:
 @click.pass_context
 def unpin_command(ctx: click.Context, name: str) -> None:
     """Unpin a skill."""
-    run, events = _change(_open(ctx), f"unpin skill {name}",
+    run, events = _change(open_home(ctx), f"unpin skill {name}",
                           lambda s: unpin_events(s, name, actor="user"))
     click.echo(f"unpinned '{name}' (run {run})" if events else f"'{name}' was not pinned")
 
@@ -199,7 +200,7 @@ def unpin_command(ctx: click.Context, name: str) -> None:
 def archive_command(ctx: click.Context, name: str, reason: str,
                     absorbed_into: str | None) -> None:
     """Move a skill to skills/.archive/ (keeping its category path)."""
-    run, _ = _change(_open(ctx), f"archive skill {name}", lambda s: archive_events(
+    run, _ = _change(open_home(ctx), f"archive skill {name}", lambda s: archive_events(
         s, name, actor="user", absorbed_into=absorbed_into, reason=reason))
     click.echo(f"archived '{name}' (run {run}); `memoir skills restore {name}` brings it back")
 
@@ -210,7 +211,7 @@ def archive_command(ctx: click.Context, name: str, reason: str,
 @click.pass_context
 def restore_command(ctx: click.Context, name: str) -> None:
     """Bring an archived skill back to its original path."""
-    run, _ = _change(_open(ctx), f"restore skill {name}",
+    run, _ = _change(open_home(ctx), f"restore skill {name}",
                      lambda s: restore_events(s, name, actor="user", reason="restored by the user"))
     click.echo(f"restored '{name}' (run {run})")
 
@@ -222,7 +223,7 @@ def restore_command(ctx: click.Context, name: str) -> None:
 @click.pass_context
 def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
     """Delete a skill (its versions stay readable in the journal)."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     if not yes:
         click.confirm(f"Delete skill '{name}'?", abort=True)
     run, events = _change(handle, f"delete skill {name}",
@@ -261,7 +262,7 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
         return [SkillCreated(name=name, category=category, content=content, provenance="user",
                              protected=name in PROTECTED_SKILLS)]
 
-    run, _ = _change(_open(ctx), f"create skill {name}", build)
+    run, _ = _change(open_home(ctx), f"create skill {name}", build)
     where = f"skills/{category}/{name}" if category else f"skills/{name}"
     click.echo(f"created '{name}' at {where} (run {run})")
 
@@ -278,7 +279,7 @@ def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
     """Import a skills tree (e.g. a Hermes skills/ folder) as one run."""
     assert provenance in PROVENANCES
     try:
-        report = import_skills(_open(ctx), folder, provenance=provenance, actor="user",
+        report = import_skills(open_home(ctx), folder, provenance=provenance, actor="user",
                                run=short_id("cli-"))
     except MemoirError as exc:
         raise _fail(exc) from None
@@ -297,7 +298,7 @@ def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
 def adopt_command(ctx: click.Context) -> None:
     """Record hand edits of the skills tree in the journal, as `user` events."""
     try:
-        report = adopt_skills(_open(ctx))
+        report = adopt_skills(open_home(ctx))
     except MemoirError as exc:
         raise _fail(exc) from None
     for path, why in sorted(report.ignored.items()):
@@ -307,11 +308,3 @@ def adopt_command(ctx: click.Context) -> None:
         return
     click.echo(f"adopted {len(report.adopted)} file(s) as run {report.run}; "
                f"`memoir revert {report.run}` undoes it")
-
-
-def _attach() -> None:
-    if cli.commands.get("skills") is not skills_group:
-        cli.add_command(skills_group)
-
-
-_attach()

@@ -10,15 +10,16 @@ from contextlib import AbstractContextManager, contextmanager
 from memoir.clock import Clock, SystemClock
 from memoir.errors import JournalCorrupted, ValidationError
 from memoir.events.codec import GENESIS, encode_record
-from memoir.events.journal import (
+from memoir.events.types import Draft, Event
+from memoir.journal.interface import (
     Expectation,
     Journal,
     JournalWriter,
     VerifyReport,
     check_expectation,
-    mint,
+    mint_records,
+    retried_span,
 )
-from memoir.events.types import Draft, Event
 
 __all__ = ["InMemoryJournal"]
 
@@ -87,37 +88,15 @@ class InMemoryJournal(Journal):
             raise ValidationError("an append lists the same event id twice")
         if not set(given).isdisjoint(e.id for e in self._staged):
             raise ValidationError("an append repeats event ids staged in the same write")
-        existing = [self._ids[i] for i in given if i in self._ids]
+        existing = {i: self._ids[i] for i in given if i in self._ids}
         if existing:
-            seqs = [self._ids.get(d.id) for d in drafts]
-            first = seqs[0]
-            if first is None or seqs != list(range(first, first + len(drafts))):
-                raise ValidationError(
-                    "a retried append must repeat the original append exactly: some of its "
-                    f"event ids are already in the journal (seq {sorted(existing)}) "
-                    "and some are not, or they are in another order"
-                )
+            first = retried_span(drafts, existing)
             return self._events[first - 1 : first - 1 + len(drafts)]
         last = self._staged[-1] if self._staged else (self._events[-1] if self._events else None)
         seq = last.seq if last else 0
         check_expectation(self, seq, expect, pending=self._staged)
         prev = last.hash.encode() if last else GENESIS
-        out = []
-        for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, self.clock),
-                                                        strict=True)):
-            seq += 1
-            more = len(drafts) - 1 - i
-            _line, prev = encode_record(
-                seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
-                run=draft.run, causation=draft.causation, more=more, data=draft.data, prev=prev,
-            )
-            out.append(
-                Event(
-                    seq=seq, id=event_id, ts=ts, type=draft.data.TYPE, v=draft.data.VERSION,
-                    actor=draft.actor, session=draft.session, run=draft.run,
-                    causation=draft.causation, more=more, data=draft.data, hash=prev.decode(),
-                )
-            )
+        _lines, out = mint_records([drafts], (seq, prev), self.clock)
         self._staged.extend(out)
         return out
 

@@ -1,7 +1,7 @@
 """The skills tree as a projection: ``skills/[category/]name/…``, the archive under
 ``skills/.archive/[category/]name/…`` and the telemetry file ``skills/.usage.json``.
 
-:class:`SkillsRenderer` is registered in :data:`memoir.home.RENDERERS` on import.
+:class:`SkillsRenderer` is one of :data:`memoir.projections.render.RENDERERS`.
 Its ``touched`` names ``.usage.json`` and, for events that change a skill's files or
 their place, a token for the skill (``\\0skill:<name>``, a string no real path can
 be); ``files`` expands a token to the skill's current files and to ``None`` for
@@ -22,7 +22,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memoir import home
+from memoir.events.skills import PAYLOADS as SKILL_PAYLOADS
 from memoir.events.skills import (
     SkillArchived,
     SkillContentSet,
@@ -35,7 +35,7 @@ from memoir.events.skills import (
     SkillStateChanged,
     SkillWriteRejected,
 )
-from memoir.events.types import REGISTRY, Event
+from memoir.events.types import Event
 from memoir.projections.skills import SKILLS_DIR, SkillRecord, skill_paths
 from memoir.projections.state import State
 
@@ -78,11 +78,9 @@ def usage_json(state: State) -> bytes | None:
 class SkillsRenderer:
     """Renders the skills tree and ``.usage.json`` (see the module docstring)."""
 
-    #: Payload types that can change the tree or .usage.json (see Memoir._mark).
-    watches: tuple[type, ...] = tuple(
-        cls for name, cls in REGISTRY.items()
-        if name.startswith("skill.") and cls is not SkillWriteRejected
-    )
+    name = "skills"
+    #: Payload types that can change the tree or .usage.json.
+    watches: tuple[type, ...] = tuple(c for c in SKILL_PAYLOADS if c is not SkillWriteRejected)
 
     def touched(self, events: Sequence[Event]) -> set[str]:
         paths: set[str] = set()
@@ -122,11 +120,3 @@ class SkillsRenderer:
                 if rel in everything:
                     out[rel] = everything[rel]
         return out
-
-
-def _register() -> None:
-    if not any(isinstance(r, SkillsRenderer) for r in home.RENDERERS):
-        home.RENDERERS.append(SkillsRenderer())
-
-
-_register()

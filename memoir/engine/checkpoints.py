@@ -15,8 +15,8 @@ from pathlib import Path
 import msgspec
 import structlog
 
+from memoir.engine.materializer import atomic_write
 from memoir.projections.lazy import LazyDict
-from memoir.projections.materializer import atomic_write
 from memoir.projections.state import RunInfo, SessionInfo, State
 
 __all__ = ["Checkpoint", "CheckpointStore", "History"]

@@ -27,10 +27,10 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memoir.adoption import plan_edit
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target, WriteRejected
 from memoir.events.types import Payload
 from memoir.ids import short_id
+from memoir.memory.adoption import plan_edit
 from memoir.projections.memory import (
     DELIMITER,
     FILE_NAMES,

@@ -36,7 +36,7 @@ from pathlib import Path
 import msgspec
 
 from memoir.errors import ProjectionError
-from memoir.events.locking import LockTimeout, ProcessLock
+from memoir.journal.locking import LockTimeout, ProcessLock
 
 __all__ = ["Drift", "Materializer", "atomic_write"]
 

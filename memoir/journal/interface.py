@@ -1,35 +1,65 @@
 """The journal interface every backend implements, and what it shares: expectations,
-reports, id minting and the expectation check.
+reports, positions, id minting and the expectation check.
 
-The file journal is in :mod:`memoir.events.journal`, the in-memory one in
-:mod:`memoir.events.memory_journal`; both pass ``tests/test_journal_conformance.py``.
+A backend implements four methods (:meth:`Journal.head`, :meth:`Journal.read`,
+:meth:`Journal.locked`, :meth:`Journal.verify`) and the writer's
+:meth:`JournalWriter.stage` / :meth:`JournalWriter.write`.  Everything the engine
+needs beyond that — a position to anchor checkpoints to, a cheap "nothing new"
+check, recovery on open, repair, a deferred sync for group commit — is part of the
+interface too, with defaults that are correct for a simple backend, so the engine
+never asks which backend it holds.
+
+The file journal is in :mod:`memoir.journal.file`, the in-memory one in
+:mod:`memoir.journal.memory`; both pass ``tests/test_journal_conformance.py``.
 """
 
 from __future__ import annotations
 
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Self
+from typing import ClassVar, Literal, NamedTuple, Self
 
 from memoir.clock import Clock, SystemClock, format_ts
-from memoir.errors import ConflictError
+from memoir.errors import ConflictError, ValidationError
+from memoir.events.codec import encode_record
 from memoir.events.types import Draft, Event
 from memoir.ids import random_hex
 
 __all__ = [
+    "Durability",
     "ExpectHead",
     "ExpectUntouched",
     "Expectation",
     "Journal",
     "JournalWriter",
+    "Position",
     "RecoveryReport",
     "VerifyReport",
     "check_expectation",
     "mint",
+    "mint_records",
+    "retried_span",
 ]
+
+
+#: How hard an append tries to reach stable storage before it is acknowledged.
+Durability = Literal["always", "batch", "never"]
+
+
+class Position(NamedTuple):
+    """Where a record ends: its ``seq``, an ``offset`` meaningful to the backend (a byte
+    offset in a file, the seq itself in memory) and the record's ``hash``.
+
+    A checkpoint is saved with the position it was folded from and trusted only if the
+    journal confirms it (:meth:`Journal.anchor`).
+    """
+
+    seq: int
+    offset: int
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -135,6 +165,9 @@ class Journal(ABC):
     """
 
     clock: Clock
+    #: Whether the records outlive this object (a file, a database).  Only then does
+    #: the engine keep checkpoints of the state folded from it.
+    persistent: ClassVar[bool] = False
 
     @abstractmethod
     def head(self) -> int:
@@ -160,6 +193,50 @@ class Journal(ABC):
         """
         with self.locked() as writer:
             return writer.append(drafts, expect=expect)
+
+    def head_hash(self) -> str:
+        """The hash of the last committed record ("" for an empty journal)."""
+        return self.position().hash
+
+    def position(self) -> Position:
+        """Where the last committed record ends.  By default the offset is the seq."""
+        head = self.head()
+        for event in self.read(after=head - 1, until=head) if head else ():
+            return Position(event.seq, event.seq, event.hash)
+        return Position(0, 0, "")
+
+    def anchor(self, seq: int, offset: int, record_hash: str) -> bool:
+        """Whether the record ending at ``offset`` is ``seq`` with ``record_hash`` and
+        closes its append — the test a checkpoint must pass to be trusted.
+
+        A backend may remember a confirmed anchor to start later reads there.
+        """
+        if seq == 0:
+            return offset == 0 and record_hash == ""
+        if offset != seq:
+            return False
+        for event in self.read(after=seq - 1, until=seq):
+            return event.hash == record_hash and event.more == 0
+        return False
+
+    def caught_up_to(self, seq: int) -> bool:
+        """True only when nothing after ``seq`` can be there to read (a cheap check, no
+        I/O).  False is always a safe answer: the caller reads to find out."""
+        return False
+
+    def recover(self) -> RecoveryReport | None:
+        """Called once when a home opens: check what an earlier crash may have left and
+        cut a torn tail.  Returns what was cut, or None (nothing to do)."""
+        return None
+
+    def repair(self) -> RecoveryReport | None:
+        """Cut damage out of the journal, keeping the cut records' bytes, and re-append
+        the whole valid appends found after it.  None when the journal was sound."""
+        return None
+
+    def sync_to(self, offset: int) -> None:  # noqa: B027  (optional: most backends sync in write)
+        """Make the journal durable up to ``offset``, as returned by a writer's
+        ``write(sync=False)``, then give up the lock that write kept."""
 
     def close(self) -> None:  # noqa: B027  (optional hook: most backends hold nothing)
         """Release resources; flush what the durability policy left unsynced."""
@@ -190,6 +267,51 @@ def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
         (d.id or prefix + noise[20 * i : 20 * i + 20], d.ts or ts)
         for i, d in enumerate(drafts)
     ]
+
+
+def mint_records(
+    appends: Sequence[Sequence[Draft]], after: tuple[int, bytes], clock: Clock
+) -> tuple[list[bytes], list[Event]]:
+    """Encode ``appends`` (each one atomic append) as the records that follow the record
+    ``after`` = (seq, hash): their journal lines and events, hash-chained."""
+    seq, prev = after
+    lines: list[bytes] = []
+    events: list[Event] = []
+    # The hot loop of a bulk append: per record only encode, hash and build the Event.
+    for drafts in appends:
+        count = len(drafts)
+        for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, clock),
+                                                        strict=True)):
+            seq += 1
+            more = count - 1 - i
+            data = draft.data
+            line, prev = encode_record(
+                seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
+                run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,
+            )
+            lines.append(line)
+            events.append(
+                Event(
+                    seq=seq, id=event_id, ts=ts, type=data.TYPE, v=data.VERSION,
+                    actor=draft.actor, session=draft.session, run=draft.run,
+                    causation=draft.causation, more=more, data=data, hash=prev.decode(),
+                )
+            )
+    return lines, events
+
+
+def retried_span(drafts: Sequence[Draft], existing: Mapping[str, int]) -> int:
+    """The first seq of the append ``drafts`` retries, given the seqs of those of its
+    ids already in the journal; ValidationError unless it repeats that append exactly."""
+    seqs = [existing.get(d.id) for d in drafts]
+    first = seqs[0]
+    if first is None or seqs != list(range(first, first + len(drafts))):
+        raise ValidationError(
+            "a retried append must repeat the original append exactly: some of its "
+            f"event ids are already in the journal (seq {sorted(existing.values())}) "
+            "and some are not, or they are in another order"
+        )
+    return first
 
 
 def check_expectation(

@@ -1,19 +1,17 @@
-"""``memoir curator …``, ``memoir runs`` and ``memoir revert``.
-
-Importing this module attaches the commands to :data:`memoir.cli.cli` (once).
-"""
+"""``memoir curator …``, ``memoir runs`` and ``memoir revert`` (added to the root group
+by :mod:`memoir.cli`)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import Counter
 from typing import Any
 
 import click
 
-from memoir.cli import _open, cli, home_option
+from memoir.api import Memoir
 from memoir.clock import parse_ts
+from memoir.commands.base import echo_json, home_option, open_home
 from memoir.curator.config import curator_config
 from memoir.curator.lifecycle import candidates
 from memoir.curator.passes import PassResult, run_pass
@@ -23,7 +21,6 @@ from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.types import Payload
-from memoir.home import Memoir
 from memoir.projections.skills import SkillRecord
 
 __all__ = ["curator", "revert", "runs"]
@@ -37,10 +34,6 @@ def _now_option(value: str | None) -> dt.datetime | None:
     except ValueError:
         raise ValidationError(f"--now {value!r} is not an ISO-8601 time "
                               "(e.g. 2026-05-01T12:00:00Z)") from None
-
-
-def _echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 def _ago(ts: str | None, now: dt.datetime) -> str:
@@ -69,7 +62,7 @@ def curator() -> None:
 @click.pass_context
 def curator_status(ctx: click.Context, as_json: bool) -> None:
     """Schedule, last pass and the curated skills, least and most active first."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     state = handle.state
     cfg = curator_config(handle.config)
     cur = state.curator
@@ -87,7 +80,7 @@ def curator_status(ctx: click.Context, as_json: bool) -> None:
         "pinned": sorted(r.name for r in rows if r.pinned),
     }
     if as_json:
-        _echo_json(info)
+        echo_json(info)
         return
     click.echo(f"curator: {mode}")
     click.echo(f"  runs:           {cur.run_count}")
@@ -194,7 +187,7 @@ def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consol
     refusals: list[Refusal] = []
     if plan_file:
         plan, refusals = load_plan(plan_file)
-    handle = _open(ctx)
+    handle = open_home(ctx)
     result = run_pass(handle, now=now, plan=plan, plan_refusals=refusals,
                       use_rules=consolidate, dry_run=dry_run)
     assert result is not None
@@ -209,7 +202,7 @@ def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consol
 @click.pass_context
 def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | None) -> None:
     """Run a pass only if the schedule says one is due (for cron or a service)."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     now = _now_option(now_text)
     cfg = curator_config(handle.config)
     _due, before = should_run(handle.state.curator, now or handle.clock.now(), cfg)
@@ -231,7 +224,7 @@ def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | N
 @click.pass_context
 def curator_pause(ctx: click.Context) -> None:
     """Stop scheduled passes until `memoir curator resume`."""
-    run = pause(_open(ctx))
+    run = pause(open_home(ctx))
     click.echo(f"curator paused (run {run})" if run else "curator was already paused")
 
 
@@ -240,7 +233,7 @@ def curator_pause(ctx: click.Context) -> None:
 @click.pass_context
 def curator_resume(ctx: click.Context) -> None:
     """Let scheduled passes run again."""
-    run = resume(_open(ctx))
+    run = resume(open_home(ctx))
     click.echo(f"curator resumed (run {run})" if run else "curator was not paused")
 
 
@@ -284,14 +277,14 @@ def _revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool
 @click.pass_context
 def curator_rollback(ctx: click.Context, dry_run: bool, force: bool, skip: bool) -> None:
     """Revert the latest curator pass (telemetry and later edits are kept)."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     run = last_curator_run(handle.state)
     if run is None:
         raise NotFoundError("no curator pass to roll back (`memoir runs` lists the runs)")
     _revert_cmd(handle, run, dry_run, force, skip)
 
 
-@cli.command("revert")
+@click.command("revert")
 @home_option
 @click.argument("run")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
@@ -303,17 +296,17 @@ def curator_rollback(ctx: click.Context, dry_run: bool, force: bool, skip: bool)
 @click.pass_context
 def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool) -> None:
     """Undo run RUN with compensating events (itself a run you can revert)."""
-    _revert_cmd(_open(ctx), run, dry_run, force, skip)
+    _revert_cmd(open_home(ctx), run, dry_run, force, skip)
 
 
-@cli.command("runs")
+@click.command("runs")
 @home_option
 @click.option("--kind", default=None, help="Only runs of this kind (curator, revert, cli …).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List runs: who, when, what kind, what they did, and whether they were reverted."""
-    handle = _open(ctx)
+    handle = open_home(ctx)
     state = handle.state
     counts: dict[str, Counter[str]] = {}
     for event in handle.events():
@@ -331,7 +324,7 @@ def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
             "counts": dict(sorted(counts.get(info.id, Counter()).items())),
         })
     if as_json:
-        _echo_json(rows)
+        echo_json(rows)
         return
     if not rows:
         click.echo("no runs")
@@ -340,13 +333,3 @@ def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
         flag = f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else ""
         click.echo(f"{r['run']:24s} {r['kind'] or '-':8s} {r['actor']:16s} "
                    f"{r['started_at'][:19]}  {r['events']:3d} ev  {r['summary']}{flag}")
-
-
-def attach() -> None:
-    """Add the commands to the ``memoir`` group (idempotent)."""
-    for command in (curator, revert, runs):
-        if command.name is not None and command.name not in cli.commands:
-            cli.add_command(command)
-
-
-attach()

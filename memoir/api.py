@@ -1,0 +1,153 @@
+"""The handle :func:`memoir.open` returns: an engine plus sessions, adoption of hand
+edits and status.
+
+:class:`Memoir` is an :class:`~memoir.engine.Engine` (commit, state, views, events,
+flush, rebuild, verify, repair, close) with what an agent or a person does with a home
+on top: start and re-open pinned sessions, render prompt blocks at any seq, adopt
+hand edits of the projected files as events, and report the home's status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memoir.engine.commit import Decision, Pending
+from memoir.engine.engine import Engine
+from memoir.engine.files import FilesView
+from memoir.engine.materializer import Drift
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.runs import RunStarted
+from memoir.events.sessions import SessionStarted
+from memoir.events.types import Event, Payload
+from memoir.ids import short_id
+from memoir.memory import adoption as memory_adoption
+from memoir.projections.lazy import LazyDict
+from memoir.projections.memory import TARGETS, reread, usage_text
+from memoir.projections.render.memory import memory_file, render_memory_file
+from memoir.projections.state import State
+from memoir.prompt import Blocks, blocks_at, render_blocks
+from memoir.session import Session
+from memoir.skills import adopt as skills_adoption
+from memoir.tools import DEFAULT_TOOLS, Toolset
+
+__all__ = ["Memoir"]
+
+
+class Memoir(Engine):
+    """An open memoir home.  Safe to share between threads; many processes may open
+    the same home at once."""
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    def start_session(
+        self,
+        *,
+        session_id: str | None = None,
+        platform: str = "cli",
+        parent: str | None = None,
+        actor: str = "agent",
+        tools: Toolset = DEFAULT_TOOLS,
+    ) -> Session:
+        """Start a session pinned to the journal position of its start event.
+
+        ``tools``: what the session's :meth:`Session.call_tool` answers (default: all).
+        """
+        sid = session_id or short_id("s-")
+
+        def decide(state: State) -> Decision[dict[str, str | None]]:
+            # A generated id (48 random bits) needs no check, and skipping it keeps a
+            # home with a long history from decoding every past session to start one.
+            if session_id is not None and sid in state.sessions:
+                raise ValidationError(f"session {sid!r} already exists; use memoir.session()")
+            return Decision(events=[SessionStarted(session_id=sid, platform=platform,
+                                                   parent=parent)])
+
+        # The blocks are rendered right after the start event is folded, before any
+        # other commit of the same group lands in the live state.
+        pending: Pending[Blocks] = Pending(
+            decide, actor, sid, then=lambda state, _result: render_blocks(state),
+        )
+        self.run(pending)
+        pinned = pending.events[-1].seq
+        return Session(self, sid, pinned, actor=actor, blocks=pending.result, tools=tools)
+
+    def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS) -> Session:
+        """Re-open a session that was started earlier (in any process)."""
+        sessions = self.state.sessions
+        # A session started since the last checkpoint is found without decoding the
+        # whole session history.
+        info = sessions.peek(session_id) if isinstance(sessions, LazyDict) else \
+            sessions.get(session_id)
+        if info is None:
+            raise NotFoundError(f"no session {session_id!r} in {self.home}")
+        return Session(self, session_id, info.pinned_seq, actor=info.actor, tools=tools)
+
+    def prompt_blocks(self, seq: int | None = None) -> Blocks:
+        """The MEMORY and USER prompt blocks rendered from the state at ``seq``."""
+        return blocks_at(self, seq)
+
+    # -- hand edits ----------------------------------------------------------------------------
+
+    def target_drift(self, target: str) -> Drift | None:
+        """How MEMORY.md or USER.md differs from what memoir wrote (None: it does not)."""
+        state = self.state
+        return self.files.drifted(memory_file(target), lambda: render_memory_file(state, target))
+
+    def adopt(self, *, run: str | None = None) -> tuple[str, list[Event]]:
+        """Turn hand edits of MEMORY.md, USER.md and the skills tree into ``user`` events
+        of one run; returns the run id and its events.
+
+        An edited memory file is read with Hermes's rules (split on the delimiter, strip,
+        drop empties, drop exact duplicates), and the result must pass the same
+        validation as any write: no threat pattern, within the limit.  Entries are
+        matched by text, so unchanged entries keep their ids; an entry edited in place
+        becomes a replace.  Skills: see :mod:`memoir.skills.adopt`.
+        """
+        run_id = run or short_id("adopt-")
+
+        def decide(state: State, files: FilesView) -> Decision[list[str]]:
+            payloads: list[Payload]
+            payloads, changed = memory_adoption.adoption_events(state, files)
+            skill_payloads, skill_paths, _ignored = skills_adoption.adoption_events(state, files)
+            payloads += skill_payloads
+            changed += skill_paths
+            if not changed:
+                return Decision(events=[], result=[])
+            head = RunStarted(run_id=run_id, kind="adopt",
+                              summary=f"adopted hand edits of {', '.join(changed)}")
+            return Decision(events=[head, *payloads], result=changed)
+
+        self.flush()
+        self.files.reload()
+        events, adopted = self.commit_with_files(decide, actor="user", run=run_id)
+        # Adopted files are rewritten in canonical form (what the journal now says) and
+        # projected files deleted by hand are written back; edits that adoption left
+        # alone (e.g. telemetry) stay untouched.
+        keep = set(adopted or ())
+        self.projector.rewrite(lambda drifted: [d.path for d in drifted if d.path not in keep])
+        return run_id, events
+
+    # -- status --------------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The head, entries and usage per target, sessions, runs and drift."""
+        state = self.state
+        memory: dict[str, Any] = {}
+        for t in TARGETS:
+            # As the file reads back (Hermes's view), not the raw journal list.
+            entries = reread(state.memory.target(t).texts())
+            limit = state.memory.limits[t]
+            memory[t] = {"entries": len(entries), "usage": usage_text(entries, limit),
+                         "limit": limit}
+        return {
+            "home": str(self.home),
+            "head": state.seq,
+            "head_hash": state.hash,
+            "sessions": len(state.sessions),
+            "runs": len(state.runs),
+            "memory": memory,
+            "drift": [d.path for d in self.drift()],
+        }
+
+    def __enter__(self) -> Memoir:
+        return self

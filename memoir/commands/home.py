@@ -1,0 +1,243 @@
+"""The commands on the home and its journal: ``init``, ``status``, ``log``, ``show``,
+``prompt``, ``rebuild``, ``adopt``, ``verify`` and ``repair``."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+import click
+import msgspec
+
+from memoir.api import Memoir
+from memoir.commands.base import (
+    UserError,
+    echo_json,
+    event_json,
+    home_option,
+    home_path,
+    open_home,
+)
+from memoir.engine.engine import JOURNAL_FILE, default_home
+from memoir.errors import DriftError
+from memoir.events.types import Event
+from memoir.journal import FileJournal
+from memoir.projections.memory import TARGETS
+from memoir.projections.render.memory import memory_file
+
+__all__ = ["adopt", "init", "log", "prompt", "rebuild", "repair", "show", "status", "verify"]
+
+
+@click.command()
+@home_option
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create a home (journal, config.yaml, memories/) if it does not exist."""
+    handle = open_home(ctx)
+    config = handle.home / "config.yaml"
+    if not config.exists():
+        config.write_text(
+            "# memoir configuration; keys follow Hermes's config.yaml where they mean the same.\n"
+            "memory:\n  memory_char_limit: 2200\n  user_char_limit: 1375\n"
+            "journal:\n  durability: always\n"
+            "projections:\n  mode: background\n  coalesce_ms: 20\n",
+            encoding="utf-8",
+        )
+    (handle.home / "memories").mkdir(exist_ok=True)
+    handle.ensure_limits()
+    click.echo(f"memoir home ready at {handle.home} (head {handle.head})")
+
+
+@click.command()
+@home_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Head, entries and usage per target, sessions, runs, and drift."""
+    info = open_home(ctx).status()
+    if as_json:
+        echo_json(info)
+        return
+    click.echo(f"home     {info['home']}")
+    click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
+    for target, t in info["memory"].items():
+        click.echo(f"{target:<8} {t['entries']} entries, {t['usage']}")
+    click.echo(f"sessions {info['sessions']}   runs {info['runs']}")
+    if info["drift"]:
+        for path in info["drift"]:
+            click.echo(f"drift    {path} was edited by hand: `memoir adopt` keeps the edit, "
+                       "`memoir rebuild --force` discards it")
+    else:
+        click.echo("drift    none")
+
+
+@click.command()
+@home_option
+@click.option("--type", "types", multiple=True,
+              help="Event type, exact or with a trailing * (repeatable).")
+@click.option("--actor", default=None, help="Only events by this actor (agent, user, …).")
+@click.option("--run", default=None, help="Only events of this run.")
+@click.option("--session", default=None, help="Only events of this session.")
+@click.option("--since", "since", type=int, default=None, help="From this seq (inclusive).")
+@click.option("--until", "until", type=int, default=None, help="Up to this seq (inclusive).")
+@click.option("--limit", type=int, default=None, help="Only the last N matching events.")
+@click.option("--json", "as_json", is_flag=True, help="One event per line, as JSON.")
+@click.pass_context
+def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str | None,
+        session: str | None, since: int | None, until: int | None, limit: int | None,
+        as_json: bool) -> None:
+    """Show journal events, filtered by type, actor, run, session and seq.
+
+    For example `memoir log --type 'memory.*' --actor user --json`.
+    """
+    if limit is not None and limit < 0:
+        raise UserError(f"--limit must be 0 or more, not {limit}")
+    handle = open_home(ctx)
+    found = handle.events(types=types, actor=actor, run=run, session=session,
+                          after=(since - 1) if since else 0, until=until)
+    if limit is not None:
+        found = iter(deque(found, maxlen=limit))
+    for event in found:
+        click.echo(event_json(event) if as_json else _summary_line(event))
+
+
+def _summary_line(event: Event) -> str:
+    data = msgspec.to_builtins(event.data)
+    detail = ""
+    if isinstance(data, dict):
+        for key in ("text", "previous", "session_id", "summary", "name", "reason"):
+            if data.get(key):
+                value = str(data[key]).replace("\n", " ⏎ ")
+                detail = value if len(value) <= 70 else value[:67] + "..."
+                break
+        if "target" in data:
+            detail = f"[{data['target']}] {detail}"
+    where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session)) if v)
+    return f"{event.seq:>6}  {event.ts[:19]}  {event.actor:<14} {event.type:<24} {detail}" + (
+        f"  ({where})" if where else "")
+
+
+@click.command()
+@home_option
+@click.argument("seq", type=int)
+@click.pass_context
+def show(ctx: click.Context, seq: int) -> None:
+    """Print one event in full."""
+    event = open_home(ctx).event(seq)
+    echo_json(msgspec.to_builtins(event))
+
+
+@click.command()
+@home_option
+@click.option("--session", "session_id", default=None, help="The session's pinned prompt.")
+@click.option("--at", "at_seq", type=int, default=None, help="The prompt as of this seq.")
+@click.pass_context
+def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None) -> None:
+    """Print the MEMORY and USER prompt blocks for a session or a seq."""
+    if (session_id is None) == (at_seq is None):
+        raise click.UsageError("give exactly one of --session ID or --at SEQ")
+    handle = open_home(ctx)
+    blocks = handle.session(session_id).prompt_blocks() if session_id else \
+        handle.prompt_blocks(at_seq)
+    parts = [b for b in (blocks["memory"], blocks["user"]) if b]
+    click.echo("\n\n".join(parts) if parts else "(no memory blocks: both stores are empty)")
+
+
+@click.command()
+@home_option
+@click.option("--force", is_flag=True,
+              help="Overwrite files edited by hand (each is copied to <file>.bak.<time>).")
+@click.pass_context
+def rebuild(ctx: click.Context, force: bool) -> None:
+    """Regenerate every projected file from the journal."""
+    handle = open_home(ctx)
+    written = handle.rebuild(force=force)
+    click.echo(f"rebuilt from {handle.head} events; "
+               + (f"rewrote {', '.join(written)}" if written else "every file was up to date"))
+
+
+@click.command()
+@home_option
+@click.pass_context
+def adopt(ctx: click.Context) -> None:
+    """Keep hand edits of MEMORY.md / USER.md by recording them in the journal.
+
+    memoir never overwrites a memory file edited by hand: until the edit is adopted
+    (or discarded with `memoir rebuild --force`, which keeps a .bak copy), agent writes
+    to that file are refused and `memoir status` reports the drift.
+
+    Adopting reads the edited file as Hermes reads it (entries split on the line
+    holding only §, stripped, empty and duplicate entries dropped) and records the
+    difference as `user` events of one run, so `memoir log --run RUN` shows it and
+    `memoir revert RUN` undoes it. An entry edited in place becomes a replace and keeps
+    its id; a moved entry keeps its id. The edit must pass the checks every write
+    passes (no threat pattern in a new or changed entry, the character limit);
+    otherwise nothing is recorded and the error names the entry to fix.
+
+    A deleted file is not an edit: it is written again from the journal.
+    """
+    handle = open_home(ctx)
+    missing = [memory_file(t) for t in TARGETS if not (handle.home / memory_file(t)).exists()]
+    run, events = handle.adopt()  # also writes back projected files deleted by hand
+    restored = [rel for rel in missing if (handle.home / rel).exists()]
+    if restored:
+        click.echo(f"restored {', '.join(restored)} from the journal (deleted files "
+                   "are rewritten, not adopted as empty)")
+    if not events:
+        click.echo("nothing to adopt: no file was edited by hand")
+        return
+    changes = sum(1 for e in events if e.type != "run.started")
+    click.echo(f"adopted {changes} change(s) as run {run} "
+               f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them, "
+               f"`memoir revert {run}` undoes them")
+
+
+@click.command()
+@home_option
+@click.pass_context
+def verify(ctx: click.Context) -> None:
+    """Read the whole journal and check every record and the hash chain."""
+    report = open_home(ctx).verify()
+    click.echo(f"ok: {report.records} records, {report.bytes:,} bytes, head hash "
+               f"{report.head_hash or '-'}")
+
+
+@click.command()
+@home_option
+@click.pass_context
+def repair(ctx: click.Context) -> None:
+    """Cut a damaged record out of the journal (the cut bytes are kept beside it)."""
+    home = home_path(ctx)
+    path = Path(home).expanduser() if home else default_home()
+    journal = FileJournal(path / JOURNAL_FILE, recover=False)
+    try:
+        report = journal.repair()
+    finally:
+        journal.close()
+    if report is None:
+        click.echo("journal is sound; nothing to repair")
+        return
+    click.echo(f"cut {report.cut_bytes:,} bytes after seq {report.kept_head}; saved to "
+               f"{report.saved_to}")
+    if report.reappended:
+        click.echo(f"re-appended {len(report.reappended)} valid record(s) that followed the "
+                   f"damage as seq {report.reappended[0]}-{report.reappended[-1]}")
+    if report.skipped:
+        shown = ", ".join(map(str, report.skipped[:20]))
+        more = f" and {len(report.skipped) - 20} more" if len(report.skipped) > 20 else ""
+        click.echo(f"not re-appended (damaged, or part of an append that lost a record): "
+                   f"original seq {shown}{more}; their bytes are in the saved file")
+    # Checkpoints folded from the cut records must go, and the projected files must
+    # show the journal as it now is.
+    handle = Memoir(path)
+    try:
+        handle.checkpoints.clear()
+        try:
+            written = handle.rebuild()
+        except DriftError as exc:
+            click.echo(f"projected files not rewritten: {exc}")
+        else:
+            if written:
+                click.echo(f"rewrote {', '.join(written)} from the repaired journal")
+    finally:
+        handle.close()

@@ -1,0 +1,311 @@
+"""The engine of a memoir home: the journal, the live state, the commit path and the
+followers of the journal, put together.
+
+:class:`Engine` opens a home (its config, journal, checkpoints and projected files),
+commits decisions (:meth:`Engine.commit`), answers reads (state, views at any seq,
+events) and keeps the followers — the projector first — up to date.  Sessions,
+adoption and status sit above it, in :class:`memoir.api.Memoir`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import structlog
+
+from memoir.clock import Clock, SystemClock
+from memoir.config import Config, load_config
+from memoir.engine.checkpoints import CheckpointStore
+from memoir.engine.commit import CommitQueue, Decision, Pending
+from memoir.engine.files import FilesView
+from memoir.engine.followers import Follower, Followers
+from memoir.engine.limits import ConfiguredLimits
+from memoir.engine.live import LiveState
+from memoir.engine.materializer import Drift, Materializer
+from memoir.engine.projector import Projector
+from memoir.errors import DriftError, NotFoundError
+from memoir.events.types import Event
+from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
+from memoir.projections.state import State
+
+__all__ = ["JOURNAL_FILE", "Engine", "default_home"]
+
+log = structlog.get_logger("memoir")
+
+JOURNAL_FILE = "journal.jsonl"
+T = TypeVar("T")
+
+
+def default_home() -> Path:
+    """``$MEMOIR_HOME``, else ``~/.memoir``."""
+    env = os.environ.get("MEMOIR_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".memoir"
+
+
+class Engine:
+    """An open memoir home.  Safe to share between threads; many processes may open
+    the same home at once.
+
+    ``followers`` are added after the projector, which always comes first.
+    """
+
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        *,
+        journal: Journal | None = None,
+        config: Config | None = None,
+        clock: Clock | None = None,
+        followers: Iterable[Follower] = (),
+    ) -> None:
+        self.home = Path(home).expanduser() if home is not None else default_home()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.config = config or load_config(self.home)
+        self.clock = clock or SystemClock()
+        if journal is None:
+            # The journal is checked from the newest valid checkpoint on, not from its
+            # first byte: opening a home with a long history stays fast, and
+            # `memoir verify` (or any full replay) checks the whole chain.
+            journal = FileJournal(
+                self.home / JOURNAL_FILE,
+                durability=self.config.journal.durability,
+                clock=self.clock,
+                lock_timeout=self.config.journal.lock_timeout_seconds,
+                scan=False,
+            )
+        self.journal = journal
+        # Projected files are fsynced like the journal unless durability is "never": a
+        # file half-written by a crash would otherwise look like a hand edit.
+        self.materializer = Materializer(
+            self.home, fsync=self.config.journal.durability != "never",
+            lock_timeout=self.config.journal.lock_timeout_seconds,
+        )
+        self.files = FilesView(self.materializer)
+        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
+        self.live = LiveState(journal, self.checkpoints,
+                              checkpoint_every=self.config.journal.checkpoint_every)
+        self.projector = Projector(
+            self.live, self.materializer,
+            background=self.config.projections.mode == "background",
+            coalesce=self.config.projections.coalesce_ms / 1000,
+        )
+        self.followers = Followers([self.projector, *followers])
+        self.limits = ConfiguredLimits(self.config.memory.memory_char_limit,
+                                       self.config.memory.user_char_limit)
+        self.commits = CommitQueue(self.live, self.limits, written=self.followers.folded)
+        self._closed = False
+        self.live.listener = self.followers
+        self.journal.recover()
+        self.live.catch_up()
+        for follower in self.followers:
+            follower.opened()
+        self.followers.active = True
+        _OPEN.add(self)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def head(self) -> int:
+        """The last seq in the journal (after reading what other processes appended)."""
+        self.live.catch_up()
+        return self.live.state.seq
+
+    @property
+    def state(self) -> State:
+        """The live state, caught up.  Treat it as read-only; use :meth:`view` to keep one."""
+        self.live.catch_up()
+        return self.live.state
+
+    def view(self, seq: int | None = None) -> State:
+        """An independent copy of the state at ``seq`` (default: the head)."""
+        return self.live.view(seq)
+
+    def events(
+        self,
+        *,
+        types: Iterable[str] = (),
+        actor: str | None = None,
+        run: str | None = None,
+        session: str | None = None,
+        after: int = 0,
+        until: int | None = None,
+    ) -> Iterator[Event]:
+        """Journal records filtered by type (exact or ``prefix.*``), actor, run, session, seq."""
+        wanted = tuple(types)
+        exact = {t for t in wanted if not t.endswith("*")}
+        prefixes = tuple(t[:-1] for t in wanted if t.endswith("*"))
+        for event in self.journal.read(after=after, until=until):
+            if wanted and event.type not in exact and not (
+                prefixes and event.type.startswith(prefixes)
+            ):
+                continue
+            if actor is not None and event.actor != actor:
+                continue
+            if run is not None and event.run != run:
+                continue
+            if session is not None and event.session != session:
+                continue
+            yield event
+
+    def event(self, seq: int) -> Event:
+        for event in self.journal.read(after=seq - 1, until=seq):
+            return event
+        raise NotFoundError(f"no event with seq {seq} (head is {self.head})")
+
+    # -- committing --------------------------------------------------------------------------
+
+    def commit(
+        self,
+        decide: Callable[[State], Decision[T]],
+        *,
+        actor: str,
+        session: str | None = None,
+        run: str | None = None,
+        causation: str | None = None,
+        expect: Expectation | None = None,
+    ) -> tuple[list[Event], T]:
+        """Decide against the fresh state under the journal lock and append the result.
+
+        ``decide`` must be pure (it may be called with any state); a decision with no
+        events appends nothing.  Returns the appended records and the decision's result.
+        Commits from several threads share writes and syncs (see
+        :mod:`memoir.engine.commit`); each is still atomic and sees a fresh state.
+        """
+        pending: Pending[T] = Pending(decide, actor, session, run, causation, expect)
+        self.run(pending)
+        return pending.events, pending.result
+
+    def commit_with_files(
+        self,
+        decide: Callable[[State, FilesView], Decision[T]],
+        *,
+        actor: str,
+        session: str | None = None,
+        run: str | None = None,
+        causation: str | None = None,
+        expect: Expectation | None = None,
+    ) -> tuple[list[Event], T]:
+        """:meth:`commit` for a decision that must also see the projected files (whether
+        one was edited by hand): it gets a read-only :class:`FilesView` as well."""
+        files = self.files
+        return self.commit(lambda state: decide(state, files), actor=actor, session=session,
+                           run=run, causation=causation, expect=expect)
+
+    def run(self, pending: Pending[Any]) -> None:
+        """Run one commit through the queue, then let the followers and checkpoints
+        catch up with it (outside the journal lock: other writers need not wait)."""
+        self.commits.run(pending)
+        if pending.events:
+            self.followers.advanced(committed=True)
+            self.live.checkpoint_if_due()
+
+    def ensure_limits(self) -> None:
+        """Journal the configured limits if they differ from those in force."""
+        self.commit(lambda state: Decision(events=self.limits.events(state)), actor="system")
+
+    # -- projected files -------------------------------------------------------------------------
+
+    def projected_files(self, state: State | None = None) -> dict[str, bytes | None]:
+        """Every projected file and the bytes it should hold (None: no file)."""
+        return self.projector.projected_files(state)
+
+    def flush(self) -> None:
+        """Do now what the followers owe: write the projected files the last commits owe.
+
+        With ``projections.mode: background`` (the default) a commit returns once its
+        events are durable in the journal and the files follow a moment later; call
+        this before reading MEMORY.md, USER.md or the skills tree from disk.  Closing
+        the handle flushes too.  Raises what writing the files raised (the journal is
+        unaffected: the next open or flush writes them).
+        """
+        for follower in self.followers:
+            follower.flush()
+
+    def drift(self) -> list[Drift]:
+        """Projected files edited by hand since memoir last wrote them."""
+        return self.projector.drift()
+
+    def rebuild(self, *, force: bool = False, from_scratch: bool = True) -> list[str]:
+        """Rewrite every projected file from the journal.
+
+        Refuses (DriftError) while a file holds hand edits, unless ``force``, which first
+        copies each drifted file to ``<file>.bak.<unix seconds>``.
+        """
+
+        def skip(drifted: list[Drift]) -> list[str]:
+            if drifted and not force:
+                names = ", ".join(d.path for d in drifted)
+                raise DriftError(
+                    f"{names} edited by hand; run `memoir adopt` to keep the edits, or "
+                    "`memoir rebuild --force` to discard them (a .bak copy is kept)"
+                )
+            stamp = int(time.time())
+            for d in drifted:
+                self.materializer.backup(d.path, stamp)
+            return []
+
+        with self.live.mutex:
+            written = self.projector.rewrite(skip, refold=from_scratch)
+            self.live.maybe_checkpoint(force=True)
+        return written
+
+    # -- maintenance -------------------------------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        return self.journal.verify()
+
+    def repair(self) -> RecoveryReport | None:
+        """Repair the journal (see :meth:`Journal.repair`); the state is folded again and
+        every projected file is owed (the files may show records the repair cut)."""
+        report = self.journal.repair()
+        if report is not None:
+            with self.live.mutex:
+                self.checkpoints.clear()
+                self.live.last_checkpoint = 0
+                self.live.refold()
+        return report
+
+    def close(self, *, flush: bool = True) -> None:
+        """Flush the followers (the projected files still owed), close the journal.
+
+        ``flush=False`` leaves what is owed undone, as a crash would (the next open of
+        the home does it).
+        """
+        if self._closed:
+            return
+        for follower in self.followers:
+            follower.close(flush=flush)
+        with self.live.mutex:
+            self._closed = True
+            _OPEN.discard(self)
+            self.materializer.close()
+            self.journal.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: Open handles, flushed at interpreter exit (the background writer's threads are daemons).
+_OPEN: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_open_handles() -> None:
+    for engine in list(_OPEN):
+        try:
+            engine.close()
+        except Exception as exc:
+            log.warning("projection.flush_failed", home=str(engine.home), error=str(exc))

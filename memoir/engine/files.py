@@ -1,0 +1,80 @@
+"""A read-only view of the projected files, handed to decisions that must know whether
+a file was edited by hand.
+
+Decisions are pure functions of what they are given.  A few need to know about the
+files as they are on disk (a write to MEMORY.md is refused while it holds a hand
+edit; adoption turns hand edits into events); they get this view as an argument,
+and it is consulted under the same locks as the decision runs under (the journal
+lock and the state mutex).  It cannot write.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+
+from memoir.engine.materializer import Drift, Materializer
+
+__all__ = ["FilesView"]
+
+_BACKUP = re.compile(r"\.bak\.\d+$")
+
+
+class FilesView:
+    """What a decision may ask of the projected files (see the module docstring)."""
+
+    def __init__(self, materializer: Materializer) -> None:
+        self._m = materializer
+
+    def drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
+                ) -> Drift | None:
+        """Whether ``rel`` holds bytes memoir did not write, given what it renders now
+        (a function is called only when the file's ``stat`` does not vouch for it)."""
+        return self._m.is_drifted(rel, current)
+
+    def drift(self, desired: Mapping[str, bytes | None]) -> list[Drift]:
+        """The files of ``desired`` that were edited by hand."""
+        return self._m.drift(desired)
+
+    def read(self, rel: str) -> bytes | None:
+        return self._m.read(rel)
+
+    def wrote(self, rel: str) -> bool:
+        """Whether memoir wrote ``rel`` (so its absence is a removal)."""
+        return self._m.wrote(rel)
+
+    def files_under(self, folder: str, *, hidden: Collection[str] = ()) -> list[str]:
+        """Home-relative paths of the regular files under ``folder``, sorted; hidden
+        files, ``*.bak.<n>`` copies, links and hidden folders are left out, except the
+        hidden folders named in ``hidden`` (home-relative)."""
+        home = str(self._m.home)
+        top = os.path.join(home, folder)
+        if not os.path.isdir(top):
+            return []
+        keep = {os.path.join(home, h) for h in hidden}
+        found = []
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(
+                d for d in dirnames
+                if not d.startswith(".") or os.path.join(dirpath, d) in keep
+            )
+            for name in sorted(filenames):
+                full = os.path.join(dirpath, name)
+                if name.startswith(".") or _BACKUP.search(name) or os.path.islink(full):
+                    continue
+                found.append(os.path.relpath(full, home).replace(os.sep, "/"))
+        return found
+
+    @contextmanager
+    def settled(self) -> Iterator[None]:
+        """Hold the projection lock with the manifest re-read: no file write is half
+        done meanwhile (a file being moved must not look removed or added by hand)."""
+        with self._m.locked():
+            self._m.reload()
+            yield
+
+    def reload(self) -> None:
+        """Re-read memoir's record of what it wrote (another process may have written)."""
+        self._m.reload()

@@ -1,0 +1,164 @@
+"""The live state: the state folded from the journal, kept caught up, with checkpoints.
+
+Opening loads the newest checkpoint the journal vouches for (:meth:`Journal.anchor`)
+and folds only the records after it.  :meth:`LiveState.catch_up` folds what other
+processes appended since; :meth:`LiveState.view` is an independent copy at any seq,
+started from the nearest checkpoint at or before it.  Checkpoints are kept only for a
+journal that outlives the process (``Journal.persistent``).
+
+Everything here runs under :attr:`LiveState.mutex` (re-entrant), which the commit path
+holds while it decides, stages and folds; readers of :attr:`LiveState.state` treat it
+as read-only.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Protocol
+
+import structlog
+
+from memoir.engine.checkpoints import CheckpointStore
+from memoir.errors import NotFoundError
+from memoir.events.types import Event
+from memoir.journal import Journal
+from memoir.projections.state import State
+
+__all__ = ["Listener", "LiveState"]
+
+log = structlog.get_logger("memoir")
+
+# Catch-up tells its listener about events in chunks of this many, so a long catch-up
+# never holds every event at once.
+_CHUNK = 1024
+
+
+class Listener(Protocol):
+    """Who hears about the events catch-up folds (the engine's followers)."""
+
+    def folded(self, events: Sequence[Event]) -> None: ...
+
+    def advanced(self, *, committed: bool) -> None: ...
+
+    def reset(self) -> None: ...
+
+
+class LiveState:
+    """The caught-up state of one handle (see the module docstring)."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        checkpoints: CheckpointStore | None,
+        *,
+        checkpoint_every: int = 10_000,
+        listener: Listener | None = None,
+    ) -> None:
+        self.journal = journal
+        self.checkpoints = checkpoints if journal.persistent else None
+        self.checkpoint_every = checkpoint_every
+        self.listener = listener
+        self.mutex = threading.RLock()
+        #: The seq of the last checkpoint saved or loaded.
+        self.last_checkpoint = 0
+        self.state = self._initial()
+
+    def _initial(self) -> State:
+        state = self._from_checkpoint(None)
+        if state is not None:
+            self.last_checkpoint = state.seq
+            return state
+        return State()
+
+    def _from_checkpoint(self, at_most: int | None) -> State | None:
+        """The newest checkpoint at or before ``at_most`` that the journal vouches for."""
+        if self.checkpoints is None:
+            return None
+        for seq in self.checkpoints.best(at_most=at_most):
+            cp = self.checkpoints.load(seq, replay=self.replay_to)
+            if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
+                return cp.state
+            if at_most is None:
+                log.warning("checkpoint.ignored", seq=seq, reason="does not match the journal")
+        return None
+
+    def replay_to(self, seq: int) -> State:
+        """The state at ``seq`` folded from the first record."""
+        return State().apply_all(self.journal.read(until=seq))
+
+    def catch_up(self) -> int:
+        """Fold what was appended since this handle last looked; how many events."""
+        journal = self.journal
+        if journal.caught_up_to(self.state.seq):
+            return 0  # under our own journal lock with nothing new: nothing to read
+        with self.mutex:
+            listener = self.listener
+            # Fold while reading: a long catch-up must not hold every event in memory.
+            fresh = 0
+            chunk: list[Event] = []
+            for event in journal.read(after=self.state.seq):
+                self.state.apply(event)
+                fresh += 1
+                if listener is not None:
+                    chunk.append(event)
+                    if len(chunk) >= _CHUNK:
+                        listener.folded(chunk)
+                        chunk = []
+            if fresh:
+                if listener is not None:
+                    listener.folded(chunk)
+                    listener.advanced(committed=False)
+                self.maybe_checkpoint()
+            return fresh
+
+    def maybe_checkpoint(self, force: bool = False) -> None:
+        """Under the mutex: save a checkpoint if ``checkpoint_every`` seqs have passed."""
+        if self.checkpoints is None:
+            return
+        if not force and self.state.seq - self.last_checkpoint < self.checkpoint_every:
+            return
+        seq, offset, record_hash = self.journal.position()
+        if seq != self.state.seq or record_hash != self.state.hash:
+            return
+        self.checkpoints.save(self.state, offset)
+        self.last_checkpoint = seq
+
+    def checkpoint_if_due(self) -> None:
+        """After a commit, outside the journal lock (other writers need not wait)."""
+        if self.state.seq - self.last_checkpoint >= self.checkpoint_every:
+            with self.mutex:
+                self.maybe_checkpoint()
+
+    def view(self, seq: int | None = None) -> State:
+        """An independent copy of the state at ``seq`` (default: the head)."""
+        with self.mutex:
+            self.catch_up()
+            if seq is None or seq == self.state.seq:
+                return self.state.copy()
+            if seq < 0 or seq > self.state.seq:
+                raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
+        state = self._from_checkpoint(seq) or State()
+        return state.apply_all(self.journal.read(after=state.seq, until=seq))
+
+    def reload(self) -> None:
+        """Throw the state away and fold it again from the journal (after a failure left
+        it ahead of what was written); the listener is told to assume nothing."""
+        with self.mutex:
+            self.last_checkpoint = 0
+            listener, self.listener = self.listener, None
+            try:
+                self.state = self._initial()
+                self.catch_up()
+            finally:
+                self.listener = listener
+            if listener is not None:
+                listener.reset()
+
+    def refold(self) -> None:
+        """Fold the whole journal from its first record (rebuild, repair): checkpoints
+        are not consulted, and the listener is told to assume nothing."""
+        with self.mutex:
+            self.state = State().apply_all(self.journal.read())
+            if self.listener is not None:
+                self.listener.reset()

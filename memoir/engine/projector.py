@@ -1,0 +1,326 @@
+"""The projector: the follower that keeps the projected files up to the journal.
+
+It keeps a ledger of the files commits owe (per renderer and path, the last seq that
+touched it) and writes them through the materializer, the only writer of projected
+files.  With ``projections.mode: background`` (the default) a thread of the handle
+writes them ``coalesce_ms`` after a commit, so a burst of commits costs one rewrite;
+:meth:`Projector.flush` writes what is owed at once, and closing flushes.  With
+``sync`` each commit writes its files before it returns.  Either way:
+
+- files are rendered at the head the handle has caught up to, and a writer never puts
+  files of an older seq over newer ones (it checks the manifest's seq under the
+  projection lock and renders again);
+- files edited by hand are skipped (drift);
+- a process that dies with files owed leaves the manifest's seq behind the journal's
+  head, and the next open rewrites the stale files (:meth:`Projector.opened`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Callable, Collection, Sequence
+
+import structlog
+
+from memoir.engine.live import LiveState
+from memoir.engine.materializer import Drift, Materializer
+from memoir.errors import ProjectionError
+from memoir.events.types import Event
+from memoir.projections.render import RENDERERS, Renderer, render_all
+from memoir.projections.state import State
+
+__all__ = ["Projector"]
+
+log = structlog.get_logger("memoir")
+
+#: How long the writer thread waits for work before it ends (seconds).
+IDLE_SECONDS = 1.0
+
+
+class Projector:
+    """Writes the projected files a handle's commits owe (see the module docstring).
+
+    ``background``: a writer thread coalescing commits for ``coalesce`` seconds;
+    otherwise the committing thread writes before its commit returns.
+    """
+
+    def __init__(
+        self,
+        live: LiveState,
+        materializer: Materializer,
+        *,
+        background: bool = True,
+        coalesce: float = 0.02,
+        renderers: Sequence[Renderer] = RENDERERS,
+    ) -> None:
+        self.live = live
+        self.materializer = materializer
+        self.renderers = tuple(renderers)
+        self._by_name = {r.name: r for r in self.renderers}
+        # Files owed: (renderer name, path or token) -> last seq touching it.  Together
+        # with the files as of _covered it is what the files must show.
+        self._dirty: dict[tuple[str, str], int] = {}
+        self._covered = 0
+        self._writer = _Writer(self, coalesce) if background else None
+
+    # -- the follower protocol -------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The seq the files are known to be current as of (-1: unknown)."""
+        return self._covered
+
+    @property
+    def background(self) -> bool:
+        """Whether a writer thread writes the files (else each commit does)."""
+        return self._writer is not None
+
+    @property
+    def owed(self) -> int:
+        """How many files (or skill folders) are owed a write."""
+        return len(self._dirty)
+
+    @property
+    def error(self) -> Exception | None:
+        """What the background writer's last pass raised (None after a good pass)."""
+        return self._writer.error if self._writer is not None else None
+
+    def opened(self) -> None:
+        """Rewrite files that are behind (or ahead of) the journal after a crash.
+
+        A crash can leave a file that memoir wrote but the journal does not match: the
+        process died between the journal write and the file write, or (durability
+        ``batch``/``never``) the journal lost an unsynced tail the file already showed.
+        Such a file is memoir's, not a hand edit; it is rewritten.  The check runs only
+        when the manifest's seq differs from the journal's head.
+        """
+        if self.materializer.seq != self.live.state.seq:
+            self.rewrite(lambda drifted: [d.path for d in drifted])
+        self._covered = self.live.state.seq
+
+    def folded(self, events: Sequence[Event]) -> None:
+        """Under the state mutex: note the files ``events`` change (owed until written)."""
+        if not events:
+            return
+        seq = events[-1].seq
+        kinds = {type(e.data) for e in events}
+        dirty = self._dirty
+        for renderer in self.renderers:
+            # A commit of 10,000 memory events need not be shown to the skills renderer.
+            if not kinds.intersection(renderer.watches):
+                continue
+            for path in renderer.touched(events):
+                dirty[(renderer.name, path)] = seq
+
+    def advanced(self, *, committed: bool) -> None:
+        if self._writer is not None:
+            self._writer.wake()
+        elif committed:
+            # Sync mode: the commit is durable already, so a failure is logged, not
+            # raised; the files stay owed and the next commit, flush or open writes them.
+            try:
+                self.project()
+            except Exception as exc:
+                log.error("projection.write_failed", home=str(self.materializer.home),
+                          error=str(exc))
+
+    def reset(self) -> None:
+        """Whatever the files show, bring them all to the journal's state next time."""
+        self._covered = -1
+
+    def flush(self) -> None:
+        """Write the files owed, now; raise what writing them raised (the journal is
+        unaffected: the next open or flush writes them)."""
+        self.project()
+
+    def close(self, *, flush: bool = True) -> None:
+        """Stop the writer thread and write what is owed (a failure is logged: the
+        journal has it all, and the next open writes the files)."""
+        if self._writer is not None:
+            self._writer.stop()
+        if not flush:
+            return
+        try:
+            self.project()
+        except Exception as exc:
+            log.warning("projection.flush_failed", home=str(self.materializer.home),
+                        error=str(exc))
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def projected_files(self, state: State | None = None) -> dict[str, bytes | None]:
+        """Every projected file and the bytes it should hold (None: no file)."""
+        return render_all(state or self.live.state, self.renderers)
+
+    def _render_owed(self, full: bool) -> tuple[int, dict[str, bytes | None], int]:
+        """The files owed (every file if ``full``), rendered at the head: (seq, files, covered)."""
+        with self.live.mutex:
+            self.live.catch_up()
+            state = self.live.state
+            if full:
+                return state.seq, self.projected_files(state), self._covered
+            wanted: dict[str, set[str]] = {}
+            for name, path in self._dirty:
+                wanted.setdefault(name, set()).add(path)
+            desired: dict[str, bytes | None] = {}
+            for renderer in self.renderers:
+                paths = wanted.get(renderer.name)
+                if paths:
+                    desired.update(renderer.files(state, paths))
+            return state.seq, desired, self._covered
+
+    def project(self) -> None:
+        """Bring the projected files up to the head (skipping files edited by hand).
+
+        Rendering happens under the state mutex, writing under the projection lock only,
+        never the two nested the other way round; a writer never puts files of an older
+        seq over a newer one (it renders again), and one that finds the manifest older
+        than what its ledger covers (a lost manifest, another process's crash) writes
+        every file.
+        """
+        full = self._covered < 0
+        last_seq = -1
+        for _attempt in range(20):
+            seq, desired, covered = self._render_owed(full)
+            with self.materializer.locked():
+                on_disk = self.materializer.seq
+                if on_disk > seq and not (full and seq == last_seq):
+                    # Another writer got further: render again from a fresher head.  If
+                    # the head has not moved, the files are ahead of the journal (a
+                    # repair or a crash cut records they show): write them all.
+                    full = full or seq == last_seq
+                    last_seq = seq
+                    continue
+                if not full and on_disk < covered:
+                    full = True
+                    continue
+                if desired or on_disk != seq:
+                    drifted = [d.path for d in self.materializer.drift(desired)]
+                    self.materializer.write(desired, seq=seq, skip=drifted)
+            with self.live.mutex:
+                self.settled(seq)
+            return
+        raise ProjectionError("could not bring the projected files up to date: other writers "
+                              "kept moving them ahead of this handle's view of the journal")
+
+    def settled(self, seq: int) -> None:
+        """Under the state mutex: the files are current as of ``seq``."""
+        self._dirty = {k: s for k, s in self._dirty.items() if s > seq}
+        self._covered = max(self._covered, seq)
+
+    def rewrite(self, skip: Callable[[list[Drift]], Collection[str]], *,
+                refold: bool = False) -> list[str]:
+        """Write every projected file at the head, under the state mutex, the journal
+        lock and the projection lock (nothing moves meanwhile); ``skip`` gets the files
+        edited by hand and names those to leave alone (it may back them up, or raise
+        to write nothing).  ``refold``: fold the state from the first record first."""
+        live = self.live
+        with live.mutex, live.journal.locked(), self.materializer.locked():
+            if refold:
+                live.refold()
+            else:
+                live.catch_up()
+            desired = self.projected_files()
+            skipped = skip(self.materializer.drift(desired))
+            written = self.materializer.write(desired, seq=live.state.seq, skip=skipped)
+            self.settled(live.state.seq)
+            return written
+
+    def drift(self) -> list[Drift]:
+        """Projected files edited by hand since memoir last wrote them."""
+        with self.live.mutex:
+            self.live.catch_up()
+            return self.materializer.drift(self.projected_files())
+
+    def renderer(self, name: str) -> Renderer:
+        return self._by_name[name]
+
+
+class _Writer:
+    """The background writer of one projector: a thread that runs
+    :meth:`Projector.project` when commits owe files.  Commits that land while it
+    writes are coalesced into its next pass.  The thread ends after a second with
+    nothing to do (and holds the projector only weakly while it waits), so idle or
+    forgotten handles keep no thread alive."""
+
+    def __init__(self, projector: Projector, coalesce: float) -> None:
+        self._projector = weakref.ref(projector)
+        self.coalesce = coalesce
+        self._cv = threading.Condition(threading.Lock())
+        self._wanted = False
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+        self.error: Exception | None = None
+
+    def wake(self) -> None:
+        if self._wanted:
+            return  # a pass is already due (checked without the lock: the common case)
+        with self._cv:
+            if self._stopped or self._wanted:
+                return
+            self._wanted = True
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=_writer_main, args=(self._projector, self),
+                    name="memoir-projector", daemon=True,
+                )
+                self._thread.start()
+            else:
+                self._cv.notify()
+
+    def next_job(self) -> bool:
+        """Wait for work, then let more commits gather: True to run a pass, False to end."""
+        with self._cv:
+            if not self._wanted and not self._stopped:
+                self._cv.wait(IDLE_SECONDS)
+            if self._stopped or not self._wanted:
+                if self._thread is threading.current_thread():
+                    self._thread = None
+                return False
+            # Commits arriving meanwhile join this pass (stop() cuts the wait short).
+            deadline = time.monotonic() + self.coalesce
+            while not self._stopped and (left := deadline - time.monotonic()) > 0:
+                self._cv.wait(left)
+            if self._stopped:
+                return False
+            self._wanted = False
+            return True
+
+    def retry_later(self) -> None:
+        with self._cv:
+            self._wanted = True
+
+    @property
+    def alive(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def stop(self) -> None:
+        with self._cv:
+            self._stopped = True
+            thread = self._thread
+            self._cv.notify_all()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=30)
+
+
+def _writer_main(ref: weakref.ReferenceType[Projector], writer: _Writer) -> None:
+    backoff = 0.05
+    while writer.next_job():
+        projector = ref()
+        if projector is None:
+            return
+        try:
+            projector.project()
+            writer.error = None
+            backoff = 0.05
+        except Exception as exc:
+            writer.error = exc
+            log.error("projection.write_failed", home=str(projector.materializer.home),
+                      error=str(exc), retry_in_seconds=backoff)
+            writer.retry_later()
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
+        del projector

@@ -1,0 +1,182 @@
+"""Reading a journal file: complete lines, records checked against the hash chain.
+
+A :class:`Scanner` reads the bytes of one journal file through a descriptor the file
+journal owns.  Every complete line must be the next record of the chain — seq,
+hash, ``more`` countdown, a known type — or :class:`JournalCorrupted` names its line.
+A final line without a newline is a torn write (or one still in progress) and ends a
+scan quietly, unless it holds a whole record followed by stray bytes, which no write
+produces.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import msgspec
+
+from memoir.errors import JournalCorrupted, UnknownEventType
+from memoir.events.codec import GENESIS, HASH_HEX, Decoder, RawRecord, hash_of_line, line_hash_ok
+from memoir.events.types import Event
+from memoir.journal.interface import VerifyReport
+
+__all__ = ["BAD_LINE", "Scanner", "Tail"]
+
+_CHUNK = 4 << 20
+# The end of a complete record: its hash field (always last, fixed width).
+_RECORD_END = re.compile(rb'"hash":"[0-9a-f]{32}"}')
+#: What decoding a malformed line raises (msgspec reports invalid UTF-8 with the
+#: builtin error, not its own).
+BAD_LINE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)
+
+
+class Tail(NamedTuple):
+    """A position in the file: just after record ``seq``, whose hash and ``more`` are given."""
+
+    seq: int = 0
+    offset: int = 0
+    hash: bytes = GENESIS
+    more: int = 0
+
+
+class Scanner:
+    """Reads and checks the records of the journal file at ``path`` through ``fd``
+    (set by the journal that owns the descriptor)."""
+
+    def __init__(self, path: Path, decoder: Decoder) -> None:
+        self.path = path
+        self.decoder = decoder
+        self.fd = -1
+
+    def size(self) -> int:
+        return os.fstat(self.fd).st_size
+
+    def lines(self, start: int, end: int) -> Iterator[tuple[bytes, int]]:
+        """Complete lines in [start, end) with the offset just after each; a final
+        fragment without a newline is yielded with offset -1."""
+        offset = start
+        carry = b""
+        while offset < end:
+            chunk = os.pread(self.fd, min(_CHUNK, end - offset), offset)
+            if not chunk:
+                break  # the file shrank under us (a torn tail was cut)
+            offset += len(chunk)
+            data = carry + chunk if carry else chunk
+            base = offset - len(data)
+            lines = data.split(b"\n")
+            carry = lines.pop()
+            for line in lines:
+                base += len(line) + 1
+                yield line, base
+        if carry:
+            yield carry, -1
+
+    def scan(self, start: Tail, end: int) -> Iterator[tuple[RawRecord, bytes, int]]:
+        """Decode and check the records in [start, end).  Yields (record, line, offset after)."""
+        prev, seq, more = start.hash, start.seq, start.more
+        envelope = self.decoder.envelope
+        versions = self.decoder.versions
+        for line, after in self.lines(start.offset, end):
+            lineno = seq + 1  # one record per line, seqs from 1: line number == seq
+            if after == -1:
+                if self._stray_bytes_after_record(line, prev, lineno):
+                    raise self.damage(lineno, "a whole record followed by stray bytes "
+                                      "(its newline was altered)", end, end)
+                return
+            problem = None
+            try:
+                rec = envelope(line)
+            except BAD_LINE as exc:
+                problem = f"not a journal record ({exc})"
+            else:
+                if rec.seq != lineno:
+                    problem = f"seq {rec.seq} where {lineno} was expected"
+                elif not line_hash_ok(prev, line):
+                    problem = "hash does not match (the record was altered)"
+                elif rec.more < 0 or (more > 0 and rec.more != more - 1):
+                    problem = f"more={rec.more} where {max(more - 1, 0)} was expected"
+            if problem is not None:
+                raise self.damage(lineno, problem, after, end)
+            if versions.get(rec.type, 0) < rec.v:
+                try:
+                    self.decoder.check_known(rec)
+                except UnknownEventType as exc:
+                    raise UnknownEventType(f"{self.path}: line {lineno}: {exc}") from None
+            seq, prev, more = lineno, line[-HASH_HEX - 2 : -2], rec.more
+            yield rec, line, after
+
+    def _stray_bytes_after_record(self, fragment: bytes, prev: bytes, lineno: int) -> bool:
+        # A torn write leaves a prefix of a record line, and a record line ends with its
+        # hash field; so a chain-valid record inside the fragment with bytes after it
+        # cannot come from a crash.
+        for match in _RECORD_END.finditer(fragment):
+            whole = fragment[: match.end()]
+            if match.end() < len(fragment) and line_hash_ok(prev, whole):
+                try:
+                    return self.decoder.envelope(whole).seq == lineno
+                except BAD_LINE:
+                    continue
+        return False
+
+    def damage(self, lineno: int, problem: str, after: int, end: int) -> JournalCorrupted:
+        """The error for damage at ``lineno``, saying how many lines follow it."""
+        rest = 0
+        offset = after
+        while 0 <= offset < end:
+            chunk = os.pread(self.fd, min(_CHUNK, end - offset), offset)
+            if not chunk:
+                break
+            rest += chunk.count(b"\n")
+            offset += len(chunk)
+        follows = f"{rest} more line(s) follow it" if rest else "it is the last line"
+        return JournalCorrupted(
+            f"{problem}; {follows}. Run `memoir repair` to cut the damage and re-append "
+            "the valid records after it (the cut bytes are kept beside the journal)",
+            path=str(self.path), line=lineno, seq=lineno,
+        )
+
+    def event(self, rec: RawRecord) -> Event:
+        """The event of a record the scan passed; JournalCorrupted if its payload does
+        not fit its schema."""
+        try:
+            return self.decoder.event(rec)
+        except BAD_LINE as exc:
+            raise JournalCorrupted(
+                f"the payload of {rec.type} v{rec.v} does not fit its schema: {exc}",
+                path=str(self.path), line=rec.seq, seq=rec.seq,
+            ) from None
+
+    def verify(self) -> VerifyReport:
+        """Check every record from the first byte: chain, seqs, appends, payload schemas."""
+        size = self.size()
+        count = 0
+        types: dict[str, int] = {}
+        group: list[str] = []
+        head = Tail()
+        for rec, line, after in self.scan(Tail(), size):
+            self.event(rec)
+            group.append(rec.type)
+            if rec.more == 0:
+                count += len(group)
+                for name in group:
+                    types[name] = types.get(name, 0) + 1
+                group.clear()
+                head = Tail(rec.seq, after, hash_of_line(line))
+        return VerifyReport(records=count, head_hash=head.hash.decode(), bytes=head.offset,
+                            types=types, pending_bytes=size - head.offset)
+
+    def read_backwards(self, end: int) -> Iterator[RawRecord]:
+        """The envelopes of the records before ``end``, last first."""
+        pos = end
+        carry = b""
+        while pos > 0:
+            size = min(1 << 16, pos)
+            pos -= size
+            parts = (os.pread(self.fd, size, pos) + carry).split(b"\n")
+            carry = parts.pop(0) if pos > 0 else b""
+            for line in reversed(parts):
+                if line:
+                    yield self.decoder.envelope(line)

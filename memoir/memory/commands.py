@@ -1,0 +1,180 @@
+"""The ``memory`` tool run through the command layer: its schema, the call, the handler.
+
+:func:`memory_call` decides a call with :func:`memoir.memory.tool.decide` against the
+fresh state under the journal lock and appends what it decided.  A write to a file
+that holds a hand edit (or that Hermes's guard would refuse) is refused: the file is
+copied to ``<file>.bak.<unix seconds>`` and a ``memory.write_rejected`` is journaled.
+:func:`memory_tool` is the agent-facing handler; it counts consolidation failures per
+turn in the caller's context (spec §1.6).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from memoir.engine.caller import CallContext, HeldEntries
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
+from memoir.engine.files import FilesView
+from memoir.events.memory import WriteRejected
+from memoir.events.runs import RunStarted
+from memoir.memory.tool import (
+    MAX_FAILURES_PER_TURN,
+    MemoryOutcome,
+    decide,
+    drift_result,
+    failure_cap_result,
+)
+from memoir.projections.memory import TARGETS
+from memoir.projections.render.memory import memory_file, render_memory_file
+from memoir.projections.state import State
+
+__all__ = ["MEMORY_SCHEMA", "memory_call", "memory_tool", "target_drifted"]
+
+MEMORY_SCHEMA: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "memory",
+        "description": (
+            "Keep durable notes that are shown to you at the start of every future "
+            "session. Target 'memory' holds your notes about the environment, conventions "
+            "and tool quirks; target 'user' holds what you know about the user (name, role, "
+            "preferences, style). Save declarative facts that will still be true next week, "
+            "not task progress. Actions: add (content), replace (old_text: a unique "
+            "substring of one entry, content: its new text), remove (old_text). Use "
+            "'operations' to apply several actions at once, all or nothing. Each target has "
+            "a character budget; when a write does not fit, replace or remove entries and "
+            "retry in the same turn."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": ["add", "replace", "remove"],
+                           "description": "What to do (ignored when 'operations' is given)."},
+                "target": {"type": "string", "enum": ["memory", "user"],
+                           "description": "Which store: 'memory' (your notes) or 'user' "
+                                          "(the user's profile)."},
+                "content": {"type": "string",
+                            "description": "The entry text for add, or the new text for "
+                                           "replace."},
+                "old_text": {"type": "string",
+                             "description": "A short substring identifying exactly one "
+                                            "existing entry (replace, remove)."},
+                "operations": {
+                    "type": "array",
+                    "description": "Several actions applied in order as one all-or-nothing "
+                                   "batch; the budget is checked on the final result.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "action": {"type": "string", "enum": ["add", "replace", "remove"]},
+                            "content": {"type": "string"},
+                            "old_text": {"type": "string"},
+                        },
+                        "required": ["action"],
+                    },
+                },
+            },
+            "required": ["target"],
+        },
+    },
+}
+
+
+def target_drifted(state: State, files: FilesView, target: str) -> bool:
+    """Whether the target's file holds bytes memoir did not write (a hand edit)."""
+    return files.drifted(memory_file(target), lambda: render_memory_file(state, target)) \
+        is not None
+
+
+def memory_call(
+    engine: Engine,
+    args: dict[str, Any],
+    *,
+    actor: str,
+    session: str | None = None,
+    run: str | None = None,
+    run_kind: str | None = None,
+    held: HeldEntries | None = None,
+) -> tuple[dict[str, Any], MemoryOutcome | None]:
+    """Run one ``memory`` tool call through the command layer.
+
+    Returns the Hermes-shaped result and the outcome.  With ``run_kind``, a write that
+    lands starts run ``run`` in the same append.  ``held`` is the caller's record of the
+    entries it holds in memory, updated in place.
+    """
+    box: list[tuple[MemoryOutcome, list[str]]] = []
+
+    def decide_here(state: State, files: FilesView) -> Decision[dict[str, Any]]:
+        target = args.get("target") or "memory"
+        edited: set[str] = set()
+        if target in TARGETS and target_drifted(state, files, target):
+            edited.add(target)
+        live = {
+            t: kept for t, (texts, kept) in (held or {}).items()
+            if state.memory.target(t).texts() == texts
+        }
+        outcome = decide(state.memory, args, live=live, edited=edited)
+        before = state.memory.target(target).texts() if target in TARGETS else []
+        box.append((outcome, before))
+        events = list(outcome.events)
+        if outcome.drift is not None and outcome.target is not None:
+            events.append(WriteRejected(
+                target=outcome.target, action=_action(args), reason="drift",
+                pattern_ids=[], preview="", length=0, sha256="",
+            ))
+        if run_kind and run and events:
+            # Every run that lands in the journal starts with run.started, refusals too.
+            verb = "" if outcome.success else "refused "
+            summary = f"{verb}memory {_action(args)} ({target})"
+            events.insert(0, RunStarted(run_id=run, kind=run_kind, summary=summary))
+        return Decision(events=events, result=outcome.result)
+
+    _events, result = engine.commit_with_files(decide_here, actor=actor, session=session,
+                                               run=run)
+    outcome, before = box[-1]
+    if outcome.drift is not None and outcome.target is not None:
+        result = drift_result(outcome.target, outcome.drift, _backup(engine, outcome.target))
+    if held is not None and outcome.target is not None and outcome.live is not None:
+        wrote = outcome.success and bool(outcome.events)
+        held[outcome.target] = (list(outcome.live) if wrote else before, list(outcome.live))
+    assert result is not None
+    return result, outcome
+
+
+def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+    """The ``memory`` tool (spec §1.3–1.7) for the caller ``ctx``."""
+    with ctx.lock:
+        result, outcome = memory_call(engine, args, actor=ctx.actor, session=ctx.session,
+                                      run=ctx.run, run_kind=ctx.run_kind, held=ctx.held)
+        if outcome is not None:
+            if outcome.success:
+                ctx.failures = 0
+            elif outcome.failure:
+                ctx.failures += 1
+                if ctx.failures > MAX_FAILURES_PER_TURN:
+                    return failure_cap_result(ctx.failures)
+        return result
+
+
+def _action(args: dict[str, Any]) -> str:
+    return "batch" if args.get("operations") else str(args.get("action"))
+
+
+def _backup(engine: Engine, target: str) -> str:
+    """Copy the target's file to ``<file>.bak.<unix seconds>``; Hermes's text on failure."""
+    rel = memory_file(target)
+    stamp = int(engine.clock.now().timestamp())
+    # Back up what the file holds once owed writes are done (a drifted file is left as
+    # it is; a file that only looks drifted may be owed a write from a moment ago).  If
+    # the flush fails, the backup still copies what is there.
+    with contextlib.suppress(Exception):
+        engine.flush()
+    try:
+        path = engine.materializer.backup(rel, stamp)
+    except OSError:
+        path = None
+    if path is None:
+        return f"{engine.home / rel}.bak.{stamp} (BACKUP FAILED — file unchanged on disk)"
+    return str(path)
