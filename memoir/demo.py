@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import memoir
+from memoir.curator import revert_run, run_pass
 from memoir.events.memory import LimitsSet, WriteRejected
 from memoir.projections.memory import FILE_NAMES
 
@@ -139,8 +140,6 @@ _SKILLS = {
 def _skills_and_curator(
     mem: memoir.Memoir, home: Path, step: Callable[[str], None], echo: Callable[[str], None]
 ) -> None:
-    from memoir.curator import revert_run, run_pass
-
     step("9. The agent writes skills (procedural memory) with the skill_manage tool")
     agent = mem.start_session(platform="demo")
     for name, body in _SKILLS.items():

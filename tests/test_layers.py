@@ -1,0 +1,246 @@
+"""memoir's layers run one way, and nothing is joined by importing a module.
+
+The layers, bottom to top (docs/architecture.md draws them)::
+
+    errors < base < events < journal < projections < engine < domains < tools
+           < sessions < api < edges
+
+A module imports only from its own layer or below (every import counts, those inside
+functions too); inside a layer only the sideways imports listed in ``SIDEWAYS`` are
+allowed.  Only the edges (the CLI, the demo, the test doubles) import the package
+root, whose names are loaded on first use.  There are no import cycles, and outside
+the CLI no function imports a memoir module.  Plain ``ast``: no import-linter needed.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "memoir"
+
+#: Module (or package prefix) → layer.  The longest matching prefix wins.
+LAYER_OF: dict[str, str] = {
+    "memoir.errors": "errors",
+    "memoir.clock": "base",
+    "memoir.ids": "base",
+    "memoir.config": "base",
+    "memoir.threats": "base",
+    "memoir.events": "events",
+    "memoir.journal": "journal",
+    "memoir.projections": "projections",
+    "memoir.engine": "engine",
+    "memoir.memory": "domains",
+    "memoir.skills": "domains",
+    "memoir.curator": "domains",
+    "memoir.tools": "tools",
+    "memoir.prompt": "tools",
+    "memoir.session": "sessions",
+    "memoir.api": "api",
+    "memoir.cli": "edges",
+    "memoir.commands": "edges",
+    "memoir.demo": "edges",
+    "memoir.testing": "edges",
+    "memoir.__main__": "edges",
+}
+ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domains", "tools",
+         "sessions", "api", "edges"]
+#: Packages of one layer that may import each other, one way (importer, imported).
+SIDEWAYS = {
+    ("memoir.curator", "memoir.skills"),
+    ("memoir.__main__", "memoir.cli"),
+    ("memoir.cli", "memoir.commands"),
+    ("memoir.commands", "memoir.demo"),
+}
+#: Modules allowed to import memoir modules inside functions (the CLI loads commands
+#: on use, so `memoir --version` stays fast).
+LAZY_OK = ("memoir.cli", "memoir.commands")
+MAX_MODULE_LINES = 800
+MAX_CLASS_LINES = 400
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _layer(module: str) -> str:
+    best = max((p for p in LAYER_OF if module == p or module.startswith(p + ".")), key=len)
+    return LAYER_OF[best]
+
+
+def _package(module: str) -> str:
+    """The unit sideways rules speak of: ``memoir.skills.tools`` → ``memoir.skills``."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def _imports(module: str, path: Path) -> Iterator[tuple[str, int, bool]]:
+    """(imported memoir module, line, inside a function) for every import in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+
+    def resolve(node: ast.ImportFrom) -> list[str]:
+        if node.level:
+            base = module.split(".")
+            base = base[: len(base) - node.level + (1 if is_package else 0)]
+            stem = ".".join([*base, node.module] if node.module else base)
+        else:
+            stem = node.module or ""
+        # `from memoir.x import y` may import the module memoir.x.y.
+        return [f"{stem}.{a.name}" if f"{stem}.{a.name}" in MODULES else stem
+                for a in node.names]
+
+    def visit(node: ast.AST, in_function: bool, type_only: bool) -> Iterator[tuple[str, int, bool]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import):
+                names = [a.name for a in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                names = resolve(child)
+            else:
+                names = []
+            for name in names:
+                if (name == "memoir" or name.startswith("memoir.")) and not type_only:
+                    assert isinstance(child, ast.Import | ast.ImportFrom)
+                    yield name, child.lineno, in_function
+            inner_function = in_function or isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            # `if TYPE_CHECKING:` imports are for the type checker, not the interpreter.
+            checking = isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test)
+            yield from visit(child, inner_function, type_only or checking)
+
+    yield from visit(tree, False, False)
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        targets = graph.setdefault(module, set())
+        for name, _line, _inner in _imports(module, path):
+            if name in MODULES and name != module:
+                targets.add(name)
+    return graph
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = [m for m in MODULES if m != "memoir" and not any(
+        m == p or m.startswith(p + ".") for p in LAYER_OF)]
+    assert missing == []
+
+
+def test_imports_point_down_the_layers() -> None:
+    wrong = []
+    for module, path in MODULES.items():
+        if module == "memoir":
+            continue  # the package root only re-exports (loaded on first use)
+        mine = ORDER.index(_layer(module))
+        for name, line, _inner in _imports(module, path):
+            if name == "memoir":
+                if _layer(module) != "edges":
+                    wrong.append(f"{module}:{line} imports the package root")
+                continue
+            theirs = ORDER.index(_layer(name))
+            if theirs > mine:
+                wrong.append(f"{module}:{line} imports {name} ({_layer(name)} is above "
+                             f"{_layer(module)})")
+            elif theirs == mine and _package(name) != _package(module) and (
+                    _package(module), _package(name)) not in SIDEWAYS:
+                wrong.append(f"{module}:{line} imports {name} sideways")
+    assert wrong == []
+
+
+def test_there_are_no_import_cycles() -> None:
+    graph = _graph()
+    # Packages import their own modules; a cycle through a package's __init__ and one
+    # of its modules is the package re-exporting, not a circle of concepts.
+    edges = {m: {t for t in ts if not m.startswith(t + ".")} for m, ts in graph.items()}
+    cycles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join([*stack[stack.index(nxt):], nxt]))
+            elif nxt not in state:
+                walk(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            walk(module)
+    assert cycles == []
+
+
+def test_no_function_imports_a_memoir_module_outside_the_cli() -> None:
+    found = [
+        f"{module}:{line} imports {name}"
+        for module, path in MODULES.items()
+        if not (module in LAZY_OK or module.startswith(tuple(p + "." for p in LAZY_OK)))
+        for name, line, inner in _imports(module, path)
+        if inner
+    ]
+    assert found == []
+
+
+def test_no_module_or_class_is_too_big() -> None:
+    big = []
+    for module, path in MODULES.items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if lines > MAX_MODULE_LINES:
+            big.append(f"{module}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                size = node.end_lineno - node.lineno + 1
+                if size > MAX_CLASS_LINES:
+                    big.append(f"{module}.{node.name}: {size} lines")
+    assert big == []
+
+
+def _loaded_by(statement: str) -> list[str]:
+    code = (f"import sys; {statement}; "
+            "print('\\n'.join(sorted(m for m in sys.modules if m.startswith('memoir'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    return out.stdout.split()
+
+
+@pytest.mark.parametrize("base", ["memoir.ids", "memoir.errors", "memoir.clock"])
+def test_a_base_module_loads_only_itself(base: str) -> None:
+    loaded = _loaded_by(f"import {base}")
+    assert set(loaded) <= {"memoir", base, "memoir.errors"}
+
+
+def test_the_cli_root_loads_no_command_and_no_engine() -> None:
+    loaded = _loaded_by("import memoir.cli")
+    assert not [m for m in loaded if m.startswith(("memoir.api", "memoir.engine",
+                                                   "memoir.commands.home"))]
+    heavy = subprocess.run(
+        [sys.executable, "-c", "import sys, memoir.cli; "
+         "print(sorted(m for m in ('pydantic', 'structlog', 'yaml', 'msgspec') "
+         "if m in sys.modules))"],
+        capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+    assert heavy == "[]"
+
+
+def test_importing_memoir_registers_nothing_and_loads_nothing_heavy() -> None:
+    loaded = _loaded_by("import memoir")
+    assert loaded == ["memoir"]
