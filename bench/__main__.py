@@ -18,14 +18,23 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from bench import bulk_append, cold_open, durable_append, micro, rebuild, tool_add
+from bench import (
+    bulk_append,
+    cli_start,
+    cold_open,
+    durable_append,
+    micro,
+    rebuild,
+    tool_add,
+)
 from bench._hermes import ensure_hermes_venv
 from bench._measure import REPO_ROOT, WORK_DIR, Context, Figure
 from bench._report import machine, table, write_json
 
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
-    for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro)
+    for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
+                   cli_start)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

@@ -46,6 +46,7 @@ def _ru_maxrss_mb() -> float:
 
 def _open(home: str, session: str | None) -> dict[str, Any]:
     import memoir
+    import memoir.api  # memoir loads its modules on first use; imports are timed apart
 
     imported = time.perf_counter()
     handle = memoir.open(home)
