@@ -12,6 +12,7 @@ command runs, so ``memoir --version`` or ``memoir log`` load only what they need
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from typing import Any
@@ -84,17 +85,31 @@ def cli(ctx: click.Context) -> None:
     _log_to_stderr()
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("memoir: %(levelname)s: %(message)s"))
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def _log_to_stderr() -> None:
     # Warnings such as a torn tail being cut are for the person, but must not mix
-    # with output that may be piped (`memoir log --json | jq`).
-    import logging
-
-    import structlog
-
-    structlog.configure(
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
-    )
+    # with output that may be piped (`memoir log --json | jq`).  memoir logs through
+    # the standard library (memoir.logs); the command, not the library, says where to.
+    logger = logging.getLogger("memoir")
+    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+        logger.addHandler(_Stderr())
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 def main() -> Any:

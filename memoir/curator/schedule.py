@@ -13,8 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 
-import structlog
-
 from memoir.clock import parse_ts
 from memoir.curator.config import curator_config
 from memoir.curator.due import DEFERRED, DEFERRED_SUMMARY, should_run
@@ -24,11 +22,12 @@ from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.errors import MemoirError
 from memoir.events.curator import CuratorFirstRunDeferred
+from memoir.logs import get_logger
 from memoir.projections.state import State
 
 __all__ = ["DEFERRED", "DEFERRED_SUMMARY", "idle_seconds", "maybe_run", "should_run"]
 
-log = structlog.get_logger("memoir.curator")
+log = get_logger("memoir.curator")
 
 #: Actors whose events do not mean someone is using the agent.
 _QUIET_ACTORS = BACKGROUND_ACTORS | {"system"}

@@ -13,15 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
-import structlog
 
 from memoir.engine.materializer import atomic_write
+from memoir.logs import get_logger
 from memoir.projections.lazy import LazyDict
 from memoir.projections.state import RunInfo, SessionInfo, State
 
 __all__ = ["Checkpoint", "CheckpointStore", "History"]
 
-log = structlog.get_logger("memoir.checkpoint")
+log = get_logger("memoir.checkpoint")
 FORMAT = 3
 
 

@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-import structlog
-
 from memoir.clock import Clock, SystemClock
 from memoir.config import Config, load_config
 from memoir.engine.checkpoints import CheckpointStore
@@ -32,11 +30,12 @@ from memoir.engine.projector import Projector
 from memoir.errors import DriftError, NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
+from memoir.logs import get_logger
 from memoir.projections.state import State
 
 __all__ = ["JOURNAL_FILE", "Engine", "default_home"]
 
-log = structlog.get_logger("memoir")
+log = get_logger("memoir.engine")
 
 JOURNAL_FILE = "journal.jsonl"
 T = TypeVar("T")

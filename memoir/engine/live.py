@@ -17,17 +17,16 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol
 
-import structlog
-
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Journal
+from memoir.logs import get_logger
 from memoir.projections.state import State
 
 __all__ = ["Listener", "LiveState"]
 
-log = structlog.get_logger("memoir")
+log = get_logger("memoir.engine")
 
 # Catch-up tells its listener about events in chunks of this many, so a long catch-up
 # never holds every event at once.

@@ -22,18 +22,17 @@ import time
 import weakref
 from collections.abc import Callable, Collection, Sequence
 
-import structlog
-
 from memoir.engine.live import LiveState
 from memoir.engine.materializer import Drift, Materializer
 from memoir.errors import ProjectionError
 from memoir.events.types import Event
+from memoir.logs import get_logger
 from memoir.projections.render import RENDERERS, Renderer, render_all
 from memoir.projections.state import State
 
 __all__ = ["Projector"]
 
-log = structlog.get_logger("memoir")
+log = get_logger("memoir.engine")
 
 #: How long the writer thread waits for work before it ends (seconds).
 IDLE_SECONDS = 1.0

@@ -30,8 +30,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-import structlog
-
 from memoir.clock import Clock, SystemClock
 from memoir.errors import ConflictError, JournalCorrupted, JournalError, ValidationError
 from memoir.events.codec import Decoder, RawRecord, hash_of_line
@@ -53,10 +51,11 @@ from memoir.journal.recovery import salvage, save_aside
 from memoir.journal.retry import RecentIds
 from memoir.journal.scan import BAD_LINE, Scanner, Tail
 from memoir.journal.sync import Syncer
+from memoir.logs import get_logger
 
 __all__ = ["FileJournal", "FileReader"]
 
-log = structlog.get_logger("memoir.journal")
+log = get_logger("memoir.journal")
 
 # Every this many records the sparse index keeps a position, so a read can start mid-file.
 _INDEX_EVERY = 4096

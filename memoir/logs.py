@@ -1,0 +1,31 @@
+"""memoir's logs: structured events handed to the standard library's ``logging``.
+
+A library is a guest in its host's process: memoir never writes to stdout and never
+configures logging, structlog's included.  Its events go to
+``logging.getLogger("memoir.<area>")`` as ``event=… key=value`` lines.  With nothing
+configured, Python prints warnings and errors to stderr (its last-resort handler); a
+host routes them wherever it routes its own logs (``logging.getLogger("memoir")``).
+The ``memoir`` command prints them to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import structlog
+
+__all__ = ["get_logger"]
+
+_RENDER = structlog.processors.KeyValueRenderer(key_order=["event"])
+
+
+def get_logger(name: str) -> Any:
+    """A structured logger writing to the stdlib logger ``name`` (a ``memoir.*`` name),
+    whatever structlog's global configuration says."""
+    return structlog.wrap_logger(
+        logging.getLogger(name),
+        processors=[_RENDER],
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
