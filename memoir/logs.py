@@ -20,12 +20,20 @@ __all__ = ["get_logger"]
 _RENDER = structlog.processors.KeyValueRenderer(key_order=["event"])
 
 
+def _to_stdlib(logger: Any, method: str, event: Any) -> tuple[tuple[str], dict[str, Any]]:
+    # The message is the whole event as key=value text (any handler shows it all); the
+    # fields stay available to handlers as the record's ``memoir`` attribute.
+    fields = dict(event)
+    return (_RENDER(logger, method, event),), {"extra": {"memoir": fields}}
+
+
 def get_logger(name: str) -> Any:
     """A structured logger writing to the stdlib logger ``name`` (a ``memoir.*`` name),
-    whatever structlog's global configuration says."""
+    whatever structlog's global configuration says.  Each record carries the event's
+    fields as ``record.memoir`` (a dict)."""
     return structlog.wrap_logger(
         logging.getLogger(name),
-        processors=[_RENDER],
+        processors=[_to_stdlib],
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )

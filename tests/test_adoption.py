@@ -127,9 +127,11 @@ def test_a_deleted_file_is_regenerated_not_adopted_as_empty(home: Path) -> None:
         assert [t for _, t in entries(mem)] == ["still here"]
         assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "still here"
         (home / "memories" / "MEMORY.md").unlink()
+    # Any command brings it back: opening a home rewrites projected files deleted by hand.
     result = CliRunner().invoke(cli, ["adopt", "--home", str(home)])
     assert result.exit_code == 0, result.output
-    assert "restored memories/MEMORY.md" in result.output
+    assert "nothing to adopt" in result.output
+    assert "projection.restored" in result.stderr and "memories/MEMORY.md" in result.stderr
     assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "still here"
 
 

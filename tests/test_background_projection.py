@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,16 +51,16 @@ def test_files_follow_on_their_own_and_flush_makes_them_current(home: Path) -> N
 
 def test_a_burst_of_commits_is_written_in_few_passes(home: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir.engine import materializer
+    from memoir.engine import safefs
 
     writes: list[str] = []
-    real = materializer.atomic_write
+    real = safefs.install
 
-    def counting(path: Path, data: bytes, *, fsync: bool = False) -> None:
-        writes.append(path.name)
-        real(path, data, fsync=fsync)
+    def counting(dfd: int, temp: str, name: str, data: bytes, is_ours: Any) -> bool:
+        writes.append(name)
+        return real(dfd, temp, name, data, is_ours)
 
-    monkeypatch.setattr(materializer, "atomic_write", counting)
+    monkeypatch.setattr(safefs, "install", counting)
     config = Config.model_validate({"projections": {"coalesce_ms": 200}})
     mem = Memoir(home, config=config)
     session = mem.start_session()
@@ -219,7 +220,7 @@ def test_a_failing_write_is_retried_and_the_commit_is_unaffected(home: Path) -> 
     (home / "memories").rmdir()
     (home / "memories").write_text("not a folder")
     _add(mem, "during")  # the journal takes it; the file cannot be written
-    with pytest.raises(OSError):
+    with pytest.raises(memoir.ProjectionError, match=r"memories/MEMORY\.md"):
         mem.flush()
     assert "during" in mem.state.memory.target("memory").texts()
     (home / "memories").unlink()

@@ -32,6 +32,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.ids": "base",
     "memoir.config": "base",
     "memoir.threats": "base",
+    "memoir.logs": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",

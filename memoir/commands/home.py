@@ -22,8 +22,6 @@ from memoir.engine.engine import JOURNAL_FILE, default_home
 from memoir.errors import DriftError
 from memoir.events.types import Event
 from memoir.journal import FileJournal
-from memoir.projections.memory import TARGETS
-from memoir.projections.render.memory import memory_file
 
 __all__ = ["adopt", "init", "log", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
@@ -177,12 +175,7 @@ def adopt(ctx: click.Context) -> None:
     A deleted file is not an edit: it is written again from the journal.
     """
     handle = open_home(ctx)
-    missing = [memory_file(t) for t in TARGETS if not (handle.home / memory_file(t)).exists()]
-    run, events = handle.adopt()  # also writes back projected files deleted by hand
-    restored = [rel for rel in missing if (handle.home / rel).exists()]
-    if restored:
-        click.echo(f"restored {', '.join(restored)} from the journal (deleted files "
-                   "are rewritten, not adopted as empty)")
+    run, events = handle.adopt()
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return

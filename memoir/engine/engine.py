@@ -27,7 +27,7 @@ from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.projector import Projector
-from memoir.errors import DriftError, NotFoundError
+from memoir.errors import DriftError, NotFoundError, ProjectionError
 from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
 from memoir.logs import get_logger
@@ -252,6 +252,11 @@ class Engine:
         with self.live.mutex:
             written = self.projector.rewrite(skip, refold=from_scratch)
             self.live.maybe_checkpoint(force=True)
+        failed = self.materializer.last_failed
+        if failed:
+            shown = "; ".join(f"{rel}: {why}" for rel, why in sorted(failed.items()))
+            raise ProjectionError(f"rebuilt from {self.live.state.seq} events, but could "
+                                  f"not write {shown}")
         return written
 
     # -- maintenance -------------------------------------------------------------------------------

@@ -1,26 +1,35 @@
 """The materializer: the only code that writes projected files into the home.
 
-Files are written atomically (temp file in the same folder, fsync, then rename), so
-a reader — a Hermes agent pointed at the home — sees the old or the new bytes, never
-a mix, and a crash never leaves an empty file that would later look like a hand edit.
+Files are written atomically (temp file in the same folder, fsync, then an atomic
+exchange or rename, see :mod:`memoir.engine.safefs`), so a reader — a Hermes agent
+pointed at the home — sees the old or the new bytes, never a mix, and a crash never
+leaves an empty file that would later look like a hand edit.  No link below the home is
+ever followed, for reading, writing or removing.
 
-The materializer remembers the hash of what it last wrote to each file in
-``.memoir/manifest.json``; a file whose bytes are neither that last write nor what
-the journal renders now was edited by hand (drift) and is never overwritten:
-``memoir adopt`` turns the edit into events, ``memoir rebuild --force`` discards it
-(keeping a ``.bak`` copy).
+What memoir wrote is recorded in ``.memoir/manifest.json``: per file the hash of its
+last write and the seq it was rendered at, the seq the files were last brought up to,
+the hashes of writes in progress, and the files whose last write failed.  A file whose
+bytes are neither memoir's last write, a write in progress, nor what the journal renders
+now was edited by hand (drift) and is never overwritten: ``memoir adopt`` turns the edit
+into events, ``memoir rebuild --force`` discards it (keeping a ``.bak`` copy).
 
-The manifest is rewritten in place without fsync: it is a cache of facts the
-journal can re-derive, and a lost or torn manifest only means comparing against
-the current rendering instead.
+Crash safety of that record: the hashes a write is about to put on disk are saved
+*before* the files are renamed into place (``pending``), so a process killed between a
+rename and the rest of its bookkeeping leaves files memoir still knows as its own.  The
+manifest is rewritten in place without fsync: a process crash keeps it (the page cache
+survives), and a lost or torn manifest only means comparing against the current
+rendering instead.
 
 Every write happens under the projection lock (a thread lock plus ``flock`` on
-``.memoir/projections.lock``), so writers in several threads and processes take
-turns and each re-reads the manifest first.  Drift checks run without the lock and
-are exact anyway: a file that looks edited is checked again under the lock, where
-no write can be half done.  A file memoir found to be its own is remembered by its
-``stat`` (inode, size, mtime, ctime), so checking it again costs one ``stat`` until
-anything changes it.
+``.memoir/projections.lock``), so writers in several threads and processes take turns
+and each re-reads the manifest first.  Drift checks run without the lock and are exact
+anyway: a file that looks edited is checked again under the lock, where no write can be
+half done.  A file memoir found to be its own is remembered by its ``stat`` (inode,
+size, mtime, ctime), so checking it again costs one ``lstat`` until anything changes it.
+
+A file that cannot be written (a folder where the file goes, a name the file system
+cannot hold, a full disk) does not stop the others: it is recorded in ``failed`` and
+reported by ``memoir status``, and the next write tries it again.
 """
 
 from __future__ import annotations
@@ -28,19 +37,24 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
+from memoir.engine import safefs
 from memoir.errors import ProjectionError
 from memoir.journal.locking import LockTimeout, ProcessLock
 
 __all__ = ["Drift", "Materializer", "atomic_write"]
 
-_RECENT = 1  # only the last write of a file is memoir's own
+#: Which drifts: bytes someone else wrote, a link where memoir keeps a file (never
+#: followed), or something else that is not a regular file (a folder, a device).
+DriftKind = Literal["edited", "link", "other"]
 
 
 @dataclass(frozen=True)
@@ -50,15 +64,23 @@ class Drift:
     path: str
     expected: bytes | None
     actual: bytes | None
+    kind: DriftKind = "edited"
 
     @property
     def deleted(self) -> bool:
-        return self.actual is None
+        return self.actual is None and self.kind == "edited"
 
 
 class _Manifest(msgspec.Struct):
     files: dict[str, list[str]] = msgspec.field(default_factory=dict)
     seq: int = 0
+    #: rel -> the seq the last write of that file was rendered at (the base a hand
+    #: edit of it started from).
+    at: dict[str, int] = msgspec.field(default_factory=dict)
+    #: rel -> hashes of writes started and not yet recorded (see the module docstring).
+    pending: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    #: rel -> why its last write failed.
+    failed: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 def _digest(data: bytes) -> str:
@@ -66,7 +88,8 @@ def _digest(data: bytes) -> str:
 
 
 def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
-    """Write ``data`` to ``path`` through a temp file and a rename; symlinks survive."""
+    """Write ``data`` to ``path`` through a temp file and a rename (for memoir's own
+    files under ``.memoir/``; projected files go through :class:`Materializer`)."""
     target = Path(os.path.realpath(path))
     # Unique per process and thread, so two writers never share a temp file.
     tmp = target.with_name(f".{target.name}.memoir-tmp-{os.getpid()}-{threading.get_ident()}")
@@ -106,9 +129,16 @@ class Materializer:
         self._flock = ProcessLock(str(home / ".memoir" / "projections.lock"))
         # rel -> stat key of a file last seen to be memoir's own.
         self._own: dict[str, tuple[int, int, int, int]] = {}
-        self._paths: dict[str, str] = {}
+        # rel -> hash of bytes found equal to what the journal rendered then: memoir's
+        # own too (an adopted hand edit, say), though memoir did not write them.
+        self._rendered: dict[str, str] = {}
         # True while this object holds the projection lock and has read the manifest.
         self._fresh = False
+        #: The files the last :meth:`write` could not write, and why.
+        self.last_failed: dict[str, str] = {}
+        #: Files the last :meth:`write` left alone because a hand edit arrived while it
+        #: was writing them (the edit was kept).
+        self.last_kept: list[str] = []
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -134,15 +164,7 @@ class Materializer:
         with self._mutex:
             self._flock.close()
 
-    def _stat_key(self, rel: str) -> tuple[int, int, int, int] | None:
-        path = self._paths.get(rel)
-        if path is None:
-            path = self._paths[rel] = os.path.join(self.home, rel)
-        try:
-            st = os.stat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    # -- the manifest -----------------------------------------------------------------------
 
     def _load(self) -> _Manifest:
         try:
@@ -168,18 +190,60 @@ class Materializer:
         """Re-read the manifest (another process may have written files since).
 
         Under the projection lock one read is enough: nobody else can change the
-        manifest until the lock is released.
+        manifest until the lock is released.  A thread that reloads waits for a write
+        of another thread of this object to finish (it must not swap the manifest out
+        from under it).
         """
-        if self._fresh:
-            return
-        self._manifest = self._load()
-        self._fresh = self._flock.is_locked
+        with self._mutex:
+            if self._fresh:
+                return
+            self._manifest = self._load()
+            self._fresh = self._flock.is_locked
+
+    @property
+    def seq(self) -> int:
+        """The journal seq the files were last brought up to (from the manifest)."""
+        self.reload()
+        return self._manifest.seq
+
+    @property
+    def failed(self) -> dict[str, str]:
+        """Projected files whose last write failed, and why (from the manifest)."""
+        self.reload()
+        return dict(self._manifest.failed)
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a writer died while writing files (its intent is still recorded)."""
+        self.reload()
+        return bool(self._manifest.pending)
+
+    def wrote(self, rel: str) -> bool:
+        """Whether the materializer has written ``rel`` (and not removed it since)."""
+        return rel in self._manifest.files
+
+    def written_at(self, rel: str) -> int | None:
+        """The seq memoir's last write of ``rel`` was rendered at (None: unknown)."""
+        self.reload()
+        return self._manifest.at.get(rel)
+
+    def missing(self) -> list[str]:
+        """Files memoir wrote that are gone from the disk (deleted by hand)."""
+        self.reload()
+        home = str(self.home)
+        return sorted(rel for rel in self._manifest.files
+                      if not os.path.lexists(os.path.join(home, rel)))
+
+    # -- reading and drift ------------------------------------------------------------------
 
     def read(self, rel: str) -> bytes | None:
-        try:
-            return (self.home / rel).read_bytes()
-        except (FileNotFoundError, NotADirectoryError):
-            return None
+        """The bytes of the regular file at ``rel`` (None: missing, a link or not a file)."""
+        return safefs.read(self.home, rel)
+
+    def _own_bytes(self, rel: str, actual: bytes) -> bool:
+        digest = _digest(actual)
+        return digest in self._manifest.files.get(rel, ()) or \
+            digest in self._manifest.pending.get(rel, ()) or self._rendered.get(rel) == digest
 
     def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
                    ) -> Drift | None:
@@ -188,16 +252,17 @@ class Materializer:
         ``current`` may be a function that renders it, called only when the file's
         ``stat`` does not vouch for it.
 
-        The file is memoir's own when it holds the current rendering or the bytes of
-        memoir's last write of it (a writer that died between appending to the journal
-        and writing the file leaves those, and so does a file the background writer
-        has not brought up to date yet).  Anything else is a hand edit, including an
-        older rendering put back by hand.  A missing file is not drift: it is
-        rewritten (Hermes reads a missing file as empty, so deleting it never hides
-        entries from the journal).
+        The file is memoir's own when it holds the current rendering, the bytes of
+        memoir's last write of it, or of a write of it in progress (a writer that died
+        between the journal and the file leaves those, and so does a file the
+        background writer has not brought up to date yet).  Anything else is a hand
+        edit, including an older rendering put back by hand.  A missing file is not
+        drift: it is rewritten (Hermes reads a missing file as empty, so deleting it
+        never hides entries from the journal).  A link or a folder where memoir keeps a
+        file is drift of its own kind: memoir never follows or replaces it.
         """
-        key = self._stat_key(rel)
-        if key is None or self._own.get(rel) == key:
+        key = safefs.stat_key(self.home, rel)
+        if key is not None and self._own.get(rel) == key:
             return None
         if callable(current):
             current = current()
@@ -211,15 +276,18 @@ class Materializer:
             return self._check(rel, current)
 
     def _check(self, rel: str, current: bytes | None) -> Drift | None:
-        key = self._stat_key(rel)
-        actual = self.read(rel)
+        key = safefs.stat_key(self.home, rel)
+        actual = safefs.read(self.home, rel)
         if actual is None:
-            return None
+            found = safefs.kind(self.home, rel)
+            if found in ("missing", "file"):  # "file": it went away while we looked
+                return None
+            return Drift(rel, current, None, "link" if found == "link" else "other")
         if current is not None and actual == current:
+            self._rendered[rel] = _digest(actual)
             self._remember_own(rel, key, actual)
             return None
-        known = self._manifest.files.get(rel)
-        if known and _digest(actual) == known[0]:
+        if self._own_bytes(rel, actual):
             self._remember_own(rel, key, actual)
             return None
         return Drift(rel, current, actual)
@@ -227,7 +295,8 @@ class Materializer:
     def _remember_own(self, rel: str, key: tuple[int, int, int, int] | None,
                       actual: bytes) -> None:
         # Only if the file did not change between the stat and the read.
-        if key is not None and key[1] == len(actual) and self._stat_key(rel) == key:
+        if key is not None and key[1] == len(actual) and \
+                safefs.stat_key(self.home, rel) == key:
             self._own[rel] = key
 
     def drift(self, desired: Mapping[str, bytes | None]) -> list[Drift]:
@@ -239,75 +308,144 @@ class Materializer:
                 found.append(d)
         return found
 
-    def wrote(self, rel: str) -> bool:
-        """Whether the materializer has written ``rel`` (and not removed it since)."""
-        return rel in self._manifest.files
-
-    @property
-    def seq(self) -> int:
-        """The journal seq the files were last brought up to (from the manifest)."""
-        self.reload()
-        return self._manifest.seq
+    # -- writing ----------------------------------------------------------------------------
 
     def write(self, desired: Mapping[str, bytes | None], *, seq: int,
-              skip: Iterable[str] = ()) -> list[str]:
+              skip: Iterable[str] = (), replace: Mapping[str, bytes] | None = None,
+              blocked: Mapping[str, str] | None = None) -> list[str]:
         """Bring files up to ``desired`` (None removes a file); returns the paths written.
 
-        Paths in ``skip`` (drifted files) are left alone.
+        Paths in ``skip`` (files edited by hand) are left alone; ``replace`` names
+        drifted files that may be overwritten all the same, with the bytes the caller
+        saw there (and backed up, or adopted): other bytes found there are kept;
+        ``blocked`` names paths that cannot be written (see :meth:`unwritable`), with
+        why.  A file that cannot be written is recorded in :attr:`last_failed` (and in
+        the manifest) while the others are written; one that a hand edit reached during
+        the write is left with the edit (:attr:`last_kept`).
         """
+        blocked = dict(blocked or {})
         with self.locked():
-            return self._write(desired, seq, set(skip))
+            return self._write(desired, seq, set(skip) | set(blocked), replace or {},
+                               blocked)
 
-    def _write(self, desired: Mapping[str, bytes | None], seq: int,
-               skipped: set[str]) -> list[str]:
-        written = []
+    def unwritable(self, drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:
+        """Split drifts into hand edits (to skip) and paths memoir cannot write at all (a
+        link or a non-file where the file goes), with the reason for the latter."""
+        edits, blocked = [], {}
+        for d in drifted:
+            if d.kind == "edited":
+                edits.append(d.path)
+            elif d.kind == "link":
+                blocked[d.path] = ("a symbolic link stands where the file goes; memoir "
+                                   "never writes through a link below its home")
+            else:
+                blocked[d.path] = "something that is not a regular file stands where it goes"
+        return edits, blocked
+
+    def _write(self, desired: Mapping[str, bytes | None], seq: int, skipped: set[str],
+               replace: Mapping[str, bytes], blocked: dict[str, str]) -> list[str]:
         self.reload()
-        for rel, data in desired.items():
-            if rel in skipped:
+        manifest = self._manifest
+        todo = {rel: data for rel, data in desired.items() if rel not in skipped}
+        intents = {rel: _digest(data) for rel, data in todo.items() if data is not None}
+        for rel, digest in intents.items():
+            known = manifest.pending.setdefault(rel, [])
+            if digest not in known:
+                known.append(digest)
+        if intents:
+            self._save()  # before any rename: a crash after one leaves known bytes
+        written: list[str] = []
+        self.last_failed, self.last_kept = {}, []
+        self.last_failed.update(blocked)
+        for rel, data in todo.items():
+            try:
+                if data is None:
+                    changed = self._remove(rel, replace.get(rel))
+                else:
+                    changed = self._put(rel, data, seq, replace.get(rel))
+            except OSError as exc:
+                self.last_failed[rel] = _why(exc)
                 continue
-            path = self.home / rel
-            if data is None:
-                if path.exists():
-                    path.unlink()
-                    written.append(rel)
-                    self._prune_empty_parents(path.parent)
-                self._manifest.files.pop(rel, None)
-                self._own.pop(rel, None)
-                continue
-            if self.read(rel) != data:
-                atomic_write(path, data, fsync=self.fsync)
+            manifest.failed.pop(rel, None)
+            if changed:
                 written.append(rel)
-            key = self._stat_key(rel)
-            if key is not None and key[1] == len(data):
-                self._own[rel] = key
-            recent = self._manifest.files.setdefault(rel, [])
-            digest = _digest(data)
-            if digest in recent:
-                recent.remove(digest)
-            recent.insert(0, digest)
-            del recent[_RECENT:]
-        if written or seq != self._manifest.seq:
-            self._manifest.seq = seq
+        manifest.failed.update(self.last_failed)
+        for rel in todo:
+            if rel not in self.last_failed:
+                manifest.pending.pop(rel, None)
+        for rel in desired:
+            if rel not in self.last_failed and rel not in skipped:
+                manifest.failed.pop(rel, None)
+        if written or seq != manifest.seq or intents or self.last_failed:
+            manifest.seq = seq
             self._save()
         return written
 
-    def _prune_empty_parents(self, folder: Path) -> None:
-        """Remove folders left empty by a removed file (an archived or deleted skill),
-        up to but not including the top-level folders of the home."""
-        home = self.home.resolve()
-        folder = folder.resolve()
-        while folder != home and folder.parent != home and home in folder.parents:
-            try:
-                folder.rmdir()
-            except OSError:
-                return  # not empty (or not ours to remove): stop here
-            folder = folder.parent
+    def _put(self, rel: str, data: bytes, seq: int, accepted: bytes | None) -> bool:
+        """Write one file; True if its bytes changed on disk."""
+        manifest = self._manifest
+        digest = _digest(data)
+        folder, _, name = rel.rpartition("/")
+        changed = False
+        with safefs.open_dir(self.home, folder, create=True) as dfd:
+            if safefs.entry(dfd, name)[1] != data:
+                temp = safefs.write_temp(dfd, data, fsync=self.fsync)
+
+                def ours(previous: bytes | None, rel: str = rel) -> bool:
+                    return previous is not None and (
+                        previous in (data, accepted) or self._own_bytes(rel, previous))
+
+                if not safefs.install(dfd, temp, name, data, ours):
+                    self.last_kept.append(rel)
+                    return False
+                changed = True
+        key = safefs.stat_key(self.home, rel)
+        if key is not None and key[1] == len(data):
+            self._own[rel] = key
+        manifest.files[rel] = [digest]
+        manifest.at[rel] = seq
+        return changed
+
+    def _remove(self, rel: str, accepted: bytes | None) -> bool:
+        manifest = self._manifest
+        removed = safefs.remove(
+            self.home, rel,
+            lambda previous: previous is not None and (
+                previous == accepted or self._own_bytes(rel, previous)))
+        manifest.files.pop(rel, None)
+        manifest.at.pop(rel, None)
+        self._own.pop(rel, None)
+        return removed
+
+    def sweep(self) -> list[str]:
+        """Remove temp files that writers killed mid-write left in the folders of the
+        files memoir writes; returns what was removed."""
+        self.reload()
+        folders = {rel.rpartition("/")[0] for rel in
+                   (*self._manifest.files, *self._manifest.pending)}
+        cutoff = time.time() - 3600
+        removed: list[str] = []
+        for folder in sorted(folders):
+            removed += safefs.sweep_temps(self.home, folder, older_than=cutoff)
+        for folder in sorted(folders, key=len, reverse=True):
+            safefs.prune_empty(self.home, folder)
+        return removed
 
     def backup(self, rel: str, stamp: int) -> Path | None:
         """Copy a drifted file to ``<file>.bak.<unix seconds>`` (Hermes's naming)."""
         data = self.read(rel)
         if data is None:
             return None
-        bak = (self.home / rel).with_name(f"{Path(rel).name}.bak.{stamp}")
-        atomic_write(bak, data, fsync=True)
-        return bak
+        folder, _, name = rel.rpartition("/")
+        bak = f"{name}.bak.{stamp}"
+        with safefs.open_dir(self.home, folder) as dfd:
+            temp = safefs.write_temp(dfd, data, fsync=True)
+            os.replace(temp, bak, src_dir_fd=dfd, dst_dir_fd=dfd)
+        return self.home / folder / bak if folder else self.home / bak
+
+
+def _why(exc: OSError) -> str:
+    """One line for an OSError, without the absolute path the exception carries."""
+    if isinstance(exc, safefs.LinkRefused) or not exc.strerror:
+        return str(exc)
+    return f"{exc.strerror} (errno {exc.errno})"

@@ -95,9 +95,26 @@ class Projector:
         Such a file is memoir's, not a hand edit; it is rewritten.  The check runs only
         when the manifest's seq differs from the journal's head.
         """
-        if self.materializer.seq != self.live.state.seq:
-            self.rewrite(lambda drifted: [d.path for d in drifted])
-        self._covered = self.live.state.seq
+        m = self.materializer
+        try:
+            if m.interrupted:
+                swept = m.sweep()  # a writer died mid-write: its temp files go
+                if swept:
+                    log.warning("projection.temp_files_removed", files=swept)
+            missing = m.missing()
+            if m.seq != self.live.state.seq or m.failed or m.interrupted or missing:
+                self.rewrite(lambda drifted: [d.path for d in drifted])
+                self._report(m.last_failed)
+                back = [rel for rel in missing if rel not in m.last_failed]
+                if back:
+                    log.info("projection.restored", files=back,
+                             why="deleted by hand; written again from the journal")
+            self._covered = self.live.state.seq
+        except Exception as exc:
+            # The home opens all the same: the journal is whole, and the files stay owed
+            # (status reports them, the next flush tries again).
+            log.error("projection.write_failed", home=str(m.home), error=str(exc))
+            self.reset()
 
     def folded(self, events: Sequence[Event]) -> None:
         """Under the state mutex: note the files ``events`` change (owed until written)."""
@@ -196,13 +213,31 @@ class Projector:
                     full = True
                     continue
                 if desired or on_disk != seq:
-                    drifted = [d.path for d in self.materializer.drift(desired)]
-                    self.materializer.write(desired, seq=seq, skip=drifted)
+                    edits, blocked = self.materializer.unwritable(
+                        self.materializer.drift(desired))
+                    self.materializer.write(desired, seq=seq, skip=edits, blocked=blocked)
+                failed = dict(self.materializer.last_failed)
             with self.live.mutex:
                 self.settled(seq)
+                if failed:
+                    self.reset()  # the next pass tries every file again
+            self._report(failed, raise_=True)
             return
         raise ProjectionError("could not bring the projected files up to date: other writers "
                               "kept moving them ahead of this handle's view of the journal")
+
+    def _report(self, failed: dict[str, str], *, raise_: bool = False) -> None:
+        """Log (or raise) the files a pass could not write."""
+        if not failed:
+            return
+        shown = "; ".join(f"{rel}: {why}" for rel, why in sorted(failed.items())[:5])
+        more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+        message = (f"could not write {len(failed)} projected file(s): {shown}{more}; the "
+                   "journal has every change, and the files are written again on the next "
+                   "flush (`memoir status` lists them)")
+        if raise_:
+            raise ProjectionError(message)
+        log.error("projection.write_failed", home=str(self.materializer.home), error=message)
 
     def settled(self, seq: int) -> None:
         """Under the state mutex: the files are current as of ``seq``."""
@@ -214,7 +249,8 @@ class Projector:
         """Write every projected file at the head, under the state mutex, the journal
         lock and the projection lock (nothing moves meanwhile); ``skip`` gets the files
         edited by hand and names those to leave alone (it may back them up, or raise
-        to write nothing).  ``refold``: fold the state from the first record first."""
+        to write nothing).  ``refold``: fold the state from the first record first.
+        Files that could not be written are in ``materializer.last_failed``."""
         live = self.live
         with live.mutex, live.journal.locked(), self.materializer.locked():
             if refold:
@@ -222,8 +258,13 @@ class Projector:
             else:
                 live.catch_up()
             desired = self.projected_files()
-            skipped = skip(self.materializer.drift(desired))
-            written = self.materializer.write(desired, seq=live.state.seq, skip=skipped)
+            drifted = self.materializer.drift(desired)
+            edits, blocked = self.materializer.unwritable(drifted)
+            skipped = set(skip([d for d in drifted if d.path in edits]))
+            accepted = {d.path: d.actual for d in drifted
+                        if d.path not in skipped and d.actual is not None}
+            written = self.materializer.write(desired, seq=live.state.seq, skip=skipped,
+                                              replace=accepted, blocked=blocked)
             self.settled(live.state.seq)
             return written
 

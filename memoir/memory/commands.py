@@ -83,9 +83,13 @@ MEMORY_SCHEMA: dict[str, Any] = {
 
 
 def target_drifted(state: State, files: FilesView, target: str) -> bool:
-    """Whether the target's file holds bytes memoir did not write (a hand edit)."""
-    return files.drifted(memory_file(target), lambda: render_memory_file(state, target)) \
-        is not None
+    """Whether the target's file holds bytes memoir did not write (a hand edit).
+
+    A link or a folder where the file goes is not an edit the write would hide: the
+    write is journaled, and the file that cannot be written is reported (status).
+    """
+    drift = files.drifted(memory_file(target), lambda: render_memory_file(state, target))
+    return drift is not None and drift.kind == "edited"
 
 
 def memory_call(
