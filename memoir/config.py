@@ -14,7 +14,8 @@ from typing import Any, Literal
 import pydantic
 import yaml
 
-from memoir.errors import ConfigError
+from memoir.errors import ConfigError, ValidationError
+from memoir.reading import read_text
 
 __all__ = [
     "CONFIG_FILE",
@@ -97,8 +98,10 @@ def load_config(home: Path) -> Config:
     raw: Any = {}
     if path.exists():
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raw = yaml.safe_load(read_text(path, limit=1 << 20, what="config file")) or {}
+        except ValidationError as exc:
+            raise ConfigError(str(exc)) from None
+        except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML: {exc}") from None
         if not isinstance(raw, dict):
             raise ConfigError(f"{path}: expected a mapping at the top level")

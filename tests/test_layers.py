@@ -33,6 +33,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.config": "base",
     "memoir.threats": "base",
     "memoir.logs": "base",
+    "memoir.reading": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",
@@ -55,6 +56,7 @@ ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domain
 #: Packages of one layer that may import each other, one way (importer, imported).
 SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
+    ("memoir.config", "memoir.reading"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
     ("memoir.commands", "memoir.demo"),

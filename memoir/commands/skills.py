@@ -24,6 +24,7 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
+from memoir.reading import read_text
 from memoir.skills.adopt import adopt_skills
 from memoir.skills.guards import (
     archive_events,
@@ -36,6 +37,7 @@ from memoir.skills.history import skill_at, skill_history
 from memoir.skills.importer import PROVENANCES, import_skills
 from memoir.skills.manage import layout_clash
 from memoir.skills.model import (
+    MAX_FILE_BYTES,
     PROTECTED_SKILLS,
     check_category,
     check_name,
@@ -243,10 +245,7 @@ def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
 @click.pass_context
 def create_command(ctx: click.Context, name: str, source: Path, category: str | None) -> None:
     """Add a skill written by a person (provenance `user`)."""
-    try:
-        content = source.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{source} is not UTF-8 text ({exc})") from None
+    content = read_text(source, limit=MAX_FILE_BYTES, what="SKILL.md")
     problem = check_name(name) or check_category(category) or check_skill_md(content, name)
     if problem:
         raise UserError(f"{source}: {problem}")

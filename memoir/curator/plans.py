@@ -29,6 +29,7 @@ import yaml
 from memoir.curator.rules import NAME_MAX, NAME_RE, change_refusal
 from memoir.errors import ValidationError
 from memoir.projections.skills import SkillRecord
+from memoir.reading import read_text
 
 __all__ = [
     "Consolidation",
@@ -104,13 +105,14 @@ class Refusal(msgspec.Struct, frozen=True, kw_only=True):
             self.kind]
 
 
+# A plan names skills and reasons; a plan file larger than this is not one.
+_PLAN_BYTES = 4 << 20
+
+
 def load_plan(path: str | Path, *, source: str = "plan-file") -> tuple[Plan, list[Refusal]]:
     """Read a plan from a YAML file or a markdown file holding a fenced yaml block."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValidationError(f"plan {p}: cannot read it ({exc})") from None
+    text = read_text(p, limit=_PLAN_BYTES, what="plan", encoding="utf-8-sig")
     try:
         return parse_plan(text, source=source)
     except ValidationError as exc:

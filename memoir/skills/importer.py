@@ -29,7 +29,9 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
+from memoir.reading import read_text
 from memoir.skills.model import (
+    MAX_FILE_BYTES,
     PROTECTED_SKILLS,
     canonical_file_path,
     check_category,
@@ -116,9 +118,10 @@ def _read_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, s
                 skipped[str(full)] = problem or "a second SKILL.md"
                 continue
             try:
-                text = full.read_bytes().decode("utf-8")
-            except (OSError, UnicodeDecodeError):
-                skipped[str(full)] = "not UTF-8 text (memoir keeps text files only)"
+                text = read_text(full, limit=MAX_FILE_BYTES, follow_links=False,
+                                 what="skill file")
+            except ValidationError as exc:
+                skipped[str(full)] = str(exc).removeprefix(f"{full}: ")
                 continue
             problem = check_file_content(text, inner)
             if problem:
@@ -139,9 +142,10 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
             continue
         name, category = parts[-1], (parts[0] if len(parts) == 2 else None)
         try:
-            content = skill_md.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            skipped[str(skill_md)] = f"cannot be read as UTF-8 ({exc})"
+            content = read_text(skill_md, limit=MAX_FILE_BYTES, follow_links=False,
+                                what="SKILL.md")
+        except ValidationError as exc:
+            skipped[str(skill_md)] = str(exc).removeprefix(f"{skill_md}: ")
             continue
         problem = check_name(name) or check_category(category) or check_skill_md(content, name)
         if problem:

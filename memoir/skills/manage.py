@@ -27,6 +27,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from memoir.engine.caller import ReadMark
 from memoir.events.skills import (
     Provenance,
@@ -57,7 +59,9 @@ from memoir.skills.model import (
     check_file_content,
     check_name,
     check_skill_md,
+    file_layout_problem,
     parse_frontmatter,
+    path_length_problem,
 )
 
 __all__ = [
@@ -138,6 +142,12 @@ class _Call:
     def abs_dir(self, record: SkillRecord) -> str:
         return self.root + skill_dir(record)[len(SKILLS_DIR):]
 
+    def places(self, record: SkillRecord, path: str) -> list[str]:
+        """Every absolute path a file of the skill will have: in the tree and, once
+        archived, under the archive."""
+        archived = msgspec.structs.replace(record, state="archived")
+        return [f"{self.abs_dir(r)}/{path}" for r in (record, archived)]
+
     def read_guard(self, record: SkillRecord, path: str, label: str) -> ManageOutcome | None:
         """Background actors must have viewed the exact current text they change."""
         if not is_background(self.actor):
@@ -175,6 +185,10 @@ class _Call:
         clash = layout_clash(self.state, name, category)
         if clash:
             return _fail(clash)
+        problem = path_length_problem(
+            self.places(SkillRecord(name=name, category=category), SKILL_FILE))
+        if problem:
+            return _fail(problem)
         provenance: Provenance = "user" if self.actor == "user" else "agent"
         event = SkillCreated(name=name, category=category, content=self.content,
                              provenance=provenance, protected=name in PROTECTED_SKILLS)
@@ -321,6 +335,10 @@ class _Call:
         record = self.state.skills.live(self.name)
         if record is None:
             return _not_found(self.state, self.name, " Create it first with action='create'.")
+        problem = (file_layout_problem(path, [SKILL_FILE, *record.files])
+                   or path_length_problem(self.places(record, path)))
+        if problem:
+            return _fail(problem)
         event: Payload
         if path == SKILL_FILE:
             problem = check_skill_md(self.file_content, self.name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -209,6 +210,44 @@ def canonical_file_path(file_path: object, name: str) -> tuple[str | None, str |
             f"file_path '{file_path}' is a folder; name a file, e.g. '{segments[0]}/notes.md'."
         )
     return "/".join(segments), None
+
+
+#: The longest file name (bytes) a skill file may have: the file systems' 255, less
+#: room for the ``.bak.<unix seconds>`` a backup of it adds.
+MAX_NAME_BYTES = 240
+#: The longest absolute path (bytes) of any skill file, wherever it lives (the archive
+#: included): Linux's PATH_MAX of 4,096 less the terminating NUL and a backup suffix.
+MAX_PATH_BYTES = 4080
+
+
+def file_layout_problem(path: str, existing: Iterable[str]) -> str | None:
+    """Why the file ``path`` cannot sit beside the skill's ``existing`` files (a file
+    where a folder of files is, or a folder where a file is), or why a file system
+    cannot hold its name; None when it can."""
+    for part in path.split("/"):
+        size = len(part.encode("utf-8", "surrogatepass"))
+        if size > MAX_NAME_BYTES:
+            return (f"file_path '{path}' has a name of {size} bytes; file names can be at "
+                    f"most {MAX_NAME_BYTES} bytes long. Use a shorter name.")
+    for other in existing:
+        if other.startswith(path + "/"):
+            return (f"file_path '{path}' is a folder holding '{other}'; a file cannot "
+                    "replace it. Choose another name, or remove that file first.")
+        if path.startswith(other + "/"):
+            return (f"file_path '{path}' would go inside '{other}', which is a file. "
+                    "Choose another name, or remove that file first.")
+    return None
+
+
+def path_length_problem(paths: Iterable[str]) -> str | None:
+    """Why one of the absolute ``paths`` (every place a skill file will live) is too long
+    for a file system; None when none is."""
+    for path in paths:
+        size = len(path.encode("utf-8", "surrogatepass"))
+        if size > MAX_PATH_BYTES:
+            return (f"the file would live at a path of {size} bytes ({path[:60]}…), over the "
+                    f"{MAX_PATH_BYTES} a file system allows. Use shorter names.")
+    return None
 
 
 def list_value(value: Any) -> list[str]:
