@@ -22,7 +22,7 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.memory import adoption as memory_adoption
 from memoir.projections.lazy import LazyDict
-from memoir.projections.memory import TARGETS, reread, usage_text
+from memoir.projections.memory import TARGETS, Entry, reread, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.prompt import Blocks, blocks_at, render_blocks
@@ -93,7 +93,7 @@ class Memoir(Engine):
         state = self.state
         return self.files.drifted(memory_file(target), lambda: render_memory_file(state, target))
 
-    def adopt(self, *, run: str | None = None) -> tuple[str, list[Event]]:
+    def adopt(self, *, run: str | None = None, force: bool = False) -> tuple[str, list[Event]]:
         """Turn hand edits of MEMORY.md, USER.md and the skills tree into ``user`` events
         of one run; returns the run id and its events.
 
@@ -102,13 +102,24 @@ class Memoir(Engine):
         validation as any write: no threat pattern, within the limit.  Entries are
         matched by text, so unchanged entries keep their ids; an entry edited in place
         becomes a replace.  Skills: see :mod:`memoir.skills.adopt`.
+
+        Adoption is three-way: an edit is compared with the version the person started
+        from (what memoir last wrote to the file), so writes journaled since are kept.
+        When both changed the same entry or skill file, nothing is adopted
+        (:class:`~memoir.errors.AdoptionConflict`) unless ``force``: then the
+        hand edit wins.
         """
         run_id = run or short_id("adopt-")
+        self.flush()
+        self.files.reload()
+        memory_bases, skill_bases = self._adoption_bases()
 
         def decide(state: State, files: FilesView) -> Decision[list[str]]:
             payloads: list[Payload]
-            payloads, changed = memory_adoption.adoption_events(state, files)
-            skill_payloads, skill_paths, _ignored = skills_adoption.adoption_events(state, files)
+            payloads, changed = memory_adoption.adoption_events(
+                state, files, bases=memory_bases, force=force)
+            skill_payloads, skill_paths, _ignored = skills_adoption.adoption_events(
+                state, files, bases=skill_bases, force=force)
             payloads += skill_payloads
             changed += skill_paths
             if not changed:
@@ -117,8 +128,6 @@ class Memoir(Engine):
                               summary=f"adopted hand edits of {', '.join(changed)}")
             return Decision(events=[head, *payloads], result=changed)
 
-        self.flush()
-        self.files.reload()
         events, adopted = self.commit_with_files(decide, actor="user", run=run_id)
         # Adopted files are rewritten in canonical form (what the journal now says) and
         # projected files deleted by hand are written back; edits that adoption left
@@ -126,6 +135,19 @@ class Memoir(Engine):
         keep = set(adopted or ())
         self.projector.rewrite(lambda drifted: [d.path for d in drifted if d.path not in keep])
         return run_id, events
+
+    def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None]]:
+        """What each edited file held when memoir last wrote it — the version a hand edit
+        starts from, the base of a three-way adoption: memory entries per file, skill
+        file texts per path."""
+        state = self.state
+        memory: dict[str, list[Entry]] = {}
+        for target in TARGETS:
+            rel = memory_file(target)
+            at = self.files.written_at(rel)
+            if at is not None and at <= state.seq and self.target_drift(target) is not None:
+                memory[rel] = list(self.view(at).memory.target(target).entries)
+        return memory, skills_adoption.adoption_bases(self, state)
 
     # -- status --------------------------------------------------------------------------------
 
@@ -139,6 +161,7 @@ class Memoir(Engine):
             limit = state.memory.limits[t]
             memory[t] = {"entries": len(entries), "usage": usage_text(entries, limit),
                          "limit": limit}
+        edits, blocked = self.materializer.unwritable(self.drift())
         return {
             "home": str(self.home),
             "head": state.seq,
@@ -146,7 +169,10 @@ class Memoir(Engine):
             "sessions": len(state.sessions),
             "runs": len(state.runs),
             "memory": memory,
-            "drift": [d.path for d in self.drift()],
+            "drift": edits,
+            # Projected files memoir cannot write (a link or a folder where one goes), or
+            # whose last write failed, and why; they are tried again on every write.
+            "unwritten": {**self.materializer.failed, **blocked},
         }
 
     def __enter__(self) -> Memoir:

@@ -9,6 +9,7 @@ for bad input.  Messages say what was wrong, where, and what to do::
     │   ├── JournalCorrupted (ValueError)      damaged bytes, a broken hash chain
     │   ├── UnknownEventType (ValueError)      a record whose type this version does not know
     │   └── ConflictError                      an append's expectation did not hold
+    │       └── AdoptionConflict               a hand edit and a later write changed one entry
     ├── ValidationError (ValueError)           a command or argument that is not acceptable
     │   └── RejectedError                      refused by a rule (threat scan, guard, budget)
     ├── DriftError                             a projected file was edited by hand
@@ -19,6 +20,7 @@ for bad input.  Messages say what was wrong, where, and what to do::
 from __future__ import annotations
 
 __all__ = [
+    "AdoptionConflict",
     "ConfigError",
     "ConflictError",
     "DriftError",
@@ -75,6 +77,16 @@ class ConflictError(JournalError):
         super().__init__(message)
         self.head = head
         self.conflicting = conflicting
+
+
+class AdoptionConflict(ConflictError):
+    """A hand edit and a write journaled since the file was written changed the same
+    entry (or skill file) differently; ``memoir adopt --force`` lets the hand edit win.
+    ``clashes`` names them."""
+
+    def __init__(self, message: str, *, clashes: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message, head=0)
+        self.clashes = tuple(clashes)
 
 
 class ProjectionError(MemoirError):

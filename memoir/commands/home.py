@@ -67,6 +67,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
                        "`memoir rebuild --force` discards it")
     else:
         click.echo("drift    none")
+    for path, why in sorted(info["unwritten"].items()):
+        click.echo(f"unwritten {path}: {why} (the journal has it; memoir tries again on "
+                   "every write)")
 
 
 @click.command()
@@ -156,9 +159,13 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
 @click.command()
 @home_option
+@click.option("--force", is_flag=True,
+              help="When a hand edit and a later write changed the same entry or skill "
+                   "file, keep the hand edit (default: refuse and name them).")
 @click.pass_context
-def adopt(ctx: click.Context) -> None:
-    """Keep hand edits of MEMORY.md / USER.md by recording them in the journal.
+def adopt(ctx: click.Context, force: bool) -> None:
+    """Keep hand edits of MEMORY.md / USER.md and the skills tree by recording them in
+    the journal.
 
     memoir never overwrites a memory file edited by hand: until the edit is adopted
     (or discarded with `memoir rebuild --force`, which keeps a .bak copy), agent writes
@@ -172,10 +179,14 @@ def adopt(ctx: click.Context) -> None:
     passes (no threat pattern in a new or changed entry, the character limit);
     otherwise nothing is recorded and the error names the entry to fix.
 
+    Adoption is three-way: the edit is compared with the version the file held when
+    memoir last wrote it, so what agents wrote since is kept. If both changed the same
+    entry, nothing is adopted and the entries are named; --force keeps the hand edit.
+
     A deleted file is not an edit: it is written again from the journal.
     """
     handle = open_home(ctx)
-    run, events = handle.adopt()
+    run, events = handle.adopt(force=force)
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return

@@ -293,11 +293,14 @@ def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
 
 @skills_group.command("adopt")
 @home_option
+@click.option("--force", is_flag=True,
+              help="Keep a hand edit of a file that memoir changed too since (default: "
+                   "refuse and name it).")
 @click.pass_context
-def adopt_command(ctx: click.Context) -> None:
+def adopt_command(ctx: click.Context, force: bool) -> None:
     """Record hand edits of the skills tree in the journal, as `user` events."""
     try:
-        report = adopt_skills(open_home(ctx))
+        report = adopt_skills(open_home(ctx), force=force)
     except MemoirError as exc:
         raise _fail(exc) from None
     for path, why in sorted(report.ignored.items()):

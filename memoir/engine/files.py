@@ -45,6 +45,11 @@ class FilesView:
         """Whether memoir wrote ``rel`` (so its absence is a removal)."""
         return self._m.wrote(rel)
 
+    def written_at(self, rel: str) -> int | None:
+        """The seq memoir's last write of ``rel`` was rendered at: the version a hand edit
+        of it started from (None: unknown)."""
+        return self._m.written_at(rel)
+
     def files_under(self, folder: str, *, hidden: Collection[str] = ()) -> list[str]:
         """Home-relative paths of the regular files under ``folder``, sorted; hidden
         files, ``*.bak.<n>`` copies, links and hidden folders are left out, except the

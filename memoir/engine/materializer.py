@@ -139,6 +139,12 @@ class Materializer:
         #: Files the last :meth:`write` left alone because a hand edit arrived while it
         #: was writing them (the edit was kept).
         self.last_kept: list[str] = []
+        #: Says whether bytes of a file are a rendering of the journal at some seq (for
+        #: when the manifest lost track of a write: a crash, a lost manifest).  Set by
+        #: the projector; called only for bytes that otherwise look like a hand edit.
+        self.recognise: Callable[[str, bytes], bool] | None = None
+        # rel -> hash of bytes `recognise` said were not memoir's (asked once).
+        self._foreign: dict[str, str] = {}
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -245,8 +251,8 @@ class Materializer:
         return digest in self._manifest.files.get(rel, ()) or \
             digest in self._manifest.pending.get(rel, ()) or self._rendered.get(rel) == digest
 
-    def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
-                   ) -> Drift | None:
+    def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None,
+                   *, recognise: bool = True) -> Drift | None:
         """Whether the file at ``rel`` was edited by hand, given what memoir renders now.
 
         ``current`` may be a function that renders it, called only when the file's
@@ -260,22 +266,26 @@ class Materializer:
         drift: it is rewritten (Hermes reads a missing file as empty, so deleting it
         never hides entries from the journal).  A link or a folder where memoir keeps a
         file is drift of its own kind: memoir never follows or replaces it.
+
+        ``recognise``: also ask :attr:`recognise` (it reads the journal); a caller that
+        holds the projection lock without the state mutex (the background writer) must
+        not, so that locks are never taken the other way round.
         """
         key = safefs.stat_key(self.home, rel)
         if key is not None and self._own.get(rel) == key:
             return None
         if callable(current):
             current = current()
-        drift = self._check(rel, current)
+        drift = self._check(rel, current, recognise)
         if drift is None:
             return None
         # It looks edited; make sure it is not a write of another thread or process
         # caught half way (the manifest names the new bytes only once it is done).
         with self.locked():
             self.reload()
-            return self._check(rel, current)
+            return self._check(rel, current, False)
 
-    def _check(self, rel: str, current: bytes | None) -> Drift | None:
+    def _check(self, rel: str, current: bytes | None, recognise: bool) -> Drift | None:
         key = safefs.stat_key(self.home, rel)
         actual = safefs.read(self.home, rel)
         if actual is None:
@@ -287,10 +297,22 @@ class Materializer:
             self._rendered[rel] = _digest(actual)
             self._remember_own(rel, key, actual)
             return None
-        if self._own_bytes(rel, actual):
+        if self._own_bytes(rel, actual) or (recognise and self._recognised(rel, actual)):
             self._remember_own(rel, key, actual)
             return None
         return Drift(rel, current, actual)
+
+    def _recognised(self, rel: str, actual: bytes) -> bool:
+        if self.recognise is None:
+            return False
+        digest = _digest(actual)
+        if self._foreign.get(rel) == digest:
+            return False
+        if self.recognise(rel, actual):
+            self._rendered[rel] = digest
+            return True
+        self._foreign[rel] = digest
+        return False
 
     def _remember_own(self, rel: str, key: tuple[int, int, int, int] | None,
                       actual: bytes) -> None:
@@ -299,11 +321,12 @@ class Materializer:
                 safefs.stat_key(self.home, rel) == key:
             self._own[rel] = key
 
-    def drift(self, desired: Mapping[str, bytes | None]) -> list[Drift]:
+    def drift(self, desired: Mapping[str, bytes | None], *,
+              recognise: bool = True) -> list[Drift]:
         self.reload()
         found = []
         for rel, data in desired.items():
-            d = self.is_drifted(rel, data)
+            d = self.is_drifted(rel, data, recognise=recognise)
             if d is not None:
                 found.append(d)
         return found
@@ -329,11 +352,12 @@ class Materializer:
                                blocked)
 
     def unwritable(self, drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:
-        """Split drifts into hand edits (to skip) and paths memoir cannot write at all (a
-        link or a non-file where the file goes), with the reason for the latter."""
+        """Split drifts into paths to leave alone (hand edits; a link or folder where a
+        file memoir no longer wants was) and paths memoir cannot write at all (a link or
+        a non-file where a file goes), with the reason for the latter."""
         edits, blocked = [], {}
         for d in drifted:
-            if d.kind == "edited":
+            if d.kind == "edited" or d.expected is None:
                 edits.append(d.path)
             elif d.kind == "link":
                 blocked[d.path] = ("a symbolic link stands where the file goes; memoir "

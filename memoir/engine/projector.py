@@ -27,12 +27,18 @@ from memoir.engine.materializer import Drift, Materializer
 from memoir.errors import ProjectionError
 from memoir.events.types import Event
 from memoir.logs import get_logger
+from memoir.projections.memory import TARGETS
 from memoir.projections.render import RENDERERS, Renderer, render_all
+from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 
 __all__ = ["Projector"]
 
 log = get_logger("memoir.engine")
+
+#: How far back a memory file is compared with the journal's past renderings when the
+#: manifest does not say when memoir last wrote it.
+HISTORY_SCAN = 100_000
 
 #: How long the writer thread waits for work before it ends (seconds).
 IDLE_SECONDS = 1.0
@@ -63,6 +69,7 @@ class Projector:
         self._dirty: dict[tuple[str, str], int] = {}
         self._covered = 0
         self._writer = _Writer(self, coalesce) if background else None
+        materializer.recognise = self.rendered_before
 
     # -- the follower protocol -------------------------------------------------------------
 
@@ -213,8 +220,9 @@ class Projector:
                     full = True
                     continue
                 if desired or on_disk != seq:
+                    # No journal reads here: this thread holds the projection lock.
                     edits, blocked = self.materializer.unwritable(
-                        self.materializer.drift(desired))
+                        self.materializer.drift(desired, recognise=False))
                     self.materializer.write(desired, seq=seq, skip=edits, blocked=blocked)
                 failed = dict(self.materializer.last_failed)
             with self.live.mutex:
@@ -276,6 +284,31 @@ class Projector:
 
     def renderer(self, name: str) -> Renderer:
         return self._by_name[name]
+
+    def rendered_before(self, rel: str, actual: bytes) -> bool:
+        """Whether ``actual`` is what memoir rendered for the memory file ``rel`` at some
+        seq (from the file's last known write, or the last HISTORY_SCAN seqs, to the
+        head): such a file is memoir's own, whatever the manifest says — a process that
+        died between renaming the file and recording it leaves one."""
+        target = next((t for t in TARGETS if memory_file(t) == rel), None)
+        if target is None:
+            return False
+        live = self.live
+        with live.mutex:
+            live.catch_up()
+            head = live.state.seq
+        known = self.materializer.written_at(rel) or self.materializer.seq
+        start = min(known, head) if known else max(0, head - HISTORY_SCAN)
+        state = live.view(start)
+        if render_memory_file(state, target) == actual:
+            return True
+        for event in live.journal.read(after=start, until=head):
+            state.apply(event)
+            data = event.data
+            if getattr(data, "target", None) == target and \
+                    render_memory_file(state, target) == actual:
+                return True
+        return False
 
 
 class _Writer:

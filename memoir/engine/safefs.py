@@ -113,9 +113,12 @@ def open_dir(home: Path, rel_dir: str, *, create: bool = False) -> Iterator[int]
                 inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise LinkRefused(exc.errno, f"{rel_dir}: '{part}' is a link or not a "
-                                                 "folder; memoir does not follow links "
-                                                 "below its home") from None
+                    link = stat.S_ISLNK(os.lstat(part, dir_fd=fd).st_mode)
+                    raise LinkRefused(
+                        errno.ELOOP if link else errno.ENOTDIR,
+                        f"{rel_dir}: '{part}' is "
+                        f"{'a symbolic link' if link else 'not a folder'}; memoir does not "
+                        "follow links below its home") from None
                 raise
             os.close(fd)
             fd = inner

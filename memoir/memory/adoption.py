@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from memoir.engine.files import FilesView
-from memoir.errors import RejectedError, ValidationError
+from memoir.errors import AdoptionConflict, RejectedError, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
 from memoir.events.types import Payload
 from memoir.ids import short_id
@@ -29,7 +29,7 @@ from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.threats import first_threat_id
 
-__all__ = ["adoption_events", "plan_adoption", "plan_edit"]
+__all__ = ["adoption_events", "merge_edit", "plan_adoption", "plan_edit"]
 
 
 def plan_edit(
@@ -97,6 +97,70 @@ def plan_edit(
     return events, result
 
 
+def merge_edit(base: Sequence[Entry], edited: Sequence[str], current: Sequence[Entry],
+               *, rel: str, force: bool = False) -> list[str]:
+    """The entries that keep both a hand edit and what was journaled since.
+
+    ``base`` are the entries the file held when memoir last wrote it (what the person
+    started from), ``edited`` what the person saved, ``current`` the journal's entries
+    now.  The person's changes (base → edited: removals, in-place edits, additions) are
+    applied to the current entries, so writes journaled meanwhile (an agent's add, say)
+    are kept.  An entry both sides changed, differently, is a conflict
+    (:class:`AdoptionConflict`) unless ``force``, which lets the person's version win.
+    """
+    mine, entries = plan_edit("memory", base, edited, new_id=_fresh_ids())
+    removed = {e.entry_id for e in mine if isinstance(e, EntryRemoved)}
+    replaced = {e.entry_id: e.text for e in mine if isinstance(e, EntryReplaced)}
+    # plan_edit re-adds moved entries under their old id: those are moves, not removals.
+    moved = {e.entry_id for e in mine if isinstance(e, EntryAdded)} & removed
+    removed -= moved
+    now = {e.id: e.text for e in current}
+    then = {e.id: e.text for e in base}
+    theirs_removed = set(then) - set(now)
+    theirs_changed = {i for i in then if i in now and now[i] != then[i]}
+    clashes = []
+    for entry_id in sorted((removed | set(replaced)) & (theirs_removed | theirs_changed)):
+        if entry_id in removed and entry_id in theirs_removed:
+            continue  # both removed it
+        if replaced.get(entry_id) is not None and replaced[entry_id] == now.get(entry_id):
+            continue  # both made the same edit
+        clashes.append(then[entry_id])
+    if clashes and not force:
+        shown = "; ".join(repr(c[:60]) for c in clashes[:3])
+        raise AdoptionConflict(
+            f"{rel} was edited by hand while memoir changed the same entr"
+            f"{'y' if len(clashes) == 1 else 'ies'} ({shown}); edit the file again from "
+            "what it holds now, or run `memoir adopt --force` to keep the hand edit",
+            clashes=clashes)
+    if clashes:
+        return list(edited)
+    # The person's view, with what the journal did meanwhile laid over it.
+    merged: list[tuple[str, str]] = []  # (id, text)
+    for entry in entries:
+        if entry.id in theirs_removed and entry.id not in replaced:
+            continue  # removed by a journaled write since, untouched by the person
+        text = entry.text
+        if entry.id in theirs_changed and entry.id not in replaced:
+            text = now[entry.id]
+        merged.append((entry.id, text))
+    # Entries journaled since the base, placed after the entry they follow now.
+    placed = {i for i, _ in merged}
+    for index, entry in enumerate(current):
+        if entry.id in then or entry.id in placed:
+            continue
+        after = next((current[j].id for j in range(index - 1, -1, -1)
+                      if current[j].id in placed), None)
+        at = 0 if after is None else [i for i, _ in merged].index(after) + 1
+        merged.insert(at, (entry.id, entry.text))
+        placed.add(entry.id)
+    return [text for _, text in merged]
+
+
+def _fresh_ids() -> Callable[[], str]:
+    counter = iter(range(1 << 30))
+    return lambda: f"new-{next(counter)}"
+
+
 def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> list[Payload]:
     """Events that turn ``target``'s entries into ``texts`` (as parsed from ``rel``).
 
@@ -133,9 +197,16 @@ def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> 
     return events
 
 
-def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list[str]]:
+def adoption_events(state: State, files: FilesView, *,
+                    bases: Mapping[str, Sequence[Entry]] | None = None,
+                    force: bool = False) -> tuple[list[Payload], list[str]]:
     """The events that adopt the hand edits of MEMORY.md and USER.md, and the files
-    adopted.  A deleted file is not an edit (it is written again from the journal)."""
+    adopted.  A deleted file is not an edit (it is written again from the journal).
+
+    ``bases`` holds, per file, the entries it held when memoir last wrote it (the version
+    a hand edit starts from): the edit is merged three ways with the journal
+    (:func:`merge_edit`); without one, the file's entries replace the journal's.
+    """
     payloads: list[Payload] = []
     changed: list[str] = []
     for target in TARGETS:
@@ -147,6 +218,11 @@ def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list
             text = drift.actual.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValidationError(f"{rel}: not UTF-8 ({exc}); fix the file first") from None
-        payloads += plan_adoption(state, target, parse_file(text), rel)
+        edited = dedupe(parse_file(text))
+        base = (bases or {}).get(rel)
+        if base is not None:
+            edited = merge_edit(base, edited, state.memory.target(target).entries,
+                                rel=rel, force=force)
+        payloads += plan_adoption(state, target, edited, rel)
         changed.append(rel)
     return payloads, changed

@@ -22,12 +22,13 @@ binary, inside the archive, ``.usage.json``) are left alone and reported as igno
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
-from memoir.errors import RejectedError, ValidationError
+from memoir.errors import AdoptionConflict, RejectedError, ValidationError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillContentSet,
@@ -62,6 +63,7 @@ __all__ = [
     "Adoption",
     "SkillDrift",
     "adopt_skills",
+    "adoption_bases",
     "adoption_events",
     "skill_folder_drift",
     "skills_drift",
@@ -76,7 +78,7 @@ class SkillDrift:
     """One hand change in the skills tree (``path`` is home-relative)."""
 
     path: str
-    kind: str  # "modified" | "added" | "removed"
+    kind: str  # "modified" | "added" | "removed" | "blocked" (a link or folder in its place)
     skill: str | None = None
 
 
@@ -114,7 +116,12 @@ def _drift_settled(files: FilesView, state: State, records: list[SkillRecord],
             projected[rel] = (record.name, text.encode("utf-8"))
     for rel, (name, data) in sorted(projected.items()):
         actual = files.read(rel)
-        if actual is None:
+        drift = files.drifted(rel, data) if actual is None else None
+        if drift is not None:
+            # A link or a folder where the file goes: not an edit memoir could adopt or
+            # would hide; it is reported as a file memoir cannot write.
+            found.append(SkillDrift(rel, "blocked", name))
+        elif actual is None:
             if files.wrote(rel):
                 found.append(SkillDrift(rel, "removed", name))
         elif files.drifted(rel, data) is not None:
@@ -178,8 +185,25 @@ def _fail(rel: str, problem: str) -> ValidationError:
     )
 
 
+def _three_way(rel: str, base: str | None, edited: str, current: str | None,
+               force: bool) -> bool:
+    """Whether the hand edit ``edited`` of ``rel`` is to be adopted: not when it is what
+    the journal says already; a conflict when the journal changed the file since the
+    version the person started from (``base``), unless ``force``."""
+    if edited == current:
+        return False
+    if base is not None and current != base and edited != base and not force:
+        raise AdoptionConflict(
+            f"{rel} was edited by hand while memoir changed it too (the journal holds a "
+            "newer version than the one the edit started from); edit the file again from "
+            "`memoir skills show`, or run `memoir adopt --force` to keep the hand edit",
+            clashes=[rel])
+    return True
+
+
 def _adopt_existing(files: FilesView, state: State, record: SkillRecord,
-                    drifts: list[SkillDrift], ignored: dict[str, str]) -> list[Payload]:
+                    drifts: list[SkillDrift], ignored: dict[str, str],
+                    bases: Mapping[str, str | None], force: bool) -> list[Payload]:
     folder = skill_dir(record) + "/"
     removed = {d.path for d in drifts if d.kind == "removed"}
     if folder + SKILL_FILE in removed:
@@ -198,6 +222,9 @@ def _adopt_existing(files: FilesView, state: State, record: SkillRecord,
                                            previous=record.files[inner]))
             continue
         text = _read_text(files, d.path)
+        if text is not None and d.path in bases and not _three_way(
+                d.path, bases[d.path], text, record.file(inner), force):
+            continue
         if inner == SKILL_FILE:
             if text is None:
                 raise _fail(d.path, "it is not UTF-8 text.")
@@ -271,10 +298,16 @@ def _adopt_new(files: FilesView, state: State, added: list[str],
     return events
 
 
-def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list[str],
-                                                              dict[str, str]]:
+def adoption_events(state: State, files: FilesView, *,
+                    bases: Mapping[str, str | None] | None = None, force: bool = False,
+                    ) -> tuple[list[Payload], list[str], dict[str, str]]:
     """The events that adopt every hand change, the paths adopted, and the paths left
-    alone with the reason (a decision: ``files`` is the view it was given)."""
+    alone with the reason (a decision: ``files`` is the view it was given).
+
+    ``bases`` holds, per edited file, the text memoir last wrote there (what the person
+    started from): an edit of a file the journal changed since is a conflict
+    (:class:`~memoir.errors.AdoptionConflict`) unless ``force``.
+    """
     drifts = tree_drift(state, files)
     ignored: dict[str, str] = {}
     by_skill: dict[str, list[SkillDrift]] = {}
@@ -283,6 +316,9 @@ def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list
         if d.path == _USAGE:
             ignored[d.path] = ("telemetry is rendered from the journal; `memoir rebuild "
                                "--force` rewrites it")
+        elif d.kind == "blocked":
+            ignored[d.path] = ("a link or a folder stands where the file goes; memoir does "
+                               "not follow links below its home")
         elif d.skill is not None:
             by_skill.setdefault(d.skill, []).append(d)
         else:
@@ -290,19 +326,42 @@ def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list
     events: list[Payload] = []
     for name in sorted(by_skill):
         events += _adopt_existing(files, state, state.skills.skills[name], by_skill[name],
-                                  ignored)
+                                  ignored, bases or {}, force)
     events += _adopt_new(files, state, strays, ignored)
     adopted = sorted(d.path for d in drifts if d.path not in ignored)
     return events, adopted, ignored
 
 
-def adopt_skills(engine: Engine, *, run: str | None = None) -> Adoption:
+def adoption_bases(engine: Engine, state: State) -> dict[str, str | None]:
+    """For every edited skill file, the text memoir last wrote there (None: unknown)."""
+    bases: dict[str, str | None] = {}
+    views: dict[int, State] = {}
+    for d in tree_drift(state, engine.files):
+        if d.kind != "modified" or d.skill is None:
+            continue
+        at = engine.files.written_at(d.path)
+        if at is None or at > state.seq:
+            continue
+        if at not in views:
+            views[at] = engine.view(at)
+        record = views[at].skills.skills.get(d.skill)
+        bases[d.path] = None
+        if record is not None:
+            inner = d.path[len(skill_dir(record)) + 1:]
+            bases[d.path] = record.file(inner) if d.path.startswith(skill_dir(record)) \
+                else None
+    return bases
+
+
+def adopt_skills(engine: Engine, *, run: str | None = None, force: bool = False) -> Adoption:
     """Adopt every hand change in the skills tree as ``user`` events of one run."""
     run_id = run or short_id("adopt-")
     report = Adoption(run=run_id)
+    engine.files.reload()
+    bases = adoption_bases(engine, engine.state)
 
     def decide(state: State, files: FilesView) -> Decision[None]:
-        events, adopted, ignored = adoption_events(state, files)
+        events, adopted, ignored = adoption_events(state, files, bases=bases, force=force)
         report.adopted, report.ignored = adopted, ignored
         if not events:
             return Decision(events=[])
@@ -310,6 +369,5 @@ def adopt_skills(engine: Engine, *, run: str | None = None) -> Adoption:
         return Decision(events=[RunStarted(run_id=run_id, kind="adopt", summary=summary),
                                 *events])
 
-    engine.files.reload()
     report.events, _ = engine.commit_with_files(decide, actor="user", run=run_id)
     return report

@@ -157,7 +157,8 @@ def _skills_root(engine: Engine) -> str:
 
 def _drift_refusal(files: FilesView, state: State, name: str, action: str,
                    category: str | None = None) -> Decision[Any] | None:
-    drifted = skill_folder_drift(files, state, name, category)
+    drifted = [d for d in skill_folder_drift(files, state, name, category)
+               if d.kind != "blocked"]
     if not drifted:
         return None
     paths = ", ".join(d.path for d in drifted)

@@ -1,0 +1,323 @@
+"""No tool call, crash, hand edit or damaged file may brick a home or lose an
+acknowledged write (issue: hardening).  Each test names the defect it guards against."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import memoir
+from memoir.api import Memoir
+from memoir.cli import cli
+from memoir.config import Config
+from memoir.errors import AdoptionConflict, ProjectionError
+
+SYNC = Config.model_validate({"projections": {"mode": "sync"}})
+
+
+def skill_md(name: str, body: str = "Do the thing.\n") -> str:
+    return f"---\nname: {name}\ndescription: How to {name}.\n---\n{body}"
+
+
+def _memory(session: memoir.Session, text: str, target: str = "memory") -> dict[str, Any]:
+    return session.call_tool("memory", {"action": "add", "target": target, "content": text})
+
+
+def _run(home: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--home", str(home), *args])
+
+
+# -- 1. paths the file system cannot hold ----------------------------------------------------
+
+
+def test_a_file_where_a_folder_of_files_is_and_back_is_refused_by_the_decision(
+    tmp_path: Path,
+) -> None:
+    with Memoir(tmp_path / "home") as home:
+        s = home.start_session()
+        assert s.call_tool("skill_manage", {"action": "create", "name": "base",
+                                            "content": skill_md("base")})["success"]
+        ok = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                          "file_path": "references/a", "file_content": "x"})
+        assert ok["success"]
+        under = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                             "file_path": "references/a/b.md",
+                                             "file_content": "y"})
+        assert under["success"] is False and "'references/a', which is a file" in under["error"]
+        assert s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                            "file_path": "references/c/d.md",
+                                            "file_content": "z"})["success"]
+        over = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                            "file_path": "references/c", "file_content": "w"})
+        assert over["success"] is False and "is a folder holding" in over["error"]
+        long = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                            "file_path": "references/" + "n" * 250 + ".md",
+                                            "file_content": "v"})
+        assert long["success"] is False and "bytes" in long["error"]
+        assert home.state.skills.skills["base"].files == {"references/a": "x",
+                                                          "references/c/d.md": "z"}
+    with Memoir(tmp_path / "home") as again:  # the home still opens, files written
+        assert again.verify().records == again.head
+        assert (tmp_path / "home/skills/base/references/c/d.md").read_text() == "z"
+
+
+def test_a_path_too_long_for_the_file_system_is_refused(tmp_path: Path) -> None:
+    with Memoir(tmp_path / "home") as home:
+        s = home.start_session()
+        s.call_tool("skill_manage", {"action": "create", "name": "x", "content": skill_md("x")})
+        nested = "references/" + "/".join(f"{i:02d}" + "d" * 198 for i in range(20)) + "/a.md"
+        result = s.call_tool("skill_manage", {"action": "write_file", "name": "x",
+                                              "file_path": nested, "file_content": "deep"})
+        assert result["success"] is False and "path of" in result["error"]
+        assert home.state.skills.skills["x"].files == {}
+
+
+def test_a_projection_that_cannot_be_written_stops_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    with Memoir(path, config=SYNC) as home:
+        s = home.start_session()
+        s.call_tool("skill_manage", {"action": "create", "name": "base",
+                                     "content": skill_md("base")})
+        # Something that is not a file stands where the skill's file must go.
+        (path / "skills/base/references/notes.md").mkdir(parents=True)
+        written = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                               "file_path": "references/notes.md",
+                                               "file_content": "notes"})
+        assert written["success"]  # the journal takes it
+        with pytest.raises(ProjectionError, match=r"references/notes\.md"):
+            home.flush()
+        assert _memory(s, "other files are still written")["success"]
+        assert (path / "memories/MEMORY.md").read_text() == "other files are still written"
+    with Memoir(path, config=SYNC) as home:  # opens, reads, verifies, reports
+        assert home.verify().records == home.head
+        status = home.status()
+        assert "skills/base/references/notes.md" in status["unwritten"]
+        assert home.state.skills.skills["base"].files == {"references/notes.md": "notes"}
+        with pytest.raises(ProjectionError, match=r"references/notes\.md"):
+            home.rebuild()
+    status_out = _run(path, "status")
+    assert status_out.exit_code == 0 and "unwritten skills/base/references/notes.md" in \
+        status_out.output
+    assert _run(path, "verify").exit_code == 0
+    assert "references/notes.md" in _run(path, "rebuild").output
+    (path / "skills/base/references/notes.md").rmdir()
+    with Memoir(path, config=SYNC) as home:  # retried: written once it can be
+        assert (path / "skills/base/references/notes.md").read_text() == "notes"
+        assert home.status()["unwritten"] == {}
+
+
+# -- 2. a crash must not make memoir take its own file for a hand edit ------------------------
+
+
+def test_a_file_memoir_rendered_is_its_own_whatever_the_bookkeeping_says(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "home"
+    manifest = path / ".memoir/manifest.json"
+    with Memoir(path) as home:
+        s = home.start_session()
+        _memory(s, "one")
+        home.flush()
+        old_manifest = manifest.read_bytes()
+        _memory(s, "two")
+        home.flush()
+    # A process renamed MEMORY.md ("one § two") and died before recording it ...
+    manifest.write_bytes(old_manifest)
+    # ... and another died with a write owed: the journal is ahead of every file.
+    home = Memoir(path)
+    _memory(home.start_session(), "three")
+    home.close(flush=False)
+    with Memoir(path) as home:
+        assert home.status()["drift"] == []
+        assert (path / "memories/MEMORY.md").read_text() == "one\n§\ntwo\n§\nthree"
+        assert _memory(home.start_session(), "four")["success"]
+        _run_id, events = home.adopt()
+        assert events == []  # nothing to adopt: no acknowledged entry is removed
+        assert home.state.memory.memory.texts() == ["one", "two", "three", "four"]
+
+
+def test_an_older_rendering_at_an_unknown_time_is_still_recognised(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    with Memoir(path) as home:
+        s = home.start_session()
+        _memory(s, "alpha")
+        home.flush()
+        _memory(s, "beta")
+        home.flush()
+        rendered = (path / "memories/MEMORY.md").read_bytes()
+        _memory(s, "gamma")
+        home.flush()
+    (path / ".memoir/manifest.json").unlink()  # all bookkeeping lost
+    (path / "memories/MEMORY.md").write_bytes(rendered)  # a rendering memoir wrote once
+    with Memoir(path) as home:
+        assert home.status()["drift"] == []
+        assert (path / "memories/MEMORY.md").read_text() == "alpha\n§\nbeta\n§\ngamma"
+
+
+# -- 3. adoption is three-way ---------------------------------------------------------------
+
+
+def test_adoption_keeps_what_agents_wrote_since_the_edit_began(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    user_md = path / "memories/USER.md"
+    slow = Config.model_validate({"projections": {"coalesce_ms": 5000}})
+    with Memoir(path, config=slow) as home:
+        s = home.start_session()
+        _memory(s, "Name: Ada", "user")
+        home.flush()
+        started_from = user_md.read_text()  # the person opens USER.md in an editor
+        _memory(s, "Prefers tea", "user")  # an agent learns something (journaled) ...
+        user_md.write_text(started_from + "\n§\nWorks in Lisbon")  # ... the person saves
+        home.flush()  # the file holds a hand edit: memoir leaves it alone
+        assert user_md.read_text().endswith("Works in Lisbon")
+        _run_id, events = home.adopt()
+        assert [type(e.data).__name__ for e in events] == ["RunStarted", "EntryAdded"]
+        assert home.state.memory.user.texts() == ["Name: Ada", "Prefers tea",
+                                                  "Works in Lisbon"]  # two-way: replaced
+        home.flush()
+        assert user_md.read_text() == "Name: Ada\n§\nPrefers tea\n§\nWorks in Lisbon"
+
+
+def test_a_true_conflict_is_reported_and_needs_force(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    user_md = path / "memories/USER.md"
+    slow = Config.model_validate({"projections": {"coalesce_ms": 5000}})
+    with Memoir(path, config=slow) as home:
+        s = home.start_session()
+        _memory(s, "Name: Ada", "user")
+        home.flush()
+        s.call_tool("memory", {"action": "replace", "target": "user", "old_text": "Ada",
+                               "content": "Name: Ada Lovelace"})
+        user_md.write_text("Name: Ada L.")  # edited from "Name: Ada", as the agent did
+        home.flush()
+        head = home.head
+        with pytest.raises(AdoptionConflict, match="Name: Ada"):
+            home.adopt()
+        assert home.head == head
+        home.adopt(force=True)
+        assert home.state.memory.user.texts() == ["Name: Ada L."]
+    result = _run(path, "adopt")
+    assert result.exit_code == 0
+
+
+# -- 4. a hand edit saved while memoir writes is never lost -----------------------------------
+
+
+def test_a_hand_edit_racing_the_background_writer_is_never_lost(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    memory_md = path / "memories/MEMORY.md"
+    config = Config.model_validate({"projections": {"coalesce_ms": 0}})
+    for round_ in range(10):
+        shutil.rmtree(path, ignore_errors=True)
+        home = Memoir(path, config=config)
+        s = home.start_session()
+        _memory(s, "seed")
+        home.flush()
+        stop = threading.Event()
+
+        def agent(s: memoir.Session = s, stop: threading.Event = stop) -> None:
+            i = 0
+            while not stop.is_set():
+                _memory(s, f"fact {i}")
+                i += 1
+
+        thread = threading.Thread(target=agent)
+        thread.start()
+        time.sleep(0.02 + 0.01 * round_)
+        edit = f"edited by hand in round {round_}".encode()
+        tmp = memory_md.with_name(".editor-save")
+        tmp.write_bytes(edit)
+        os.replace(tmp, memory_md)  # how editors save
+        time.sleep(0.05)
+        stop.set()
+        thread.join()
+        home.flush()
+        home.close()
+        kept = [memory_md.read_bytes()] + [b.read_bytes() for b in
+                                           memory_md.parent.glob("MEMORY.md.bak.*")]
+        assert edit in kept, f"round {round_}: the hand edit is gone"
+
+
+# -- 7. links below the home are never followed ------------------------------------------------
+
+
+def test_a_dangling_link_in_a_skill_never_makes_memoir_write_outside(tmp_path: Path) -> None:
+    path, outside = tmp_path / "home", tmp_path / "elsewhere"
+    outside.mkdir()
+    with Memoir(path, config=SYNC) as home:
+        s = home.start_session()
+        s.call_tool("skill_manage", {"action": "create", "name": "base",
+                                     "content": skill_md("base")})
+        (path / "skills/base/scripts").mkdir()
+        (path / "skills/base/scripts/run.sh").symlink_to(outside / "autorun.sh")
+        result = s.call_tool("skill_manage", {"action": "write_file", "name": "base",
+                                              "file_path": "scripts/run.sh",
+                                              "file_content": "echo hi\n"})
+        assert result["success"]
+        assert not (outside / "autorun.sh").exists()
+        assert (path / "skills/base/scripts/run.sh").is_symlink()
+        assert "skills/base/scripts/run.sh" in home.status()["unwritten"]
+
+
+def test_deleting_a_skill_whose_folder_is_a_link_deletes_nothing_outside(tmp_path: Path) -> None:
+    path, outside = tmp_path / "home", tmp_path / "elsewhere"
+    with Memoir(path, config=SYNC) as home:
+        s = home.start_session()
+        s.call_tool("skill_manage", {"action": "create", "name": "base",
+                                     "content": skill_md("base")})
+        home.flush()
+        shutil.copytree(path / "skills/base", outside)
+        shutil.rmtree(path / "skills/base")
+        (path / "skills/base").symlink_to(outside, target_is_directory=True)
+        home.files.reload()
+        assert s.call_tool("skill_manage", {"action": "delete", "name": "base"})["success"]
+        home.flush()
+    assert (outside / "SKILL.md").read_text() == skill_md("base")
+
+
+def test_an_import_never_copies_what_a_link_points_at(tmp_path: Path) -> None:
+    tree, secret = tmp_path / "tree", tmp_path / "credentials"
+    secret.write_text("AWS_SECRET=hunter2\n")
+    (tree / "tool/references").mkdir(parents=True)
+    (tree / "tool/SKILL.md").write_text(skill_md("tool"))
+    (tree / "tool/references/creds.md").symlink_to(secret)
+    with Memoir(tmp_path / "home") as home:
+        report = memoir.skills.import_skills(home, tree)
+        assert report.imported == ["tool"]
+        assert home.state.skills.skills["tool"].files == {}
+        assert any("link" in why for why in report.skipped.values())
+        assert not any("hunter2" in str(e.data) for e in home.events())
+
+
+# -- 12. the small ones -------------------------------------------------------------------------
+
+
+def test_temp_files_of_a_killed_writer_are_cleaned_when_the_home_opens(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    with Memoir(path) as home:
+        _memory(home.start_session(), "x")
+    # A writer died mid-write: its intent is recorded, its temp file left behind.
+    stale = path / "skills/gone/.memoir-999999999-1-1.tmp"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("half")
+    manifest = path / ".memoir/manifest.json"
+    text = manifest.read_text().replace('"pending":{}',
+                                        '"pending":{"skills/gone/SKILL.md":["00"]}')
+    manifest.write_text(text)
+    with Memoir(path):
+        pass
+    assert not stale.exists() and not stale.parent.exists()
+
+
+def test_skills_create_from_a_device_fails_at_once(tmp_path: Path) -> None:
+    started = time.monotonic()
+    result = _run(tmp_path / "home", "skills", "create", "x", "--file", "/dev/zero")
+    assert result.exit_code == 1 and "not a regular file" in result.output
+    assert time.monotonic() - started < 10
