@@ -18,7 +18,7 @@ from memoir.engine.engine import Engine
 from memoir.events.sessions import SessionEnded
 from memoir.memory.commands import memory_tool
 from memoir.prompt import Blocks, blocks_at
-from memoir.tools import DEFAULT_TOOLS, Toolset
+from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 
 __all__ = ["Session"]
 
@@ -75,6 +75,8 @@ class Session:
                 args = json.loads(args) if args.strip() else {}
             except json.JSONDecodeError as exc:
                 return {"error": f"Tool arguments are not valid JSON: {exc}", "success": False}
+            except RecursionError as exc:
+                return failure_result(name, exc)
         if args is None:
             args = {}
         if not isinstance(args, dict):

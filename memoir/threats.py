@@ -595,3 +595,13 @@ def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
                 entry = blocked_placeholder(file_name, found)
         shown.append(entry)
     return shown
+
+
+def redacted_preview(text: str, limit: int = 60) -> str:
+    """The shape of a refused text without what it could leak: each word longer than
+    three characters cut to its first three (``api_key=sk-…`` keeps ``api…``), at most
+    ``limit`` characters.  Enough to recognise an attempt in the audit log; a secret or
+    a payload cannot be read back from it."""
+    words = re.split(r"(\s+)", text[: limit * 4])
+    shown = "".join(w if w.isspace() or len(w) <= 3 else w[:3] + "…" for w in words)
+    return shown[:limit]

@@ -21,6 +21,8 @@ from typing import Any
 
 from memoir.engine.caller import CallContext
 from memoir.engine.engine import Engine
+from memoir.errors import MemoirError
+from memoir.logs import get_logger
 from memoir.memory.commands import MEMORY_SCHEMA, memory_tool
 from memoir.skills.tools import (
     SKILL_MANAGE_SCHEMA,
@@ -31,7 +33,9 @@ from memoir.skills.tools import (
     skills_list_tool,
 )
 
-__all__ = ["DEFAULT_TOOLS", "Handler", "Tool", "Toolset", "tool_schemas"]
+__all__ = ["DEFAULT_TOOLS", "Handler", "Tool", "Toolset", "failure_result", "tool_schemas"]
+
+log = get_logger("memoir.tools")
 
 Handler = Callable[[Engine, CallContext, dict[str, Any]], dict[str, Any]]
 
@@ -92,12 +96,20 @@ class Toolset:
 
     def dispatch(self, engine: Engine, ctx: CallContext, name: str,
                  args: dict[str, Any]) -> dict[str, Any]:
-        """Answer one call of tool ``name``; an unknown name gets an error result."""
+        """Answer one call of tool ``name``; an unknown name gets an error result.
+
+        Never raises: a tool call that fails (a full disk, a journal that cannot be
+        locked, arguments nested too deep) is answered with an error result, as Hermes's
+        tools answer, and logged; whatever was not journaled did not happen.
+        """
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self.names)
             return {"error": f"Unknown tool '{name}'. Available: {known}.", "success": False}
-        return tool.handler(engine, ctx, args)
+        try:
+            return tool.handler(engine, ctx, args)
+        except Exception as exc:
+            return failure_result(name, exc)
 
 
 #: Every agent-facing tool memoir answers.
@@ -107,6 +119,20 @@ DEFAULT_TOOLS = Toolset([
     Tool(SKILL_VIEW_SCHEMA, skill_view_tool),
     Tool(SKILLS_LIST_SCHEMA, skills_list_tool),
 ])
+
+
+def failure_result(name: str, exc: BaseException) -> dict[str, Any]:
+    """The error result of a tool call that failed (logged, never raised)."""
+    log.error("tool.failed", tool=name, error=repr(exc))
+    if isinstance(exc, MemoirError):
+        why = str(exc)
+    elif isinstance(exc, OSError):
+        why = f"the memory home could not be written ({exc.strerror or exc})"
+    elif isinstance(exc, RecursionError):
+        why = "the arguments are nested too deeply"
+    else:
+        why = f"an internal error ({type(exc).__name__})"
+    return {"error": f"The {name} call failed and changed nothing: {why}.", "success": False}
 
 
 def tool_schemas() -> list[dict[str, Any]]:

@@ -267,7 +267,10 @@ def test_hostile_add_is_refused_with_its_pattern_and_the_refusal_is_recorded() -
     (event,) = out.events
     assert isinstance(event, WriteRejected)
     assert event.reason == "threat" and event.pattern_ids[0] == "prompt_injection"
-    assert event.length == len(HOSTILE) and event.preview == HOSTILE
+    assert event.length == len(HOSTILE)
+    # A redacted preview: the shape of the attempt, not its text (nor a secret in it).
+    assert event.preview == "Ign… all pre… ins… and rev… the sys… pro…"
+    assert "instructions" not in event.preview
 
 
 def test_invisible_character_is_refused_with_its_code_point() -> None:

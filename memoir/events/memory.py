@@ -71,8 +71,10 @@ class EntryRemoved(Payload, frozen=True, kw_only=True):
 class WriteRejected(Payload, frozen=True, kw_only=True):
     """A memory write refused by a rule; nothing changed.  Kept for the audit trail.
 
-    The refused text itself is not stored: a preview of at most 200 characters, its
-    length and its SHA-256 are enough to recognise it without keeping hostile text around.
+    The refused text itself is not stored: a redacted preview (each word cut to its
+    first three characters, at most 60 characters; older records hold up to 200
+    characters verbatim), its length and its SHA-256 are enough to recognise it without
+    keeping hostile text — or a secret someone tried to save — around.
     """
 
     target: Target

@@ -41,7 +41,12 @@ from memoir.projections.memory import (
     round_trips,
     usage_text,
 )
-from memoir.threats import first_threat_id, first_threat_message, scan_for_threats
+from memoir.threats import (
+    first_threat_id,
+    first_threat_message,
+    redacted_preview,
+    scan_for_threats,
+)
 
 __all__ = [
     "MAX_FAILURES_PER_TURN",
@@ -153,7 +158,7 @@ def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
         action=action,
         reason="threat",
         pattern_ids=ordered,
-        preview=text[:200],
+        preview=redacted_preview(text),
         length=len(text),
         sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
     )
@@ -329,6 +334,10 @@ def decide(
         value = args.get(name)
         if value and not _is_text(value):
             return _error(f"'{name}' must be a string of valid Unicode text.")
+        if value and "\0" in value:
+            # Hermes would write it; a NUL in a text file breaks the tools that read it.
+            return _error(f"'{name}' contains a NUL character (U+0000), which a memory "
+                          "file cannot hold; remove it and retry.")
     # Tool-level checks look at the raw values; the store-level ones below at stripped text.
     if action == "add" and not content:
         return _error("Content is required for 'add' action.")
@@ -487,6 +496,9 @@ def _batch(
         content, old_text = op.get("content"), op.get("old_text")
         if (content and not _is_text(content)) or (old_text and not _is_text(old_text)):
             return abort(i, action, "content and old_text must be strings of valid text.")
+        if "\0" in (content or "") + (old_text or ""):
+            return abort(i, action, "content and old_text may not contain a NUL character "
+                                    "(U+0000).")
         content = (content or "").strip()
         old_text = (old_text or "").strip()
         if action == "add":

@@ -118,6 +118,8 @@ def check_skill_md(content: object, name: str | None = None) -> str | None:
         content.encode("utf-8")
     except UnicodeEncodeError:
         return "SKILL.md is not valid Unicode text."
+    if "\0" in content:
+        return "SKILL.md contains a NUL character (U+0000); skill files are text."
     text = content[1:] if content.startswith(_BOM) else content
     if not text.startswith("---"):
         return "SKILL.md must begin with YAML frontmatter: a '---' line, the fields, a '---' line."
@@ -169,6 +171,8 @@ def check_file_content(content: str, label: str) -> str | None:
         size = len(content.encode("utf-8"))
     except UnicodeEncodeError:
         return f"{label} is not valid Unicode text."
+    if "\0" in content:
+        return f"{label} contains a NUL character (U+0000); skill files are text."
     if size > MAX_FILE_BYTES:
         return (
             f"{label} is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes (1 MiB). "
