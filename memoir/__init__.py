@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from memoir.api import Memoir
     from memoir.clock import Clock, FakeClock, SystemClock
     from memoir.config import Config, load_config
-    from memoir.engine import CallContext, Decision, default_home
+    from memoir.engine import CallContext, Decision, JournalLost, default_home
     from memoir.errors import (
+        AdoptionConflict,
         ConfigError,
         ConflictError,
         DriftError,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from memoir.tools import Tool, Toolset, tool_schemas
 
 __all__ = [
+    "AdoptionConflict",
     "CallContext",
     "Clock",
     "Config",
@@ -62,6 +64,7 @@ __all__ = [
     "Journal",
     "JournalCorrupted",
     "JournalError",
+    "JournalLost",
     "Memoir",
     "MemoirError",
     "NotFoundError",
@@ -99,6 +102,8 @@ _EXPORTS: dict[str, str] = {
     "FakeClock": "memoir.clock",
     "FileJournal": "memoir.journal",
     "InMemoryJournal": "memoir.journal",
+    "JournalLost": "memoir.engine",
+    "AdoptionConflict": "memoir.errors",
     "Journal": "memoir.journal",
     "JournalCorrupted": "memoir.errors",
     "JournalError": "memoir.errors",
@@ -139,11 +144,13 @@ def open(
     journal: Journal | None = None,
     config: Config | None = None,
     clock: Clock | None = None,
+    readonly: bool = False,
 ) -> Memoir:
     """Open (creating if needed) the memoir home at ``home``.
 
     The default home is ``$MEMOIR_HOME``, else ``~/.memoir``.  Pass ``journal`` to use
-    another backend (e.g. :class:`InMemoryJournal`), ``clock`` to inject time.
+    another backend (e.g. :class:`InMemoryJournal`), ``clock`` to inject time;
+    ``readonly=True`` opens an existing home without creating or writing anything.
     """
     handle: type[Memoir] = __getattr__("Memoir")
-    return handle(home, journal=journal, config=config, clock=clock)
+    return handle(home, journal=journal, config=config, clock=clock, readonly=readonly)

@@ -194,10 +194,11 @@ def test_verify_and_repair_a_damaged_journal(home: Path) -> None:
     assert "line 3" in user_error(home, "status")
     out = ok(home, "repair")
     assert "cut" in out
-    # The damaged record's own append (limits, run.started, the add) is not re-appended.
-    assert "not re-appended" in out and "original seq 1, 2, 3" in out
+    # Nothing after the damage is kept unless asked; the cut bytes are saved beside it.
+    assert "not kept: original seq 1, 2, 3" in out and "--salvage" in out
     assert "ok: " in ok(home, "verify")
     assert "journal is sound" in ok(home, "repair")
+    assert "journal.repaired" in ok(home, "log")
 
 
 @pytest.mark.parametrize("args", [
@@ -228,6 +229,7 @@ def test_ambiguous_match_lists_the_candidates(home: Path) -> None:
 @pytest.mark.parametrize("config", ["memory: [unclosed\n", "memory:\n  user_char_limit: -5\n",
                                     "just a string\n", b"\xff\xfe not utf-8"])
 def test_unreadable_config_is_one_line(home: Path, config: str | bytes) -> None:
+    ok(home, "init")
     path = home / "config.yaml"
     if isinstance(config, bytes):
         path.write_bytes(config)
@@ -237,12 +239,14 @@ def test_unreadable_config_is_one_line(home: Path, config: str | bytes) -> None:
 
 
 def test_a_bad_projections_setting_names_the_key(home: Path) -> None:
+    ok(home, "init")
     (home / "config.yaml").write_text("projections:\n  mode: later\n", encoding="utf-8")
     assert "projections.mode" in user_error(home, "status")
 
 
 def test_a_bad_environment_override_names_the_variable(home: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    ok(home, "init")
     monkeypatch.setenv("MEMOIR_PROJECTIONS", "sometimes")
     message = user_error(home, "status")
     assert "$MEMOIR_PROJECTIONS" in message and "projections.mode" in message
@@ -292,9 +296,12 @@ def test_python_m_memoir_runs_commands_against_memoir_home(home: Path) -> None:
 
 
 def test_python_m_memoir_user_error_has_no_traceback(home: Path) -> None:
+    missing = python_m_memoir(home, "show", "42")
+    assert missing.returncode == 1 and "no memoir home at" in missing.stderr
+    ok(home, "init")
     failed = python_m_memoir(home, "show", "42")
     assert failed.returncode == 1
-    assert failed.stderr.strip() == "memoir: error: no event with seq 42 (head is 0)"
+    assert failed.stderr.strip() == "memoir: error: no event with seq 42 (head is 1)"
     assert "Traceback" not in failed.stdout + failed.stderr
     (home / "config.yaml").write_text("memory: [", encoding="utf-8")
     broken = python_m_memoir(home, "status")

@@ -321,3 +321,35 @@ def test_skills_create_from_a_device_fails_at_once(tmp_path: Path) -> None:
     result = _run(tmp_path / "home", "skills", "create", "x", "--file", "/dev/zero")
     assert result.exit_code == 1 and "not a regular file" in result.output
     assert time.monotonic() - started < 10
+
+
+# -- 6. a handle used after fork() never corrupts the journal ---------------------------------
+
+
+def test_a_forked_child_gets_a_clear_error_and_the_journal_stays_whole(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    home = Memoir(path)
+    session = home.start_session()
+    _memory(session, "before the fork")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child uses the parent's handle
+        try:
+            result = _memory(session, "from the child")
+            os.write(write, repr(result).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    _memory(session, "from the parent")
+    os.waitpid(pid, 0)
+    reported = os.read(read, 10_000).decode()
+    os.close(read)
+    assert "'success': False" in reported and "fork" in reported
+    assert _memory(session, "parent again")["success"]
+    home.close()
+    with Memoir(path) as again:
+        assert again.verify().records == again.head
+        assert again.state.memory.memory.texts() == ["before the fork", "from the parent",
+                                                     "parent again"]
+        seqs = [e.seq for e in again.events()]
+        assert seqs == list(range(1, len(seqs) + 1))

@@ -19,6 +19,7 @@ from journal_support import rehash
 import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
 from memoir.errors import ConflictError, JournalCorrupted, UnknownEventType
+from memoir.events.maintenance import JournalRepaired
 from memoir.events.memory import EntryAdded
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
@@ -283,7 +284,16 @@ def test_a_whole_last_record_followed_by_stray_bytes_is_damage(path: Path) -> No
 # -- repair ----------------------------------------------------------------------------------
 
 
-def test_repair_cuts_the_damage_keeps_the_bytes_and_reappends_valid_records(path: Path) -> None:
+def _marker(journal: FileJournal) -> JournalRepaired:
+    (marker,) = [e.data for e in journal.read() if isinstance(e.data, JournalRepaired)]
+    return marker
+
+
+def _ids(journal: FileJournal) -> list[str]:
+    return [e.id for e in journal.read() if not isinstance(e.data, JournalRepaired)]
+
+
+def test_repair_cuts_the_damage_keeps_the_bytes_and_says_so_in_the_journal(path: Path) -> None:
     events = build(path, [1, 1, 2, 1])
     whole = lines(path)
     whole[1] = whole[1].replace(b"record 0", b"record Z")
@@ -291,19 +301,68 @@ def test_repair_cuts_the_damage_keeps_the_bytes_and_reappends_valid_records(path
     journal = FileJournal(path, recover=False)
     report = journal.repair()
     assert report is not None
-    assert report.kept_head == 1 and report.skipped == (2,) and report.reappended == (2, 3, 4)
+    # Nothing after the damage can be checked from a trusted record: nothing is kept.
+    assert report.kept_head == 1 and report.reappended == () and report.skipped == (2, 3, 4, 5)
     assert report.saved_to is not None
     assert Path(report.saved_to).read_bytes() == b"".join(whole[1:])
     assert Path(report.saved_to).name.startswith("journal.jsonl.cut-")
-    assert journal.verify().records == 4
+    assert journal.verify().records == 2
+    marker = _marker(journal)
+    assert (marker.kept_head, marker.salvaged, marker.left_out) == (1, [], [2, 3, 4, 5])
+    assert marker.saved_to == Path(report.saved_to).name
+    assert _ids(journal) == [events[0].id]
+    journal.close()
+
+
+def test_repair_salvages_whole_valid_appends_when_asked_and_marks_them(path: Path) -> None:
+    events = build(path, [1, 1, 2, 1])
+    whole = lines(path)
+    whole[1] = whole[1].replace(b"record 0", b"record Z")
+    path.write_bytes(b"".join(whole))
+    journal = FileJournal(path, recover=False)
+    report = journal.repair(salvage=True)
+    assert report is not None
+    assert report.kept_head == 1 and report.skipped == (2,) and report.reappended == (3, 4, 5)
+    assert journal.verify().records == 5
     kept = list(journal.read())
-    assert [e.id for e in kept] == [events[0].id, *(e.id for e in events[2:])]
-    assert [e.more for e in kept] == [0, 1, 0, 0]
-    assert [(e.data, e.ts, e.actor) for e in kept[1:]] == [(e.data, e.ts, e.actor)
+    assert isinstance(kept[1].data, JournalRepaired) and kept[1].actor == "system"
+    assert kept[1].data.salvaged == [3, 4, 5]  # original seqs, unverified
+    assert [e.id for e in kept[2:]] == [e.id for e in events[2:]]
+    assert [e.more for e in kept] == [0, 0, 1, 0, 0]
+    assert [(e.data, e.ts, e.actor) for e in kept[2:]] == [(e.data, e.ts, e.actor)
                                                           for e in events[2:]]
     journal.close()
     with FileJournal(path) as reopened:
-        assert reopened.head() == 4
+        assert reopened.head() == 5
+
+
+def test_a_record_forged_after_damage_is_not_laundered_into_the_chain(path: Path) -> None:
+    events = build(path, [1, 1, 1])
+    whole = lines(path)
+    # Damage record 2, forge record 3 and chain it to what record 2 claims as its hash:
+    # nothing in the journal tells the forgery from the original.
+    whole[1] = whole[1].replace(b"record 0", b"record Z")
+    forged = rehash(whole[0] + whole[1] + whole[2].replace(b"record 0", b"I AM FORGED"))
+    forged_line = forged.split(b"\n")[2] + b"\n"
+    path.write_bytes(whole[0] + whole[1] + forged_line)
+    with FileJournal(path, recover=False) as journal:
+        journal.repair()
+        assert _ids(journal) == [events[0].id]
+        assert not any(b"FORGED" in line for _seq, line in journal.read_lines())
+        journal.verify()
+
+
+def test_repair_never_splits_an_append_whose_lines_were_swapped(path: Path) -> None:
+    build(path, [1, 1, 2, 1])
+    whole = lines(path)
+    whole[1] = whole[1].replace(b"record 0", b"record Z")
+    whole[2], whole[3] = whole[3], whole[2]  # the two records of one append
+    path.write_bytes(b"".join(whole))
+    with FileJournal(path, recover=False) as journal:
+        report = journal.repair(salvage=True)
+        assert report is not None and 3 in report.skipped and 4 in report.skipped
+        appended = [e for e in journal.read() if not isinstance(e.data, JournalRepaired)]
+        assert all(e.seq == 1 or e.more == 0 for e in appended)  # no half append
 
 
 def test_repair_of_a_sound_journal_changes_nothing(path: Path) -> None:
@@ -321,11 +380,11 @@ def test_repair_leaves_out_an_append_that_lost_a_record(path: Path) -> None:
     del whole[2]  # the middle record of the 3-record append
     path.write_bytes(b"".join(whole))
     with FileJournal(path, recover=False) as journal:
-        report = journal.repair()
+        report = journal.repair(salvage=True)
         assert report is not None
         assert report.kept_head == 1
         assert report.skipped == (2, 4)
-        assert [e.id for e in journal.read()] == [events[0].id, events[4].id]
+        assert _ids(journal) == [events[0].id, events[4].id]
 
 
 def test_repair_keeps_the_append_after_a_line_whose_hash_field_was_altered(path: Path) -> None:
@@ -334,9 +393,9 @@ def test_repair_keeps_the_append_after_a_line_whose_hash_field_was_altered(path:
     whole[1] = whole[1][:-5] + (b"0" if whole[1][-5:-4] != b"0" else b"1") + whole[1][-4:]
     path.write_bytes(b"".join(whole))
     with FileJournal(path, recover=False) as journal:
-        report = journal.repair()
+        report = journal.repair(salvage=True)
         assert report is not None and report.skipped == (2,)
-        assert [e.id for e in journal.read()] == [events[0].id, events[2].id]
+        assert _ids(journal) == [events[0].id, events[2].id]
 
 
 def test_repair_does_not_duplicate_a_record_repeated_by_hand(path: Path) -> None:
@@ -345,9 +404,9 @@ def test_repair_does_not_duplicate_a_record_repeated_by_hand(path: Path) -> None
     whole.insert(2, whole[1])
     path.write_bytes(b"".join(whole))
     with FileJournal(path, recover=False) as journal:
-        report = journal.repair()
+        report = journal.repair(salvage=True)
         assert report is not None and report.skipped == (2,)
-        assert [e.id for e in journal.read()] == [e.id for e in events]
+        assert _ids(journal) == [e.id for e in events]
 
 
 def test_repair_refuses_to_drop_a_record_of_an_unknown_type(path: Path) -> None:
@@ -378,9 +437,9 @@ def test_repair_never_drops_a_valid_record_silently(
                                             whole[bad].replace(b"record", b"RECORD")]))
     path.write_bytes(b"".join(whole))
     with FileJournal(path, recover=False) as journal:
-        report = journal.repair()
+        report = journal.repair(salvage=True)
         assert report is not None
-        kept = [e.id for e in journal.read()]
+        kept = _ids(journal)
         journal.verify()
     assert len(kept) == len(set(kept))
     accounted = set(kept) | {events[s - 1].id for s in report.skipped}

@@ -66,7 +66,7 @@ def test_the_cli_prints_warnings_on_stderr_only(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(cli, ["--home", str(home), "memory", "add", "x"]).exit_code == 0
     (home / "journal.jsonl").open("ab").write(b'{"seq":9,"id":"t')
-    result = runner.invoke(cli, ["--home", str(home), "log", "--json"])
+    result = runner.invoke(cli, ["--home", str(home), "log", "--json"])  # reads only
     assert result.exit_code == 0
-    assert "torn_tail_cut" in result.stderr and "torn_tail_cut" not in result.stdout
+    assert "torn_tail_found" in result.stderr and "torn_tail" not in result.stdout
     assert all(line.startswith("{") for line in result.stdout.splitlines())

@@ -90,6 +90,9 @@ def model_call(model: Model, args: dict[str, Any]) -> tuple[bool, Model]:
         return False, model
     if not isinstance(content, str | None) or not isinstance(old, str | None):
         return False, model
+    checked = {"add": (content,), "replace": (content, old), "remove": (old,)}[action]
+    if any(value and "\0" in value for value in checked):
+        return False, model  # memoir refuses NUL (a memory file cannot hold it)
     if (action in ("add", "replace") and not _text(content)) or (
         action != "add" and not _text(old)
     ):
@@ -136,6 +139,8 @@ def _model_batch(model: Model, target: str, ops: Any) -> tuple[bool, Model]:
         action, content, old = op.get("action"), op.get("content"), op.get("old_text")
         if not isinstance(content, str | None) or not isinstance(old, str | None):
             return False, model
+        if "\0" in (content or "") + (old or ""):
+            return False, model  # memoir refuses NUL (a memory file cannot hold it)
         if action == "add":
             if not _text(content):
                 return False, model

@@ -37,14 +37,15 @@ def home_path(ctx: click.Context) -> str | None:
     return str(home) if home is not None else None
 
 
-def open_home(ctx: click.Context) -> Memoir:
+def open_home(ctx: click.Context, *, readonly: bool = False) -> Memoir:
     """Open the home of ``--home`` (default ``$MEMOIR_HOME``, else ``~/.memoir``); it is
-    closed — its owed files written — when the command ends."""
+    closed — its owed files written — when the command ends.  ``readonly``: for commands
+    that only read (the home must exist, and nothing in it is created or written)."""
     # Imported here: the root imports this module, and `memoir --version` or a
     # usage error must not load the engine.
     from memoir.api import Memoir
 
-    handle = Memoir(home_path(ctx))
+    handle = Memoir(home_path(ctx), readonly=readonly)
     ctx.call_on_close(handle.close)
     return handle
 

@@ -62,7 +62,7 @@ def curator() -> None:
 @click.pass_context
 def curator_status(ctx: click.Context, as_json: bool) -> None:
     """Schedule, last pass and the curated skills, least and most active first."""
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     state = handle.state
     cfg = curator_config(handle.config)
     cur = state.curator
@@ -306,7 +306,7 @@ def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool)
 @click.pass_context
 def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     """List runs: who, when, what kind, what they did, and whether they were reverted."""
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     state = handle.state
     counts: dict[str, Counter[str]] = {}
     for event in handle.events():

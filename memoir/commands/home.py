@@ -52,7 +52,7 @@ def init(ctx: click.Context) -> None:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """Head, entries and usage per target, sessions, runs, and drift."""
-    info = open_home(ctx).status()
+    info = open_home(ctx, readonly=True).status()
     if as_json:
         echo_json(info)
         return
@@ -93,7 +93,7 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
     """
     if limit is not None and limit < 0:
         raise UserError(f"--limit must be 0 or more, not {limit}")
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     found = handle.events(types=types, actor=actor, run=run, session=session,
                           after=(since - 1) if since else 0, until=until)
     if limit is not None:
@@ -124,7 +124,7 @@ def _summary_line(event: Event) -> str:
 @click.pass_context
 def show(ctx: click.Context, seq: int) -> None:
     """Print one event in full."""
-    event = open_home(ctx).event(seq)
+    event = open_home(ctx, readonly=True).event(seq)
     echo_json(msgspec.to_builtins(event))
 
 
@@ -137,7 +137,7 @@ def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None) -> No
     """Print the MEMORY and USER prompt blocks for a session or a seq."""
     if (session_id is None) == (at_seq is None):
         raise click.UsageError("give exactly one of --session ID or --at SEQ")
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     blocks = handle.session(session_id).prompt_blocks() if session_id else \
         handle.prompt_blocks(at_seq)
     parts = [b for b in (blocks["memory"], blocks["user"]) if b]
@@ -201,39 +201,58 @@ def adopt(ctx: click.Context, force: bool) -> None:
 @click.pass_context
 def verify(ctx: click.Context) -> None:
     """Read the whole journal and check every record and the hash chain."""
-    report = open_home(ctx).verify()
+    report = open_home(ctx, readonly=True).verify()
     click.echo(f"ok: {report.records} records, {report.bytes:,} bytes, head hash "
                f"{report.head_hash or '-'}")
 
 
 @click.command()
 @home_option
+@click.option("--salvage", is_flag=True,
+              help="Also re-append the whole appends found after the damage. They cannot "
+                   "be verified against the trusted part of the journal, so the "
+                   "journal.repaired record lists them as unverified.")
+@click.option("--accept-loss", is_flag=True,
+              help="Go on from the journal as it is when it holds less than the home has "
+                   "seen (a deleted, replaced or shortened journal); projected files that "
+                   "show more are kept as .bak copies.")
 @click.pass_context
-def repair(ctx: click.Context) -> None:
-    """Cut a damaged record out of the journal (the cut bytes are kept beside it)."""
+def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
+    """Cut a damaged record out of the journal (the cut bytes are kept beside it).
+
+    By default nothing after the damage is kept in the journal: a record that follows
+    a damaged one cannot be checked against the chain (anyone could have re-hashed
+    it). The cut bytes are saved in journal.jsonl.cut-<time>-after-<seq>, and a
+    journal.repaired record says what was cut.
+    """
     home = home_path(ctx)
     path = Path(home).expanduser() if home else default_home()
-    journal = FileJournal(path / JOURNAL_FILE, recover=False)
+    journal_path = path / JOURNAL_FILE
+    if not journal_path.exists() and not accept_loss:
+        raise UserError(f"no journal at {journal_path}; `memoir repair --accept-loss` starts "
+                        "from an empty journal (the projected files are kept as .bak copies)")
+    journal = FileJournal(journal_path, recover=False)
     try:
-        report = journal.repair()
+        report = journal.repair(salvage=salvage)
     finally:
         journal.close()
     if report is None:
         click.echo("journal is sound; nothing to repair")
-        return
-    click.echo(f"cut {report.cut_bytes:,} bytes after seq {report.kept_head}; saved to "
-               f"{report.saved_to}")
-    if report.reappended:
-        click.echo(f"re-appended {len(report.reappended)} valid record(s) that followed the "
-                   f"damage as seq {report.reappended[0]}-{report.reappended[-1]}")
-    if report.skipped:
-        shown = ", ".join(map(str, report.skipped[:20]))
-        more = f" and {len(report.skipped) - 20} more" if len(report.skipped) > 20 else ""
-        click.echo(f"not re-appended (damaged, or part of an append that lost a record): "
-                   f"original seq {shown}{more}; their bytes are in the saved file")
+    else:
+        click.echo(f"cut {report.cut_bytes:,} bytes after seq {report.kept_head}; saved to "
+                   f"{report.saved_to}")
+        if report.reappended:
+            click.echo(f"re-appended {len(report.reappended)} record(s) that followed the "
+                       f"damage as seq {report.reappended[0]}-{report.reappended[-1]} "
+                       "(unverified: listed in the journal.repaired record)")
+        if report.skipped:
+            shown = ", ".join(map(str, report.skipped[:20]))
+            more = f" and {len(report.skipped) - 20} more" if len(report.skipped) > 20 else ""
+            click.echo(f"not kept: original seq {shown}{more}; their bytes are in the saved "
+                       "file" + ("" if salvage else " (--salvage re-appends whole appends)"))
     # Checkpoints folded from the cut records must go, and the projected files must
     # show the journal as it now is.
-    handle = Memoir(path)
+    handle = Memoir(path, accept_loss=accept_loss or report is not None)
     try:
         handle.checkpoints.clear()
         try:

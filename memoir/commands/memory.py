@@ -85,7 +85,7 @@ def memory_remove(ctx: click.Context, target: str, old_text: str) -> None:
 def memory_list(ctx: click.Context, target: str | None, at_seq: int | None,
                 as_json: bool) -> None:
     """List entries with their ids."""
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     state = handle.view(at_seq)
     targets = [target] if target else list(TARGETS)
     if as_json:

@@ -98,7 +98,7 @@ def _row(record: SkillRecord) -> dict[str, Any]:
 def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json: bool) -> None:
     """List skills with their state, provenance and usage."""
     try:
-        state = open_home(ctx).view(at_seq)
+        state = open_home(ctx, readonly=True).view(at_seq)
     except MemoirError as exc:
         raise _fail(exc) from None
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
@@ -130,7 +130,7 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json
 def show_command(ctx: click.Context, name: str, at_seq: int | None,
                  file_path: str | None) -> None:
     """Print a skill's SKILL.md (or one of its files) as of now or of seq --at."""
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     try:
         record = skill_at(handle, name, at_seq)
     except MemoirError as exc:
@@ -157,7 +157,7 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
 @click.pass_context
 def history_command(ctx: click.Context, name: str, telemetry: bool, as_json: bool) -> None:
     """Every version of a skill: seq, time, actor, run, event type and what changed."""
-    handle = open_home(ctx)
+    handle = open_home(ctx, readonly=True)
     try:
         versions = skill_history(handle, name, telemetry=telemetry)
     except MemoirError as exc:

@@ -80,7 +80,7 @@ _SKILL_CHANGES = (SkillCreated, SkillContentSet, SkillPatched, SkillFileWritten,
 _MEMORY_CHANGES = (EntryAdded, EntryReplaced, EntryRemoved)
 # Event types that change nothing a revert restores: telemetry, refusals, markers,
 # sessions, and the curator's own record of its passes (see the module docstring).
-_INERT_PREFIXES = ("run.", "session.", "review.", "curator.run_", "curator.plan_",
+_INERT_PREFIXES = ("run.", "session.", "review.", "journal.", "curator.run_", "curator.plan_",
                    "curator.first_run")
 _INERT_TYPES = frozenset({"skill.viewed", "skill.used", "memory.limits_set"})
 

@@ -144,6 +144,10 @@ class CheckpointStore:
             if s not in keep:
                 self._remove(s)
 
+    def remove(self, seq: int) -> None:
+        """Remove the checkpoint at ``seq`` (and its history)."""
+        self._remove(seq)
+
     def _remove(self, seq: int) -> None:
         (self.folder / f"{seq}.mpk").unlink(missing_ok=True)
         (self.folder / f"{seq}.history").unlink(missing_ok=True)

@@ -27,18 +27,42 @@ from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.projector import Projector
-from memoir.errors import DriftError, NotFoundError, ProjectionError
+from memoir.errors import (
+    DriftError,
+    JournalError,
+    NotFoundError,
+    ProjectionError,
+    ValidationError,
+)
 from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
-__all__ = ["JOURNAL_FILE", "Engine", "default_home"]
+__all__ = ["JOURNAL_FILE", "Engine", "JournalLost", "default_home"]
 
 log = get_logger("memoir.engine")
 
 JOURNAL_FILE = "journal.jsonl"
 T = TypeVar("T")
+
+
+class JournalLost(JournalError):
+    """The journal ends before a seq the home is known to have reached (its checkpoints
+    or projected files show more): records were lost — a deleted, replaced or shortened
+    journal, not a crash, since a durable journal acknowledges nothing it has not
+    synced.  Nothing is changed; ``memoir repair --accept-loss`` takes the journal as it
+    is (keeping ``.bak`` copies of the files that show more)."""
+
+    def __init__(self, path: Path, head: int, seen: int) -> None:
+        what = "is missing" if not path.exists() else f"ends at seq {head}"
+        super().__init__(
+            f"{path} {what}, but this home has reached seq {seen} (its checkpoints or "
+            "projected files show it): acknowledged records were lost. Nothing was "
+            "changed; restore the journal from a backup, or run `memoir repair "
+            "--accept-loss` to go on from the journal as it is")
+        self.head = head
+        self.seen = seen
 
 
 def default_home() -> Path:
@@ -52,6 +76,11 @@ class Engine:
     the same home at once.
 
     ``followers`` are added after the projector, which always comes first.
+    ``readonly``: open an existing home to read it; nothing in the home is created or
+    written (commits are refused), so a read-only home, or one on a read-only file
+    system, can be verified, searched and shown.  ``accept_loss``: open a home whose
+    journal ends before what its checkpoints and files show (records were lost), taking
+    the journal as it is — see :class:`JournalLost`.
     """
 
     def __init__(
@@ -62,33 +91,50 @@ class Engine:
         config: Config | None = None,
         clock: Clock | None = None,
         followers: Iterable[Follower] = (),
+        readonly: bool = False,
+        accept_loss: bool = False,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
-        self.home.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        if readonly:
+            if journal is None and not (self.home / JOURNAL_FILE).is_file():
+                raise NotFoundError(f"no memoir home at {self.home} "
+                                    "(memoir init creates one)")
+        else:
+            self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
         self.clock = clock or SystemClock()
-        if journal is None:
-            # The journal is checked from the newest valid checkpoint on, not from its
-            # first byte: opening a home with a long history stays fast, and
-            # `memoir verify` (or any full replay) checks the whole chain.
-            journal = FileJournal(
-                self.home / JOURNAL_FILE,
-                durability=self.config.journal.durability,
-                clock=self.clock,
-                lock_timeout=self.config.journal.lock_timeout_seconds,
-                scan=False,
-            )
-        self.journal = journal
+        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
         # Projected files are fsynced like the journal unless durability is "never": a
         # file half-written by a crash would otherwise look like a hand edit.
         self.materializer = Materializer(
             self.home, fsync=self.config.journal.durability != "never",
-            lock_timeout=self.config.journal.lock_timeout_seconds,
+            lock_timeout=self.config.journal.lock_timeout_seconds, readonly=readonly,
         )
+        durable = self.config.journal.durability == "always"
+        # The seq this home is known to have reached, from what was derived from the
+        # journal (checkpoints, projected files): a durable journal never ends before it.
+        acknowledged = self._seen_seq() if durable and not accept_loss else 0
+        if journal is None:
+            path = self.home / JOURNAL_FILE
+            if acknowledged and not path.exists():
+                raise JournalLost(path, 0, acknowledged)
+            # The journal is checked from the newest valid checkpoint on, not from its
+            # first byte: opening a home with a long history stays fast, and
+            # `memoir verify` (or any full replay) checks the whole chain.
+            journal = FileJournal(
+                path,
+                durability=self.config.journal.durability,
+                clock=self.clock,
+                lock_timeout=self.config.journal.lock_timeout_seconds,
+                scan=False,
+                readonly=readonly,
+            )
+        self.journal = journal
         self.files = FilesView(self.materializer)
-        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
         self.live = LiveState(journal, self.checkpoints,
-                              checkpoint_every=self.config.journal.checkpoint_every)
+                              checkpoint_every=self.config.journal.checkpoint_every,
+                              save_checkpoints=not readonly)
         self.projector = Projector(
             self.live, self.materializer,
             background=self.config.projections.mode == "background",
@@ -99,13 +145,49 @@ class Engine:
                                        self.config.memory.user_char_limit)
         self.commits = CommitQueue(self.live, self.limits, written=self.followers.folded)
         self._closed = False
+        # A handle belongs to the process that opened it (see _own_process).
+        self._pid = os.getpid()
         self.live.listener = self.followers
-        self.journal.recover()
-        self.live.catch_up()
+        try:
+            self.journal.recover(acknowledged=acknowledged)
+            self.live.catch_up()
+            if self.live.state.seq < acknowledged:
+                raise JournalLost(self.home / JOURNAL_FILE, self.live.state.seq, acknowledged)
+            if accept_loss:
+                self._accept_loss()
+        except BaseException:
+            self.materializer.close()
+            self.journal.close()
+            raise
         for follower in self.followers:
             follower.opened()
         self.followers.active = True
         _OPEN.add(self)
+
+    def _seen_seq(self) -> int:
+        """The newest seq anything derived from the journal says the home reached."""
+        seqs = self.checkpoints.seqs()
+        return max(seqs[-1] if seqs else 0, self.materializer.seq)
+
+    def _accept_loss(self) -> None:
+        """Take the journal as it is: checkpoints beyond its head go, and projected files
+        that show more than it holds are kept as ``.bak`` copies before the files are
+        written again from the journal."""
+        head = self.live.state.seq
+        for seq in self.checkpoints.seqs():
+            if seq > head:
+                self.checkpoints.remove(seq)
+        if self.materializer.seq <= head:
+            return
+        stamp = int(time.time())
+        for rel, data in self.projector.projected_files().items():
+            if self.materializer.read(rel) not in (None, data):
+                self.materializer.backup(rel, stamp)
+        self.projector.reset()
+        log.warning("journal.loss_accepted", home=str(self.home), head=head,
+                    files_showed=self.materializer.seq,
+                    why="`repair --accept-loss`: the files were written again from the "
+                        "journal; what they showed beyond it is in .bak copies")
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -196,9 +278,23 @@ class Engine:
         return self.commit(lambda state: decide(state, files), actor=actor, session=session,
                            run=run, causation=causation, expect=expect)
 
+    def _own_process(self) -> None:
+        """Refuse to work in a forked child: its copies of the parent's locks and
+        descriptors would let both write at once (and a lock held by one of the
+        parent's threads at the fork is never released in the child)."""
+        if os.getpid() != self._pid:
+            raise JournalError(
+                f"this handle of {self.home} was opened by process {self._pid}; this is a "
+                f"forked child (process {os.getpid()}): open the home again in the child "
+                "(memoir.open), a handle does not cross fork()")
+
     def run(self, pending: Pending[Any]) -> None:
         """Run one commit through the queue, then let the followers and checkpoints
         catch up with it (outside the journal lock: other writers need not wait)."""
+        self._own_process()
+        if self.readonly:
+            raise ValidationError(f"{self.home} is open read-only; nothing can be written "
+                                  "through this handle")
         self.commits.run(pending)
         if pending.events:
             self.followers.advanced(committed=True)
@@ -223,6 +319,7 @@ class Engine:
         the handle flushes too.  Raises what writing the files raised (the journal is
         unaffected: the next open or flush writes them).
         """
+        self._own_process()
         for follower in self.followers:
             follower.flush()
 
@@ -264,10 +361,10 @@ class Engine:
     def verify(self) -> VerifyReport:
         return self.journal.verify()
 
-    def repair(self) -> RecoveryReport | None:
+    def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
         """Repair the journal (see :meth:`Journal.repair`); the state is folded again and
         every projected file is owed (the files may show records the repair cut)."""
-        report = self.journal.repair()
+        report = self.journal.repair(salvage=salvage)
         if report is not None:
             with self.live.mutex:
                 self.checkpoints.clear()
@@ -283,6 +380,8 @@ class Engine:
         """
         if self._closed:
             return
+        if os.getpid() != self._pid:
+            flush = False  # a forked child leaves the parent's work to the parent
         for follower in self.followers:
             follower.close(flush=flush)
         with self.live.mutex:

@@ -53,9 +53,12 @@ class LiveState:
         *,
         checkpoint_every: int = 10_000,
         listener: Listener | None = None,
+        save_checkpoints: bool = True,
     ) -> None:
         self.journal = journal
         self.checkpoints = checkpoints if journal.persistent else None
+        #: False for a home opened to read: checkpoints are used, never written.
+        self.save_checkpoints = save_checkpoints
         self.checkpoint_every = checkpoint_every
         self.listener = listener
         self.mutex = threading.RLock()
@@ -113,7 +116,7 @@ class LiveState:
 
     def maybe_checkpoint(self, force: bool = False) -> None:
         """Under the mutex: save a checkpoint if ``checkpoint_every`` seqs have passed."""
-        if self.checkpoints is None:
+        if self.checkpoints is None or not self.save_checkpoints:
             return
         if not force and self.state.seq - self.last_checkpoint < self.checkpoint_every:
             return

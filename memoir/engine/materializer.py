@@ -119,14 +119,18 @@ def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
 class Materializer:
     """Writes projected files under ``home`` and detects hand edits."""
 
-    def __init__(self, home: Path, *, fsync: bool = True, lock_timeout: float = 60.0) -> None:
+    def __init__(self, home: Path, *, fsync: bool = True, lock_timeout: float = 60.0,
+                 readonly: bool = False) -> None:
         self.home = home
         self.fsync = fsync
         self.lock_timeout = lock_timeout
+        #: Never write (a home opened to read): drift checks still work.
+        self.readonly = readonly
         self._manifest_path = home / ".memoir" / "manifest.json"
         self._manifest = self._load()
         self._mutex = threading.RLock()
-        self._flock = ProcessLock(str(home / ".memoir" / "projections.lock"))
+        self._flock = ProcessLock(str(home / ".memoir" / "projections.lock"),
+                                  readonly=readonly)
         # rel -> stat key of a file last seen to be memoir's own.
         self._own: dict[str, tuple[int, int, int, int]] = {}
         # rel -> hash of bytes found equal to what the journal rendered then: memoir's
@@ -145,12 +149,17 @@ class Materializer:
         self.recognise: Callable[[str, bytes], bool] | None = None
         # rel -> hash of bytes `recognise` said were not memoir's (asked once).
         self._foreign: dict[str, str] = {}
+        self._pid = os.getpid()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the projection lock (re-entrant): no file write is under way meanwhile."""
+        if os.getpid() != self._pid:
+            raise ProjectionError(
+                f"this handle of {self.home} was opened by process {self._pid}; a forked "
+                "child must open the home again (memoir.open)")
         with self._mutex:
-            if not self._flock.is_locked:
+            if not self._flock.is_locked and not self.readonly:
                 self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 self._flock.acquire(timeout=self.lock_timeout)
@@ -346,6 +355,8 @@ class Materializer:
         the manifest) while the others are written; one that a hand edit reached during
         the write is left with the edit (:attr:`last_kept`).
         """
+        if self.readonly:
+            raise ProjectionError(f"{self.home} is open read-only; no file is written")
         blocked = dict(blocked or {})
         with self.locked():
             return self._write(desired, seq, set(skip) | set(blocked), replace or {},
@@ -444,6 +455,8 @@ class Materializer:
     def sweep(self) -> list[str]:
         """Remove temp files that writers killed mid-write left in the folders of the
         files memoir writes; returns what was removed."""
+        if self.readonly:
+            return []
         self.reload()
         folders = {rel.rpartition("/")[0] for rel in
                    (*self._manifest.files, *self._manifest.pending)}

@@ -103,6 +103,9 @@ class Projector:
         when the manifest's seq differs from the journal's head.
         """
         m = self.materializer
+        if m.readonly:
+            self._covered = self.live.state.seq
+            return
         try:
             if m.interrupted:
                 swept = m.sweep()  # a writer died mid-write: its temp files go
@@ -138,6 +141,8 @@ class Projector:
                 dirty[(renderer.name, path)] = seq
 
     def advanced(self, *, committed: bool) -> None:
+        if self.materializer.readonly:
+            return
         if self._writer is not None:
             self._writer.wake()
         elif committed:
@@ -203,6 +208,8 @@ class Projector:
         than what its ledger covers (a lost manifest, another process's crash) writes
         every file.
         """
+        if self.materializer.readonly:
+            return
         full = self._covered < 0
         last_seq = -1
         for _attempt in range(20):

@@ -33,6 +33,7 @@ from pathlib import Path
 from memoir.clock import Clock, SystemClock
 from memoir.errors import ConflictError, JournalCorrupted, JournalError, ValidationError
 from memoir.events.codec import Decoder, RawRecord, hash_of_line
+from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Draft, Event
 from memoir.journal.interface import (
     Durability,
@@ -73,16 +74,20 @@ class FileReader(Journal):
     persistent = True
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Clock | None = None,
-                 lock_timeout: float = 60.0) -> None:
+                 lock_timeout: float = 60.0, readonly: bool = False) -> None:
         self.path = Path(path)
         self.clock = clock or SystemClock()
         self.lock_timeout = lock_timeout
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
         self._decoder = Decoder()
         self._mutex = threading.RLock()
         self._scanner = Scanner(self.path, self._decoder)
-        self._flock = ProcessLock(str(self.path) + ".lock")
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        self._flock = ProcessLock(str(self.path) + ".lock", readonly=readonly)
+        if readonly:
+            self._fd = os.open(self.path, os.O_RDONLY)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self._scanner.fd = self._fd
         self._tail = Tail()
         # seq -> the position just before it; sparse, so a read can start mid-file.
@@ -92,6 +97,9 @@ class FileReader(Journal):
         self._settled = False
         # Set by a failed fsync (see memoir.journal.sync): no lock is taken any more.
         self._broken: JournalError | None = None
+        # The process that opened the file: its lock and descriptors are not a forked
+        # child's (both would think they hold the lock and interleave appends).
+        self._pid = os.getpid()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.path)!r})"
@@ -100,9 +108,19 @@ class FileReader(Journal):
         """The descriptor of the journal file (-1 once closed)."""
         return self._fd
 
+    def _writable(self) -> None:
+        if self.readonly:
+            raise JournalError(f"{self.path} is open read-only; nothing can be appended, "
+                               "cut or repaired through this handle")
+
     def _acquire(self) -> None:
         if self._broken is not None:
             raise self._broken
+        if os.getpid() != self._pid:
+            raise JournalError(
+                f"{self.path} was opened by process {self._pid}; this is a forked child "
+                f"(process {os.getpid()}): open the home again in the child "
+                "(memoir.open), a handle does not cross fork()")
         try:
             self._flock.acquire(timeout=self.lock_timeout)
         except LockTimeout:
@@ -295,6 +313,8 @@ class FileJournal(FileReader):
     ``recover=False`` to skip that (``memoir repair`` opens a journal that way), or
     ``scan=False`` to defer it: then :meth:`anchor` a checkpoint and call :meth:`recover`,
     which checks only the records after the checkpoint (how a home opens fast).
+    ``readonly``: open the file to read only; appends, cuts and repairs are refused (a
+    torn tail is reported, not cut), and nothing is created.
     """
 
     def __init__(
@@ -306,8 +326,9 @@ class FileJournal(FileReader):
         lock_timeout: float = 60.0,
         recover: bool = True,
         scan: bool = True,
+        readonly: bool = False,
     ) -> None:
-        super().__init__(path, clock=clock, lock_timeout=lock_timeout)
+        super().__init__(path, clock=clock, lock_timeout=lock_timeout, readonly=readonly)
         self.durability: Durability = durability
         self._syncer = Syncer(self.path, durability, self._mutex)
         self._syncer.fd = self._fd
@@ -332,6 +353,7 @@ class FileJournal(FileReader):
 
     @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
+        self._writable()
         with self._mutex:
             self._acquire()
             try:
@@ -354,6 +376,7 @@ class FileJournal(FileReader):
         The same steps as ``with locked() as w: w.append(...)``, without the context
         manager and writer objects (a durable single-event append is latency-bound).
         """
+        self._writable()
         with self._mutex:
             self._acquire()
             try:
@@ -465,25 +488,39 @@ class FileJournal(FileReader):
 
     # -- recovery and maintenance --------------------------------------------------------------
 
-    def recover(self) -> RecoveryReport | None:
+    def recover(self, *, acknowledged: int = 0) -> RecoveryReport | None:
         """Check the records after the known position and cut a torn tail if there is one.
 
         For a journal opened with ``scan=False``: call it after :meth:`anchor` (when a
         checkpoint vouches for the prefix), so only the records after the checkpoint are
         read and hash-checked on open.  Returns what was cut (None: nothing).
+        ``acknowledged``: a seq the caller knows was acknowledged; a journal ending
+        before it lost records, and a torn tail is then not cut (JournalError).
         """
         with self._mutex:
             before = self.recovery
-            self._open()
+            self._open(acknowledged)
             return self.recovery if self.recovery is not before else None
 
-    def _open(self) -> None:
+    def _open(self, acknowledged: int = 0) -> None:
         """Check the file from the known position, and cut a torn tail under the lock."""
         self._advance()
         if self._size() != self._tail.offset:
+            if self._tail.seq < acknowledged:
+                raise JournalError(
+                    f"{self.path} ends with an incomplete record after seq "
+                    f"{self._tail.seq}, but seq {acknowledged} was acknowledged: this is "
+                    "not a crash mid-append but a damaged or shortened journal; nothing "
+                    "was cut. `memoir repair --accept-loss` accepts the journal as it is")
+            if self.readonly:
+                log.warning("journal.torn_tail_found", journal=str(self.path),
+                            bytes=self._size() - self._tail.offset,
+                            why="read-only: it is cut by the next writer")
+                return
             with self.locked():
                 pass
-        self._syncer.opened(self._size())
+        if not self.readonly:
+            self._syncer.opened(self._size())
 
     def _cut_tail(self, size: int) -> RecoveryReport:
         # We hold the lock, so no live writer is mid-append: the bytes after the last
@@ -510,27 +547,31 @@ class FileJournal(FileReader):
     def _stamp(self) -> str:
         return self.clock.now().strftime("%Y%m%dT%H%M%S%fZ")
 
-    def repair(self) -> RecoveryReport | None:
+    def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
         """Cut the first damaged record and everything after it, keeping the cut bytes
-        beside the journal (``journal.jsonl.cut-…``), then re-append every whole, valid
-        append found in the cut bytes (same ids, payloads and metadata; new seqs and
-        hashes).  Returns None if the journal was sound.
+        beside the journal (``journal.jsonl.cut-…``), and append a ``journal.repaired``
+        record saying so.  Returns None if the journal was sound.
 
-        Cutting starts at the append that holds the damage.  Records that are damaged,
-        belong to an append that lost a record, or are already in the kept part are not
-        re-appended; their original seqs are listed in ``skipped``.  A record of an
-        event type this memoir does not know stops the repair (UnknownEventType): it
-        may be valid, so upgrade memoir first.  Other processes should close the
-        journal while it is repaired.
+        Records after the damage cannot be checked against the trusted part of the
+        chain (anyone can re-hash a forged record that follows a damaged one), so they
+        are not kept by default.  ``salvage``: re-append the whole, valid appends found
+        in the cut bytes (same ids, payloads and metadata; new seqs and hashes) right
+        after the ``journal.repaired`` record, which lists them as unverified.  Records
+        that are damaged, out of order, part of an append that lost a record, or already
+        in the kept part are never re-appended; their original seqs are in ``skipped``.
+        A record of an event type this memoir does not know stops the repair
+        (UnknownEventType): it may be valid, so upgrade memoir first.  Other processes
+        should close the journal while it is repaired.
         """
+        self._writable()
         with self._mutex:
             self._acquire()
             try:
-                return self._repair_locked()
+                return self._repair_locked(salvage)
             finally:
                 self._flock.release()
 
-    def _repair_locked(self) -> RecoveryReport | None:
+    def _repair_locked(self, salvage_records: bool) -> RecoveryReport | None:
         size = self._size()
         kept = Tail()
         known: set[str] = set()
@@ -549,20 +590,27 @@ class FileJournal(FileReader):
             return None
         cut = os.pread(self._fd, size - kept.offset, kept.offset)
         appends, skipped = salvage(self._decoder, self.path, cut, kept, known)
+        if not salvage_records:
+            skipped = sorted(skipped + [e.seq for append in appends for e in append])
+            appends = []
         aside = save_aside(self.path, cut, f"cut-{self._stamp()}-after-{kept.seq}")
         os.ftruncate(self._fd, kept.offset)
         os.fsync(self._fd)
         self._syncer.cut(kept.offset)
         self._forget()
         self._advance()
-        drafts = [
+        marker = Draft(actor="system", data=JournalRepaired(
+            cut_bytes=len(cut), kept_head=kept.seq, saved_to=aside.name,
+            salvaged=[e.seq for append in appends for e in append], left_out=list(skipped),
+            reason="damaged record after seq " + str(kept.seq)))
+        drafts = [[marker]] + [
             [Draft(data=e.data, actor=e.actor, session=e.session, run=e.run,
                    causation=e.causation, id=e.id, ts=e.ts) for e in append]
             for append in appends
         ]
-        lines, written = mint_records(drafts, (self._tail.seq, self._tail.hash), self.clock)
-        if lines:
-            self._write_lines(lines, written)
+        lines, minted = mint_records(drafts, (self._tail.seq, self._tail.hash), self.clock)
+        self._write_lines(lines, minted)
+        written = minted[1:]
         if self.durability == "never":
             self._syncer.now()  # a repair is worth one fsync whatever the policy
         report = RecoveryReport(

@@ -224,14 +224,20 @@ class Journal(ABC):
         I/O).  False is always a safe answer: the caller reads to find out."""
         return False
 
-    def recover(self) -> RecoveryReport | None:
+    def recover(self, *, acknowledged: int = 0) -> RecoveryReport | None:
         """Called once when a home opens: check what an earlier crash may have left and
-        cut a torn tail.  Returns what was cut, or None (nothing to do)."""
+        cut a torn tail.  Returns what was cut, or None (nothing to do).
+
+        ``acknowledged`` is a seq the home knows was acknowledged (from its checkpoints
+        and projected files): a journal that ends before it lost records, so nothing is
+        cut then (a backend raises JournalError, or leaves the check to the caller).
+        """
         return None
 
-    def repair(self) -> RecoveryReport | None:
-        """Cut damage out of the journal, keeping the cut records' bytes, and re-append
-        the whole valid appends found after it.  None when the journal was sound."""
+    def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
+        """Cut damage out of the journal, keeping the cut records' bytes, and record the
+        repair in the journal; ``salvage`` re-appends the whole valid appends found after
+        the damage (marked unverified).  None when the journal was sound."""
         return None
 
     def sync_to(self, offset: int) -> None:  # noqa: B027  (optional: most backends sync in write)

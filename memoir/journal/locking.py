@@ -28,13 +28,22 @@ class LockTimeout(Exception):
 
 
 class ProcessLock:
-    """A re-entrant (per object), cross-process exclusive lock on a file."""
+    """A re-entrant (per object), cross-process exclusive lock on a file.
 
-    def __init__(self, path: str) -> None:
+    ``readonly``: never create or write the lock file (a home opened to read, perhaps on
+    a read-only file system); when the file is missing, no writer has ever locked it and
+    acquiring is a no-op.
+    """
+
+    def __init__(self, path: str, *, readonly: bool = False) -> None:
         self.path = path
+        self.readonly = readonly
         self._count = 0
         self._fd = -1
         self._fallback = filelock.FileLock(path, thread_local=False) if fcntl is None else None
+        # flock belongs to the open file, which a forked child shares with its parent:
+        # a child must never unlock what the parent holds.
+        self._pid = os.getpid()
 
     @property
     def is_locked(self) -> bool:
@@ -57,7 +66,14 @@ class ProcessLock:
             self._count = 1
             return
         if self._fd < 0:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            if self.readonly:
+                try:
+                    self._fd = os.open(self.path, os.O_RDONLY)
+                except FileNotFoundError:
+                    self._count = 1  # nobody ever wrote here: nothing to exclude
+                    return
+            else:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -85,13 +101,13 @@ class ProcessLock:
             return
         if self._fallback is not None:  # pragma: no cover - Windows
             self._fallback.release()
-        else:
+        elif self._fd >= 0 and os.getpid() == self._pid:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
         if self._fd >= 0:
-            if self._count:
+            if self._count and os.getpid() == self._pid:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
-                self._count = 0
+            self._count = 0
             os.close(self._fd)
             self._fd = -1

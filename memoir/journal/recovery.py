@@ -63,8 +63,10 @@ def salvage(
     A record is valid if it decodes and, when the line before it is a valid record
     with the seq just before, its hash chains to that line's (a line after damage
     cannot be checked against the damaged one).  Appends are recognised by their
-    ``more`` countdown; one interrupted by a bad line or a gap is left out whole, and
-    so is one right after a line that does not decode (it may have been its head).
+    ``more`` countdown and consecutive seqs; one interrupted by a bad line, a gap or a
+    record out of order is left out whole, and so is one right after a line that does
+    not decode (it may have been its head), or one that does not follow the record
+    before it (lines swapped or moved).
     Records whose ids are in ``known`` (already in the kept part) are left out, and
     ``known`` grows by the ids kept.
     """
@@ -77,6 +79,7 @@ def salvage(
     current_ok = True
     link: tuple[int, bytes] | None = (kept.seq, kept.hash)
     prev_more: int | None = 0
+    prev_seq: int | None = kept.seq
 
     for piece in pieces:
         try:
@@ -85,7 +88,7 @@ def salvage(
             if current:
                 skipped += [e.seq for e in current]
                 current = []
-            link, prev_more = None, None
+            link, prev_more, prev_seq = None, None, None
             continue
         ok = link is None or link[0] != rec.seq - 1 or line_hash_ok(link[1], piece)
         event: Event | None = None
@@ -101,20 +104,21 @@ def salvage(
             except BAD_LINE:
                 ok = False
         link = (rec.seq, hash_of_line(piece)) if ok else None
-        if current and rec.more != current[-1].more - 1:
-            skipped += [e.seq for e in current]  # the countdown broke off
+        if current and (rec.more != current[-1].more - 1 or rec.seq != current[-1].seq + 1):
+            skipped += [e.seq for e in current]  # the countdown or the seqs broke off
             current = []
         if not current:
-            # An append starts after a record with more == 0.  After a line that
-            # does not decode (prev_more None) nobody knows: it may have been this
+            # An append starts right after a record with more == 0.  After a line
+            # that does not decode (prev_more None) nobody knows: it may have been this
             # append's head, and re-appending a part of an append would break its
             # atomicity without anyone noticing, so it is left out (and reported).
-            current_ok = prev_more == 0
+            current_ok = prev_more == 0 and (prev_seq is None or rec.seq == prev_seq + 1)
         placeholder = Event(seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=rec.v,
                             actor=rec.actor, more=rec.more, data=_UNREADABLE)
         current.append(event if event is not None else placeholder)
         current_ok = current_ok and ok and rec.more >= 0
         prev_more = rec.more
+        prev_seq = rec.seq
         if rec.more <= 0:
             ids = {e.id for e in current}
             if current_ok and not ids & known:
