@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from memoir.api import Memoir
     from memoir.clock import Clock, FakeClock, SystemClock
     from memoir.config import Config, load_config
-    from memoir.engine import CallContext, Decision, JournalLost, default_home
+    from memoir.engine import CallContext, Decision, default_home
     from memoir.errors import (
         AdoptionConflict,
         ConfigError,
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         DriftError,
         JournalCorrupted,
         JournalError,
+        JournalLost,
         MemoirError,
         NotFoundError,
         ProjectionError,
@@ -102,7 +103,7 @@ _EXPORTS: dict[str, str] = {
     "FakeClock": "memoir.clock",
     "FileJournal": "memoir.journal",
     "InMemoryJournal": "memoir.journal",
-    "JournalLost": "memoir.engine",
+    "JournalLost": "memoir.errors",
     "AdoptionConflict": "memoir.errors",
     "Journal": "memoir.journal",
     "JournalCorrupted": "memoir.errors",

@@ -8,6 +8,7 @@ for bad input.  Messages say what was wrong, where, and what to do::
     ├── JournalError
     │   ├── JournalCorrupted (ValueError)      damaged bytes, a broken hash chain
     │   ├── UnknownEventType (ValueError)      a record whose type this version does not know
+    │   ├── JournalLost                        the journal ends before what the home has seen
     │   └── ConflictError                      an append's expectation did not hold
     │       └── AdoptionConflict               a hand edit and a later write changed one entry
     ├── ValidationError (ValueError)           a command or argument that is not acceptable
@@ -19,6 +20,8 @@ for bad input.  Messages say what was wrong, where, and what to do::
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = [
     "AdoptionConflict",
     "ConfigError",
@@ -26,6 +29,7 @@ __all__ = [
     "DriftError",
     "JournalCorrupted",
     "JournalError",
+    "JournalLost",
     "MemoirError",
     "NotFoundError",
     "ProjectionError",
@@ -68,6 +72,25 @@ class JournalCorrupted(JournalError, ValueError):
 
 class UnknownEventType(JournalError, ValueError):
     """A record names an event type this version of memoir does not know."""
+
+
+class JournalLost(JournalError):
+    """The journal ends before a seq the home is known to have reached (its checkpoints
+    or projected files show more): acknowledged records were lost — a deleted, replaced
+    or shortened journal, not a crash, since a durable journal acknowledges nothing it
+    has not synced.  Nothing is changed; ``memoir repair --accept-loss`` takes the
+    journal as it is (keeping ``.bak`` copies of the files that show more)."""
+
+    def __init__(self, path: object, head: int, seen: int, *, detail: str = "") -> None:
+        where = Path(str(path))
+        what = detail or ("is missing" if not where.exists() else f"ends at seq {head}")
+        super().__init__(
+            f"{where} {what}, but this home has reached seq {seen} (its checkpoints or "
+            "projected files show it): acknowledged records were lost. Nothing was "
+            "changed; restore the journal from a backup, or run `memoir repair "
+            "--accept-loss` to go on from the journal as it is")
+        self.head = head
+        self.seen = seen
 
 
 class ConflictError(JournalError):

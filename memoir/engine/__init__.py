@@ -4,7 +4,7 @@ context tool handlers receive.  :class:`Engine` puts them together."""
 
 from memoir.engine.caller import CallContext, HeldEntries, ReadMark
 from memoir.engine.commit import CommitQueue, Decision, Pending
-from memoir.engine.engine import JOURNAL_FILE, Engine, JournalLost, default_home
+from memoir.engine.engine import JOURNAL_FILE, Engine, default_home
 from memoir.engine.files import FilesView
 from memoir.engine.followers import Follower, Followers
 from memoir.engine.live import LiveState
@@ -22,7 +22,6 @@ __all__ = [
     "Follower",
     "Followers",
     "HeldEntries",
-    "JournalLost",
     "LiveState",
     "Materializer",
     "Pending",

@@ -30,39 +30,23 @@ from memoir.engine.projector import Projector
 from memoir.errors import (
     DriftError,
     JournalError,
+    JournalLost,
     NotFoundError,
     ProjectionError,
     ValidationError,
 )
+from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
-__all__ = ["JOURNAL_FILE", "Engine", "JournalLost", "default_home"]
+__all__ = ["JOURNAL_FILE", "Engine", "default_home"]
 
 log = get_logger("memoir.engine")
 
 JOURNAL_FILE = "journal.jsonl"
 T = TypeVar("T")
-
-
-class JournalLost(JournalError):
-    """The journal ends before a seq the home is known to have reached (its checkpoints
-    or projected files show more): records were lost — a deleted, replaced or shortened
-    journal, not a crash, since a durable journal acknowledges nothing it has not
-    synced.  Nothing is changed; ``memoir repair --accept-loss`` takes the journal as it
-    is (keeping ``.bak`` copies of the files that show more)."""
-
-    def __init__(self, path: Path, head: int, seen: int) -> None:
-        what = "is missing" if not path.exists() else f"ends at seq {head}"
-        super().__init__(
-            f"{path} {what}, but this home has reached seq {seen} (its checkpoints or "
-            "projected files show it): acknowledged records were lost. Nothing was "
-            "changed; restore the journal from a backup, or run `memoir repair "
-            "--accept-loss` to go on from the journal as it is")
-        self.head = head
-        self.seen = seen
 
 
 def default_home() -> Path:
@@ -96,11 +80,7 @@ class Engine:
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.readonly = readonly
-        if readonly:
-            if journal is None and not (self.home / JOURNAL_FILE).is_file():
-                raise NotFoundError(f"no memoir home at {self.home} "
-                                    "(memoir init creates one)")
-        else:
+        if not readonly:
             self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
         self.clock = clock or SystemClock()
@@ -111,10 +91,17 @@ class Engine:
             self.home, fsync=self.config.journal.durability != "never",
             lock_timeout=self.config.journal.lock_timeout_seconds, readonly=readonly,
         )
+        if readonly and journal is None and not (self.home / JOURNAL_FILE).is_file():
+            seen = self._seen_seq()
+            self.materializer.close()
+            if seen:
+                raise JournalLost(self.home / JOURNAL_FILE, 0, seen)
+            raise NotFoundError(f"no memoir home at {self.home} (memoir init creates one)")
         durable = self.config.journal.durability == "always"
         # The seq this home is known to have reached, from what was derived from the
         # journal (checkpoints, projected files): a durable journal never ends before it.
-        acknowledged = self._seen_seq() if durable and not accept_loss else 0
+        seen = self._seen_seq()
+        acknowledged = seen if durable and not accept_loss else 0
         if journal is None:
             path = self.home / JOURNAL_FILE
             if acknowledged and not path.exists():
@@ -153,7 +140,8 @@ class Engine:
             self.live.catch_up()
             if self.live.state.seq < acknowledged:
                 raise JournalLost(self.home / JOURNAL_FILE, self.live.state.seq, acknowledged)
-            if accept_loss:
+            lost = accept_loss and self.live.state.seq < seen
+            if lost:
                 self._accept_loss()
         except BaseException:
             self.materializer.close()
@@ -163,6 +151,13 @@ class Engine:
             follower.opened()
         self.followers.active = True
         _OPEN.add(self)
+        if lost:
+            head = self.live.state.seq
+            marker = JournalRepaired(
+                cut_bytes=0, kept_head=head, saved_to="",
+                reason=f"loss accepted: the journal ended at seq {head}, the home had seen "
+                       f"seq {seen}; files that showed more were kept as .bak copies")
+            self.commit(lambda _state: Decision(events=[marker]), actor="system")
 
     def _seen_seq(self) -> int:
         """The newest seq anything derived from the journal says the home reached."""
@@ -177,8 +172,6 @@ class Engine:
         for seq in self.checkpoints.seqs():
             if seq > head:
                 self.checkpoints.remove(seq)
-        if self.materializer.seq <= head:
-            return
         stamp = int(time.time())
         for rel, data in self.projector.projected_files().items():
             if self.materializer.read(rel) not in (None, data):

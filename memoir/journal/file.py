@@ -31,7 +31,13 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from memoir.clock import Clock, SystemClock
-from memoir.errors import ConflictError, JournalCorrupted, JournalError, ValidationError
+from memoir.errors import (
+    ConflictError,
+    JournalCorrupted,
+    JournalError,
+    JournalLost,
+    ValidationError,
+)
 from memoir.events.codec import Decoder, RawRecord, hash_of_line
 from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Draft, Event
@@ -507,11 +513,10 @@ class FileJournal(FileReader):
         self._advance()
         if self._size() != self._tail.offset:
             if self._tail.seq < acknowledged:
-                raise JournalError(
-                    f"{self.path} ends with an incomplete record after seq "
-                    f"{self._tail.seq}, but seq {acknowledged} was acknowledged: this is "
-                    "not a crash mid-append but a damaged or shortened journal; nothing "
-                    "was cut. `memoir repair --accept-loss` accepts the journal as it is")
+                raise JournalLost(
+                    self.path, self._tail.seq, acknowledged,
+                    detail=f"ends with an incomplete record after seq {self._tail.seq} (not "
+                           "a crash mid-append: nothing was cut)")
             if self.readonly:
                 log.warning("journal.torn_tail_found", journal=str(self.path),
                             bytes=self._size() - self._tail.offset,
