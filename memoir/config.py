@@ -44,6 +44,9 @@ class JournalConfig(_Section):
     durability: Literal["always", "batch", "never"] = "always"
     lock_timeout_seconds: float = pydantic.Field(60.0, gt=0)
     checkpoint_every: int = pydantic.Field(10_000, ge=100)
+    #: A file (outside the home) holding the key that seals the chain's head and keys
+    #: the checkpoints' digests; ``$MEMOIR_KEY`` takes precedence.  See docs/guarantees.md.
+    key_file: str | None = None
 
 
 class ProjectionsConfig(_Section):

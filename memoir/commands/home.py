@@ -18,6 +18,7 @@ from memoir.commands.base import (
     home_path,
     open_home,
 )
+from memoir.config import load_config
 from memoir.engine.engine import JOURNAL_FILE, default_home
 from memoir.errors import DriftError
 from memoir.events.types import Event
@@ -198,12 +199,43 @@ def adopt(ctx: click.Context, force: bool) -> None:
 
 @click.command()
 @home_option
+@click.option("--deep", is_flag=True,
+              help="Also fold the journal from its first record and compare every "
+                   "checkpoint with it (slow on a long journal).")
+@click.option("--key-file", type=click.Path(dir_okay=False), default=None,
+              help="The key that seals the chain (default: $MEMOIR_KEY, else "
+                   "journal.key_file): check every seal with it.")
 @click.pass_context
-def verify(ctx: click.Context) -> None:
-    """Read the whole journal and check every record and the hash chain."""
-    report = open_home(ctx, readonly=True).verify()
+def verify(ctx: click.Context, deep: bool, key_file: str | None) -> None:
+    """Read the whole journal and check every record and the hash chain.
+
+    With a key (--key-file, $MEMOIR_KEY or journal.key_file) also check the seals of
+    the chain's head, which catch a journal whose hashes were all computed again.
+    """
+    home = home_path(ctx)
+    path = Path(home).expanduser() if home else default_home()
+    config = None
+    if key_file is not None:
+        config = load_config(path)
+        config.journal.key_file = key_file
+    handle = Memoir(path, readonly=True, config=config)
+    ctx.call_on_close(handle.close)
+    report = handle.verify()
+    check = handle.verify_home(deep=deep)
+    for problem in check.problems:
+        click.echo(f"problem: {problem}", err=True)
+    if check.problems:
+        raise UserError(f"{len(check.problems)} problem(s) found (listed above); the "
+                        f"journal's own {report.records} records and hash chain are sound")
+    extra = []
+    if check.seals:
+        extra.append(f"{check.seals} seal(s) match the key")
+    if check.unchecked_seals:
+        extra.append("seals not checked (no key: --key-file or $MEMOIR_KEY)")
+    if deep:
+        extra.append(f"{check.checkpoints} checkpoint(s) match a fold of the journal")
     click.echo(f"ok: {report.records} records, {report.bytes:,} bytes, head hash "
-               f"{report.head_hash or '-'}")
+               f"{report.head_hash or '-'}" + "".join(f"; {e}" for e in extra))
 
 
 @click.command()

@@ -4,10 +4,18 @@ A checkpoint records ``(seq, byte offset after that record, that record's hash)`
 Opening a home loads the newest checkpoint and asks the journal whether the record
 ending at that offset really is that seq with that hash; a checkpoint that does not
 match is ignored and the state is folded from the start (never trusted blindly).
+
+Each file starts with a 32-byte BLAKE2b digest of the rest, keyed with the home's key
+when one is configured (see :mod:`memoir.engine.seals`): a file whose digest does not
+match is ignored.  Without a key the digest catches damage, not a forger, who can
+recompute it; ``memoir verify --deep`` folds the journal and compares every
+checkpoint with it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +30,8 @@ from memoir.projections.state import RunInfo, SessionInfo, State
 __all__ = ["Checkpoint", "CheckpointStore", "History"]
 
 log = get_logger("memoir.checkpoint")
-FORMAT = 3
+FORMAT = 4
+_DIGEST = 32
 
 
 class Checkpoint(msgspec.Struct):
@@ -59,8 +68,9 @@ class CheckpointStore:
     KEEP_RECENT = 3
     KEEP_EVERY = 100_000
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, key: bytes | None = None) -> None:
         self.folder = folder
+        self.key = key
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(Checkpoint)
         self._history = msgspec.msgpack.Decoder(History)
@@ -84,7 +94,7 @@ class CheckpointStore:
         that has gone missing or does not match (another process pruned it, say).
         """
         try:
-            cp = self._decoder.decode((self.folder / f"{seq}.mpk").read_bytes())
+            cp = self._decoder.decode(self._open(self.folder / f"{seq}.mpk"))
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             log.warning("checkpoint.unreadable", seq=seq, error=str(exc))
             return None
@@ -103,7 +113,7 @@ class CheckpointStore:
 
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
         try:
-            found = self._history.decode((self.folder / f"{cp.seq}.history").read_bytes())
+            found = self._history.decode(self._open(self.folder / f"{cp.seq}.history"))
             if found.seq == cp.seq and found.hash == cp.hash:
                 return found
             problem = "does not match its checkpoint"
@@ -117,6 +127,22 @@ class CheckpointStore:
         return History(seq=cp.seq, hash=cp.hash, sessions=dict(state.sessions),
                        runs=dict(state.runs))
 
+    def _digest(self, payload: bytes) -> bytes:
+        return hashlib.blake2b(payload, digest_size=_DIGEST, key=self.key or b"").digest()
+
+    def _sealed(self, payload: bytes) -> bytes:
+        return self._digest(payload) + payload
+
+    def _open(self, path: Path) -> bytes:
+        """The payload of a checkpoint file whose digest matches (OSError otherwise)."""
+        data = path.read_bytes()
+        payload = data[_DIGEST:]
+        if len(data) < _DIGEST or not hmac.compare_digest(data[:_DIGEST],
+                                                          self._digest(payload)):
+            raise OSError(f"{path.name}: its digest does not match its content (damaged, "
+                          "edited, or saved with another key)")
+        return payload
+
     def best(self, at_most: int | None = None) -> list[int]:
         """Checkpoint seqs to try, newest first, not beyond ``at_most``."""
         return [s for s in reversed(self.seqs()) if at_most is None or s <= at_most]
@@ -126,11 +152,12 @@ class CheckpointStore:
         history = History(seq=state.seq, hash=state.hash, sessions=state.sessions,
                           runs=state.runs)
         # History first: a checkpoint file never exists without the history it needs.
-        atomic_write(self.folder / f"{state.seq}.history", self._encoder.encode(history))
+        atomic_write(self.folder / f"{state.seq}.history",
+                     self._sealed(self._encoder.encode(history)))
         core = msgspec.structs.replace(state, sessions={}, runs={})
         cp = Checkpoint(format=FORMAT, seq=state.seq, offset=offset, hash=state.hash,
                         state=core)
-        atomic_write(self.folder / f"{state.seq}.mpk", self._encoder.encode(cp))
+        atomic_write(self.folder / f"{state.seq}.mpk", self._sealed(self._encoder.encode(cp)))
         self._prune()
 
     def _prune(self) -> None:

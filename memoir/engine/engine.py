@@ -14,6 +14,7 @@ import os
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,6 +28,7 @@ from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.projector import Projector
+from memoir.engine.seals import Seals, load_key
 from memoir.errors import (
     DriftError,
     JournalError,
@@ -41,12 +43,22 @@ from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, Ve
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
-__all__ = ["JOURNAL_FILE", "Engine", "default_home"]
+__all__ = ["JOURNAL_FILE", "Engine", "HomeCheck", "default_home"]
 
 log = get_logger("memoir.engine")
 
 JOURNAL_FILE = "journal.jsonl"
 T = TypeVar("T")
+
+
+@dataclass
+class HomeCheck:
+    """What :meth:`Engine.verify_home` found."""
+
+    seals: int = 0
+    checkpoints: int = 0
+    unchecked_seals: bool = False
+    problems: list[str] = field(default_factory=list)
 
 
 def default_home() -> Path:
@@ -84,7 +96,10 @@ class Engine:
             self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
         self.clock = clock or SystemClock()
-        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints")
+        key = load_key(self.config.journal.key_file, self.home)
+        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints", key=key)
+        #: Seals of the journal's head, when the home has a key (see memoir.engine.seals).
+        self.seals = Seals(self.home / ".memoir" / "seals.jsonl", key) if key else None
         # Projected files are fsynced like the journal unless durability is "never": a
         # file half-written by a crash would otherwise look like a hand edit.
         self.materializer = Materializer(
@@ -121,7 +136,8 @@ class Engine:
         self.files = FilesView(self.materializer)
         self.live = LiveState(journal, self.checkpoints,
                               checkpoint_every=self.config.journal.checkpoint_every,
-                              save_checkpoints=not readonly)
+                              save_checkpoints=not readonly,
+                              saved=self.seals.seal if self.seals and not readonly else None)
         self.projector = Projector(
             self.live, self.materializer,
             background=self.config.projections.mode == "background",
@@ -352,7 +368,42 @@ class Engine:
     # -- maintenance -------------------------------------------------------------------------------
 
     def verify(self) -> VerifyReport:
+        """Read every record and check the hash chain (JournalCorrupted names damage)."""
         return self.journal.verify()
+
+    def verify_home(self, *, deep: bool = False) -> HomeCheck:
+        """Check what the journal alone cannot: the seals (with the home's key) and, with
+        ``deep``, every checkpoint against a fold of the journal from its first record."""
+        found = HomeCheck()
+        if self.seals is not None:
+            seals = self.seals.check(self.journal)
+            found.seals, found.problems = seals.checked, list(seals.problems)
+        elif (self.home / ".memoir" / "seals.jsonl").exists():
+            found.unchecked_seals = True
+        if deep:
+            wanted = self.checkpoints.seqs()
+            state = State()
+            for event in self.journal.read(until=wanted[-1] if wanted else 0):
+                state.apply(event)
+                if event.seq in wanted:
+                    found.checkpoints += 1
+                    problem = self._checkpoint_problem(event.seq, state)
+                    if problem:
+                        found.problems.append(problem)
+        return found
+
+    def _checkpoint_problem(self, seq: int, folded: State) -> str | None:
+        cp = self.checkpoints.load(seq)
+        if cp is None:
+            return f"checkpoint {seq} cannot be read or its digest does not match"
+        try:
+            cp.state.load_history()
+        except OSError as exc:
+            return f"checkpoint {seq}: {exc}"
+        if cp.state != folded:
+            return (f"checkpoint {seq} holds a state the journal does not fold to (edited); "
+                    "delete it, or run `memoir rebuild`, which saves a new one")
+        return None
 
     def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
         """Repair the journal (see :meth:`Journal.repair`); the state is folded again and
@@ -377,6 +428,11 @@ class Engine:
             flush = False  # a forked child leaves the parent's work to the parent
         for follower in self.followers:
             follower.close(flush=flush)
+        if self.seals is not None and not self.readonly and flush and self.live.state.seq:
+            try:
+                self.seals.seal(self.live.state.seq, self.live.state.hash)
+            except OSError as exc:
+                log.warning("seal.failed", home=str(self.home), error=str(exc))
         with self.live.mutex:
             self._closed = True
             _OPEN.discard(self)
