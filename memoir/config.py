@@ -24,6 +24,7 @@ __all__ = [
     "JournalConfig",
     "MemoryConfig",
     "ProjectionsConfig",
+    "SkillsConfig",
     "load_config",
 ]
 
@@ -63,6 +64,14 @@ class ProjectionsConfig(_Section):
     coalesce_ms: float = pydantic.Field(20.0, ge=0, le=10_000)
 
 
+class SkillsConfig(_Section):
+    """``skills:`` — keys and defaults are Hermes's."""
+
+    #: Threat-scan the skills a foreground agent writes too (background writes, from
+    #: reviewers and the curator, are always scanned).
+    guard_agent_created: bool = False
+
+
 class CuratorConfig(_Section):
     """``curator:`` — keys and defaults are Hermes's (spec §8)."""
 
@@ -83,6 +92,7 @@ class Config(_Section):
     memory: MemoryConfig = pydantic.Field(default_factory=MemoryConfig)
     journal: JournalConfig = pydantic.Field(default_factory=JournalConfig)
     projections: ProjectionsConfig = pydantic.Field(default_factory=ProjectionsConfig)
+    skills: SkillsConfig = pydantic.Field(default_factory=SkillsConfig)
     curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 

@@ -46,14 +46,18 @@ from memoir.errors import ValidationError
 __all__ = [
     "INVISIBLE_CHARS",
     "MAX_SCAN_CHARS",
+    "OWN_PATTERN_IDS",
     "PATTERN_IDS",
     "SCOPES",
     "Scope",
+    "all_threats",
     "blocked_placeholder",
     "first_threat_id",
     "first_threat_message",
     "pattern_scope",
+    "redacted_preview",
     "sanitize_for_prompt",
+    "scan_beyond_hermes",
     "scan_for_threats",
 ]
 
@@ -108,20 +112,23 @@ class _Search:
 
 
 class _HeadThenTail:
-    """``head`` then, before the next ``barrier`` character, ``tail``.
+    """``head`` then, before the next ``barrier`` character and at most ``limit``
+    characters on, ``tail``.
 
-    This is the shape ``head [^barrier]* tail`` where ``head`` ends in whatever the
-    gap may start after (typically ``\\s+``) and ``tail`` starts with a character that
-    is neither whitespace nor the barrier.  A backtracking regex retries the gap from
-    every head, which is quadratic when many heads share a line; here each head only
-    asks where the next tail and the next barrier are, and both answers are reused by
-    later heads until they fall behind.
+    This is the shape ``head [^barrier]{0,limit} tail`` where ``head`` ends in whatever
+    the gap may start after (typically ``\\s+``) and ``tail`` starts with a character
+    that is neither whitespace nor the barrier.  A backtracking regex retries the gap
+    from every head, which is quadratic when many heads share a line; here each head
+    only asks where the next tail and the next barrier are (the nearest tail is the
+    only one that can be within the limit), and both answers are reused by later
+    heads until they fall behind.
     """
 
-    def __init__(self, head: str, tail: str, barrier: str) -> None:
+    def __init__(self, head: str, tail: str, barrier: str, limit: int) -> None:
         self._head = re.compile(head)
         self._tail = re.compile(tail)
         self._barrier = barrier
+        self._limit = limit
 
     def __call__(self, text: str) -> bool:
         tail_at = barrier_at = -1
@@ -136,24 +143,26 @@ class _HeadThenTail:
                 barrier_at = text.find(self._barrier, gap)
                 if barrier_at < 0:
                     barrier_at = len(text)
-            if tail_at < barrier_at:
+            if tail_at < barrier_at and tail_at - gap <= self._limit:
                 return True
         return False
 
 
 class _Chain:
-    """Words joined by Hermes's ``\\s+.*\\s+`` gap: ``w1\\s+.*\\s+w2\\s+.*\\s+w3 …``.
+    """Words joined by Hermes's ``\\s+[^\\n]{0,limit}\\s+`` gap: ``w1 … w2 … w3``.
 
-    ``.`` does not match a newline but ``\\s`` does, so two words link when the
+    The gap's middle holds no newline but ``\\s`` does, so two words link when the
     text between them is a whitespace run of two or more characters, or is
-    ``<whitespace><anything without a newline><whitespace>``.  Taking the whole run
-    after the first word and the whole run before the second as the ``\\s+`` parts is
-    always the best choice, which reduces the test to: the text strictly between the two
-    runs holds no newline.  Occurrences are linked level by level with a binary search,
-    in O(n log n) instead of the regex's polynomial backtracking.
+    ``<whitespace><at most limit characters, no newline><whitespace>``.  Taking the
+    whole run after the first word and the whole run before the second as the ``\\s+``
+    parts is always the best choice, which reduces the test to: the text strictly
+    between the two runs holds no newline and is at most ``limit`` long — so of the
+    earlier words, the nearest one decides.  Occurrences are linked level by level
+    with a binary search, in O(n log n) instead of the regex's polynomial backtracking.
     """
 
-    def __init__(self, *words: str) -> None:
+    def __init__(self, *words: str, limit: int) -> None:
+        self._limit = limit
         # One match per occurrence of the word, starting where the whitespace before it
         # starts (or at the word).  Groups: the run before, the run after.
         self._words = tuple(
@@ -180,8 +189,8 @@ class _Chain:
                     ok = True  # one run of whitespace, split into both \s+ parts
                 else:
                     newline = max(newline, text.rfind("\n", newline + 1, lead))
-                    i = bisect.bisect_right(trails, newline)
-                    ok = i < len(trails) and trails[i] < lead
+                    i = bisect.bisect_left(trails, lead) - 1  # the nearest earlier word
+                    ok = i >= 0 and trails[i] > newline and lead - trails[i] <= self._limit
                 if ok:
                     if last:
                         return True
@@ -194,25 +203,38 @@ class _Chain:
 
 
 class _CommentWith:
-    """An HTML comment holding a keyword: ``<!--[^>]*keyword[^>]*-->``.
+    """An HTML comment holding a keyword: ``<!--[^>]{0,limit}keyword[^>]{0,limit}-->``.
 
     The comment runs from ``<!--`` to the first ``>`` after it, which must close a
-    ``-->``; every opener before that ``>`` sees the same close, so only the first one
-    needs its body searched, and each stretch of text is searched at most once.
+    ``-->``.  Between an opener and that ``>`` a keyword must start at most ``limit``
+    characters after the opener and end at most ``limit`` characters before the
+    ``-->``; openers between the first and the ``>`` only move the start later, so the
+    keywords of the stretch are found once and each opener checks the window it allows.
     """
 
-    def __init__(self, keyword: str) -> None:
+    def __init__(self, keyword: str, limit: int) -> None:
         self._keyword = re.compile(keyword)
+        self._limit = limit
 
     def __call__(self, text: str) -> bool:
         pos = 0
+        limit = self._limit
         while (opener := text.find("<!--", pos)) >= 0:
-            body = opener + 4
-            close = text.find(">", body)
+            close = text.find(">", opener + 4)
             if close < 0:
                 return False
-            if text.startswith("--", close - 2) and self._keyword.search(text, body, close - 2):
-                return True
+            end = close - 2
+            if text.startswith("--", end):
+                # Only keywords ending within `limit` of the close can match; each needs
+                # an opener at most `limit` before it.
+                openers = [m.start() for m in re.finditer("<!--", text[opener:end])]
+                for m in self._keyword.finditer(text, max(opener + 4, end - limit - 16), end):
+                    if end - m.end() > limit:
+                        continue
+                    latest = m.start() - 4 - opener  # relative to the first opener
+                    i = bisect.bisect_right(openers, latest) - 1
+                    if i >= 0 and latest - openers[i] <= limit:
+                        return True
             pos = close + 1
         return False
 
@@ -261,15 +283,15 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     ),
     _Pattern(
         "html_comment_injection", "all", (("<!--",), ("-->",)),
-        _CommentWith(r"ignore|override|system|secret|hidden"),
+        _CommentWith(r"ignore|override|system|secret|hidden", 512),
     ),
     _Pattern(
-        "hidden_div", "all", (("<div",), ("none",)),
-        _HeadThenTail(r"<div\s++style\s*+=\s*+[\"']", r"display\s*+:\s*+none", ">"),
+        "hidden_div", "all", (("div",), ("none",)),
+        _HeadThenTail(r"<\s*+div\s++style\s*+=\s*+[\"']", r"display\s*+:\s*+none", ">", 2048),
     ),
     _Pattern(
         "translate_execute", "all", (("translate",), ("into",)),
-        _Chain("translate", "into", r"and\s++(?:execute|run|eval)"),
+        _Chain("translate", "into", r"and\s++(?:execute|run|eval)", limit=512),
     ),
     _Pattern(
         "deception_hide", "all", (("tell",), ("user",)),
@@ -314,7 +336,7 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     ),
     _Pattern(
         "c2_task_pull", "context", (("pull",), ("task",)),
-        _Search(r"pull\s++(?:down\s++)?(?:new\s++)?tasks?\b"),
+        _Search(r"pull\s++(?:down\s++)?(?:new\s++)?task(?:ing|s)?\b"),
     ),
     _Pattern(
         "c2_network_connect", "context", (("network",),),
@@ -354,23 +376,23 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     # --- all: exfiltration -----------------------------------------------------------
     _Pattern(
         "exfil_curl", "all", (("curl",), ("$",)),
-        _HeadThenTail(r"curl\s++", _SECRET_VAR, "\n"),
+        _HeadThenTail(r"curl\s++", _SECRET_VAR, "\n", 2048),
     ),
     _Pattern(
         "exfil_wget", "all", (("wget",), ("$",)),
-        _HeadThenTail(r"wget\s++", _SECRET_VAR, "\n"),
+        _HeadThenTail(r"wget\s++", _SECRET_VAR, "\n", 2048),
     ),
     _Pattern(
         "read_secrets", "all",
         ((".env", "credentials", ".netrc", ".pgpass", ".npmrc", ".pypirc"), ("cat",)),
         _HeadThenTail(
-            r"cat\s++", r"\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc", "\n"
+            r"cat\s++", r"\.env|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc", "\n", 2048
         ),
     ),
     # --- strict ----------------------------------------------------------------------
     _Pattern(
         "send_to_url", "strict", (("://",),),
-        _Chain("send|post|upload|transmit", r"(?:to|at)\s++https?://"),
+        _Chain("send|post|upload|transmit", r"(?:to|at)\s++https?://", limit=2048),
     ),
     _Pattern(
         "context_exfil", "strict", (("conversation", "chat", "previous", "context"),),
@@ -393,11 +415,12 @@ _PATTERNS: Final[tuple[_Pattern, ...]] = (
     ),
     _Pattern(
         "agent_config_mod", "strict", (("agents.md", "claude.md", ".cursorrules", ".clinerules"),),
-        _HeadThenTail(_CONFIG_VERB, r"agents\.md|claude\.md|\.cursorrules|\.clinerules", "\n"),
+        _HeadThenTail(_CONFIG_VERB, r"agents\.md|claude\.md|\.cursorrules|\.clinerules", "\n",
+                      2048),
     ),
     _Pattern(
         "hermes_config_mod", "strict", ((".hermes/",),),
-        _HeadThenTail(_CONFIG_VERB, r"\.hermes/(?:config\.yaml|soul\.md)", "\n"),
+        _HeadThenTail(_CONFIG_VERB, r"\.hermes/(?:config\.yaml|soul\.md)", "\n", 2048),
     ),
     _Pattern(
         "hardcoded_secret", "strict", (("key", "token", "secret", "password"),),
@@ -536,6 +559,100 @@ def _scan(text: str, scope: str, *, first_only: bool) -> list[str]:
     return found
 
 
+# ---------------------------------------------------------------------------------------
+# Beyond Hermes.  The patterns above are Hermes's, matched as Hermes matches them, so the
+# same texts are refused.  They are easy to slip past: a soft hyphen or a Unicode tag
+# character inside "ignore", a Cyrillic "о" for a Latin "o", another language, a shell
+# pipe, a payload in base64.  A second look normalises harder and adds patterns of
+# memoir's own; what it finds is refused too, after Hermes's findings.
+
+# Lookalikes that NFKC leaves alone: Cyrillic, Greek and a few others that render like a
+# Latin letter in common fonts (a subset of Unicode's confusables, lower case; capitals
+# are folded first).
+_CONFUSABLE: Final[dict[int, str]] = {ord(k): v for k, v in {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɩ": "i", "ı": "i", "ℓ": "l",
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ʏ": "y", "ᴀ": "a",
+}.items()}
+# Characters that change nothing a reader sees: format characters (soft hyphen, zero
+# width and bidi controls, the U+E0000 tag block) and variation selectors.
+_UNSEEN: Final = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\U000e0000-\U000e0fff]"
+)
+
+
+def _unseen_fold(text: str) -> str:
+    """``_fold`` after removing unseen characters (NFKC first: it makes some)."""
+    return _fold(_UNSEEN.sub("", unicodedata.normalize("NFKC", text).lower()))
+
+
+_FOREIGN_INJECTION: Final = (
+    # "ignore the previous instructions" in Spanish, French, German, Portuguese,
+    # Italian, Dutch, Russian, Chinese and Japanese.
+    r"ignor(?:a|ar|e|ez|er)\s++(?:\w++\s++){0,4}(?:instrucciones|instructions|instruções|"
+    r"istruzioni|instructies)\s++(?:anteriores|previas|précédentes|precedentes|antérieures|"
+    r"precedenti|vorige|eerdere)"
+    r"|ignorier\w*\s++(?:\w++\s++){0,4}(?:vorherigen|bisherigen|obigen|früheren)\s++"
+    r"(?:anweisungen|instruktionen)"
+    r"|игнорир\w*\s++(?:\w++\s++){0,4}(?:предыдущие|прежние|все)\s++(?:\w++\s++){0,2}"
+    r"инструкци"
+    r"|忽略(?:之前|以上|先前|前面|所有)(?:的|所有的)?(?:指令|指示|说明|提示)"
+    r"|(?:以前|前|これまで)の(?:指示|命令)を(?:すべて)?無視"
+)
+
+#: memoir's own patterns (strict scope), checked on the harder normalisation.
+_OWN_PATTERNS: Final[tuple[_Pattern, ...]] = (
+    _Pattern(
+        "disregard_above", "strict", (("disregard", "forget", "ignore"),),
+        _Search(
+            r"(?:disregard|forget|ignore)\s++(?:everything|anything|all)\s++"
+            r"(?:(?:of\s++)?(?:that|this|the)\s++)?(?:\w++\s++){0,2}"
+            r"(?:above|before|prior|previous|earlier|you\s++(?:were|have\s++been)\s++told)"
+        ),
+    ),
+    _Pattern(
+        "pipe_to_shell", "strict", (("|",), ("curl", "wget", "iwr", "invoke-webrequest")),
+        _HeadThenTail(
+            r"\b(?:curl|wget|iwr|invoke-webrequest)\b",
+            r"\|\s*+(?:sudo\s++)?(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|python3?|"
+            r"perl|ruby|node)\b",
+            "\n", 2048,
+        ),
+    ),
+    _Pattern(
+        "encoded_payload", "strict", (),
+        _Search(r"[a-z0-9+/]{200,}+={0,2}"),
+    ),
+    _Pattern(
+        "foreign_injection", "strict", (),
+        _Search(_FOREIGN_INJECTION),
+    ),
+)
+
+#: memoir's own pattern ids (reported after Hermes's, see :func:`scan_beyond_hermes`).
+OWN_PATTERN_IDS: Final[tuple[str, ...]] = tuple(p.id for p in _OWN_PATTERNS)
+
+
+def scan_beyond_hermes(text: str) -> list[str]:
+    """What memoir finds in ``text`` that Hermes's scan does not: Hermes's patterns after
+    the harder normalisation (unseen characters removed, lookalikes mapped), then
+    memoir's own patterns.  Ids as in :data:`PATTERN_IDS` and :data:`OWN_PATTERN_IDS`."""
+    text = text[:MAX_SCAN_CHARS]
+    hermes = set(_scan(text, "strict", first_only=False))
+    plain = _unseen_fold(text)
+    latin = plain.translate(_CONFUSABLE)  # other scripts' words are looked for in `plain`
+    found = [p.id for p in _PATTERNS if p.id not in hermes and p.found(latin)]
+    for p in _OWN_PATTERNS:
+        seen = plain if p.id == "foreign_injection" else latin
+        if all(any(w in seen for w in group) for group in p.needs) and p.found(seen):
+            found.append(p.id)
+    return found
+
+
 def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
     """Every threat finding in ``text`` at ``scope``, as Hermes reports them.
 
@@ -547,9 +664,19 @@ def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
 
 
 def first_threat_id(text: str) -> str | None:
-    """The finding a write of ``text`` is refused for (strict scope), or None if clean."""
+    """The finding a write of ``text`` is refused for (strict scope), or None if clean:
+    Hermes's first finding, else memoir's first (:func:`scan_beyond_hermes`)."""
     found = _scan(text, "strict", first_only=True)
-    return found[0] if found else None
+    if found:
+        return found[0]
+    beyond = scan_beyond_hermes(text)
+    return beyond[0] if beyond else None
+
+
+def all_threats(text: str) -> list[str]:
+    """Every finding memoir refuses a write for: Hermes's scan, then what memoir finds
+    beyond it."""
+    return scan_for_threats(text, "strict") + scan_beyond_hermes(text)
 
 
 def first_threat_message(text: str) -> str | None:
@@ -582,7 +709,8 @@ def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
 def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
     """``entries`` as the system prompt may show them (Hermes's load-time rule).
 
-    Each entry is scanned at strict scope; a matching one is replaced by
+    Each entry is scanned at strict scope (and, where Hermes finds nothing, by
+    :func:`scan_beyond_hermes`); a matching one is replaced by
     :func:`blocked_placeholder`.  Empty entries and entries that already start with
     ``[BLOCKED:`` are kept as they are.  The stored entries are never changed, so the
     user can still see and remove the original.
@@ -590,7 +718,8 @@ def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
     shown: list[str] = []
     for entry in entries:
         if entry and not entry.startswith(_BLOCKED_PREFIX):
-            found = scan_for_threats(entry, "strict")
+            # Hermes's findings, as Hermes shows them; memoir's only where Hermes has none.
+            found = scan_for_threats(entry, "strict") or scan_beyond_hermes(entry)
             if found:
                 entry = blocked_placeholder(file_name, found)
         shown.append(entry)

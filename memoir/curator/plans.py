@@ -30,6 +30,7 @@ from memoir.curator.rules import NAME_MAX, NAME_RE, change_refusal
 from memoir.errors import ValidationError
 from memoir.projections.skills import SkillRecord
 from memoir.reading import read_text
+from memoir.threats import first_threat_id
 
 __all__ = [
     "Consolidation",
@@ -305,4 +306,9 @@ def _umbrella_refusal(skills: Mapping[str, SkillRecord], u: Umbrella,
         return f"a skill named {u.name!r} exists {where}; name it in 'into' instead"
     if len(u.description) > 1024:
         return "description longer than 1024 characters"
+    threat = first_threat_id(f"{u.name} {u.description}")
+    if threat is not None:
+        # A plan's text becomes a skill the agent reads: it passes the scan every
+        # background write passes.
+        return f"its text matches threat pattern {threat!r}"
     return None

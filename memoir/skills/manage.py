@@ -23,7 +23,7 @@ from Hermes, on purpose:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +63,7 @@ from memoir.skills.model import (
     parse_frontmatter,
     path_length_problem,
 )
+from memoir.threats import first_threat_id
 
 __all__ = [
     "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "decide_manage", "layout_clash",
@@ -404,12 +405,43 @@ def decide_manage(
     actor: str,
     root: str = SKILLS_DIR,
     viewed: Collection[ReadMark] = (),
+    scan: bool | None = None,
 ) -> ManageOutcome:
     """Decide one ``skill_manage`` call by ``actor``.
 
     ``root`` is how result paths begin (the skills folder's absolute path, for the
     agent); ``viewed`` holds the files the actor was shown by ``skill_view``.
+    ``scan``: threat-scan the text the call writes (spec §3.7); the default scans the
+    writes of background actors (reviewers, the curator) always, a foreground agent's
+    only when the caller asks (``skills.guard_agent_created``).
     """
+    outcome = _decide(state, args, actor=actor, root=root, viewed=viewed)
+    if scan is None:
+        scan = is_background(actor)
+    if scan and outcome.success:
+        for text in _written_texts(outcome.events):
+            threat = first_threat_id(text)
+            if threat is not None:
+                name = str(args.get("name", ""))
+                return _refuse(name, str(args.get("action")), Refusal("threat", (
+                    f"Refusing to write skill '{name}': its text matches threat pattern "
+                    f"'{threat}'. Skills are read into the agent's context, so they may not "
+                    "carry instructions aimed at the agent or commands that leak data.")))
+    return outcome
+
+
+def _written_texts(events: Sequence[Payload]) -> list[str]:
+    texts: list[str] = []
+    for event in events:
+        if isinstance(event, SkillCreated):
+            texts += [event.content, *event.files.values()]
+        elif isinstance(event, SkillContentSet | SkillPatched | SkillFileWritten):
+            texts.append(event.content)
+    return texts
+
+
+def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
+            viewed: Collection[ReadMark]) -> ManageOutcome:
     call = _Call(state, args, actor, root, viewed)
     action = call.action
     if action in WRITES and state.skills.live(call.name) is not None:

@@ -30,7 +30,7 @@ from memoir.events.skills import SkillUsed
 from memoir.events.types import Event, Payload
 from memoir.projections.state import State
 from memoir.skills.adopt import skill_folder_drift
-from memoir.skills.guards import Refusal, background_refusal
+from memoir.skills.guards import Refusal, background_refusal, is_background
 from memoir.skills.manage import WRITES, decide_manage, text_digest
 from memoir.skills.view import list_skills, view_skill
 
@@ -188,6 +188,8 @@ def skill_manage_call(
 
     name = str(args.get("name", ""))
     action = str(args.get("action", ""))
+    # Background writes are always scanned; an agent's when the home asks for it.
+    scan = is_background(actor) or engine.config.skills.guard_agent_created
 
     def decide(state: State, files: FilesView) -> Decision[dict[str, Any]]:
         # A skill edited by hand refuses every change (whether or not it would apply
@@ -198,7 +200,7 @@ def skill_manage_call(
             if refused is not None:
                 return refused
         outcome = decide_manage(state, args, actor=actor, root=_skills_root(engine),
-                                viewed=viewed)
+                                viewed=viewed, scan=scan)
         if outcome.success and action == "create":
             category = args.get("category")
             refused = _drift_refusal(files, state, name, action,
