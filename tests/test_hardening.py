@@ -380,7 +380,7 @@ def test_a_deleted_journal_is_refused_and_nothing_is_deleted(tmp_path: Path) -> 
         Memoir(path)
     result = _run(path, "repair", "--accept-loss")
     assert result.exit_code == 0, result.output
-    assert list((path / "memories").glob("MEMORY.md.bak.*"))[0].read_bytes() == before
+    assert next(iter((path / "memories").glob("MEMORY.md.bak.*"))).read_bytes() == before
     with Memoir(path) as home:
         assert home.head > 0  # the repair's own record
         assert home.state.memory.memory.texts() == []
