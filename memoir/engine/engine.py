@@ -195,8 +195,8 @@ class Engine:
         self.projector.reset()
         log.warning("journal.loss_accepted", home=str(self.home), head=head,
                     files_showed=self.materializer.seq,
-                    why="`repair --accept-loss`: the files were written again from the "
-                        "journal; what they showed beyond it is in .bak copies")
+                    why="the journal is taken as it is: the files are written again from "
+                        "it; what they showed beyond it is in .bak copies")
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -133,8 +133,8 @@ class Scanner:
             offset += len(chunk)
         follows = f"{rest} more line(s) follow it" if rest else "it is the last line"
         return JournalCorrupted(
-            f"{problem}; {follows}. Run `memoir repair` to cut the damage and re-append "
-            "the valid records after it (the cut bytes are kept beside the journal)",
+            f"{problem}; {follows}. Run `memoir repair` to cut the damage (the cut bytes "
+            "are kept beside the journal; `--salvage` re-appends the whole appends after it)",
             path=str(self.path), line=lineno, seq=lineno,
         )
 
