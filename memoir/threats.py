@@ -691,9 +691,8 @@ def first_threat_message(text: str) -> str | None:
             "(possible injection)."
         )
     return (
-        f"Blocked: content matches threat pattern '{threat}'. Memory is copied into the "
-        "system prompt, so it may not carry instructions aimed at the agent or commands "
-        "that leak data; rephrase the fact without them."
+        f"Blocked: content matches threat pattern '{threat}'. Content is injected into the "
+        "system prompt and must not contain injection or exfiltration payloads."
     )
 
 

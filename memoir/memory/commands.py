@@ -37,15 +37,26 @@ MEMORY_SCHEMA: dict[str, Any] = {
     "function": {
         "name": "memory",
         "description": (
-            "Keep durable notes that are shown to you at the start of every future "
-            "session. Target 'memory' holds your notes about the environment, conventions "
-            "and tool quirks; target 'user' holds what you know about the user (name, role, "
-            "preferences, style). Save declarative facts that will still be true next week, "
-            "not task progress. Actions: add (content), replace (old_text: a unique "
-            "substring of one entry, content: its new text), remove (old_text). Use "
-            "'operations' to apply several actions at once, all or nothing. Each target has "
-            "a character budget; when a write does not fit, replace or remove entries and "
-            "retry in the same turn."
+            "Keep durable facts that are shown to you at the start of every future "
+            "session, so keep each entry short and worth its place. Target 'user' is "
+            "who the user is (name, role, preferences, corrections, style); target "
+            "'memory' is your notes on the environment, conventions, tool quirks and "
+            "lessons learned. Save when the user states a preference or corrects you, or "
+            "when you learn a fact about their setup that will still hold next week; "
+            "preferences and corrections matter most.\n\n"
+            "Memory is not a diary. Do not record what you did or are doing: task "
+            "progress, finished work, PR numbers, commit hashes, TODO lists and raw "
+            "output stay in the session transcript, which session_search finds later. "
+            "Do not save what is easy to look up again. Write facts, not orders to "
+            "yourself, and put step-by-step procedures in a skill instead.\n\n"
+            "Prefer one call with an 'operations' list ({action, content?, old_text?} "
+            "each): it applies all or nothing and the character budget is checked only on "
+            "the final result, so you can remove or shorten stale entries and add the new "
+            "one together. Use action/content/old_text alone for a single change: add "
+            "(content), replace (old_text: a unique substring of one entry, content: its "
+            "new text), remove (old_text). A successful result means the change is saved; "
+            "do not repeat it. When a write does not fit, the error lists the current "
+            "entries: make room and retry in the same turn."
         ),
         "parameters": {
             "type": "object",

@@ -114,8 +114,8 @@ def failure_cap_result(count: int) -> dict[str, Any]:
         "done": True,
         "error": (
             f"Memory consolidation failed {count} times this turn. Stop retrying memory "
-            "calls: leave memory as it is, go on with your reply, and save the fact in a "
-            "later turn."
+            "calls — leave memory unchanged for now and continue with your reply to the "
+            "user. The fact can be saved in a later turn."
         ),
     }
 
@@ -349,9 +349,9 @@ def decide(
             {
                 "success": False,
                 "error": (
-                    f"'{action}' needs old_text: a short substring that picks out exactly one "
-                    f"entry. None was given. Retry the {action} with old_text set to part of "
-                    "one of the current_entries below."
+                    f"'{action}' needs old_text -- a short unique substring of the entry "
+                    f"to {action}. None was provided. Reissue the {action} with old_text "
+                    "set to part of one of the current_entries below."
                 ),
                 "current_entries": held,
                 "usage": _short_usage(held, state.limits[target]),
@@ -390,9 +390,10 @@ def _add(state: MemoryState, target: Target, content: str, mint: Callable[[], st
     if total > work.limit:
         return work.failure(
             f"Memory at {_joined_len(texts):,}/{work.limit:,} chars. Adding this entry "
-            f"({len(content)} chars) would exceed the limit. Make room first: 'replace' "
-            "overlapping entries with one shorter entry, or 'remove' entries that matter "
-            "less (current_entries lists them), then retry this add in the same turn."
+            f"({len(content)} chars) would exceed the limit. Consolidate now: use 'replace' "
+            "to merge overlapping entries into shorter ones or 'remove' stale or less "
+            "important entries (see current_entries below), then retry this add — all in "
+            "this turn."
         )
     work.add(content)
     return work.success("Entry added.")
@@ -402,8 +403,8 @@ def _match(work: _Work, old_text: str, action: str) -> int | MemoryOutcome:
     hits, texts = work.find(old_text)
     if not hits:
         return work.failure(
-            f"No entry matched '{old_text}'. Look at current_entries and retry with text "
-            f"copied from the entry you want to {action}.",
+            f"No entry matched '{old_text}'. Check current_entries below and retry with the "
+            f"exact text of the entry you want to {action}.",
             usage=False,
         )
     if len(set(texts)) > 1:
@@ -438,8 +439,8 @@ def _replace(state: MemoryState, target: Target, old_text: str, content: str,
     if total > work.limit:
         return work.failure(
             f"Replacement would put memory at {total:,}/{work.limit:,} chars. Shorten the "
-            "new content or 'remove' entries that matter less (current_entries lists them), "
-            "then retry in the same turn."
+            "new content, or 'remove' other stale or less important entries to make room "
+            "(see current_entries below), then retry — all in this turn."
         )
     work.replace(index, content)
     return work.success("Entry replaced.")
@@ -515,8 +516,8 @@ def _batch(
             if not hits:
                 return abort(i, action, f"no entry matched '{old_text}'.")
             if len(set(texts)) > 1:
-                return abort(i, action, f"'{old_text}' matched several different entries; "
-                             "be more specific.")
+                return abort(i, action, f"'{old_text}' matched multiple distinct entries "
+                             "-- be more specific.")
             if action == "replace":
                 work.replace(hits[0], content)
             else:
@@ -527,7 +528,7 @@ def _batch(
     if total > work.limit:
         return work.failure(
             f"After applying all {len(operations)} operations, memory would be at "
-            f"{total:,}/{work.limit:,} chars, over the limit. Remove or shorten more "
-            "entries in the same batch (current_entries lists them), then retry."
+            f"{total:,}/{work.limit:,} chars -- over the limit. Remove or shorten more "
+            "entries in the same batch (see current_entries below), then retry."
         )
     return work.success(f"Applied {len(operations)} operation(s).")
