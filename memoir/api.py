@@ -15,12 +15,14 @@ from memoir.engine.commit import Decision, Pending
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.engine.materializer import Drift
-from memoir.errors import NotFoundError, ValidationError
+from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
+from memoir.memory.commands import adopt_hand_edit
 from memoir.projections.lazy import LazyDict
 from memoir.projections.memory import TARGETS, Entry, reread, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
@@ -28,7 +30,10 @@ from memoir.projections.state import State
 from memoir.prompt import Blocks, blocks_at, render_blocks
 from memoir.session import Session
 from memoir.skills import adopt as skills_adoption
+from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
+
+_log = get_logger("memoir.adoption")
 
 __all__ = ["Memoir"]
 
@@ -51,8 +56,12 @@ class Memoir(Engine):
         """Start a session pinned to the journal position of its start event.
 
         ``tools``: what the session's :meth:`Session.call_tool` answers (default: all).
+        Well-formed hand edits of MEMORY.md and USER.md are adopted first (as the
+        person's, see :func:`~memoir.memory.commands.adopt_hand_edit`), so the prompt
+        shows what the files show, as Hermes's would.
         """
         sid = session_id or short_id("s-")
+        self._adopt_before(f"session {sid} started")
 
         def decide(state: State) -> Decision[dict[str, str | None]]:
             # A generated id (48 random bits) needs no check, and skipping it keeps a
@@ -70,6 +79,18 @@ class Memoir(Engine):
         self.run(pending)
         pinned = pending.events[-1].seq
         return Session(self, sid, pinned, actor=actor, blocks=pending.result, tools=tools)
+
+    def _adopt_before(self, what: str) -> None:
+        """Adopt well-formed hand edits of the memory files before ``what``; a failure
+        is logged, never raised (the session starts from the journal as it is)."""
+        if self.readonly or not self.config.memory.adopt_hand_edits:
+            return
+        for target in TARGETS:
+            try:
+                adopt_hand_edit(self, target, before=what)
+            except MemoirError as exc:
+                _log.warning("adoption.skipped", home=str(self.home), target=target,
+                             error=str(exc))
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS) -> Session:
         """Re-open a session that was started earlier (in any process)."""
@@ -160,7 +181,10 @@ class Memoir(Engine):
             entries = reread(state.memory.target(t).texts())
             limit = state.memory.limits[t]
             memory[t] = {"entries": len(entries), "usage": usage_text(entries, limit),
-                         "limit": limit}
+                         "limit": limit, "flagged": [
+                             {"entry_id": entry.id, "patterns": ids,
+                              "preview": redacted_preview(entry.text)}
+                             for entry, ids in memory_adoption.flagged_entries(state, t)]}
         edits, blocked = self.materializer.unwritable(self.drift())
         return {
             "home": str(self.home),

@@ -39,6 +39,10 @@ class MemoryConfig(_Section):
     memory_char_limit: int = pydantic.Field(2200, ge=1, le=1_000_000)
     user_char_limit: int = pydantic.Field(1375, ge=1, le=1_000_000)
     nudge_interval: int = pydantic.Field(10, ge=0)
+    #: Adopt a well-formed hand edit of MEMORY.md / USER.md (as the person's, actor
+    #: ``user``) when a session starts and before an agent writes to the file, as Hermes
+    #: re-reads its files.  Off: every hand edit waits for ``memoir adopt``.
+    adopt_hand_edits: bool = True
 
 
 class JournalConfig(_Section):
@@ -70,6 +74,10 @@ class SkillsConfig(_Section):
     #: Threat-scan the skills a foreground agent writes too (background writes, from
     #: reviewers and the curator, are always scanned).
     guard_agent_created: bool = False
+    #: Adopt hand edits of a skill's folder (and skills placed in the tree by hand) as
+    #: the person's before an agent changes or loads that skill, as Hermes reads the
+    #: tree.  Off: they wait for ``memoir adopt``.
+    adopt_hand_edits: bool = True
 
 
 class CuratorConfig(_Section):

@@ -95,17 +95,21 @@ def run_demo(home: Path | None, *, echo: Callable[[str], None] = print) -> Path:
             echo(f"   {event.seq:>3} {event.actor:<6} {event.type:<22} "
                  f"{text[:60]}{'...' if len(text) > 60 else ''}")
 
-        step("6. A person edits MEMORY.md by hand: detected as drift, then adopted")
+        step("6. A person edits MEMORY.md by hand; the agent's next write adopts it first")
         path = home / "memories" / FILE_NAMES["memory"]
         path.write_text(path.read_text(encoding="utf-8")
                         + "\n§\nDeploys go through `make release`, never by hand.",
                         encoding="utf-8")
         echo(f"   drift: {[d.path for d in mem.drift()]}")
-        refused = s2.call_tool("memory", {"action": "add", "target": "memory",
-                                          "content": "Another note"})
-        echo(f"   an agent write to MEMORY.md meanwhile: {refused['error'][:70]}...")
-        run, events = mem.adopt()
-        echo(f"   adopted as run {run}: {[e.type for e in events]}")
+        before_add = mem.head
+        added = s2.call_tool("memory", {"action": "add", "target": "memory",
+                                        "content": "Another note"})
+        echo(f"   agent memory add -> {added.get('message') or added.get('error')}")
+        for event in mem.events(types=("run.started", "memory.*"), after=before_add):
+            data = event.data
+            label = getattr(data, "summary", "") or getattr(data, "text", "")
+            echo(f"   {event.seq:>3} {event.actor:<6} {event.type:<22} {label[:60]}")
+        mem.flush()  # the background writer has written the files before we look
         echo(f"   drift now: {[d.path for d in mem.drift()]}")
 
         step("7. Delete every projection; rebuild writes the same bytes")
@@ -140,13 +144,16 @@ _SKILLS = {
 def _skills_and_curator(
     mem: memoir.Memoir, home: Path, step: Callable[[str], None], echo: Callable[[str], None]
 ) -> None:
-    step("9. The agent writes skills (procedural memory) with the skill_manage tool")
-    agent = mem.start_session(platform="demo")
+    step("9. A background review saves skills (procedural memory) with skill_manage")
+    # Skills a review learns on its own belong to the agent, so the curator may tend
+    # them; one the agent writes at a person's request belongs to the person.
+    agent = mem.start_session(platform="demo", actor="reviewer.skills")
     for name, body in _SKILLS.items():
         content = f"---\nname: {name}\ndescription: {body.split(';')[0]}\n---\n{body}\n"
         result = agent.call_tool("skill_manage", {"action": "create", "name": name,
                                                   "category": "testing", "content": content})
         echo(f"   skill_manage create {name} -> {result.get('message') or result.get('error')}")
+    mem.flush()
     tree = sorted(str(p.relative_to(home)) for p in (home / "skills").rglob("SKILL.md"))
     echo(f"   projected: {', '.join(tree)}")
 

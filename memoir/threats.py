@@ -55,6 +55,7 @@ __all__ = [
     "first_threat_id",
     "first_threat_message",
     "pattern_scope",
+    "prompt_threats",
     "redacted_preview",
     "sanitize_for_prompt",
     "scan_beyond_hermes",
@@ -705,6 +706,12 @@ def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
     )
 
 
+def prompt_threats(text: str) -> list[str]:
+    """The findings that keep ``text`` out of the prompt: Hermes's (strict scope), as
+    Hermes shows them, and memoir's own only where Hermes finds nothing."""
+    return scan_for_threats(text, "strict") or scan_beyond_hermes(text)
+
+
 def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
     """``entries`` as the system prompt may show them (Hermes's load-time rule).
 
@@ -717,8 +724,7 @@ def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
     shown: list[str] = []
     for entry in entries:
         if entry and not entry.startswith(_BLOCKED_PREFIX):
-            # Hermes's findings, as Hermes shows them; memoir's only where Hermes has none.
-            found = scan_for_threats(entry, "strict") or scan_beyond_hermes(entry)
+            found = prompt_threats(entry)
             if found:
                 entry = blocked_placeholder(file_name, found)
         shown.append(entry)

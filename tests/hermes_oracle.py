@@ -11,7 +11,9 @@ Input (stdin, one JSON document)::
 
 Each op holds the keyword arguments of one ``memory`` tool call (``action``, ``target``,
 ``content``, ``old_text``, ``operations``); only the keys present are passed, so a missing
-``target`` takes Hermes's own default exactly as the agent loop does.
+``target`` takes Hermes's own default exactly as the agent loop does.  An op
+``{"hand_edit": {"file": "MEMORY.md", "text": "..."}}`` instead writes that text to the
+file, as a person editing it between calls would (its record has a null result).
 
 Output (stdout, one JSON document)::
 
@@ -98,6 +100,14 @@ def run(doc: dict[str, Any]) -> dict[str, Any]:
             records: list[dict[str, Any]] = []
             for op in turn:
                 record: dict[str, Any] = {"raw": None, "result": None}
+                if "hand_edit" in op:
+                    # A person (or another program) rewrites a memory file between calls.
+                    edit = op["hand_edit"]
+                    (memories / edit["file"]).write_bytes(edit["text"].encode("utf-8"))
+                    record["memory_md"] = _read_text(memories / "MEMORY.md")
+                    record["user_md"] = _read_text(memories / "USER.md")
+                    records.append(record)
+                    continue
                 try:
                     raw = memory_tool(**_tool_kwargs(op), store=store)
                 except Exception as exc:

@@ -94,7 +94,7 @@ def test_idle_gate_waits_for_the_agent_to_be_quiet(home: Path) -> None:
 def test_background_events_do_not_count_as_activity(home: Path) -> None:
     clock = FakeClock(START)
     m = open_home(home, clock=clock)
-    create(m, "tool")
+    create(m, "tool", actor="agent")  # the agent at work (a person asked for the skill)
     clock.advance(hours=5)
     run_pass(m)  # curator events only
     assert idle_seconds(m, clock.now()) == pytest.approx(5 * 3600)

@@ -1,8 +1,9 @@
 """Shared builders for the curator, revert and runs tests (no tests of its own).
 
-Skills are made through the real command layer (``skill_manage`` as the agent, or a
-``skill.created`` event for provenances only an import or a person produces), so the
-curator is exercised on exactly the events an agent's journal holds.
+Skills are made through the real command layer (``skill_manage`` as a background review,
+which is how the agent comes to own a skill, or a ``skill.created`` event for
+provenances only an import or a person produces), so the curator is exercised on
+exactly the events an agent's journal holds.
 """
 
 from __future__ import annotations
@@ -49,17 +50,18 @@ def open_home(path: Path, *, clock: FakeClock | None = None,
 def create(m: Memoir, name: str, *, provenance: str = "agent", files: dict[str, str] | None = None,
            pinned: bool = False, protected: bool = False, category: str | None = None,
            actor: str | None = None, content: str | None = None) -> None:
-    """Make a skill: agent skills through ``skill_manage create``, others as an import
-    or a person would record them."""
+    """Make a skill: agent skills through a background review's ``skill_manage create``
+    (Hermes's provenance rule: only those belong to the agent), others as an import or
+    a person would record them."""
     text = content or skill_md(name)
     if provenance == "agent" and not protected and category is None:
         result = skill_manage_call(m, {"action": "create", "name": name, "content": text},
-                                   actor=actor or "agent")
+                                   actor=actor or "reviewer.skills")
         assert result.get("success"), result
         for path, body in (files or {}).items():
             result = skill_manage_call(m, {"action": "write_file", "name": name,
                                            "file_path": path, "file_content": body},
-                                       actor=actor or "agent")
+                                       actor=actor or "reviewer.skills")
             assert result.get("success"), result
     else:
         events: list[Payload] = [SkillCreated(

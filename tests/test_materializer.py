@@ -10,21 +10,25 @@ from pathlib import Path
 import pytest
 
 import memoir
-from memoir.config import Config, JournalConfig, ProjectionsConfig
+from memoir.config import Config, JournalConfig, MemoryConfig, ProjectionsConfig
 from memoir.engine.materializer import Materializer, atomic_write
 from memoir.errors import DriftError
 from memoir.events.memory import EntryAdded
 from memoir.projections.render.memory import render_memory_file
 
 
-def fast(home: Path) -> memoir.Memoir:
-    return memoir.open(home, config=Config(journal=JournalConfig(durability="never")))
+def fast(home: Path, *, adopt: bool = True) -> memoir.Memoir:
+    """``adopt=False``: hand edits wait for ``memoir adopt`` (every write to an edited
+    file is refused), as with ``memory.adopt_hand_edits: false``."""
+    return memoir.open(home, config=Config(journal=JournalConfig(durability="never"),
+                                           memory=MemoryConfig(adopt_hand_edits=adopt)))
 
 
-def slow_writer(home: Path, coalesce_ms: float = 10_000) -> memoir.Memoir:
+def slow_writer(home: Path, coalesce_ms: float = 10_000, *, adopt: bool = True) -> memoir.Memoir:
     """Background projection (the default mode) whose writer waits ``coalesce_ms`` before
     writing: with the default 10 s, nothing but ``flush()`` writes files during a test."""
     mem = memoir.open(home, config=Config(journal=JournalConfig(durability="never"),
+                                          memory=MemoryConfig(adopt_hand_edits=adopt),
                                           projections=ProjectionsConfig(coalesce_ms=coalesce_ms)))
     assert mem.config.projections.mode == "background"
     return mem
@@ -100,8 +104,25 @@ def test_rebuild_of_unchanged_files_rewrites_nothing(home: Path) -> None:
         assert mem.rebuild() == []
 
 
-def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path) -> None:
+def test_a_well_formed_hand_edit_is_adopted_before_an_agent_write(home: Path) -> None:
     with fast(home) as mem:
+        add(mem, "original")
+        mem.flush()
+        memory_md(home).write_text("original\n§\nadded by hand", encoding="utf-8")
+        head = mem.head
+        assert add(mem, "agent note")["success"] is True
+        mem.flush()
+        assert memory_md(home).read_text(encoding="utf-8") == \
+            "original\n§\nadded by hand\n§\nagent note"
+        kinds = [(e.actor, e.type) for e in mem.events(after=head)
+                 if e.type != "session.started"]
+        assert kinds == [("user", "run.started"), ("user", "memory.entry_added"),
+                         ("agent", "memory.entry_added")]
+        assert mem.drift() == []
+
+
+def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path) -> None:
+    with fast(home, adopt=False) as mem:
         add(mem, "original")
         mem.flush()
         memory_md(home).write_text("original\n§\nadded by hand", encoding="utf-8")
@@ -259,10 +280,28 @@ def test_the_background_writer_catches_up_without_a_flush(home: Path) -> None:
 
 
 @pytest.mark.parametrize("coalesce_ms", [10_000, 20], ids=["writer-not-run-yet", "default"])
+def test_a_hand_edit_racing_the_background_write_is_adopted_with_the_owed_write(
+        home: Path, coalesce_ms: float) -> None:
+    with slow_writer(home, coalesce_ms) as mem:
+        add(mem, "original")
+        mem.flush()
+        assert add(mem, "second")["success"] is True  # its file write is still owed
+        memory_md(home).write_text("original\n§\nadded by hand", encoding="utf-8")
+        mem.flush()
+        assert add(mem, "agent note")["success"] is True
+        mem.flush()
+        texts = mem.state.memory.target("memory").texts()
+        # Three-way: the person's addition and the journal's owed write are both kept.
+        assert sorted(texts) == sorted(["original", "second", "added by hand", "agent note"])
+        assert texts[-1] == "agent note"
+        assert memory_md(home).read_text(encoding="utf-8") == "\n§\n".join(texts)
+
+
+@pytest.mark.parametrize("coalesce_ms", [10_000, 20], ids=["writer-not-run-yet", "default"])
 def test_a_hand_edit_made_before_the_background_write_is_drift_and_never_overwritten(
         home: Path, coalesce_ms: float) -> None:
     hand = "original\n§\nadded by hand"
-    with slow_writer(home, coalesce_ms) as mem:
+    with slow_writer(home, coalesce_ms, adopt=False) as mem:
         add(mem, "original")
         mem.flush()
         assert add(mem, "second")["success"] is True  # its file write is still owed

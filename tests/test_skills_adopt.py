@@ -12,6 +12,7 @@ import memoir
 import memoir.skills
 from memoir.api import Memoir
 from memoir.clock import FakeClock
+from memoir.config import Config
 from memoir.errors import DriftError, ValidationError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
@@ -50,7 +51,30 @@ def test_an_untouched_tree_has_no_drift(handle: Memoir) -> None:
     assert adopt_skills(handle).events == []
 
 
-def test_a_hand_edited_skill_md_is_drift_and_refuses_agent_writes(handle: Memoir) -> None:
+def test_a_hand_edit_is_adopted_before_an_agent_writes_to_the_skill(handle: Memoir) -> None:
+    path = handle.home / "skills/dev/foo/SKILL.md"
+    path.write_text(skill_md("foo", "Edited by hand.\n"))
+    head = handle.head
+    result = skill_manage_call(handle, {"action": "patch", "name": "foo",
+                                        "old_string": "Edited", "new_string": "Fixed"},
+                               actor="agent")
+    assert result["success"] is True
+    events = list(handle.events(after=head))
+    assert [(e.actor, e.type) for e in events] == [
+        ("user", "run.started"), ("user", "skill.content_set"), ("agent", "skill.patched")]
+    assert isinstance(events[0].data, RunStarted) and events[0].data.kind == "adopt"
+    handle.flush()
+    assert path.read_text() == skill_md("foo", "Fixed by hand.\n")
+    assert skills_drift(handle) == []
+
+
+def test_a_hand_edit_is_drift_and_refuses_agent_writes_when_adoption_is_off(
+        home: Path) -> None:
+    config = Config.model_validate({"skills": {"adopt_hand_edits": False}})
+    handle = memoir.open(home, clock=FakeClock(), config=config)
+    skill_manage_call(handle, {"action": "create", "name": "foo", "content": skill_md("foo"),
+                               "category": "dev"}, actor="agent")
+    handle.flush()
     path = handle.home / "skills/dev/foo/SKILL.md"
     path.write_text(skill_md("foo", "Edited by hand.\n"))
     assert kinds(skills_drift(handle)) == [("modified", "skills/dev/foo/SKILL.md")]
@@ -128,7 +152,9 @@ def test_a_skill_folder_removed_by_hand_is_adopted_as_a_deletion(handle: Memoir)
 
 def test_a_hand_edit_that_breaks_the_rules_is_refused_whole(handle: Memoir) -> None:
     (handle.home / "skills/dev/foo/references/r.md").write_text("changed\n")
-    (handle.home / "skills/dev/foo/SKILL.md").write_text("no frontmatter any more\n")
+    # A person's SKILL.md need not have frontmatter (Hermes loads it anyway), but it
+    # cannot be empty.
+    (handle.home / "skills/dev/foo/SKILL.md").write_text("  \n")
     head = handle.head
     with pytest.raises(ValidationError, match=r"skills/dev/foo/SKILL\.md"):
         adopt_skills(handle)

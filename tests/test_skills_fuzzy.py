@@ -64,7 +64,7 @@ def test_block_anchor_matches_first_and_last_lines_with_a_similar_middle() -> No
 def test_ambiguous_match_needs_replace_all() -> None:
     text = "x = 1\nx = 1\n"
     refused = find_and_replace(text, "x = 1", "x = 2")
-    assert not refused.ok and "2 places" in (refused.error or "")
+    assert not refused.ok and "Found 2 matches" in (refused.error or "")
     assert refused.content == text
     r = find_and_replace(text, "x = 1", "x = 2", replace_all=True)
     assert (r.content, r.count) == ("x = 2\nx = 2\n", 2)

@@ -80,9 +80,8 @@ def test_create_writes_the_skill_and_answers_like_hermes(handle: Memoir, agent: 
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    ({"name": "Foo", "content": skill_md()}, "not valid"),
-    ({"name": "foo", "content": skill_md(), "category": "a/b"}, "Category"),
-    ({"name": "foo", "content": skill_md(name="bar")}, "differs"),
+    ({"name": "Foo", "content": skill_md()}, "Invalid skill name 'Foo'"),
+    ({"name": "foo", "content": skill_md(), "category": "a/b"}, "Invalid category"),
     ({"name": "foo", "content": "no frontmatter"}, "frontmatter"),
     ({"name": "foo"}, "content is required"),
 ])
@@ -152,13 +151,13 @@ def test_a_failed_patch_shows_the_error_and_a_preview(handle: Memoir, agent: Ses
     assert result["success"] is False and result["file_preview"] == skill_md()
     broken = manage(agent, action="patch", name="foo", old_string="description: does foo\n",
                     new_string="")
-    assert "invalid" in broken["error"]
+    assert broken["error"].startswith("Patch would break SKILL.md structure: ")
     assert handle.head == head
 
 
 def test_replace_all_counts_every_replacement(agent: Session) -> None:
     manage(agent, action="create", name="foo", content=skill_md(body="a\nx\nx\n"))
-    assert "2 places" in manage(agent, action="patch", name="foo", old_string="x",
+    assert "Found 2 matches" in manage(agent, action="patch", name="foo", old_string="x",
                                 new_string="y")["error"]
     ok = manage(agent, action="patch", name="foo", old_string="x", new_string="y",
                 replace_all=True)
@@ -220,8 +219,9 @@ def test_foreground_delete_keeps_the_content_in_the_journal(handle: Memoir,
     manage(agent, action="write_file", name="foo", file_path="assets/a.txt", file_content="A")
     manage(agent, action="create", name="umbrella", content=skill_md("umbrella"))
     before = handle.head
-    assert "itself" in manage(agent, action="delete", name="foo", absorbed_into="foo")["error"]
-    assert "not an existing" in manage(agent, action="delete", name="foo",
+    assert "cannot equal" in manage(agent, action="delete", name="foo",
+                                    absorbed_into="foo")["error"]
+    assert "does not exist" in manage(agent, action="delete", name="foo",
                                        absorbed_into="zz")["error"]
     result = manage(agent, action="delete", name="foo", absorbed_into="umbrella")
     assert result == {"success": True,

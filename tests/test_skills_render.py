@@ -53,7 +53,8 @@ def read_flushed(handle: Memoir, rel: str) -> str:
 
 
 def agent(handle: Memoir, **args: Any) -> dict[str, Any]:
-    return skill_manage_call(handle, args, actor="agent")
+    """A skill_manage call of a background review: what the agent comes to own."""
+    return skill_manage_call(handle, args, actor="reviewer.skills")
 
 
 def person(handle: Memoir, build: Any) -> None:
@@ -95,7 +96,8 @@ def test_archive_keeps_the_category_and_restore_brings_it_back(handle: Memoir) -
 def test_removed_files_and_deleted_skills_leave_no_file(handle: Memoir) -> None:
     agent(handle, action="create", name="a", content=skill_md("a"))
     agent(handle, action="write_file", name="a", file_path="scripts/s.sh", file_content="x")
-    agent(handle, action="remove_file", name="a", file_path="scripts/s.sh")
+    skill_manage_call(handle, {"action": "remove_file", "name": "a",
+                               "file_path": "scripts/s.sh"}, actor="agent")
     handle.flush()
     assert not (handle.home / "skills/a/scripts/s.sh").exists()
     person(handle, lambda s: delete_events(s, "a", actor="user"))

@@ -61,6 +61,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
     click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
     for target, t in info["memory"].items():
         click.echo(f"{target:<8} {t['entries']} entries, {t['usage']}")
+        for flag in t["flagged"]:
+            click.echo(f"flagged  {target} entry {flag['entry_id']} ({flag['preview']!r}) "
+                       f"matches {', '.join(flag['patterns'])}: the prompt shows it masked; "
+                       f"`memoir memory remove --target {target} TEXT` removes it")
     click.echo(f"sessions {info['sessions']}   runs {info['runs']}")
     if info["drift"]:
         for path in info["drift"]:
@@ -112,6 +116,9 @@ def _summary_line(event: Event) -> str:
                 value = str(data[key]).replace("\n", " ⏎ ")
                 detail = value if len(value) <= 70 else value[:67] + "..."
                 break
+        if data.get("flagged"):
+            # An adopted hand edit the threat scan flags: kept, masked in the prompt.
+            detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"
         if "target" in data:
             detail = f"[{data['target']}] {detail}"
     where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session)) if v)
@@ -168,17 +175,20 @@ def adopt(ctx: click.Context, force: bool) -> None:
     """Keep hand edits of MEMORY.md / USER.md and the skills tree by recording them in
     the journal.
 
-    memoir never overwrites a memory file edited by hand: until the edit is adopted
-    (or discarded with `memoir rebuild --force`, which keeps a .bak copy), agent writes
-    to that file are refused and `memoir status` reports the drift.
+    memoir never overwrites a memory file edited by hand. A well-formed edit (entries
+    separated by a line holding only §, each within the limit) is adopted on its own
+    when a session starts or an agent writes to the file (memory.adopt_hand_edits);
+    this command adopts every edit at once, malformed ones included, and the skills
+    tree's. Until an edit is adopted (or discarded with `memoir rebuild --force`, which
+    keeps a .bak copy), `memoir status` reports the drift.
 
     Adopting reads the edited file as Hermes reads it (entries split on the line
     holding only §, stripped, empty and duplicate entries dropped) and records the
     difference as `user` events of one run, so `memoir log --run RUN` shows it and
     `memoir revert RUN` undoes it. An entry edited in place becomes a replace and keeps
-    its id; a moved entry keeps its id. The edit must pass the checks every write
-    passes (no threat pattern in a new or changed entry, the character limit);
-    otherwise nothing is recorded and the error names the entry to fix.
+    its id; a moved entry keeps its id. The file is the person's: an entry the threat
+    scan flags is kept (flagged in the journal, shown in `memoir status`, masked in
+    the prompt), and a file over the character limit is kept too.
 
     Adoption is three-way: the edit is compared with the version the file held when
     memoir last wrote it, so what agents wrote since is kept. If both changed the same
@@ -195,6 +205,11 @@ def adopt(ctx: click.Context, force: bool) -> None:
     click.echo(f"adopted {changes} change(s) as run {run} "
                f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them, "
                f"`memoir revert {run}` undoes them")
+    for event in events:
+        flagged = getattr(event.data, "flagged", ())
+        if flagged:
+            click.echo(f"flagged: seq {event.seq} (entry {getattr(event.data, 'entry_id', '')}) "
+                       f"matches {', '.join(flagged)}; kept, and masked in the prompt")
 
 
 @click.command()

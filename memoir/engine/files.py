@@ -14,7 +14,9 @@ import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 
+from memoir.engine import safefs
 from memoir.engine.materializer import Drift, Materializer
 
 __all__ = ["FilesView"]
@@ -40,6 +42,26 @@ class FilesView:
 
     def read(self, rel: str) -> bytes | None:
         return self._m.read(rel)
+
+    def kind(self, rel: str) -> str:
+        """What stands at ``rel``: ``file``, ``missing``, ``link`` (a link at ``rel`` or
+        in a folder above it) or ``other`` (a folder, a device…)."""
+        return safefs.kind(self._m.home, rel)
+
+    def absolute(self, rel: str) -> str:
+        """The path of ``rel`` as a result shows it to the agent."""
+        return os.path.join(self._m.home, rel)
+
+    def escape(self, rel: str, within: str) -> str | None:
+        """Why ``rel``, with every link on its way followed, is not inside the folder
+        ``within`` (both home-relative), in the words of Python's ``relative_to``;
+        None when it stays inside."""
+        home = Path(self._m.home)
+        try:
+            (home / rel).resolve().relative_to((home / within).resolve())
+        except (ValueError, OSError) as exc:
+            return str(exc)
+        return None
 
     def wrote(self, rel: str) -> bool:
         """Whether memoir wrote ``rel`` (so its absence is a removal)."""

@@ -31,6 +31,9 @@ class EntryAdded(Payload, frozen=True, kw_only=True):
     entry_id: str
     text: str
     position: int | None = None
+    #: Threat patterns the text matched when it was journaled: only an adopted hand
+    #: edit can carry any (an agent's write is refused instead).  The prompt masks it.
+    flagged: tuple[str, ...] = ()
 
     def entities(self) -> tuple[str, ...]:
         return (f"memory:{self.target}", f"memory:{self.target}:{self.entry_id}")
@@ -44,6 +47,8 @@ class EntryReplaced(Payload, frozen=True, kw_only=True):
     entry_id: str
     text: str
     previous: str
+    #: As for ``memory.entry_added``.
+    flagged: tuple[str, ...] = ()
 
     def entities(self) -> tuple[str, ...]:
         return (f"memory:{self.target}", f"memory:{self.target}:{self.entry_id}")

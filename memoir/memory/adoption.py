@@ -6,8 +6,10 @@ projected files a decision is given) and plans their events.
 The edit is diffed against the journal's entries so unchanged entries keep their
 ids, an entry edited in place becomes a replace, an entry moved elsewhere keeps its id
 (removed, then added back at its new place), and the resulting order is exactly the
-file's.  The adopted state must pass the rules every write passes: no threat pattern
-in a new or changed entry, and within the target's character limit.
+file's.  A person's file is theirs: an entry the threat scan flags is kept, with the
+patterns it matched recorded on its event (``flagged``), and masked in the prompt as
+Hermes masks it; a file over the target's character limit is kept too (the agent's
+next add then has to make room).
 
 :func:`plan_edit` is the diff itself; the memory tool uses it too, to record how a
 file Hermes would re-read differently (an entry holding the delimiter) is normalised.
@@ -19,17 +21,19 @@ import difflib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
+import msgspec
+
 from memoir.engine.files import FilesView
-from memoir.errors import AdoptionConflict, RejectedError, ValidationError
+from memoir.errors import AdoptionConflict, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
 from memoir.events.types import Payload
 from memoir.ids import short_id
-from memoir.projections.memory import DELIMITER, TARGETS, Entry, dedupe, parse_file
+from memoir.projections.memory import TARGETS, Entry, dedupe, parse_file, well_formed
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
-from memoir.threats import first_threat_id
+from memoir.threats import prompt_threats
 
-__all__ = ["adoption_events", "merge_edit", "plan_adoption", "plan_edit"]
+__all__ = ["adoption_events", "flagged_entries", "merge_edit", "plan_adoption", "plan_edit"]
 
 
 def plan_edit(
@@ -164,52 +168,57 @@ def _fresh_ids() -> Callable[[], str]:
 def plan_adoption(state: State, target: str, texts: Sequence[str], rel: str) -> list[Payload]:
     """Events that turn ``target``'s entries into ``texts`` (as parsed from ``rel``).
 
-    Raises :class:`ValidationError` when the edited file is over the target's limit and
-    :class:`RejectedError` when a new or changed entry matches a threat pattern; the
-    message names the file and the entry and says what to do.
+    New or changed entries that match a threat pattern are adopted with the patterns
+    they matched in ``flagged``.
     """
     if target not in ("memory", "user"):
         raise ValidationError(f"unknown memory target {target!r}; use 'memory' or 'user'")
+    del rel
     new = dedupe(texts)
-    limit = state.memory.limits[target]
-    total = len(DELIMITER.join(new)) if new else 0
-    if total > limit:
-        raise ValidationError(
-            f"{rel} was edited by hand and holds {total:,}/{limit:,} chars, over the limit; "
-            "shorten it and run `memoir adopt` again, or `memoir rebuild --force` to discard "
-            "the edit"
-        )
     old = state.memory.target(target).entries
-    known = {e.text for e in old}
-    for i, text in enumerate(new, start=1):
-        # Entries already in the journal passed (or were let in) before; only what the
-        # edit brings is scanned, as a write would scan it.
-        if text in known:
-            continue
-        pattern = first_threat_id(text)
-        if pattern is not None:
-            raise RejectedError(
-                f"{rel} was edited by hand and entry {i} matches threat pattern '{pattern}'; "
-                "remove it from the file and run `memoir adopt` again"
-            )
     t: Target = "memory" if target == "memory" else "user"
     events, _entries = plan_edit(t, old, new)
-    return events
+    known = {e.text for e in old}
+    flagged: list[Payload] = []
+    for event in events:
+        # Entries already in the journal passed (or were let in) before; only what the
+        # edit brings is scanned, as a write would scan it.
+        if isinstance(event, EntryAdded | EntryReplaced) and event.text not in known:
+            found = tuple(prompt_threats(event.text))
+            if found:
+                event = msgspec.structs.replace(event, flagged=found)
+        flagged.append(event)
+    return flagged
+
+
+def flagged_entries(state: State, target: str) -> list[tuple[Entry, list[str]]]:
+    """The entries of ``target`` the threat scan flags now, with the patterns found
+    (adopted hand edits; the prompt shows them masked)."""
+    found = []
+    for entry in state.memory.target(target).entries:
+        ids = prompt_threats(entry.text)
+        if ids:
+            found.append((entry, ids))
+    return found
 
 
 def adoption_events(state: State, files: FilesView, *,
                     bases: Mapping[str, Sequence[Entry]] | None = None,
-                    force: bool = False) -> tuple[list[Payload], list[str]]:
+                    force: bool = False, targets: Sequence[str] = TARGETS,
+                    well_formed_only: bool = False,
+                    ) -> tuple[list[Payload], list[str]]:
     """The events that adopt the hand edits of MEMORY.md and USER.md, and the files
     adopted.  A deleted file is not an edit (it is written again from the journal).
 
     ``bases`` holds, per file, the entries it held when memoir last wrote it (the version
     a hand edit starts from): the edit is merged three ways with the journal
     (:func:`merge_edit`); without one, the file's entries replace the journal's.
+    ``well_formed_only`` leaves out a file Hermes's drift guard would refuse (its text
+    does not re-read as it is, or one entry is longer than the whole limit).
     """
     payloads: list[Payload] = []
     changed: list[str] = []
-    for target in TARGETS:
+    for target in targets:
         rel = memory_file(target)
         drift = files.drifted(rel, render_memory_file(state, target))
         if drift is None or drift.actual is None:
@@ -218,6 +227,8 @@ def adoption_events(state: State, files: FilesView, *,
             text = drift.actual.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValidationError(f"{rel}: not UTF-8 ({exc}); fix the file first") from None
+        if well_formed_only and not well_formed(text, state.memory.limits[target]):
+            continue
         edited = dedupe(parse_file(text))
         base = (bases or {}).get(rel)
         if base is not None:

@@ -17,8 +17,11 @@ from memoir.engine.caller import CallContext, HeldEntries
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.errors import MemoirError
 from memoir.events.memory import WriteRejected
 from memoir.events.runs import RunStarted
+from memoir.ids import short_id
+from memoir.memory.adoption import adoption_events
 from memoir.memory.tool import (
     MAX_FAILURES_PER_TURN,
     MemoryOutcome,
@@ -30,7 +33,7 @@ from memoir.projections.memory import TARGETS
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 
-__all__ = ["MEMORY_SCHEMA", "memory_call", "memory_tool", "target_drifted"]
+__all__ = ["MEMORY_SCHEMA", "adopt_hand_edit", "memory_call", "memory_tool", "target_drifted"]
 
 MEMORY_SCHEMA: dict[str, Any] = {
     "type": "function",
@@ -120,6 +123,10 @@ def memory_call(
     entries it holds in memory, updated in place.
     """
     box: list[tuple[MemoryOutcome, list[str]]] = []
+    target_arg = args.get("target") if isinstance(args, dict) else None
+    if (target_arg or "memory") in TARGETS and _writes(args):
+        adopt_hand_edit(engine, str(target_arg or "memory"),
+                        before=f"{actor}'s memory {_action(args)}")
 
     def decide_here(state: State, files: FilesView) -> Decision[dict[str, Any]]:
         target = args.get("target") or "memory"
@@ -171,6 +178,59 @@ def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[
                 if ctx.failures > MAX_FAILURES_PER_TURN:
                     return failure_cap_result(ctx.failures)
         return result
+
+
+def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
+    """Adopt a well-formed hand edit of ``target``'s file as the person's: events of
+    actor ``user`` in a run of their own (kind ``adopt``), three-way against what memoir
+    last wrote there, so writes journaled since are kept.  Returns the run id, or None
+    when there is nothing to adopt or the edit is left for the write to refuse: a file
+    Hermes's drift guard would refuse (spec §1.7), one both the person and the journal
+    changed at the same entry, a read-only home, or ``memory.adopt_hand_edits: false``.
+    ``before`` says what the adoption makes way for (the run's summary).  Never raises
+    for the file's sake; the write that follows reports what is wrong with it.
+    """
+    if engine.readonly or not engine.config.memory.adopt_hand_edits:
+        return None
+    state = engine.state
+    files = engine.files
+    if target not in TARGETS or not target_drifted(state, files, target):
+        return None
+    rel = memory_file(target)
+    at = files.written_at(rel)
+    base = list(engine.view(at).memory.target(target).entries) \
+        if at is not None and at <= state.seq else None
+    run_id = short_id("adopt-")
+    adopted: list[bytes] = []
+
+    def decide(state: State, files: FilesView) -> Decision[str | None]:
+        adopted.clear()
+        try:
+            payloads, changed = adoption_events(
+                state, files, bases={rel: base} if base is not None else None,
+                targets=(target,), well_formed_only=True)
+        except MemoirError:
+            return Decision(events=[], result=None)
+        drift = files.drifted(rel, render_memory_file(state, target))
+        if not changed or drift is None or drift.actual is None:
+            return Decision(events=[], result=None)
+        adopted.append(drift.actual)
+        head = RunStarted(run_id=run_id, kind="adopt",
+                          summary=f"adopted a hand edit of {rel} before {before}")
+        return Decision(events=[head, *payloads], result=run_id)
+
+    _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
+    if result is not None and adopted:
+        # The file now holds what the journal says, in its canonical form; a newer hand
+        # edit made meanwhile is left alone (and adopted by the next write).
+        engine.projector.rewrite(lambda drifted: [
+            d.path for d in drifted if d.path != rel or d.actual != adopted[0]])
+    return result
+
+
+def _writes(args: dict[str, Any]) -> bool:
+    """Whether a call may write (a malformed call is answered before any adoption)."""
+    return bool(args.get("operations")) or args.get("action") in ("add", "replace", "remove")
 
 
 def _action(args: dict[str, Any]) -> str:

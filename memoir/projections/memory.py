@@ -34,6 +34,7 @@ __all__ = [
     "round_trips",
     "usage_numbers",
     "usage_text",
+    "well_formed",
 ]
 
 DELIMITER = "\n§\n"
@@ -129,13 +130,19 @@ def reread(texts: Sequence[str]) -> list[str]:
 
 
 def round_trips(texts: Sequence[str], limit: int) -> bool:
-    """Whether a file holding ``texts`` passes Hermes's drift guard (spec §1.7).
+    """Whether a file holding ``texts`` passes Hermes's drift guard (spec §1.7)."""
+    return well_formed(file_text(texts), limit)
+
+
+def well_formed(raw: str, limit: int) -> bool:
+    """Whether a memory file's text passes Hermes's drift guard (spec §1.7).
 
     The guard refuses replace, remove and batch when re-reading and re-joining the file
     does not give its stripped text back, or when one entry is longer than the whole
-    limit (the signature of text appended outside the tool).
+    limit (the signature of text appended outside the tool).  A hand edit that passes
+    is well formed: memoir adopts it before an agent's write.
     """
-    raw = _universal_newlines(file_text(texts))
+    raw = _universal_newlines(raw)
     if not raw.strip():
         return True
     parsed = [piece.strip() for piece in raw.split(DELIMITER) if piece.strip()]

@@ -55,8 +55,8 @@ from memoir.skills.model import (
     canonical_file_path,
     check_category,
     check_file_content,
+    check_found_skill_md,
     check_name,
-    check_skill_md,
 )
 
 __all__ = [
@@ -65,6 +65,8 @@ __all__ = [
     "adopt_skills",
     "adoption_bases",
     "adoption_events",
+    "folder_adoption_events",
+    "hand_placed_folder",
     "skill_folder_drift",
     "skills_drift",
     "tree_drift",
@@ -228,7 +230,7 @@ def _adopt_existing(files: FilesView, state: State, record: SkillRecord,
         if inner == SKILL_FILE:
             if text is None:
                 raise _fail(d.path, "it is not UTF-8 text.")
-            problem = check_skill_md(text, record.name)
+            problem = check_found_skill_md(text)
             if problem:
                 raise _fail(d.path, problem)
             events.append(SkillContentSet(name=record.name, content=text,
@@ -262,7 +264,7 @@ def _adopt_new(files: FilesView, state: State, added: list[str],
         text = _read_text(files, skill_md)
         problem = (check_name(name) or check_category(category)
                    or (None if text is not None else "it is not UTF-8 text.")
-                   or check_skill_md(text, name))
+                   or check_found_skill_md(text))
         if problem:
             raise _fail(skill_md, problem)
         assert text is not None
@@ -351,6 +353,39 @@ def adoption_bases(engine: Engine, state: State) -> dict[str, str | None]:
             bases[d.path] = record.file(inner) if d.path.startswith(skill_dir(record)) \
                 else None
     return bases
+
+
+def hand_placed_folder(files: FilesView, name: str) -> str | None:
+    """The folder of a skill named ``name`` that a person placed in the tree by hand
+    (``skills/[category/]name/SKILL.md``, not in the journal), or None."""
+    for rel in files.files_under(SKILLS_DIR):
+        parts = rel.split("/")
+        if parts[-1] == SKILL_FILE and len(parts) in (3, 4) and parts[-2] == name:
+            return "/".join(parts[:-1])
+    return None
+
+
+def folder_adoption_events(state: State, files: FilesView, name: str, *,
+                           bases: Mapping[str, str | None] | None = None,
+                           ) -> tuple[list[Payload], list[str], dict[str, str]]:
+    """The events that adopt the hand changes of one skill's folder — or, for a name the
+    journal does not know, of a skill folder placed by hand — and what was adopted and
+    left alone, as :func:`adoption_events` says them for the whole tree.  A conflict
+    or a change that breaks a rule raises, as there."""
+    ignored: dict[str, str] = {}
+    record = state.skills.skills.get(name)
+    if record is not None:
+        drifts = [d for d in skill_folder_drift(files, state, name) if d.kind != "blocked"]
+        if not drifts:
+            return [], [], ignored
+        events = _adopt_existing(files, state, record, drifts, ignored, bases or {}, False)
+        return events, sorted(d.path for d in drifts if d.path not in ignored), ignored
+    folder = hand_placed_folder(files, name)
+    if folder is None:
+        return [], [], ignored
+    added = [rel for rel in files.files_under(folder) if not files.wrote(rel)]
+    events = _adopt_new(files, state, added, ignored)
+    return events, sorted(rel for rel in added if rel not in ignored), ignored
 
 
 def adopt_skills(engine: Engine, *, run: str | None = None, force: bool = False) -> Adoption:

@@ -324,10 +324,14 @@ def _keep_typography(region: str, old: str, new: str) -> str:
 def _escape_drift(regions: str, old: str, new: str) -> str | None:
     for suspect in ("\\'", '\\"'):
         if suspect in new and suspect in old and suspect not in regions:
+            # Hermes's wording, with the tool a memoir agent re-reads a skill with.
             return (
-                f"old_string and new_string both contain {suspect}, but the matched text "
-                "in the file does not: the backslash was most likely added on the way. "
-                f"Send the text again without a backslash before {suspect[1]}."
+                f"Escape-drift detected: old_string and new_string contain the literal "
+                f"sequence {suspect!r} but the matched region of the file does not. This is "
+                "almost always a tool-call serialization artifact where an apostrophe or "
+                "quote got prefixed with a spurious backslash. Re-read the file with "
+                "skill_view and pass old_string/new_string without backslash-escaping "
+                f"{suspect[1]!r} characters."
             )
     return None
 
@@ -340,23 +344,26 @@ def _without_overlaps(spans: Sequence[Span]) -> list[Span]:
     return kept
 
 
+#: The error when no matcher finds ``old`` (Hermes's wording; a hint may follow it).
+NOT_FOUND = "Could not find a match for old_string in the file"
+
+
 def find_and_replace(
     content: str, old: str, new: str, replace_all: bool = False
 ) -> FuzzyResult:
     """Replace ``old`` by ``new`` in ``content`` with the first matcher that finds it."""
     if not old:
-        return FuzzyResult(content, 0, None, "old_string is empty; give the text to replace.")
+        return FuzzyResult(content, 0, None, "old_string cannot be empty")
     if old == new:
-        return FuzzyResult(content, 0, None,
-                           "old_string and new_string are the same; nothing would change.")
+        return FuzzyResult(content, 0, None, "old_string and new_string are identical")
     for strategy, matcher in STRATEGIES:
         spans = matcher(content, old)
         if not spans:
             continue
         if len(spans) > 1 and not replace_all:
             return FuzzyResult(content, 0, None, (
-                f"old_string matches {len(spans)} places. Include more surrounding text so "
-                "it matches one, or pass replace_all=true."
+                f"Found {len(spans)} matches for old_string. Provide more context to make it "
+                "unique, or use replace_all=True."
             ))
         spans = _without_overlaps(spans)
         count = len(spans)
@@ -375,10 +382,7 @@ def find_and_replace(
                 replacement = _reindent(content[start:end], old, replacement)
             result = result[:start] + replacement + result[end:]
         return FuzzyResult(result, count, strategy, None)
-    return FuzzyResult(content, 0, None, (
-        "old_string was not found in the file, even allowing for whitespace, indentation "
-        "and quoting differences."
-    ))
+    return FuzzyResult(content, 0, None, NOT_FOUND)
 
 
 def closest_lines(old: str, content: str, context: int = 2, limit: int = 3) -> str:

@@ -63,6 +63,7 @@ __all__ = [
     "delete_events",
     "is_background",
     "pin_events",
+    "pinned_refusal",
     "restore_events",
     "state_change_events",
     "unpin_events",
@@ -100,28 +101,31 @@ class GuardRefusal(RejectedError):
 
 
 def _record_refusal(record: SkillRecord, action: str) -> Refusal | None:
+    # Hermes's order and wording (spec §3.5), with memoir's command for unpinning.
     name = record.name
+    refused = f"Refusing background curator {action} for"
     if record.pinned:
         return Refusal("pinned", (
-            f"Skill '{name}' is pinned, so background {action} is refused. Ask the user to "
-            f"run `memoir skills unpin {name}` if it should change."
+            f"{refused} pinned skill '{name}': pinned skills are off-limits to autonomous "
+            f"maintenance. Ask the user to run `memoir skills unpin {name}` if they want it "
+            "changed."
+        ))
+    if record.provenance == "external":
+        return Refusal("external", (
+            f"{refused} skill '{name}': the skill lives in skills.external_dirs, which are "
+            "externally owned and read-only to autonomous curation."
         ))
     if record.protected:
-        return Refusal("protected", (
-            f"Skill '{name}' is a protected built-in; background {action} is refused."
-        ))
+        return Refusal("protected", f"{refused} protected built-in skill '{name}'.")
     if record.provenance == "hub":
-        return Refusal("hub", (
-            f"Skill '{name}' was installed from a skills hub; background {action} is refused."
-        ))
+        return Refusal("hub", f"{refused} hub-installed skill '{name}'.")
     if record.provenance == "bundled":
-        return Refusal("bundled", (
-            f"Skill '{name}' is bundled with the agent; background {action} is refused."
-        ))
+        return Refusal("bundled", f"{refused} bundled skill '{name}'.")
     if record.created_by != "agent":
         return Refusal("owner", (
-            f"Skill '{name}' belongs to {record.created_by} (provenance "
-            f"'{record.provenance}'), not to the agent; background {action} is refused."
+            f"{refused} skill '{name}': the skill records show it is not agent-created "
+            "(created_by=None). Manually authored skills are off-limits to autonomous "
+            "curation."
         ))
     return None
 
@@ -157,7 +161,14 @@ def _guard(state: State, actor: str, name: str, action: str) -> None:
         raise GuardRefusal(name, action, refusal)
 
 
-def _pinned_refusal(record: SkillRecord, action: str) -> GuardRefusal:
+def pinned_refusal(record: SkillRecord, action: str) -> GuardRefusal:
+    if action == "delete":
+        # Hermes's wording for skill_manage's pinned guard.
+        return GuardRefusal(record.name, action, Refusal("pinned", (
+            f"Skill '{record.name}' is pinned and cannot be deleted by skill_manage. Ask "
+            f"the user to run `memoir skills unpin {record.name}` if they want to delete "
+            "it. Patches and edits are allowed on pinned skills; only deletion is blocked."
+        )))
     return GuardRefusal(record.name, action, Refusal("pinned", (
         f"Skill '{record.name}' is pinned and cannot be {action}d. Run "
         f"`memoir skills unpin {record.name}` first if it really should go."
@@ -167,11 +178,11 @@ def _pinned_refusal(record: SkillRecord, action: str) -> GuardRefusal:
 def check_absorbed_into(state: State, name: str, absorbed_into: str) -> str | None:
     """Whether ``absorbed_into`` can be the umbrella that took over skill ``name``."""
     if absorbed_into == name:
-        return f"absorbed_into='{absorbed_into}' names the skill itself; name the umbrella skill."
+        return f"absorbed_into='{absorbed_into}' cannot equal the skill being deleted."
     if state.skills.live(absorbed_into) is None:
         return (
-            f"absorbed_into='{absorbed_into}' is not an existing skill. Create or patch the "
-            "umbrella skill first, then retry."
+            f"absorbed_into='{absorbed_into}' does not exist. Create or patch the umbrella "
+            "skill first, then retry the delete."
         )
     return None
 
@@ -189,7 +200,7 @@ def archive_events(
         raise ValidationError(f"skill '{name}' is already archived (at {skill_dir(record)})")
     _guard(state, actor, name, "archive")
     if record.pinned:
-        raise _pinned_refusal(record, "archive")
+        raise pinned_refusal(record, "archive")
     umbrella = (absorbed_into or "").strip() or None
     if umbrella is not None:
         problem = check_absorbed_into(state, name, umbrella)
@@ -272,7 +283,7 @@ def delete_events(
             "or a prune reason instead."
         )))
     if record.pinned:
-        raise _pinned_refusal(record, "delete")
+        raise pinned_refusal(record, "delete")
     umbrella = (absorbed_into or "").strip() or None
     if umbrella is not None:
         problem = check_absorbed_into(state, name, umbrella)

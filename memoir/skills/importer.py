@@ -36,8 +36,8 @@ from memoir.skills.model import (
     canonical_file_path,
     check_category,
     check_file_content,
+    check_found_skill_md,
     check_name,
-    check_skill_md,
 )
 
 __all__ = ["PROVENANCES", "ImportReport", "import_skills"]
@@ -147,7 +147,7 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
         except ValidationError as exc:
             skipped[str(skill_md)] = str(exc).removeprefix(f"{skill_md}: ")
             continue
-        problem = check_name(name) or check_category(category) or check_skill_md(content, name)
+        problem = check_name(name) or check_category(category) or check_found_skill_md(content)
         if problem:
             skipped[str(skill_md)] = problem
             continue

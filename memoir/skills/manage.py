@@ -41,7 +41,7 @@ from memoir.events.skills import (
 from memoir.events.types import Payload
 from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
 from memoir.projections.state import State
-from memoir.skills.fuzzy import closest_lines, find_and_replace
+from memoir.skills.fuzzy import NOT_FOUND, closest_lines, find_and_replace
 from memoir.skills.guards import (
     GuardRefusal,
     Refusal,
@@ -50,6 +50,7 @@ from memoir.skills.guards import (
     check_absorbed_into,
     delete_events,
     is_background,
+    pinned_refusal,
 )
 from memoir.skills.model import (
     ALLOWED_SUBDIRS,
@@ -107,7 +108,8 @@ def _not_found(state: State, name: str, suffix: str = "") -> ManageOutcome:
             f"Skill '{name}' is archived ({skill_dir(record)}); ask the user to run "
             f"`memoir skills restore {name}` if it is needed again.{suffix}"
         )
-    return _fail(f"Skill '{name}' not found. Call skills_list() to see the skills.{suffix}")
+    return _fail(f"Skill '{name}' not found. Use skills_list() to see available skills."
+                 f"{suffix}")
 
 
 def _description(content: str) -> str:
@@ -156,11 +158,11 @@ class _Call:
         text = record.file(path) or ""
         if (record.name, path, text_digest(text)) in self.viewed:
             return None
-        how = "skill_view(name)" if path == SKILL_FILE else "skill_view(name, file_path=...)"
         refusal = Refusal("read_before_write", (
-            f"Background {self.action} of {label} in skill '{record.name}' refused: its "
-            f"current text has not been loaded in this review. Call {how}, then retry with "
-            "the text it returned."
+            f"Refusing background curator {self.action} for skill '{record.name}': the "
+            f"current {label} content has not been loaded in this review turn. Call "
+            "skill_view(name) for SKILL.md, or skill_view(name, file_path=...) for a "
+            "supporting file, then retry the write using the content just returned."
         ))
         return _refuse(record.name, str(self.action), refusal, _read_before_write_required=True)
 
@@ -168,8 +170,8 @@ class _Call:
 
     def create(self) -> ManageOutcome:
         if not self.content:
-            return _fail("content is required for 'create': the whole SKILL.md, frontmatter "
-                         "and body.")
+            return _fail("content is required for 'create'. Provide the full SKILL.md text "
+                         "(frontmatter + body).")
         name = self.name
         problem = check_name(name) or check_category(self.category)
         if problem:
@@ -182,7 +184,8 @@ class _Call:
         skills = self.state.skills.skills
         existing = skills.get(name)
         if existing is not None:
-            return _fail(f"A skill named '{name}' already exists at {skill_dir(existing)}.")
+            return _fail(f"A skill named '{name}' already exists at "
+                         f"{self.abs_dir(existing)}.")
         clash = layout_clash(self.state, name, category)
         if clash:
             return _fail(clash)
@@ -190,9 +193,14 @@ class _Call:
             self.places(SkillRecord(name=name, category=category), SKILL_FILE))
         if problem:
             return _fail(problem)
+        # Hermes's provenance rule (spec §3.5): only a background actor's skill belongs
+        # to the agent (and so to the curator); one the agent writes while a person is
+        # there, at their request, belongs to the person.
         provenance: Provenance = "user" if self.actor == "user" else "agent"
+        owner = "agent" if is_background(self.actor) else "user"
         event = SkillCreated(name=name, category=category, content=self.content,
-                             provenance=provenance, protected=name in PROTECTED_SKILLS)
+                             provenance=provenance, protected=name in PROTECTED_SKILLS,
+                             created_by=owner)
         rel = f"{category}/{name}" if category else name
         result: dict[str, Any] = {
             "success": True,
@@ -211,7 +219,8 @@ class _Call:
 
     def edit(self) -> ManageOutcome:
         if not self.content:
-            return _fail("content is required for 'edit': the whole updated SKILL.md.")
+            return _fail("content is required for 'edit'. Provide the full updated SKILL.md "
+                         "text.")
         problem = check_skill_md(self.content, self.name)
         if problem:
             return _fail(problem)
@@ -232,9 +241,9 @@ class _Call:
     def patch(self) -> ManageOutcome:
         old, new = self.old_string, self.new_string
         if not old or not isinstance(old, str):
-            return _fail("old_string is required for 'patch': the text to find.")
+            return _fail("old_string is required for 'patch'. Provide the text to find.")
         if new is None or not isinstance(new, str):
-            return _fail("new_string is required for 'patch'; an empty string deletes the "
+            return _fail("new_string is required for 'patch'. Use empty string to delete "
                          "matched text.")
         record = self.state.skills.live(self.name)
         if record is None:
@@ -248,23 +257,23 @@ class _Call:
             path, label = canonical, str(self.file_path)
         current = record.file(path)
         if current is None:
-            return _fail(f"File not found in skill '{self.name}': {path}")
+            return _fail(f"File not found: {path}")
         guard = self.read_guard(record, path, label)
         if guard:
             return guard
         outcome = find_and_replace(current, old, new, self.replace_all)
         if outcome.error is not None:
             message = outcome.error
-            if outcome.error.startswith("old_string was not found"):
+            if outcome.error == NOT_FOUND:
                 hint = closest_lines(old, current)
                 if hint:
-                    message += "\n\nThe closest lines in the file:\n" + hint
+                    message += "\n\nDid you mean one of these sections?\n" + hint
             return _fail(message, file_preview=current[:500] + ("..." if len(current) > 500
                                                                   else ""))
         if path == SKILL_FILE:
             problem = check_skill_md(outcome.content, self.name)
             if problem:
-                return _fail(f"The patch would leave SKILL.md invalid: {problem}")
+                return _fail(f"Patch would break SKILL.md structure: {problem}")
         else:
             problem = check_file_content(outcome.content, label)
             if problem:
@@ -288,16 +297,15 @@ class _Call:
         background = is_background(self.actor)
         if background and not umbrella:
             return _refuse(name, "delete", Refusal("consolidation", (
-                f"Background delete of '{name}' refused: a review or curator pass may only "
-                "retire a skill it has absorbed into an umbrella. Pass "
-                "absorbed_into=<umbrella> (an existing skill); inactive skills are archived "
-                f"by the curator's own rules. '{name}' stays active."
+                f"Refusing background curator delete of skill '{name}': the consolidation "
+                "pass may only archive a skill it has absorbed into an umbrella. Pass "
+                "absorbed_into=<umbrella> (the umbrella must already exist) to record a "
+                "verified consolidation. Pruning a skill with no forwarding target is not "
+                "permitted here — the deterministic inactivity prune handles staleness "
+                f"archival separately. Keeping '{name}' active."
             )), _fail_closed=True)
         if record.pinned:
-            return _refuse(name, "delete", Refusal("pinned", (
-                f"Skill '{name}' is pinned and cannot be deleted. Ask the user to run "
-                f"`memoir skills unpin {name}` if it should go; edits and patches are allowed."
-            )))
+            return _refuse(name, "delete", pinned_refusal(record, "delete").refusal)
         if umbrella:
             problem = check_absorbed_into(self.state, name, umbrella)
             if problem:
@@ -307,10 +315,10 @@ class _Call:
             if background:
                 events = archive_events(self.state, name, actor=self.actor,
                                         absorbed_into=umbrella)
-                where = f"{SKILLS_DIR}/.archive/" + skill_dir(record)[len(SKILLS_DIR) + 1:]
+                where = f"{self.root}/.archive/" + skill_dir(record)[len(SKILLS_DIR) + 1:]
                 return ManageOutcome({
                     "success": True,
-                    "message": f"Skill '{name}' archived (moved to {where}).{absorbed}",
+                    "message": f"Skill '{name}' archived (archived to {where}).{absorbed}",
                     "_archived": True,
                 }, events)
             events = delete_events(self.state, name, actor=self.actor,
@@ -322,8 +330,8 @@ class _Call:
 
     def write_file(self) -> ManageOutcome:
         if not self.file_path:
-            return _fail("file_path is required for 'write_file', e.g. "
-                         "'references/api-guide.md'.")
+            return _fail("file_path is required for 'write_file'. Example: "
+                         "'references/api-guide.md'")
         if self.file_content is None or not isinstance(self.file_content, str):
             return _fail("file_content is required for 'write_file'.")
         path, problem = canonical_file_path(self.file_path, self.name)
@@ -453,5 +461,6 @@ def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
         "write_file": call.write_file, "remove_file": call.remove_file,
     }.get(action if isinstance(action, str) else "")
     if handler is None:
-        return _fail(f"Unknown action '{action}'. Use one of: {', '.join(ACTIONS)}.")
+        return _fail(f"Unknown action '{action}'. Use: create, edit, patch, delete, "
+                     "write_file, remove_file")
     return handler()

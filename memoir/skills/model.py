@@ -1,13 +1,13 @@
 """What a valid skill is: names, categories, SKILL.md frontmatter, sizes and file paths.
 
-The rules and limits are Hermes's (spec §3.2, §3.4); the error messages are ours.
-Every check returns an error message or None, so a tool can turn it into a
-Hermes-shaped result and the CLI into a one-line error.
+The rules, limits and error messages are Hermes's (spec §3.2, §3.4): agents are
+prompted against that wording.  Every check returns an error message or None, so a
+tool can turn it into a Hermes-shaped result and the CLI into a one-line error.
 
-One deliberate difference (Hermes weak point 4): the frontmatter ``name`` must equal
-the skill's name.  Hermes finds a skill by its folder name for ``skill_manage`` but
-by its frontmatter name for telemetry, curation and provenance, so a mismatch splits
-one skill into two records; memoir keys a skill by one name everywhere.
+A skill's name is its folder's name.  The frontmatter ``name`` is what the skills
+index shows and may differ, as in Hermes; memoir keys telemetry, curation and
+provenance by the folder name too (Hermes looks some of those up by the frontmatter
+name, so a mismatch splits one skill into two records there).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ __all__ = [
     "check_category",
     "check_content_size",
     "check_file_content",
+    "check_found_skill_md",
     "check_name",
     "check_skill_md",
     "description_of",
@@ -62,13 +63,13 @@ Frontmatter = dict[str, Any]
 def check_name(name: object) -> str | None:
     """Whether ``name`` can name a skill (regex ``^[a-z0-9][a-z0-9._-]*$``, ≤64 chars)."""
     if not isinstance(name, str) or not name:
-        return "A skill name is required."
+        return "Skill name is required."
     if len(name) > MAX_NAME_CHARS:
-        return f"Skill name is {len(name)} characters; the limit is {MAX_NAME_CHARS}."
+        return f"Skill name exceeds {MAX_NAME_CHARS} characters."
     if not NAME_RE.match(name):
         return (
-            f"Skill name '{name}' is not valid: use lowercase letters, digits, '.', '_' "
-            "and '-', starting with a letter or digit."
+            f"Invalid skill name '{name}'. Use lowercase letters, numbers, hyphens, dots, "
+            "and underscores. Must start with a letter or digit."
         )
     return None
 
@@ -82,13 +83,16 @@ def check_category(category: object) -> str | None:
     category = category.strip()
     if not category:
         return None
-    if "/" in category or "\\" in category or len(category) > MAX_NAME_CHARS or not (
-        NAME_RE.match(category)
-    ):
-        return (
-            f"Category '{category}' is not valid: it must be one folder name of at most "
-            f"{MAX_NAME_CHARS} lowercase letters, digits, '.', '_' or '-'."
-        )
+    invalid = (
+        f"Invalid category '{category}'. Use lowercase letters, numbers, hyphens, dots, "
+        "and underscores. Categories must be a single directory name."
+    )
+    if "/" in category or "\\" in category:
+        return invalid
+    if len(category) > MAX_NAME_CHARS:
+        return f"Category exceeds {MAX_NAME_CHARS} characters."
+    if not NAME_RE.match(category):
+        return invalid
     return None
 
 
@@ -109,11 +113,13 @@ def parse_frontmatter(content: str) -> tuple[Frontmatter, str]:
 
 
 def check_skill_md(content: object, name: str | None = None) -> str | None:
-    """Whether ``content`` is a valid SKILL.md (for skill ``name`` when given): YAML
-    frontmatter between ``---`` lines with ``name`` (≤64 chars, equal to ``name``) and
-    ``description`` (≤1024 chars), a non-empty body, at most 100,000 characters."""
+    """Whether ``content`` is a valid SKILL.md: YAML frontmatter between ``---`` lines
+    with ``name`` and ``description`` (≤1024 chars), a non-empty body, at most 100,000
+    characters.  ``name`` (the skill's) is accepted for the callers' convenience; the
+    frontmatter's name may differ from it, as in Hermes."""
+    del name
     if not isinstance(content, str) or not content.strip():
-        return "SKILL.md content is empty."
+        return "Content cannot be empty."
     try:
         content.encode("utf-8")
     except UnicodeEncodeError:
@@ -122,36 +128,43 @@ def check_skill_md(content: object, name: str | None = None) -> str | None:
         return "SKILL.md contains a NUL character (U+0000); skill files are text."
     text = content[1:] if content.startswith(_BOM) else content
     if not text.startswith("---"):
-        return "SKILL.md must begin with YAML frontmatter: a '---' line, the fields, a '---' line."
+        return "SKILL.md must start with YAML frontmatter (---). See existing skills for format."
     fence = _CLOSING_FENCE.search(text, 3)
     if fence is None:
-        return "SKILL.md frontmatter has no closing '---' line."
+        return "SKILL.md frontmatter is not closed. Ensure you have a closing '---' line."
     try:
         parsed = yaml.safe_load(text[3 : fence.start()])
     except yaml.YAMLError as exc:
-        return f"SKILL.md frontmatter is not valid YAML: {exc}"
+        return f"YAML frontmatter parse error: {exc}"
     if not isinstance(parsed, dict):
-        return "SKILL.md frontmatter must be a YAML mapping of 'key: value' lines."
+        return "Frontmatter must be a YAML mapping (key: value pairs)."
     if "name" not in parsed:
-        return "SKILL.md frontmatter needs a 'name' field."
+        return "Frontmatter must include 'name' field."
     if "description" not in parsed:
-        return "SKILL.md frontmatter needs a 'description' field."
-    fm_name = str(parsed["name"])
-    if len(fm_name) > MAX_NAME_CHARS:
-        return f"Frontmatter name is {len(fm_name)} characters; the limit is {MAX_NAME_CHARS}."
-    description = str(parsed["description"])
-    if len(description) > MAX_DESCRIPTION_CHARS:
-        return (
-            f"Frontmatter description is {len(description)} characters; the limit is "
-            f"{MAX_DESCRIPTION_CHARS}."
-        )
-    if name is not None and fm_name != name:
-        return (
-            f"Frontmatter name '{fm_name}' differs from the skill name '{name}'; memoir "
-            "keys a skill by one name, so set 'name: " + name + "'."
-        )
+        return "Frontmatter must include 'description' field."
+    if len(str(parsed["description"])) > MAX_DESCRIPTION_CHARS:
+        return f"Description exceeds {MAX_DESCRIPTION_CHARS} characters."
     if not text[fence.end() :].strip():
-        return "SKILL.md has nothing after the frontmatter; add the instructions."
+        return ("SKILL.md must have content after the frontmatter (instructions, "
+                "procedures, etc.).")
+    return check_content_size(content)
+
+
+def check_found_skill_md(content: object) -> str | None:
+    """Whether a SKILL.md a person placed or edited by hand can enter the journal.
+
+    Hermes loads whatever SKILL.md it finds (frontmatter or not, body or not), so
+    memoir takes it too, as text: not empty, valid Unicode, no NUL, within 100,000
+    characters.  An agent's write to the skill is validated in full, as always.
+    """
+    if not isinstance(content, str) or not content.strip():
+        return "SKILL.md is empty."
+    try:
+        content.encode("utf-8")
+    except UnicodeEncodeError:
+        return "SKILL.md is not valid Unicode text."
+    if "\0" in content:
+        return "SKILL.md contains a NUL character (U+0000); skill files are text."
     return check_content_size(content)
 
 
@@ -159,8 +172,9 @@ def check_content_size(content: str, label: str = "SKILL.md") -> str | None:
     """Whether a SKILL.md or support file fits the 100,000-character limit."""
     if len(content) > MAX_SKILL_CHARS:
         return (
-            f"{label} is {len(content):,} characters; the limit is {MAX_SKILL_CHARS:,}. "
-            "Move detail into files under references/ or templates/."
+            f"{label} content is {len(content):,} characters (limit: {MAX_SKILL_CHARS:,}). "
+            "Consider splitting into a smaller SKILL.md with supporting files in "
+            "references/ or templates/."
         )
     return None
 
@@ -175,8 +189,8 @@ def check_file_content(content: str, label: str) -> str | None:
         return f"{label} contains a NUL character (U+0000); skill files are text."
     if size > MAX_FILE_BYTES:
         return (
-            f"{label} is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes (1 MiB). "
-            "Split it into smaller files."
+            f"File content is {size:,} bytes (limit: {MAX_FILE_BYTES:,} bytes / 1 MiB). "
+            "Consider splitting into smaller files."
         )
     return check_content_size(content, label)
 
@@ -185,33 +199,32 @@ def canonical_file_path(file_path: object, name: str) -> tuple[str | None, str |
     """``(path, None)`` for an acceptable file of skill ``name`` or ``(None, error)``.
 
     The path is ``SKILL.md`` (also spelled ``<name>/SKILL.md``) or a file under
-    references/, templates/, scripts/ or assets/.  Absolute paths, ``..``, ``.``,
-    empty segments, backslashes and NUL characters are refused, so no path can
-    leave the skill's folder: memoir's paths are data, never resolved on disk.
+    references/, templates/, scripts/ or assets/, written as pathlib writes it (empty
+    and ``.`` segments dropped).  ``..``, backslashes and NUL characters are refused,
+    so no path can leave the skill's folder: memoir's paths are data, never resolved
+    on disk.  (Hermes takes ``<x>/SKILL.md`` for any ``x`` and writes a second
+    SKILL.md inside the skill; memoir takes only the skill's own name there.)
     """
     if not isinstance(file_path, str) or not file_path:
-        return None, "A file_path is required."
-    if "\0" in file_path or "\\" in file_path:
-        return None, f"file_path '{file_path}' contains a backslash or NUL character."
+        return None, "file_path is required."
     pure = PurePosixPath(file_path)
     if ".." in pure.parts:
-        return None, "file_path may not contain '..'."
-    if pure.is_absolute():
-        return None, f"file_path '{file_path}' is absolute; give a path inside the skill."
-    segments = file_path.split("/")
-    if any(seg in ("", ".") for seg in segments):
-        return None, f"file_path '{file_path}' has an empty or '.' segment."
+        return None, "Path traversal ('..') is not allowed."
+    if "\0" in file_path or "\\" in file_path:
+        return None, f"file_path '{file_path}' contains a backslash or NUL character."
+    segments = list(pure.parts)
     if segments == ["SKILL.md"] or segments == [name, "SKILL.md"]:
         return "SKILL.md", None
-    if segments[-1] == "SKILL.md" and len(segments) == 2:
+    if segments and segments[-1] == "SKILL.md" and len(segments) == 2:
         return None, f"file_path '{file_path}' names another skill's SKILL.md."
-    if segments[0] not in ALLOWED_SUBDIRS:
+    if not segments or segments[0] not in ALLOWED_SUBDIRS:
         return None, (
-            f"file_path '{file_path}' must be under one of: {', '.join(ALLOWED_SUBDIRS)}."
+            f"File must be under one of: {', '.join(ALLOWED_SUBDIRS)}. Got: '{file_path}'"
         )
     if len(segments) < 2:
         return None, (
-            f"file_path '{file_path}' is a folder; name a file, e.g. '{segments[0]}/notes.md'."
+            "Provide a file path, not just a directory. "
+            f"Example: '{segments[0]}/myfile.md'"
         )
     return "/".join(segments), None
 

@@ -24,20 +24,38 @@ from memoir.engine.caller import CallContext, ReadMark
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
-from memoir.errors import NotFoundError
+from memoir.errors import MemoirError, NotFoundError
 from memoir.events.runs import RunStarted
-from memoir.events.skills import SkillUsed
+from memoir.events.skills import (
+    SkillArchived,
+    SkillContentSet,
+    SkillCreated,
+    SkillDeleted,
+    SkillFileRemoved,
+    SkillFileWritten,
+    SkillPatched,
+    SkillUsed,
+)
 from memoir.events.types import Event, Payload
+from memoir.ids import short_id
+from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
-from memoir.skills.adopt import skill_folder_drift
+from memoir.skills.adopt import (
+    adoption_bases,
+    folder_adoption_events,
+    hand_placed_folder,
+    skill_folder_drift,
+)
 from memoir.skills.guards import Refusal, background_refusal, is_background
-from memoir.skills.manage import WRITES, decide_manage, text_digest
+from memoir.skills.manage import ACTIONS, WRITES, decide_manage, text_digest
+from memoir.skills.model import canonical_file_path
 from memoir.skills.view import list_skills, view_skill
 
 __all__ = [
     "SKILLS_LIST_SCHEMA",
     "SKILL_MANAGE_SCHEMA",
     "SKILL_VIEW_SCHEMA",
+    "adopt_skill_edits",
     "record_use",
     "skill_manage_call",
     "skill_manage_tool",
@@ -155,10 +173,63 @@ def _skills_root(engine: Engine) -> str:
     return str(engine.home / "skills")
 
 
+def adopt_skill_edits(engine: Engine, name: str, *, before: str) -> str | None:
+    """Adopt the hand edits of skill ``name``'s folder — or the folder of a skill named
+    ``name`` that a person placed in the tree — as the person's: events of actor
+    ``user`` in a run of their own (kind ``adopt``), three-way against what memoir last
+    wrote.  Returns the run id, or None when there was nothing to adopt or the edit is
+    left for the write to refuse (a conflict, a rule it breaks), or the home is
+    read-only, or ``skills.adopt_hand_edits`` is off.  ``before`` names what the
+    adoption makes way for (the run's summary)."""
+    if engine.readonly or not engine.config.skills.adopt_hand_edits or not name:
+        return None
+    state, files = engine.state, engine.files
+    if name in state.skills.skills:
+        if not any(d.kind != "blocked" for d in skill_folder_drift(files, state, name)):
+            return None
+    elif hand_placed_folder(files, name) is None:
+        return None
+    bases = adoption_bases(engine, state)
+    run_id = short_id("adopt-")
+
+    def decide(state: State, files: FilesView) -> Decision[str | None]:
+        try:
+            events, adopted, _ignored = folder_adoption_events(state, files, name,
+                                                               bases=bases)
+        except MemoirError:
+            return Decision(events=[], result=None)
+        if not events:
+            return Decision(events=[], result=None)
+        head = RunStarted(run_id=run_id, kind="adopt", summary=(
+            f"adopted hand edits of {', '.join(adopted)} before {before}"))
+        return Decision(events=[head, *events], result=run_id)
+
+    _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
+    return result
+
+
+def _touched(record: SkillRecord, args: dict[str, Any]) -> set[str] | None:
+    """The home-relative files a call on ``record`` would change (None: the whole
+    skill, for a delete)."""
+    action = args.get("action")
+    if action == "delete":
+        return None
+    folder = skill_dir(record)
+    path: str | None = SKILL_FILE
+    if action in ("write_file", "remove_file") or (action == "patch"
+                                                   and args.get("file_path")):
+        path, _problem = canonical_file_path(args.get("file_path"), record.name)
+    return {f"{folder}/{path}"} if path else set()
+
+
 def _drift_refusal(files: FilesView, state: State, name: str, action: str,
-                   category: str | None = None) -> Decision[Any] | None:
+                   category: str | None = None,
+                   paths: Collection[str] | None = None) -> Decision[Any] | None:
+    """A write over a hand edit memoir has not adopted is refused: every change of a
+    skill whose folder holds one when ``paths`` is None (a delete, an archive), else
+    only a change of one of those files."""
     drifted = [d for d in skill_folder_drift(files, state, name, category)
-               if d.kind != "blocked"]
+               if d.kind != "blocked" and (paths is None or d.path in paths)]
     if not drifted:
         return None
     paths = ", ".join(d.path for d in drifted)
@@ -169,6 +240,59 @@ def _drift_refusal(files: FilesView, state: State, name: str, action: str,
     ))
     return Decision(events=[refusal.event(name, action)],
                     result={"success": False, "error": refusal.reason})
+
+
+def _target_paths(state: State, events: list[Payload]) -> list[tuple[str, str, str]]:
+    """(skill folder, file, label) for every file the events write or remove, with the
+    folder alone (file "") for a skill deleted or archived as a whole."""
+    paths: list[tuple[str, str, str]] = []
+    for event in events:
+        name = getattr(event, "name", "")
+        if isinstance(event, SkillCreated):
+            folder = skill_dir(SkillRecord(name=name, category=event.category))
+            paths.append((folder, SKILL_FILE, SKILL_FILE))
+            continue
+        record = state.skills.skills.get(name)
+        if record is None:
+            continue
+        folder = skill_dir(record)
+        if isinstance(event, SkillContentSet):
+            paths.append((folder, SKILL_FILE, SKILL_FILE))
+        elif isinstance(event, SkillPatched | SkillFileWritten | SkillFileRemoved):
+            paths.append((folder, event.file, event.file))
+        elif isinstance(event, SkillDeleted | SkillArchived):
+            paths.append((folder, "", ""))
+    return paths
+
+
+def _path_refusal(files: FilesView, state: State, name: str, action: str,
+                  events: list[Payload]) -> Decision[Any] | None:
+    """A write that would leave the skill's folder through a link, or land on one, is
+    refused before it is journaled (Hermes refuses the first as an escape; memoir
+    never writes through a link below its home, so it refuses both)."""
+    for folder, file, label in _target_paths(state, events):
+        rel = f"{folder}/{file}" if file else folder
+        what = files.kind(rel)
+        if what not in ("link", "other") or (not file and what == "other"):
+            continue  # a folder is what a skill's folder should be
+        if not file:
+            reason = (f"Refusing to delete '{files.absolute(folder)}': the skill directory is "
+                      "a symlink/junction. Remove the link target manually if intended.")
+        else:
+            escape = files.escape(rel, folder)
+            if escape is not None:
+                reason = f"Path escapes allowed directory: {escape}"
+            elif what == "link":
+                reason = (f"Refusing to write '{label}' in skill '{name}': a symbolic link "
+                          "stands on its path, and memoir never writes through a link in "
+                          "its skills tree. Remove the link, then retry.")
+            else:
+                reason = (f"Refusing to write '{label}' in skill '{name}': something that is "
+                          "not a file stands where it goes. Move it away, then retry.")
+        refusal = Refusal("path", reason)
+        return Decision(events=[refusal.event(name, action)],
+                        result={"success": False, "error": reason})
+    return None
 
 
 def skill_manage_call(
@@ -190,17 +314,27 @@ def skill_manage_call(
     action = str(args.get("action", ""))
     # Background writes are always scanned; an agent's when the home asks for it.
     scan = is_background(actor) or engine.config.skills.guard_agent_created
+    if action in ACTIONS:
+        # As Hermes reads the tree on every call: the person's hand edits of this
+        # skill (or a skill they placed by hand) become part of the journal first.
+        adopt_skill_edits(engine, name, before=f"{actor}'s skill_manage {action}")
 
     def decide(state: State, files: FilesView) -> Decision[dict[str, Any]]:
-        # A skill edited by hand refuses every change (whether or not it would apply
-        # to the journal's text) once the background guard has had its say.
-        if (action in WRITES and state.skills.live(name) is not None
+        record = state.skills.live(name)
+        if (action in WRITES and record is not None
                 and background_refusal(state, actor, name, action) is None):
-            refused = _drift_refusal(files, state, name, action)
+            # What is left of a hand edit (one that could not be adopted) is never
+            # hidden: a change of that file, or of the whole skill, is refused.
+            refused = _drift_refusal(files, state, name, action,
+                                     paths=_touched(record, args))
             if refused is not None:
                 return refused
         outcome = decide_manage(state, args, actor=actor, root=_skills_root(engine),
                                 viewed=viewed, scan=scan)
+        if outcome.success:
+            refused = _path_refusal(files, state, name, action, list(outcome.events))
+            if refused is not None:
+                return refused
         if outcome.success and action == "create":
             category = args.get("category")
             refused = _drift_refusal(files, state, name, action,
@@ -208,11 +342,11 @@ def skill_manage_call(
                                      else None)
             if refused is not None:
                 return refused
-        events: list[Payload] = list(outcome.events)
-        if run_kind and run and outcome.success and events:
-            events.insert(0, RunStarted(run_id=run, kind=run_kind,
-                                        summary=f"skill_manage {action} {name}"))
-        return Decision(events=events, result=outcome.result)
+        payloads: list[Payload] = list(outcome.events)
+        if run_kind and run and outcome.success and payloads:
+            payloads.insert(0, RunStarted(run_id=run, kind=run_kind,
+                                          summary=f"skill_manage {action} {name}"))
+        return Decision(events=payloads, result=outcome.result)
 
     _events, result = engine.commit_with_files(decide, actor=actor, session=session, run=run)
     assert result is not None
@@ -232,6 +366,9 @@ def skill_view_call(
     Returns the result and the read mark for what was shown (None on failure).
     """
     shown: list[ReadMark] = []
+    name = args.get("name")
+    if isinstance(name, str):
+        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{actor}'s skill_view")
 
     def decide(state: State) -> Decision[dict[str, Any]]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ)
