@@ -3,6 +3,7 @@ arguments and results, every change an event with the full new and old text."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from memoir.events.skills import (
     SkillPatched,
     SkillWriteRejected,
 )
+from memoir.events.types import Payload
+from memoir.projections.state import State
 from memoir.session import Session
 from memoir.skills import record_use, skill_at, skill_history
 
@@ -94,14 +97,48 @@ def test_create_refuses_invalid_input_and_appends_nothing(
     assert handle.head == head
 
 
-def test_a_name_is_taken_even_while_archived(handle: Memoir, agent: Session) -> None:
-    manage(agent, action="create", name="foo", content=skill_md())
+def test_an_archived_skill_frees_its_name_and_is_kept_under_a_suffixed_one(
+        handle: Memoir, agent: Session) -> None:
+    manage(agent, action="create", name="foo", content=skill_md(body="first\n"))
     assert "already exists" in manage(agent, action="create", name="foo",
                                       content=skill_md())["error"]
-    handle.commit(lambda s: memoir.Decision(events=memoir.skills.archive_events(
-        s, "foo", actor="user", reason="old")), actor="user")
-    again = manage(agent, action="create", name="foo", content=skill_md())
-    assert "already exists" in again["error"] and ".archive" in again["error"]
+
+    def archive(s: State) -> list[Payload]:
+        return memoir.skills.archive_events(s, "foo", actor="user", reason="old")
+
+    handle.commit(lambda s: memoir.Decision(events=archive(s)), actor="user")
+    again = manage(agent, action="create", name="foo", content=skill_md(body="second\n"))
+    assert again["success"] is True
+    skills = handle.state.skills.skills
+    [kept] = [k for k in skills if k.startswith("foo-")]
+    assert re.fullmatch(r"foo-\d{14}", kept) and skills[kept].archived
+    assert skills[kept].content == skill_md(body="first\n")
+    handle.flush()
+    assert (handle.home / "skills/foo/SKILL.md").read_text() == skill_md(body="second\n")
+    assert (handle.home / f"skills/.archive/{kept}/SKILL.md").read_text() == \
+        skill_md(body="first\n")
+    assert not (handle.home / "skills/.archive/foo").exists()
+    # Archive the new one too: restoring "foo" brings back the one archived last, and
+    # then, the name being free again, the older copy under its own name.
+    handle.commit(lambda s: memoir.Decision(events=archive(s)), actor="user")
+
+    def restore(s: State) -> list[Payload]:
+        return memoir.skills.restore_events(s, "foo", actor="user")
+
+    handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+    assert handle.state.skills.live("foo").content == skill_md(body="second\n")
+    with pytest.raises(memoir.ValidationError, match="destination already exists"):
+        handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+    manage(agent, action="delete", name="foo")
+    handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+    assert handle.state.skills.live("foo").content == skill_md(body="first\n")
+    assert [k for k in handle.state.skills.skills] == ["foo"]
+    handle.flush()
+    assert (handle.home / "skills/foo/SKILL.md").read_text() == skill_md(body="first\n")
+    assert not (handle.home / "skills/.archive").exists() or \
+        not any((handle.home / "skills/.archive").rglob("SKILL.md"))
+    # Rebuilt from the journal alone, the tree is the same.
+    assert handle.rebuild() == []
 
 
 def test_folders_never_nest_inside_another_skill(agent: Session) -> None:

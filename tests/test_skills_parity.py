@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -126,7 +127,9 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
                 build = archive_events if do == "archive" else restore_events
                 try:
                     handle.commit(lambda s, n=step["name"], b=build: Decision(
-                        events=b(s, n, actor="user", reason="by hand")), actor="user")
+                        events=b(s, n, actor="user", reason="by hand",
+                                 prune_builtins=handle.config.curator.prune_builtins)),
+                        actor="user")
                     result = {"ok": True}
                 except memoir.MemoirError as exc:
                     result = {"ok": False, "message": str(exc)}
@@ -161,6 +164,8 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
 
 def normal(text: str) -> str:
     """A message with each product's own words for the same thing made equal."""
+    text = re.sub(r" It is archived \(.*?\): ask the user to run `memoir skills restore "
+                  r"\S+` if it is needed again\.", "", text)
     return (text.replace(" in active profile 'default'", "")
             .replace("`hermes curator unpin", "`memoir skills unpin"))
 
@@ -176,9 +181,10 @@ def visible(tree: dict[str, str]) -> dict[str, str]:
             if not rel.startswith(HIDDEN) and not (v == "<dir>" and in_skill(rel))}
 
 
-def archived(tree: dict[str, str]) -> list[str]:
-    """The names of archived skills (folders holding a SKILL.md under .archive)."""
-    return sorted(rel.split("/")[-2] for rel in tree
+def archived(tree: dict[str, str]) -> list[tuple[str, str]]:
+    """The archived skills: (folder name without the archive-time suffix, SKILL.md)."""
+    return sorted((re.sub(r"-\d{14}(-\d+)?$", "", rel.split("/")[-2]), text)
+                  for rel, text in tree.items()
                   if rel.startswith(".archive/") and rel.endswith("/SKILL.md"))
 
 
@@ -340,6 +346,9 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
                file_content="through the link"),
     ],
     "hand-placed skills are found by name": [
+        {"do": "write", "path": "bodyless/SKILL.md",
+         "text": "---\nname: bodyless\ndescription: only a description\n---\n"},
+        view(name="bodyless"),
         {"do": "write", "path": "handmade/SKILL.md", "text": skill("handmade")},
         manage(action="patch", name="handmade", old_string="Do", new_string="Did"),
         {"do": "write", "path": "ops/other/SKILL.md", "text": skill("other")},
@@ -347,6 +356,20 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
                file_content="x"),
         manage(action="create", name="other", content=skill("other")),
         manage(action="delete", name="other"),
+    ],
+    "archive rules and a name archived twice": [
+        {"do": "bundled", "name": "shipped", "text": skill("shipped")},
+        {"do": "hub", "name": "fetched", "text": skill("fetched")},
+        {"do": "archive", "name": "fetched"},
+        {"do": "archive", "name": "shipped"},
+        {"do": "restore", "name": "shipped"},
+        manage(action="create", name="foo", content=skill("foo", "first\n")),
+        {"do": "archive", "name": "foo"},
+        manage(action="patch", name="foo", old_string="first", new_string="x"),
+        manage(action="create", name="foo", content=skill("foo", "second\n")),
+        manage(action="patch", name="foo", old_string="second", new_string="2nd"),
+        {"do": "archive", "name": "foo"},
+        {"do": "restore", "name": "bar"},
     ],
     "hand edits before a write": [
         manage(action="create", name="foo", content=skill("foo")),
@@ -363,3 +386,11 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_skills_scenario_matches_hermes(name: str, tmp_path: Path) -> None:
     check(SCENARIOS[name], tmp_path)
+
+
+def test_bundled_skills_are_archived_only_while_pruning_builtins_is_on(tmp_path: Path) -> None:
+    check([
+        {"do": "bundled", "name": "shipped", "text": skill("shipped")},
+        {"do": "archive", "name": "shipped"},
+        manage(action="patch", name="shipped", old_string="Do", new_string="Did"),
+    ], tmp_path, config="curator:\n  prune_builtins: false\n")

@@ -202,8 +202,11 @@ def unpin_command(ctx: click.Context, name: str) -> None:
 def archive_command(ctx: click.Context, name: str, reason: str,
                     absorbed_into: str | None) -> None:
     """Move a skill to skills/.archive/ (keeping its category path)."""
-    run, _ = _change(open_home(ctx), f"archive skill {name}", lambda s: archive_events(
-        s, name, actor="user", absorbed_into=absorbed_into, reason=reason))
+    handle = open_home(ctx)
+    prune = handle.config.curator.prune_builtins
+    run, _ = _change(handle, f"archive skill {name}", lambda s: archive_events(
+        s, name, actor="user", absorbed_into=absorbed_into, reason=reason,
+        prune_builtins=prune))
     click.echo(f"archived '{name}' (run {run}); `memoir skills restore {name}` brings it back")
 
 
@@ -213,8 +216,10 @@ def archive_command(ctx: click.Context, name: str, reason: str,
 @click.pass_context
 def restore_command(ctx: click.Context, name: str) -> None:
     """Bring an archived skill back to its original path."""
-    run, _ = _change(open_home(ctx), f"restore skill {name}",
-                     lambda s: restore_events(s, name, actor="user", reason="restored by the user"))
+    handle = open_home(ctx)
+    prune = handle.config.curator.prune_builtins
+    run, _ = _change(handle, f"restore skill {name}", lambda s: restore_events(
+        s, name, actor="user", reason="restored by the user", prune_builtins=prune))
     click.echo(f"restored '{name}' (run {run})")
 
 

@@ -61,6 +61,13 @@ class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
     #: Owner when it differs from what ``provenance`` implies: an imported skill that
     #: Hermes's ``.usage.json`` marked ``created_by: "agent"`` stays agent-owned.
     created_by: str | None = None
+    #: When an archived skill has this name: the name it is kept under from now on
+    #: (``<name>-<archived YYYYMMDDHHMMSS>``, Hermes's suffix), so the name is free.
+    archived_as: str | None = None
+
+    def entities(self) -> tuple[str, ...]:
+        own = (f"skill:{self.name}",)
+        return (*own, f"skill:{self.archived_as}") if self.archived_as else own
 
 
 @event_type("skill.content_set")
@@ -110,9 +117,16 @@ class SkillArchived(_SkillPayload, frozen=True, kw_only=True):
 
 @event_type("skill.restored")
 class SkillRestored(_SkillPayload, frozen=True, kw_only=True):
-    """Brought back from the archive to its original category path."""
+    """Brought back from the archive to its original category path; ``as_name``
+    gives a copy archived under a suffixed name (see ``SkillCreated.archived_as``)
+    its own name back."""
 
     reason: str = ""
+    as_name: str | None = None
+
+    def entities(self) -> tuple[str, ...]:
+        own = (f"skill:{self.name}",)
+        return (*own, f"skill:{self.as_name}") if self.as_name else own
 
 
 @event_type("skill.deleted")

@@ -43,6 +43,7 @@ __all__ = [
     "SKILL_FILE",
     "SkillRecord",
     "SkillsState",
+    "event_names",
     "fold_skill_event",
     "skill_dir",
     "skill_paths",
@@ -142,27 +143,37 @@ def skill_paths(record: SkillRecord) -> dict[str, str]:
 Fold = Callable[[SkillsState, Event], None]
 
 
+def event_names(data: object) -> list[str]:
+    """The skill names an event touches: its own and, for a rename, the other one."""
+    names = [getattr(data, "name", None), getattr(data, "archived_as", None),
+             getattr(data, "as_name", None)]
+    return [n for n in names if isinstance(n, str)]
+
+
+def _paths_of(skills: SkillsState, name: str) -> set[str]:
+    record = skills.skills.get(name)
+    return set(skill_paths(record)) if record is not None else set()
+
+
 def fold_skill_event(skills: SkillsState, event: Event) -> None:
     """Apply one skill event (others are ignored), keeping ``vacated`` exact."""
     step = _STEPS.get(type(event.data))
     if step is None:
         return
-    name = getattr(event.data, "name", None)
-    record = skills.skills.get(name) if isinstance(name, str) else None
-    before = set(skill_paths(record)) if record is not None else set()
+    names = event_names(event.data)
+    before = {name: _paths_of(skills, name) for name in names}
     step(skills, event)
-    if not isinstance(name, str):
-        return
-    after_record = skills.skills.get(name)
-    after = set(skill_paths(after_record)) if after_record is not None else set()
-    gone = before - after
-    if not gone and name not in skills.vacated:
-        return
-    vacated = (set(skills.vacated.get(name, ())) | gone) - after
-    if vacated:
-        skills.vacated[name] = sorted(vacated)
-    else:
-        skills.vacated.pop(name, None)
+    after = {name: _paths_of(skills, name) for name in names}
+    live = set().union(*after.values()) if after else set()
+    for name in names:
+        gone = before[name] - after[name]
+        if not gone and name not in skills.vacated:
+            continue
+        vacated = (set(skills.vacated.get(name, ())) | gone) - live
+        if vacated:
+            skills.vacated[name] = sorted(vacated)
+        else:
+            skills.vacated.pop(name, None)
 
 
 def _changed(record: SkillRecord, event: Event) -> None:
@@ -175,9 +186,21 @@ def _changed(record: SkillRecord, event: Event) -> None:
     record.last_patched_at = event.ts
 
 
+def _rename(skills: SkillsState, old: str, new: str) -> SkillRecord | None:
+    record = skills.skills.pop(old, None)
+    if record is not None:
+        record.name = new
+        skills.skills[new] = record
+    return record
+
+
 def _created(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillCreated)
+    existing = skills.skills.get(data.name)
+    if data.archived_as and existing is not None and existing.archived \
+            and data.archived_as not in skills.skills:
+        _rename(skills, data.name, data.archived_as)
     created_by = data.created_by or ("agent" if data.provenance == "agent" else data.provenance)
     skills.skills[data.name] = SkillRecord(
         name=data.name, category=data.category, provenance=data.provenance,
@@ -237,6 +260,8 @@ def _restored(skills: SkillsState, event: Event) -> None:
     record = skills.skills.get(data.name)
     if record is None:
         return
+    if data.as_name and data.as_name not in skills.skills:
+        record = _rename(skills, data.name, data.as_name) or record
     record.state = "active"
     record.archived_at = None
     record.absorbed_into = None

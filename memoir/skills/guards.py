@@ -57,6 +57,7 @@ __all__ = [
     "GuardRefusal",
     "Refusal",
     "archive_events",
+    "archive_refusal",
     "background_refusal",
     "check_absorbed_into",
     "check_background_change",
@@ -187,18 +188,44 @@ def check_absorbed_into(state: State, name: str, absorbed_into: str) -> str | No
     return None
 
 
+def archive_refusal(record: SkillRecord, *, prune_builtins: bool = True) -> Refusal | None:
+    """Why no one may archive ``record`` (Hermes's eligibility, spec §4.3): a protected
+    built-in, a hub install, or a bundled skill while ``curator.prune_builtins`` is off."""
+    name = record.name
+    if record.protected:
+        return Refusal("protected", (
+            f"skill '{name}' is a protected built-in; it backs load-bearing UX and is never "
+            "archived or consolidated"))
+    if record.provenance == "hub":
+        return Refusal("hub", f"skill '{name}' is hub-installed; never archive")
+    if record.provenance == "external":
+        return Refusal("external", (
+            f"skill '{name}' lives in skills.external_dirs; external skills are read-only "
+            "to the curator"))
+    if record.provenance == "bundled" and not prune_builtins:
+        return Refusal("bundled", (
+            f"skill '{name}' is a bundled built-in; enable curator.prune_builtins to allow "
+            "pruning it"))
+    return None
+
+
 def archive_events(
     state: State, name: str, *, actor: str, absorbed_into: str | None = None, reason: str = "",
+    prune_builtins: bool = True,
 ) -> list[Payload]:
     """Archive skill ``name`` (moved to ``skills/.archive/[category/]name``).
 
     Every archive says why: ``absorbed_into`` (an existing, different skill whose
-    umbrella took the content over) or a prune ``reason``, or both.
+    umbrella took the content over) or a prune ``reason``, or both.  Protected, hub
+    and (unless ``prune_builtins``) bundled skills are never archived, by anyone.
     """
     record = _record(state, name)
     if record.archived:
         raise ValidationError(f"skill '{name}' is already archived (at {skill_dir(record)})")
     _guard(state, actor, name, "archive")
+    refusal = archive_refusal(record, prune_builtins=prune_builtins)
+    if refusal is not None:
+        raise GuardRefusal(name, "archive", refusal)
     if record.pinned:
         raise pinned_refusal(record, "archive")
     umbrella = (absorbed_into or "").strip() or None
@@ -218,13 +245,43 @@ def archive_events(
                           previous_state=previous)]  # type: ignore[arg-type]
 
 
-def restore_events(state: State, name: str, *, actor: str, reason: str = "") -> list[Payload]:
-    """Bring skill ``name`` back from the archive to its original category path."""
-    record = _record(state, name)
-    if not record.archived:
-        raise ValidationError(f"skill '{name}' is not archived (it is {record.state})")
-    _guard(state, actor, name, "restore")
-    return [SkillRestored(name=name, reason=reason.strip())]
+def restore_events(state: State, name: str, *, actor: str, reason: str = "",
+                   prune_builtins: bool = True) -> list[Payload]:
+    """Bring skill ``name`` back from the archive to its original category path.
+
+    As in Hermes, when the name is free but only copies archived under a suffixed name
+    (``<name>-<YYYYMMDDHHMMSS>``) remain, the newest comes back under ``name``; a hub
+    skill, or a bundled one while ``prune_builtins`` is off, is not restored over
+    its upstream."""
+    skills = state.skills.skills
+    record = skills.get(name)
+    as_name = None
+    if record is None or not record.archived:
+        copies = sorted(
+            (key for key, r in skills.items() if r.archived and _suffixed_copy(key, name)),
+            reverse=True)
+        if record is not None:
+            raise ValidationError(
+                f"skill '{name}' is not archived (it is {record.state})" if not copies
+                else f"destination already exists: {skill_dir(record)}")
+        if not copies:
+            raise NotFoundError(f"skill '{name}' not found in archive")
+        record, as_name = skills[copies[0]], name
+    _guard(state, actor, record.name, "restore")
+    if record.provenance == "hub":
+        raise GuardRefusal(record.name, "restore", Refusal("hub", (
+            f"skill '{name}' is now hub-installed; restore would shadow the upstream "
+            "version")))
+    if record.provenance == "bundled" and not prune_builtins:
+        raise GuardRefusal(record.name, "restore", Refusal("bundled", (
+            f"skill '{name}' is now bundled; restore would shadow the upstream version")))
+    return [SkillRestored(name=record.name, reason=reason.strip(), as_name=as_name)]
+
+
+def _suffixed_copy(key: str, name: str) -> bool:
+    """Whether ``key`` is ``name`` archived under Hermes's timestamp suffix."""
+    rest = key[len(name) + 1:] if key.startswith(name + "-") else ""
+    return len(rest) >= 14 and rest[:14].isdigit() and (len(rest) == 14 or rest[14] == "-")
 
 
 def state_change_events(

@@ -67,7 +67,8 @@ from memoir.skills.model import (
 from memoir.threats import first_threat_id
 
 __all__ = [
-    "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "decide_manage", "layout_clash",
+    "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "archive_key", "decide_manage",
+    "layout_clash",
     "text_digest",
 ]
 
@@ -103,13 +104,13 @@ def _refuse(name: str, action: str, refusal: Refusal, **extra: Any) -> ManageOut
 
 def _not_found(state: State, name: str, suffix: str = "") -> ManageOutcome:
     record = state.skills.skills.get(name)
+    archived = ""
     if record is not None and record.archived:
-        return _fail(
-            f"Skill '{name}' is archived ({skill_dir(record)}); ask the user to run "
-            f"`memoir skills restore {name}` if it is needed again.{suffix}"
-        )
+        # Hermes's message, and where the skill went.
+        archived = (f" It is archived ({skill_dir(record)}): ask the user to run "
+                    f"`memoir skills restore {name}` if it is needed again.")
     return _fail(f"Skill '{name}' not found. Use skills_list() to see available skills."
-                 f"{suffix}")
+                 f"{archived}{suffix}")
 
 
 def _description(content: str) -> str:
@@ -183,7 +184,12 @@ class _Call:
             return _fail(problem)
         skills = self.state.skills.skills
         existing = skills.get(name)
-        if existing is not None:
+        archived_as = None
+        if existing is not None and existing.archived:
+            # As in Hermes, an archived skill does not hold its name: it is kept under
+            # the name with its archive time appended.
+            archived_as = archive_key(self.state, existing)
+        elif existing is not None:
             return _fail(f"A skill named '{name}' already exists at "
                          f"{self.abs_dir(existing)}.")
         clash = layout_clash(self.state, name, category)
@@ -200,7 +206,7 @@ class _Call:
         owner = "agent" if is_background(self.actor) else "user"
         event = SkillCreated(name=name, category=category, content=self.content,
                              provenance=provenance, protected=name in PROTECTED_SKILLS,
-                             created_by=owner)
+                             created_by=owner, archived_as=archived_as)
         rel = f"{category}/{name}" if category else name
         result: dict[str, Any] = {
             "success": True,
@@ -394,9 +400,23 @@ class _Call:
         }, [event])
 
 
+def archive_key(state: State, record: SkillRecord) -> str:
+    """The name an archived skill is kept under when its own is taken again:
+    ``<name>-<archived at, YYYYMMDDHHMMSS>`` (Hermes's suffix), unique."""
+    stamp = "".join(ch for ch in (record.archived_at or "")[:19] if ch.isdigit())
+    key = f"{record.name}-{stamp.ljust(14, '0')}"
+    n = 1
+    while key in state.skills.skills:
+        n += 1
+        key = f"{record.name}-{stamp.ljust(14, '0')}-{n}"
+    return key
+
+
 def layout_clash(state: State, name: str, category: str | None) -> str | None:
     """A new skill's folder must not nest in, or hold, another skill's folder."""
     for other in state.skills.skills.values():
+        if other.archived:
+            continue  # under skills/.archive/, out of the tree's way
         if category is not None and other.category is None and other.name == category:
             return (f"Category '{category}' is the name of an uncategorised skill; choose "
                     "another category.")

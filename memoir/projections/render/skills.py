@@ -36,7 +36,7 @@ from memoir.events.skills import (
     SkillWriteRejected,
 )
 from memoir.events.types import Event
-from memoir.projections.skills import SKILLS_DIR, SkillRecord, skill_paths
+from memoir.projections.skills import SKILLS_DIR, SkillRecord, event_names, skill_paths
 from memoir.projections.state import State
 
 __all__ = ["USAGE_FILE", "SkillsRenderer", "usage_json", "usage_record"]
@@ -87,10 +87,10 @@ class SkillsRenderer:
         for event in events:
             if not event.type.startswith("skill.") or isinstance(event.data, SkillWriteRejected):
                 continue
-            name = getattr(event.data, "name", None)
-            if isinstance(name, str):
+            names = event_names(event.data)
+            if names:
                 if isinstance(event.data, _MOVES_FILES):
-                    paths.add(_TOKEN + name)
+                    paths.update(_TOKEN + name for name in names)
                 paths.add(USAGE_FILE)
         return paths
 
@@ -103,9 +103,12 @@ class SkillsRenderer:
             names = {p[len(_TOKEN):] for p in paths if p.startswith(_TOKEN)}
             wanted = {p for p in paths if not p.startswith(_TOKEN)}
         out: dict[str, bytes | None] = {}
+        # Every vacated path first: a path one skill left may be another's now (a
+        # rename), and what a skill holds wins.
         for name in sorted(names):
             for rel in skills.vacated.get(name, ()):
                 out[rel] = None
+        for name in sorted(names):
             record = skills.skills.get(name)
             if record is not None:
                 for rel, text in skill_paths(record).items():
