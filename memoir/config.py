@@ -78,6 +78,9 @@ class SkillsConfig(_Section):
     #: the person's before an agent changes or loads that skill, as Hermes reads the
     #: tree.  Off: they wait for ``memoir adopt``.
     adopt_hand_edits: bool = True
+    #: Extra folders of skills the agent may read (``~`` and ``${VAR}`` expanded); local
+    #: skills win on a name collision, and memoir never writes to them.
+    external_dirs: list[str] = pydantic.Field(default_factory=list)
 
 
 class CuratorConfig(_Section):

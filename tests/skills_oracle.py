@@ -14,7 +14,8 @@ object with ``do`` and, for tool calls, ``origin`` (``foreground`` or
 - ``{"do": "pin", "name": n}``: the usage record's ``pinned`` set (``hermes curator pin``);
 - ``{"do": "archive" | "restore", "name": n}``: ``skill_usage.archive_skill`` /
   ``restore_skill`` (``hermes curator archive|restore``), result ``{ok, message}``;
-- ``{"do": "write", "path": p, "text": t}``: a hand edit of ``skills/<p>``;
+- ``{"do": "write", "path": p, "text": t}``: a hand edit of ``skills/<p>`` (of
+  ``<outside>/<p>`` with ``"outside": true``);
 - ``{"do": "mkdir", "path": p}``, ``{"do": "remove", "path": p}``;
 - ``{"do": "symlink", "path": p, "to": "<outside>/x"}``: a link in the tree pointing to
   ``<outside>`` (a folder beside the home) or into the tree (``<skills>/x``);
@@ -70,7 +71,8 @@ def main() -> None:
         skills = home / "skills"
         skills.mkdir()
         os.environ["HERMES_HOME"] = str(home)
-        (home / "config.yaml").write_text(doc.get("config", ""), encoding="utf-8")
+        config = doc.get("config", "").replace("<outside>", str(outside))
+        (home / "config.yaml").write_text(config, encoding="utf-8")
 
         from tools import skill_usage  # type: ignore[import-not-found]
         from tools.skill_manager_tool import skill_manage  # type: ignore[import-not-found]
@@ -110,7 +112,7 @@ def main() -> None:
                     ok, message = act(step["name"])
                     result = {"ok": ok, "message": message}
                 elif do == "write":
-                    path = skills / step["path"]
+                    path = (outside if step.get("outside") else skills) / step["path"]
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(step["text"], encoding="utf-8")
                 elif do == "mkdir":

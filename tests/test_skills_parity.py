@@ -97,7 +97,8 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
     outside.mkdir(parents=True)
     (home / "skills").mkdir(parents=True)
     if config:
-        (home / "config.yaml").write_text(config, encoding="utf-8")
+        (home / "config.yaml").write_text(config.replace("<outside>", str(outside)),
+                                          encoding="utf-8")
     skills = home / "skills"
     records: list[dict[str, Any]] = []
     viewed: dict[str, set[Any]] = {"foreground": set(), "background_review": set()}
@@ -134,7 +135,7 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
                 except memoir.MemoirError as exc:
                     result = {"ok": False, "message": str(exc)}
             elif do == "write":
-                path = skills / step["path"]
+                path = (outside if step.get("outside") else skills) / step["path"]
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(step["text"], encoding="utf-8")
             elif do == "mkdir":
@@ -386,6 +387,23 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_skills_scenario_matches_hermes(name: str, tmp_path: Path) -> None:
     check(SCENARIOS[name], tmp_path)
+
+
+def test_external_skills_are_read_and_kept_from_background_writes(tmp_path: Path) -> None:
+    check([
+        {"do": "write", "outside": True, "path": "shared/ops/team-tool/SKILL.md",
+         "text": skill("team-tool")},
+        {"do": "write", "outside": True, "path": "shared/ops/team-tool/references/r.md",
+         "text": "reference"},
+        view(name="team-tool"),
+        view(name="team-tool", file_path="references/r.md"),
+        view(BG, name="team-tool"),
+        manage(BG, action="patch", name="team-tool", old_string="Do", new_string="Did"),
+        manage(BG, action="delete", name="team-tool", absorbed_into="x"),
+        manage(action="create", name="team-tool", content=skill("team-tool")),
+        manage(action="create", name="mine", content=skill("mine")),
+        view(name="mine"),
+    ], tmp_path, config="skills:\n  external_dirs:\n    - <outside>/shared\n")
 
 
 def test_bundled_skills_are_archived_only_while_pruning_builtins_is_on(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from memoir.skills.model import (
     check_name,
 )
 
-__all__ = ["PROVENANCES", "ImportReport", "import_skills"]
+__all__ = ["PROVENANCES", "ImportReport", "import_skills", "read_skill_files", "skill_folders"]
 
 PROVENANCES = ("agent", "user", "bundled", "hub", "import")
 # Folders Hermes never scans for skills.
@@ -93,7 +93,9 @@ def _hermes_sets(root: Path) -> tuple[set[str], set[str], dict[str, Any]]:
     return bundled, hub, usage
 
 
-def _skill_folders(root: Path) -> list[Path]:
+def skill_folders(root: Path) -> list[Path]:
+    """Every folder under ``root`` holding a SKILL.md (Hermes's excluded and hidden
+    folders skipped; a skill's own folders are not searched for more skills)."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         if SKILL_FILE in filenames and Path(dirpath) != root:
@@ -104,7 +106,9 @@ def _skill_folders(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def _read_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, str]:
+def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, str]:
+    """A skill folder's support files (path → text); what cannot be one goes in
+    ``skipped`` with the reason.  Links are never followed."""
     files: dict[str, str] = {}
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -134,7 +138,7 @@ def _read_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, s
 def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
     bundled, hub, usage = _hermes_sets(root)
     found: list[_Found] = []
-    for folder in _skill_folders(root):
+    for folder in skill_folders(root):
         parts = folder.relative_to(root).parts
         skill_md = folder / SKILL_FILE
         if len(parts) > 2:
@@ -156,7 +160,7 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
         origin = "bundled" if name in bundled else "hub" if name in hub else provenance
         found.append(_Found(
             name=name, category=category, content=content,
-            files=_read_files(folder, name, skipped), provenance=origin,
+            files=read_skill_files(folder, name, skipped), provenance=origin,
             created_by=("agent" if record.get("created_by") == "agent" and origin not in
                         ("bundled", "hub") else None),
             pinned=bool(record.get("pinned")) and origin not in ("bundled", "hub"),

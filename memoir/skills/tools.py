@@ -46,8 +46,9 @@ from memoir.skills.adopt import (
     hand_placed_folder,
     skill_folder_drift,
 )
+from memoir.skills.external import ExternalSkill, external_skills
 from memoir.skills.guards import Refusal, background_refusal, is_background
-from memoir.skills.manage import ACTIONS, WRITES, decide_manage, text_digest
+from memoir.skills.manage import ACTIONS, WRITES, archive_key, decide_manage, text_digest
 from memoir.skills.model import canonical_file_path
 from memoir.skills.view import list_skills, view_skill
 
@@ -56,6 +57,7 @@ __all__ = [
     "SKILL_MANAGE_SCHEMA",
     "SKILL_VIEW_SCHEMA",
     "adopt_skill_edits",
+    "copy_external",
     "record_use",
     "skill_manage_call",
     "skill_manage_tool",
@@ -173,6 +175,37 @@ def _skills_root(engine: Engine) -> str:
     return str(engine.home / "skills")
 
 
+def _externals(engine: Engine) -> dict[str, ExternalSkill]:
+    """The skills of ``skills.external_dirs``, read now (none configured: nothing read)."""
+    dirs = engine.config.skills.external_dirs
+    return external_skills(dirs, home=engine.home) if dirs else {}
+
+
+def copy_external(engine: Engine, found: ExternalSkill, *, before: str) -> str | None:
+    """Copy an external skill into the home as the person's (actor ``user``, a run of
+    its own), so a foreground change applies to a journaled copy and the external
+    folder is never written.  Returns the run id (None: a local skill took the name
+    meanwhile)."""
+    run_id = short_id("adopt-")
+    record = found.record
+
+    def decide(state: State) -> Decision[str | None]:
+        existing = state.skills.skills.get(record.name)
+        if existing is not None and not existing.archived:
+            return Decision(events=[], result=None)
+        copy = SkillCreated(
+            name=record.name, category=record.category, content=record.content,
+            provenance="import", created_by="user", files=dict(record.files),
+            archived_as=archive_key(state, existing) if existing is not None else None)
+        head = RunStarted(run_id=run_id, kind="adopt", summary=(
+            f"copied skill {record.name} from {found.folder} into the home before "
+            f"{before}; the external folder is left as it is"))
+        return Decision(events=[head, copy], result=run_id)
+
+    _events, result = engine.commit(decide, actor="user", run=run_id)
+    return result
+
+
 def adopt_skill_edits(engine: Engine, name: str, *, before: str) -> str | None:
     """Adopt the hand edits of skill ``name``'s folder — or the folder of a skill named
     ``name`` that a person placed in the tree — as the person's: events of actor
@@ -232,12 +265,23 @@ def _drift_refusal(files: FilesView, state: State, name: str, action: str,
                if d.kind != "blocked" and (paths is None or d.path in paths)]
     if not drifted:
         return None
-    paths = ", ".join(d.path for d in drifted)
-    refusal = Refusal("drift", (
-        f"Refusing to change skill '{name}': {paths} changed on disk since memoir wrote it, "
-        "and this write would hide that edit. Ask the user to run `memoir adopt` to keep "
-        "the edit (or `memoir rebuild --force` to discard it), then retry."
-    ))
+    record = state.skills.skills.get(name)
+    folder = skill_dir(record) if record is not None else ""
+    strays = [d.path for d in drifted if d.kind == "added" and record is not None
+              and canonical_file_path(d.path[len(folder) + 1:], name)[1] is not None]
+    if strays and len(strays) == len(drifted):
+        reason = (
+            f"Refusing to change skill '{name}': {', '.join(strays)} is not a file memoir "
+            "can keep with a skill (only SKILL.md and files under references/, templates/, "
+            f"scripts/ and assets/), and this would remove it. Ask the user to move it out "
+            f"of {folder}/, then retry.")
+    else:
+        reason = (
+            f"Refusing to change skill '{name}': {', '.join(d.path for d in drifted)} "
+            "changed on disk since memoir wrote it, and this write would hide that edit. "
+            "Ask the user to run `memoir adopt` to keep the edit (or `memoir rebuild "
+            "--force` to discard it), then retry.")
+    refusal = Refusal("drift", reason)
     return Decision(events=[refusal.event(name, action)],
                     result={"success": False, "error": refusal.reason})
 
@@ -318,9 +362,25 @@ def skill_manage_call(
         # As Hermes reads the tree on every call: the person's hand edits of this
         # skill (or a skill they placed by hand) become part of the journal first.
         adopt_skill_edits(engine, name, before=f"{actor}'s skill_manage {action}")
+    external = _externals(engine)
+    outside = external.get(name) if engine.state.skills.live(name) is None else None
+    if outside is not None and action in WRITES and not is_background(actor):
+        copy_external(engine, outside, before=f"{actor}'s skill_manage {action}")
 
     def decide(state: State, files: FilesView) -> Decision[dict[str, Any]]:
         record = state.skills.live(name)
+        found = external.get(name) if record is None else None
+        if found is not None and action == "create":
+            return Decision(events=[], result={
+                "success": False,
+                "error": f"A skill named '{name}' already exists at {found.folder}."})
+        if found is not None and action in WRITES:  # a background actor's
+            refusal = Refusal("external", (
+                f"Refusing background curator {action} for skill '{name}': the skill lives "
+                "in skills.external_dirs, which are externally owned and read-only to "
+                "autonomous curation."))
+            return Decision(events=[refusal.event(name, action)],
+                            result={"success": False, "error": refusal.reason})
         if (action in WRITES and record is not None
                 and background_refusal(state, actor, name, action) is None):
             # What is left of a hand edit (one that could not be adopted) is never
@@ -366,12 +426,14 @@ def skill_view_call(
     Returns the result and the read mark for what was shown (None on failure).
     """
     shown: list[ReadMark] = []
+    external = _externals(engine)
     name = args.get("name")
     if isinstance(name, str):
         adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{actor}'s skill_view")
 
     def decide(state: State) -> Decision[dict[str, Any]]:
-        outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ)
+        outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
+                             external=external)
         shown.clear()
         if outcome.shown is not None:
             name, path, text = outcome.shown
@@ -385,7 +447,7 @@ def skill_view_call(
 
 def skills_list_call(engine: Engine, args: dict[str, Any]) -> dict[str, Any]:
     """Answer ``skills_list`` from the current state (appends nothing)."""
-    return list_skills(engine.state, args)
+    return list_skills(engine.state, args, external=_externals(engine))
 
 
 def record_use(

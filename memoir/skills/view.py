@@ -18,6 +18,7 @@ from typing import Any
 from memoir.events.skills import SkillViewed
 from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
 from memoir.projections.state import State
+from memoir.skills.external import ExternalSkill
 from memoir.skills.model import (
     canonical_file_path,
     description_of,
@@ -153,11 +154,28 @@ def _file_result(record: SkillRecord, name: str, file_path: str,
     )
 
 
+def _find_external(external: Mapping[str, ExternalSkill], name: str) -> ExternalSkill | None:
+    found = external.get(name)
+    if found is not None:
+        return found
+    for sep in ("/", ":"):
+        if sep in name:
+            category, _, bare = name.partition(sep)
+            found = external.get(bare)
+            if found is not None and found.record.category == category:
+                return found
+    return None
+
+
 def view_skill(
     state: State, args: Mapping[str, Any], *, root: str = SKILLS_DIR,
     platform: str | None = None, environ: Mapping[str, str] | None = None,
+    external: Mapping[str, ExternalSkill] | None = None,
 ) -> ViewOutcome:
-    """Decide one ``skill_view`` call (``name``, optional ``file_path``)."""
+    """Decide one ``skill_view`` call (``name``, optional ``file_path``).
+
+    ``external``: the skills of ``skills.external_dirs``, found when no local skill
+    has the name; viewing one appends nothing (they are not in the journal)."""
     name = args.get("name", "")
     problem = _lookup_error(name)
     if problem:
@@ -166,6 +184,12 @@ def view_skill(
                                     "directory."})
     assert isinstance(name, str)
     record = _find(state, name)
+    found = _find_external(external or {}, name) if record is None else None
+    if found is not None:
+        outcome = view_skill(_one_skill_state(found.record), args, root=str(found.root),
+                             platform=platform, environ=environ)
+        outcome.event = None
+        return outcome
     if record is None:
         archived = state.skills.skills.get(name)
         result: dict[str, Any] = {
@@ -236,12 +260,25 @@ def _main_result(record: SkillRecord, frontmatter: Mapping[str, Any], root: str,
                        (record.name, SKILL_FILE, record.content))
 
 
+def _one_skill_state(record: SkillRecord) -> State:
+    state = State()
+    state.skills.skills[record.name] = record
+    return state
+
+
 def list_skills(state: State, args: Mapping[str, Any], *,
-                platform: str | None = None) -> dict[str, Any]:
-    """Answer one ``skills_list`` call (optional ``category`` filter)."""
+                platform: str | None = None,
+                external: Mapping[str, ExternalSkill] | None = None) -> dict[str, Any]:
+    """Answer one ``skills_list`` call (optional ``category`` filter); skills of the
+    external folders are listed after the local ones, unless a local skill has the
+    name."""
+    live = _sorted_live(state)
+    names = {r.name for r in live}
+    outside = sorted((e.record for n, e in (external or {}).items() if n not in names),
+                     key=lambda r: (r.category or "", r.name))
     rows = [
         {"name": r.name, "description": description_of(r.content), "category": r.category}
-        for r in _sorted_live(state)
+        for r in [*live, *outside]
         if matches_platform(parse_frontmatter(r.content)[0], platform)
     ]
     if not rows:
