@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "curator": "memoir.commands.curator:curator",
     "runs": "memoir.commands.curator:runs",
     "revert": "memoir.commands.curator:revert",
+    "pending": "memoir.commands.pending:pending_group",
     "demo": "memoir.commands.demo:demo",
 }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pydantic
 import yaml
@@ -35,6 +35,18 @@ class _Section(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", validate_assignment=True)
 
 
+def _approval_flag(value: Any) -> Any:
+    """``write_approval`` as Hermes reads it: a bool, or one of the strings on, true,
+    yes, 1, approve, enabled (any other string is off)."""
+    if isinstance(value, str):
+        return value.strip().lower() in {"on", "true", "yes", "1", "approve", "enabled"}
+    return value
+
+
+#: A ``write_approval`` key (spec §1.9): hold the section's writes for a person.
+ApprovalFlag = Annotated[bool, pydantic.BeforeValidator(_approval_flag)]
+
+
 class MemoryConfig(_Section):
     memory_char_limit: int = pydantic.Field(2200, ge=1, le=1_000_000)
     user_char_limit: int = pydantic.Field(1375, ge=1, le=1_000_000)
@@ -43,6 +55,9 @@ class MemoryConfig(_Section):
     #: ``user``) when a session starts and before an agent writes to the file, as Hermes
     #: re-reads its files.  Off: every hand edit waits for ``memoir adopt``.
     adopt_hand_edits: bool = True
+    #: Hold every memory write an agent or a review makes for a person's approval
+    #: (``memoir pending``); a person's own writes are never held.
+    write_approval: ApprovalFlag = False
 
 
 class JournalConfig(_Section):
@@ -81,6 +96,8 @@ class SkillsConfig(_Section):
     #: Extra folders of skills the agent may read (``~`` and ``${VAR}`` expanded); local
     #: skills win on a name collision, and memoir never writes to them.
     external_dirs: list[str] = pydantic.Field(default_factory=list)
+    #: Hold every skill write an agent or a review makes for a person's approval.
+    write_approval: ApprovalFlag = False
 
 
 class CuratorConfig(_Section):

@@ -75,7 +75,7 @@ for case in cases:
 print(json.dumps(out))
 """
 
-T0 = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
 def _iso(when: dt.datetime) -> str:

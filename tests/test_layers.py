@@ -42,6 +42,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.skills": "domains",
     "memoir.curator": "domains",
     "memoir.tools": "tools",
+    "memoir.approvals": "tools",
     "memoir.prompt": "tools",
     "memoir.session": "sessions",
     "memoir.api": "api",

@@ -31,6 +31,9 @@ def _memory_write(ctx: click.Context, args: dict[str, Any]) -> None:
         message = str(result.get("error"))
         if result.get("matches"):
             message += " Matches: " + "; ".join(repr(m) for m in result["matches"])
+        if result.get("drift_backup"):
+            message += (" (`memoir adopt` keeps the file as it reads; `memoir rebuild --force` "
+                        "discards the edit.)")
         raise UserError(message)
     recorded = run in handle.state.runs
     click.echo(f"{result['message']} {result['target']}: {result['usage']}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-__all__ = ["CallContext", "HeldEntries", "ReadMark"]
+__all__ = ["CallContext", "HeldEntries", "ReadMark", "is_background"]
 
 #: What ``skill_view`` showed a caller: (skill name, file path, sha256 of the text).
 ReadMark = tuple[str, str, str]
@@ -19,6 +19,11 @@ ReadMark = tuple[str, str, str]
 #: caller holds in memory) — Hermes answers a replace or remove without ``old_text``
 #: from the latter.
 HeldEntries = dict[str, tuple[list[str], list[str]]]
+
+
+def is_background(actor: str) -> bool:
+    """Whether ``actor`` works without a person present (a reviewer or the curator)."""
+    return actor.startswith("reviewer.") or actor == "curator"
 
 
 @dataclass

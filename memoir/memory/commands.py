@@ -11,16 +11,18 @@ turn in the caller's context (spec §1.6).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import Any
 
-from memoir.engine.caller import CallContext, HeldEntries
+from memoir.engine.caller import CallContext, HeldEntries, is_background
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
-from memoir.errors import MemoirError
+from memoir.errors import MemoirError, NotFoundError
+from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
 from memoir.events.runs import RunStarted
-from memoir.ids import short_id
+from memoir.ids import random_hex, short_id
 from memoir.memory.adoption import adoption_events
 from memoir.memory.tool import (
     MAX_FAILURES_PER_TURN,
@@ -29,7 +31,8 @@ from memoir.memory.tool import (
     drift_result,
     failure_cap_result,
 )
-from memoir.projections.memory import TARGETS
+from memoir.projections.approvals import PendingWrite
+from memoir.projections.memory import TARGETS, well_formed
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 
@@ -115,14 +118,23 @@ def memory_call(
     run: str | None = None,
     run_kind: str | None = None,
     held: HeldEntries | None = None,
+    approving: PendingWrite | None = None,
 ) -> tuple[dict[str, Any], MemoryOutcome | None]:
     """Run one ``memory`` tool call through the command layer.
 
     Returns the Hermes-shaped result and the outcome.  With ``run_kind``, a write that
     lands starts run ``run`` in the same append.  ``held`` is the caller's record of the
     entries it holds in memory, updated in place.
+
+    With ``memory.write_approval`` on, a write by anyone but a person (actor ``user``)
+    that would land is held instead: ``write.pending`` is journaled and the result says
+    it is staged (spec §1.9).  A write that would fail fails now, as it would later.
+    ``approving`` replays a held write for a person: its ``write.approved`` goes first
+    in the same append as the write's events (nothing is appended if it fails).
     """
     box: list[tuple[MemoryOutcome, list[str]]] = []
+    hold = (approving is None and actor != "user" and engine.config.memory.write_approval)
+    pending_id = random_hex(4)
     target_arg = args.get("target") if isinstance(args, dict) else None
     if (target_arg or "memory") in TARGETS and _writes(args):
         adopt_hand_edit(engine, str(target_arg or "memory"),
@@ -141,6 +153,25 @@ def memory_call(
         before = state.memory.target(target).texts() if target in TARGETS else []
         box.append((outcome, before))
         events = list(outcome.events)
+        if approving is not None:
+            if approving.id not in state.approvals.pending:
+                raise NotFoundError(f"no pending write {approving.id!r} (approved or "
+                                    "rejected meanwhile?)")
+            if outcome.success:
+                events.insert(0, PendingApproved(
+                    pending_id=approving.id, proposed_by=approving.actor,
+                    result=str(outcome.result.get("message", ""))))
+        elif hold and outcome.success and events:
+            staged = WritePending(pending_id=pending_id, subsystem="memory",
+                                  action=_action(args), summary=memory_summary(args),
+                                  origin="background_review" if is_background(actor)
+                                  else "foreground", args=_tool_args(args))
+            events = [staged]
+            outcome = dataclasses.replace(outcome, result={
+                "success": True, "staged": True, "pending_id": pending_id,
+                "message": ("Staged for approval (memory.write_approval is on). Not yet "
+                            "saved — review with `memoir pending`.")}, events=[])
+            box[-1] = (outcome, before)
         if outcome.drift is not None and outcome.target is not None:
             events.append(WriteRejected(
                 target=outcome.target, action=_action(args), reason="drift",
@@ -157,8 +188,12 @@ def memory_call(
                                                run=run)
     outcome, before = box[-1]
     if outcome.drift is not None and outcome.target is not None:
-        result = drift_result(outcome.target, outcome.drift, _backup(engine, outcome.target))
-    if held is not None and outcome.target is not None and outcome.live is not None:
+        kind = outcome.drift
+        if kind == "edited" and _malformed(engine, outcome.target):
+            kind = "malformed"
+        result = drift_result(outcome.target, kind, _backup(engine, outcome.target))
+    if held is not None and outcome.target is not None and outcome.live is not None \
+            and not outcome.result.get("staged"):
         wrote = outcome.success and bool(outcome.events)
         held[outcome.target] = (list(outcome.live) if wrote else before, list(outcome.live))
     assert result is not None
@@ -228,6 +263,38 @@ def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
     return result
 
 
+def memory_summary(args: dict[str, Any]) -> str:
+    """The one line a pending memory write is listed with (Hermes's form)."""
+    label = "user profile" if args.get("target") == "user" else "memory"
+    operations = args.get("operations")
+    if operations:
+        lines = []
+        for op in operations if isinstance(operations, list) else []:
+            op = op if isinstance(op, dict) else {}
+            act = op.get("action", "?")
+            if act == "remove":
+                lines.append(f"- remove: {op.get('old_text', '')}")
+            elif act == "replace":
+                lines.append(f"- replace: {op.get('old_text', '')} -> {op.get('content', '')}")
+            else:
+                lines.append(f"- {act}: {op.get('content', '')}")
+        count = len(operations) if isinstance(operations, list) else 0
+        return f"apply {count} op(s) to {label}: {chr(10).join(lines)[:120]}"
+    action = args.get("action")
+    content, old_text = args.get("content") or "", args.get("old_text") or ""
+    if action == "add":
+        return f"add to {label}: {str(content)[:120]}"
+    if action == "replace":
+        return f"replace in {label}: {f'old: {old_text}{chr(10)}new: {content}'[:120]}"
+    return f"remove from {label}: {str(old_text)[:120]}"
+
+
+def _tool_args(args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of a memory call worth keeping to replay it."""
+    keys = ("action", "target", "content", "old_text", "operations")
+    return {k: args[k] for k in keys if args.get(k) is not None}
+
+
 def _writes(args: dict[str, Any]) -> bool:
     """Whether a call may write (a malformed call is answered before any adoption)."""
     return bool(args.get("operations")) or args.get("action") in ("add", "replace", "remove")
@@ -235,6 +302,16 @@ def _writes(args: dict[str, Any]) -> bool:
 
 def _action(args: dict[str, Any]) -> str:
     return "batch" if args.get("operations") else str(args.get("action"))
+
+
+def _malformed(engine: Engine, target: str) -> bool:
+    """Whether the target's file holds text Hermes's drift guard refuses."""
+    data = engine.files.read(memory_file(target))
+    try:
+        text = data.decode("utf-8") if data is not None else ""
+    except UnicodeDecodeError:
+        return True
+    return not well_formed(text, engine.state.memory.limits[target])
 
 
 def _backup(engine: Engine, target: str) -> str:

@@ -62,7 +62,9 @@ MAX_FAILURES_PER_TURN = 3
 _PREVIEW = 80
 _SUCCESS_NOTE = "Saved to persistent memory. This write is done; do not repeat it."
 
-DriftKind = Literal["edited", "unclean"]
+#: ``edited``: a hand edit memoir has not adopted; ``malformed``: one Hermes's drift
+#: guard would refuse too; ``unclean``: the journal's own entries would not read back.
+DriftKind = Literal["edited", "malformed", "unclean"]
 """Why a write was refused: the file holds a hand edit (``edited``), or the file would
 not read back as the entries it was written from (``unclean``, Hermes's own guard)."""
 
@@ -127,6 +129,23 @@ def drift_result(target: str, kind: DriftKind, backup: str) -> dict[str, Any]:
     copy could not be written).
     """
     name = FILE_NAMES[target]
+    if kind == "malformed":
+        # Hermes's own refusal (its drift guard), with memoir's way out.
+        return {
+            "success": False,
+            "error": (f"Refusing to write {name}: file on disk has content that wouldn't "
+                      "round-trip through the memory tool (likely added by the patch tool, "
+                      "a shell append, a manual edit, or a concurrent session). A snapshot "
+                      f"was saved to {backup}. Resolve the drift first — either rewrite the "
+                      "file as a clean §-delimited list of entries, or move the extra "
+                      "content out — then retry."),
+            "drift_backup": backup,
+            "remediation": (f"Ask the user to rewrite {name} as a clean list (entries "
+                            "separated by a line holding only §, each within the limit; "
+                            "memoir adopts it with the next write), or to run `memoir "
+                            "adopt` to keep it as it reads, or `memoir rebuild --force` to "
+                            "discard it; then retry."),
+        }
     if kind == "edited":
         why = ("it was edited by hand since memoir last wrote it, and this write would "
                "overwrite the edit")

@@ -18,7 +18,8 @@ from typing import Any
 import msgspec
 
 from memoir.events.types import Event, Payload
-from memoir.projections import curator, memory, sessions, skills
+from memoir.projections import approvals, curator, memory, sessions, skills
+from memoir.projections.approvals import ApprovalsState
 from memoir.projections.curator import CuratorState
 from memoir.projections.lazy import loaded
 from memoir.projections.memory import MemoryState
@@ -38,6 +39,7 @@ class State(msgspec.Struct):
     runs: dict[str, RunInfo] = msgspec.field(default_factory=dict)
     skills: SkillsState = msgspec.field(default_factory=SkillsState)
     curator: CuratorState = msgspec.field(default_factory=CuratorState)
+    approvals: ApprovalsState = msgspec.field(default_factory=ApprovalsState)
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state."""
@@ -91,4 +93,5 @@ STEPS = compose((
     ("runs", sessions.RUN_FOLDS),
     ("skills", skills.FOLDS),
     ("curator", curator.FOLDS),
+    ("approvals", approvals.FOLDS),
 ))

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memoir.engine.caller import is_background
 from memoir.errors import NotFoundError, RejectedError, ValidationError
 from memoir.events.skills import (
     SkillArchived,
@@ -69,11 +70,6 @@ __all__ = [
     "state_change_events",
     "unpin_events",
 ]
-
-
-def is_background(actor: str) -> bool:
-    """Whether ``actor`` works without a person present (a reviewer or the curator)."""
-    return actor.startswith("reviewer.") or actor == "curator"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.errors import MemoirError, NotFoundError
+from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillArchived,
@@ -37,7 +38,8 @@ from memoir.events.skills import (
     SkillUsed,
 )
 from memoir.events.types import Event, Payload
-from memoir.ids import short_id
+from memoir.ids import random_hex, short_id
+from memoir.projections.approvals import PendingWrite
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
 from memoir.skills.adopt import (
@@ -46,6 +48,7 @@ from memoir.skills.adopt import (
     hand_placed_folder,
     skill_folder_drift,
 )
+from memoir.skills.approval import skill_gist, skill_tool_args
 from memoir.skills.external import ExternalSkill, external_skills
 from memoir.skills.guards import Refusal, background_refusal, is_background
 from memoir.skills.manage import ACTIONS, WRITES, archive_key, decide_manage, text_digest
@@ -348,11 +351,18 @@ def skill_manage_call(
     run: str | None = None,
     run_kind: str | None = None,
     viewed: Collection[ReadMark] = (),
+    approving: PendingWrite | None = None,
 ) -> dict[str, Any]:
     """Run one ``skill_manage`` call through the command layer; returns Hermes's result.
 
-    With ``run_kind``, a call that lands starts run ``run`` in the same append.
+    With ``run_kind``, a call that lands starts run ``run`` in the same append.  With
+    ``skills.write_approval`` on, a write by anyone but a person that would land is
+    held (``write.pending``, result ``staged``); ``approving`` replays a held write for
+    a person, its ``write.approved`` first in the same append (see
+    :func:`memoir.memory.commands.memory_call`).
     """
+    hold = approving is None and actor != "user" and engine.config.skills.write_approval
+    pending_id = random_hex(4)
 
     name = str(args.get("name", ""))
     action = str(args.get("action", ""))
@@ -403,14 +413,33 @@ def skill_manage_call(
             if refused is not None:
                 return refused
         payloads: list[Payload] = list(outcome.events)
+        result = outcome.result
+        if approving is not None:
+            if approving.id not in state.approvals.pending:
+                raise NotFoundError(f"no pending write {approving.id!r} (approved or "
+                                    "rejected meanwhile?)")
+            if outcome.success:
+                payloads.insert(0, PendingApproved(
+                    pending_id=approving.id, proposed_by=approving.actor,
+                    result=str(result.get("message", ""))))
+        elif hold and outcome.success and payloads:
+            gist = skill_gist(args)
+            payloads = [WritePending(
+                pending_id=pending_id, subsystem="skills", action=action, summary=gist,
+                origin="background_review" if is_background(actor) else "foreground",
+                args=skill_tool_args(args))]
+            result = {"success": True, "staged": True, "pending_id": pending_id,
+                      "gist": gist, "message": (
+                          "Staged for approval (skills.write_approval is on). Not yet "
+                          "saved — review with `memoir pending`.")}
         if run_kind and run and outcome.success and payloads:
             payloads.insert(0, RunStarted(run_id=run, kind=run_kind,
                                           summary=f"skill_manage {action} {name}"))
-        return Decision(events=payloads, result=outcome.result)
+        return Decision(events=payloads, result=result)
 
-    _events, result = engine.commit_with_files(decide, actor=actor, session=session, run=run)
-    assert result is not None
-    return result
+    _events, answer = engine.commit_with_files(decide, actor=actor, session=session, run=run)
+    assert answer is not None
+    return answer
 
 
 def skill_view_call(
