@@ -135,12 +135,11 @@ def memory_call(
     box: list[tuple[MemoryOutcome, list[str]]] = []
     hold = (approving is None and actor != "user" and engine.config.memory.write_approval)
     pending_id = random_hex(4)
-    target_arg = args.get("target") if isinstance(args, dict) else None
-    if (target_arg or "memory") in TARGETS and _writes(args):
-        adopt_hand_edit(engine, str(target_arg or "memory"),
-                        before=f"{actor}'s memory {_action(args)}")
+    # A hand edit in the way is adopted (and the call decided again) only when the call
+    # meets one, so a write to an untouched file pays nothing for it.
+    may_adopt = [engine.config.memory.adopt_hand_edits and not engine.readonly]
 
-    def decide_here(state: State, files: FilesView) -> Decision[dict[str, Any]]:
+    def decide_here(state: State, files: FilesView) -> Decision[dict[str, Any] | None]:
         target = args.get("target") or "memory"
         edited: set[str] = set()
         if target in TARGETS and target_drifted(state, files, target):
@@ -152,6 +151,8 @@ def memory_call(
         outcome = decide(state.memory, args, live=live, edited=edited)
         before = state.memory.target(target).texts() if target in TARGETS else []
         box.append((outcome, before))
+        if outcome.drift == "edited" and may_adopt[0]:
+            return Decision(events=[], result=None)  # adopt first, then decide again
         events = list(outcome.events)
         if approving is not None:
             if approving.id not in state.approvals.pending:
@@ -186,6 +187,12 @@ def memory_call(
 
     _events, result = engine.commit_with_files(decide_here, actor=actor, session=session,
                                                run=run)
+    if result is None:
+        may_adopt[0] = False
+        target = str(args.get("target") or "memory")
+        adopt_hand_edit(engine, target, before=f"{actor}'s memory {_action(args)}")
+        _events, result = engine.commit_with_files(decide_here, actor=actor,
+                                                   session=session, run=run)
     outcome, before = box[-1]
     if outcome.drift is not None and outcome.target is not None:
         kind = outcome.drift
@@ -293,11 +300,6 @@ def _tool_args(args: dict[str, Any]) -> dict[str, Any]:
     """The arguments of a memory call worth keeping to replay it."""
     keys = ("action", "target", "content", "old_text", "operations")
     return {k: args[k] for k in keys if args.get(k) is not None}
-
-
-def _writes(args: dict[str, Any]) -> bool:
-    """Whether a call may write (a malformed call is answered before any adoption)."""
-    return bool(args.get("operations")) or args.get("action") in ("add", "replace", "remove")
 
 
 def _action(args: dict[str, Any]) -> str:
