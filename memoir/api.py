@@ -13,7 +13,7 @@ from typing import Any
 
 from memoir.engine.commit import Decision, Pending
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView
+from memoir.engine.files import FilesView, RecordingFiles
 from memoir.engine.materializer import Drift
 from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.runs import RunStarted
@@ -135,12 +135,16 @@ class Memoir(Engine):
         self.files.reload()
         memory_bases, skill_bases = self._adoption_bases()
 
+        read: list[RecordingFiles] = []
+
         def decide(state: State, files: FilesView) -> Decision[list[str]]:
             payloads: list[Payload]
+            recording = RecordingFiles(files)
+            read[:] = [recording]
             payloads, changed = memory_adoption.adoption_events(
-                state, files, bases=memory_bases, force=force)
+                state, recording, bases=memory_bases, force=force)
             skill_payloads, skill_paths, _ignored = skills_adoption.adoption_events(
-                state, files, bases=skill_bases, force=force)
+                state, recording, bases=skill_bases, force=force)
             payloads += skill_payloads
             changed += skill_paths
             if not changed:
@@ -152,9 +156,12 @@ class Memoir(Engine):
         events, adopted = self.commit_with_files(decide, actor="user", run=run_id)
         # Adopted files are rewritten in canonical form (what the journal now says) and
         # projected files deleted by hand are written back; edits that adoption left
-        # alone (e.g. telemetry) stay untouched.
+        # alone (e.g. telemetry), and any saved after adoption read them, stay untouched.
         keep = set(adopted or ())
-        self.projector.rewrite(lambda drifted: [d.path for d in drifted if d.path not in keep])
+        seen = read[0] if read else None
+        self.projector.rewrite(lambda drifted: [
+            d.path for d in drifted
+            if d.path not in keep or seen is None or not seen.unchanged(d)])
         return run_id, events
 
     def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None]]:

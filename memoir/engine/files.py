@@ -19,7 +19,7 @@ from pathlib import Path
 from memoir.engine import safefs
 from memoir.engine.materializer import Drift, Materializer
 
-__all__ = ["FilesView"]
+__all__ = ["FilesView", "RecordingFiles"]
 
 _BACKUP = re.compile(r"\.bak\.\d+$")
 
@@ -105,3 +105,34 @@ class FilesView:
     def reload(self) -> None:
         """Re-read memoir's record of what it wrote (another process may have written)."""
         self._m.reload()
+
+
+class RecordingFiles(FilesView):
+    """A :class:`FilesView` that remembers the bytes it first read for each file.
+
+    Adoption decides from what it read; the rewrite that follows must put memoir's
+    rendering only over those very bytes (a newer save is another edit, left alone):
+    ``seen`` tells it what they were."""
+
+    def __init__(self, view: FilesView) -> None:
+        super().__init__(view._m)
+        self.seen: dict[str, bytes | None] = {}
+
+    def _note(self, rel: str, data: bytes | None) -> None:
+        self.seen.setdefault(rel, data)
+
+    def read(self, rel: str) -> bytes | None:
+        data = super().read(rel)
+        self._note(rel, data)
+        return data
+
+    def drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None
+                ) -> Drift | None:
+        drift = super().drifted(rel, current)
+        if drift is not None:
+            self._note(rel, drift.actual)
+        return drift
+
+    def unchanged(self, drifted: Drift) -> bool:
+        """Whether a drifted file still holds the bytes first read for it."""
+        return drifted.path in self.seen and self.seen[drifted.path] == drifted.actual

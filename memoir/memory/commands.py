@@ -17,7 +17,7 @@ from typing import Any
 from memoir.engine.caller import CallContext, HeldEntries, is_background
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView
+from memoir.engine.files import FilesView, RecordingFiles
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
@@ -243,30 +243,31 @@ def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
     base = list(engine.view(at).memory.target(target).entries) \
         if at is not None and at <= state.seq else None
     run_id = short_id("adopt-")
-    adopted: list[bytes] = []
+    read: list[RecordingFiles] = []
 
     def decide(state: State, files: FilesView) -> Decision[str | None]:
-        adopted.clear()
+        recording = RecordingFiles(files)
+        read[:] = [recording]
         try:
             payloads, changed = adoption_events(
-                state, files, bases={rel: base} if base is not None else None,
+                state, recording, bases={rel: base} if base is not None else None,
                 targets=(target,), well_formed_only=True)
         except MemoirError:
             return Decision(events=[], result=None)
-        drift = files.drifted(rel, render_memory_file(state, target))
-        if not changed or drift is None or drift.actual is None:
+        if not changed:
             return Decision(events=[], result=None)
-        adopted.append(drift.actual)
         head = RunStarted(run_id=run_id, kind="adopt",
                           summary=f"adopted a hand edit of {rel} before {before}")
         return Decision(events=[head, *payloads], result=run_id)
 
     _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
-    if result is not None and adopted:
-        # The file now holds what the journal says, in its canonical form; a newer hand
-        # edit made meanwhile is left alone (and adopted by the next write).
+    if result is not None and read:
+        # The file now holds what the journal says, in its canonical form — but only
+        # over the bytes adopted: a hand edit saved since is another edit, left alone
+        # (and adopted by the next write).
+        seen = read[0]
         engine.projector.rewrite(lambda drifted: [
-            d.path for d in drifted if d.path != rel or d.actual != adopted[0]])
+            d.path for d in drifted if d.path != rel or not seen.unchanged(d)])
     return result
 
 
