@@ -146,12 +146,15 @@ def open(
     config: Config | None = None,
     clock: Clock | None = None,
     readonly: bool = False,
+    create: bool = True,
 ) -> Memoir:
     """Open (creating if needed) the memoir home at ``home``.
 
     The default home is ``$MEMOIR_HOME``, else ``~/.memoir``.  Pass ``journal`` to use
     another backend (e.g. :class:`InMemoryJournal`), ``clock`` to inject time;
-    ``readonly=True`` opens an existing home without creating or writing anything.
+    ``readonly=True`` opens an existing home without creating or writing anything;
+    ``create=False`` refuses (:class:`NotFoundError`) a folder that is not yet a home.
     """
     handle: type[Memoir] = __getattr__("Memoir")
-    return handle(home, journal=journal, config=config, clock=clock, readonly=readonly)
+    return handle(home, journal=journal, config=config, clock=clock, readonly=readonly,
+                  create=create)

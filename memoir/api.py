@@ -24,7 +24,7 @@ from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
 from memoir.projections.lazy import LazyDict
-from memoir.projections.memory import TARGETS, Entry, reread, usage_text
+from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.prompt import Blocks, blocks_at, render_blocks
@@ -187,8 +187,9 @@ class Memoir(Engine):
             # As the file reads back (Hermes's view), not the raw journal list.
             entries = reread(state.memory.target(t).texts())
             limit = state.memory.limits[t]
-            memory[t] = {"entries": len(entries), "usage": usage_text(entries, limit),
-                         "limit": limit, "flagged": [
+            chars, percent = usage_numbers(entries, limit)
+            memory[t] = {"entries": len(entries), "chars": chars, "limit": limit,
+                         "percent": percent, "usage": usage_text(entries, limit), "flagged": [
                              {"entry_id": entry.id, "patterns": ids,
                               "preview": redacted_preview(entry.text)}
                              for entry, ids in memory_adoption.flagged_entries(state, t)]}

@@ -1,8 +1,9 @@
 """The ``memoir`` command line: the root group.
 
-Every command takes ``--home PATH`` (default ``$MEMOIR_HOME``, else ``~/.memoir``).
-A user error prints one line, ``memoir: error: …``, and exits with status 1 (2 for a
-usage error); never a traceback.
+Every command takes ``--home PATH`` (default ``$MEMOIR_HOME``, else ``~/.memoir``) and
+``--json``.  An error prints one line on stderr, ``memoir: error: …`` (JSON under
+``--json``), and exits with a status of :class:`memoir.commands.base.Exit`; never a
+traceback.
 
 The root lists every command explicitly (:data:`COMMANDS`: name → where it is
 defined in :mod:`memoir.commands`) and imports a command's module only when that
@@ -12,6 +13,7 @@ command runs, so ``memoir --version`` or ``memoir log`` load only what they need
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import os
 import sys
@@ -20,7 +22,14 @@ from typing import Any
 import click
 
 import memoir
-from memoir.commands.base import UserError, home_option
+from memoir.commands.base import (
+    Exit,
+    home_option,
+    is_json,
+    report_error,
+    set_json,
+    user_error,
+)
 from memoir.errors import MemoirError
 
 __all__ = ["COMMANDS", "cli", "main"]
@@ -62,28 +71,71 @@ class _Root(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run a command line; every outcome becomes an exit status of :class:`Exit`
+        (raised as SystemExit in standalone mode, the default, else returned)."""
+        argv = list(sys.argv[1:] if args is None else args)
+        # Errors are JSON whenever --json was asked for, even a usage error found before
+        # any option was parsed.
+        set_json("--json" in (argv[: argv.index("--")] if "--" in argv else argv))
+        status: int = Exit.OK
+        try:
+            result = super().main(argv, prog_name=prog_name, complete_var=complete_var,
+                                  standalone_mode=False, **extra)
+            if isinstance(result, int):
+                status = result
+        except BrokenPipeError:
+            # The reader went away (`memoir log | head`): that is not an error.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass  # a stdout without a descriptor (a test runner's buffer)
+        except click.exceptions.Abort:
+            report_error(Exit.ERROR, "aborted; nothing was changed")
+            status = Exit.ERROR
+        except click.UsageError as exc:
+            if is_json():
+                report_error(Exit.USAGE, exc.format_message())
+            else:
+                exc.show()
+            status = Exit.USAGE
+        except click.ClickException as exc:
+            exc.show()
+            status = exc.exit_code
+        except (MemoirError, OSError) as exc:
+            error = user_error(exc)
+            error.show()
+            status = error.exit_code
+        if standalone_mode:
+            sys.exit(status)
+        return status
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             raise  # the reader went away (`memoir log | head`); main() ends quietly
         except (MemoirError, OSError) as exc:
-            # One line, whatever the message: a YAML error, for one, spans several.
-            raise UserError(" ".join(str(exc).split())) from None
+            raise user_error(exc) from None
 
 
 @click.group(cls=_Root, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(memoir.__version__, prog_name="memoir")
 @home_option
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only warnings and errors on stderr, not memoir's notices.")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, quiet: bool) -> None:
     """memoir: event-sourced memory for AI agents.
 
     Every memory change is an event in an append-only journal; MEMORY.md and USER.md
     are projections of it that you can audit, replay and undo.
     """
     ctx.ensure_object(dict)
-    _log_to_stderr()
+    _log_to_stderr(logging.WARNING if quiet else logging.INFO)
 
 
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
@@ -92,6 +144,12 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     def __init__(self) -> None:
         super().__init__()
         self.setFormatter(logging.Formatter("memoir: %(levelname)s: %(message)s"))
+
+    def format(self, record: logging.LogRecord) -> str:
+        if is_json():  # stderr stays parseable: one JSON object per line
+            return json.dumps({"log": {"level": record.levelname.lower(),
+                                       "message": record.getMessage()}}, ensure_ascii=False)
+        return super().format(record)
 
     @property
     def stream(self) -> Any:
@@ -102,26 +160,17 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
-def _log_to_stderr() -> None:
+def _log_to_stderr(level: int) -> None:
     # Warnings such as a torn tail being cut are for the person, but must not mix
     # with output that may be piped (`memoir log --json | jq`).  memoir logs through
     # the standard library (memoir.logs); the command, not the library, says where to.
     logger = logging.getLogger("memoir")
     if not any(isinstance(h, _Stderr) for h in logger.handlers):
         logger.addHandler(_Stderr())
-        logger.setLevel(logging.INFO)
         logger.propagate = False
+    logger.setLevel(level)
 
 
-def main() -> Any:
-    """Console-script entry point."""
-    try:
-        return cli.main(prog_name="memoir", standalone_mode=True)
-    except BrokenPipeError:
-        # The reader went away (`memoir log | head`): that is not an error.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
-    except (MemoirError, OSError) as exc:
-        click.echo(f"memoir: error: {exc}", err=True)
-        sys.exit(1)
+def main(args: list[str] | None = None) -> Any:
+    """Console-script entry point: runs the command and exits with its status."""
+    return cli.main(args, prog_name="memoir")

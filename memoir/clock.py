@@ -7,10 +7,11 @@ its events, so replay never consults a clock.  Tests inject :class:`FakeClock`.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from typing import Protocol
 
-__all__ = ["Clock", "FakeClock", "SystemClock", "format_ts", "parse_ts"]
+__all__ = ["Clock", "FakeClock", "SystemClock", "format_ts", "parse_moment", "parse_ts"]
 
 
 class Clock(Protocol):
@@ -73,3 +74,31 @@ def parse_ts(text: str) -> dt.datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=dt.UTC)
     return value.astimezone(dt.UTC)
+
+
+_UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600,
+          "hour": 3600, "d": 86400, "day": 86400, "w": 604800, "week": 604800}
+_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+?)s?(?:\s+ago)?$")
+
+
+def parse_moment(text: str, now: dt.datetime) -> dt.datetime:
+    """A moment as a person writes it: ISO-8601 (``2026-11-01``, ``2026-11-01T12:00``,
+    naive is UTC), ``now``, ``today``, ``yesterday``, or a time ago (``2 days ago``,
+    ``3h``, ``90 min ago``).  Raises ValueError naming the forms it accepts."""
+    word = " ".join(text.strip().lower().split())
+    midnight = now.astimezone(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if word == "now":
+        return now
+    if word == "today":
+        return midnight
+    if word == "yesterday":
+        return midnight - dt.timedelta(days=1)
+    match = _AGO.match(word)
+    if match and match.group(2) in _UNITS:
+        return now - dt.timedelta(seconds=float(match.group(1)) * _UNITS[match.group(2)])
+    try:
+        return parse_ts(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date: give an ISO date or time (2026-11-01, "
+                         "2026-11-01T12:00Z), today, yesterday, or a time ago (2 days ago, "
+                         "3h, 30 min ago)") from None

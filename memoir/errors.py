@@ -12,7 +12,8 @@ for bad input.  Messages say what was wrong, where, and what to do::
     │   └── ConflictError                      an append's expectation did not hold
     │       └── AdoptionConflict               a hand edit and a later write changed one entry
     ├── ValidationError (ValueError)           a command or argument that is not acceptable
-    │   └── RejectedError                      refused by a rule (threat scan, guard, budget)
+    │   ├── RejectedError                      refused by a rule (threat scan, guard, budget)
+    │   └── AmbiguousError                     an id prefix that names several things
     ├── DriftError                             a projected file was edited by hand
     ├── ConfigError (ValueError)               a config file or setting that is wrong
     └── NotFoundError (LookupError)            no such session, run, seq or entry
@@ -24,6 +25,7 @@ from pathlib import Path
 
 __all__ = [
     "AdoptionConflict",
+    "AmbiguousError",
     "ConfigError",
     "ConflictError",
     "DriftError",
@@ -122,6 +124,14 @@ class ValidationError(MemoirError, ValueError):
 
 class RejectedError(ValidationError):
     """A command refused by a rule (threat scan, guard, budget); the refusal may be journaled."""
+
+
+class AmbiguousError(ValidationError):
+    """An id prefix (or a name) that matches several things; ``candidates`` lists them."""
+
+    def __init__(self, message: str, *, candidates: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.candidates = tuple(candidates)
 
 
 class DriftError(MemoirError):

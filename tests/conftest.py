@@ -28,9 +28,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 @pytest.fixture
 def home(tmp_path: Path) -> Iterator[Path]:
-    """A fresh, empty memoir home folder."""
+    """A fresh, empty memoir home (a journal with no records; the CLI, unlike
+    ``memoir.open``, only opens homes that exist)."""
     path = tmp_path / "home"
     path.mkdir()
+    (path / "journal.jsonl").touch()
     yield path
 
 

@@ -158,7 +158,7 @@ def test_the_pending_commands(tmp_path: Path) -> None:
     assert f"rejected {other}" in cli_run(home, "pending", "reject", "--all").output
     assert "nothing pending" in cli_run(home, "pending").output
     missing = cli_run(home, "pending", "approve", "nope")
-    assert missing.exit_code == 1 and "no pending write 'nope'" in missing.output
+    assert missing.exit_code == 3 and "no pending write 'nope'" in missing.output
     log = cli_run(home, "log", "--type", "write.*").output
     assert "write.pending" in log and "write.approved" in log and "write.rejected" in log
 

@@ -53,7 +53,7 @@ def test_curator_run_with_a_plan_file_then_rollback(home: Path, tmp_path: Path) 
     skills = open_home(home).state.skills.skills
     assert skills["pdf-b"].state == "active" and skills["solo"].state == "active"
     again = run(home, "curator", "rollback")
-    assert again.exit_code == 1
+    assert again.exit_code == 3
     assert again.output.strip() == (
         "memoir: error: no curator pass to roll back (`memoir runs` lists the runs)")
 
@@ -80,7 +80,7 @@ def test_revert_reports_conflicts_in_one_line_and_resolves_on_request(home: Path
     first = json.loads(run(home, "runs", "--json").output)[0]["run"]
     run(home, "memory", "replace", "alpha", "ALPHA")
     refused = run(home, "revert", first)
-    assert refused.exit_code == 1
+    assert refused.exit_code == 5
     lines = refused.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"memoir: error: run {first}: later events")
     dry = run(home, "revert", first, "--dry-run", "--force")
@@ -103,4 +103,4 @@ def test_pause_resume_and_tick(home: Path) -> None:
     due = run(home, "curator", "tick", "--now", "2026-02-01T00:00:00Z", "--idle-for", "5")
     assert "auto: no changes" in due.output
     bad = CliRunner().invoke(cli, ["--home", str(home), "curator", "run", "--now", "soon"])
-    assert bad.exit_code == 1 and "--now 'soon' is not an ISO-8601 time" in bad.output
+    assert bad.exit_code == 2 and "'soon' is not a date" in bad.output

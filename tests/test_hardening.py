@@ -333,7 +333,7 @@ def test_temp_files_of_a_killed_writer_are_cleaned_when_the_home_opens(tmp_path:
 def test_skills_create_from_a_device_fails_at_once(tmp_path: Path) -> None:
     started = time.monotonic()
     result = _run(tmp_path / "home", "skills", "create", "x", "--file", "/dev/zero")
-    assert result.exit_code == 1 and "not a regular file" in result.output
+    assert result.exit_code == 4 and "not a regular file" in result.output
     assert time.monotonic() - started < 10
 
 
@@ -387,7 +387,7 @@ def test_a_deleted_journal_is_refused_and_nothing_is_deleted(tmp_path: Path) -> 
     (path / "journal.jsonl").unlink()
     for args in (("status",), ("verify",), ("log",), ("memory", "add", "x")):
         result = _run(path, *args)
-        assert result.exit_code == 1 and "accept-loss" in result.output, args
+        assert result.exit_code == 6 and "accept-loss" in result.output, args
     assert not (path / "journal.jsonl").exists()
     assert (path / "memories/MEMORY.md").read_bytes() == before
     with pytest.raises(memoir.JournalLost, match="is missing"):
@@ -412,7 +412,7 @@ def test_a_journal_cut_short_is_refused_not_taken_for_a_torn_tail(tmp_path: Path
     assert journal.read_bytes() == data[: last + 40]  # nothing was cut
     journal.write_bytes(data[: last + 1])  # or removed whole
     result = _run(path, "verify")
-    assert result.exit_code == 1 and "acknowledged records were lost" in result.output
+    assert result.exit_code == 6 and "acknowledged records were lost" in result.output
     assert (path / "memories/MEMORY.md").read_text().endswith("fact 3")
 
 
@@ -465,7 +465,7 @@ def test_a_read_only_home_can_be_verified_logged_and_prompted(tmp_path: Path) ->
 def test_reading_a_missing_home_does_not_create_it(tmp_path: Path) -> None:
     for args in (("verify",), ("status",), ("log",), ("memory", "list")):
         result = _run(tmp_path / "no/such/home", *args)
-        assert result.exit_code == 1 and "no memoir home at" in result.output
+        assert result.exit_code == 3 and "no memoir home at" in result.output
     assert not (tmp_path / "no").exists()
 
 
@@ -547,7 +547,7 @@ def test_verify_deep_catches_a_forged_checkpoint(tmp_path: Path) -> None:
     _forge_checkpoint(path, "FORGED ENTRY")
     assert _run(path, "verify").exit_code == 0  # the journal itself is sound
     deep = _run(path, "verify", "--deep")
-    assert deep.exit_code == 1 and "does not fold to" in deep.output
+    assert deep.exit_code == 6 and "does not fold to" in deep.output
 
 
 def test_a_key_makes_checkpoints_unforgeable_and_detects_a_recomputed_chain(
@@ -570,7 +570,7 @@ def test_a_key_makes_checkpoints_unforgeable_and_detects_a_recomputed_chain(
     # ... but not to the key.
     monkeypatch.setenv("MEMOIR_KEY", "a key of at least sixteen bytes")
     result = _run(path, "verify")
-    assert result.exit_code == 1 and "the chain was rewritten" in result.output
+    assert result.exit_code == 6 and "the chain was rewritten" in result.output
 
 
 def test_a_key_file_inside_the_home_is_refused(tmp_path: Path) -> None:

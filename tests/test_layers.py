@@ -30,6 +30,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.errors": "errors",
     "memoir.clock": "base",
     "memoir.ids": "base",
+    "memoir.lookup": "base",
     "memoir.config": "base",
     "memoir.threats": "base",
     "memoir.logs": "base",

@@ -64,6 +64,7 @@ def test_a_host_can_route_memoir_logs_like_its_own(tmp_path: Path) -> None:
 def test_the_cli_prints_warnings_on_stderr_only(tmp_path: Path) -> None:
     home = tmp_path / "home"
     runner = CliRunner()
+    assert runner.invoke(cli, ["--home", str(home), "init"]).exit_code == 0
     assert runner.invoke(cli, ["--home", str(home), "memory", "add", "x"]).exit_code == 0
     (home / "journal.jsonl").open("ab").write(b'{"seq":9,"id":"t')
     result = runner.invoke(cli, ["--home", str(home), "log", "--json"])  # reads only

@@ -1,15 +1,26 @@
-"""What every ``memoir`` command shares: the ``--home`` option, opening the home, the
-one-line user error and JSON output.
+"""What every ``memoir`` command shares: ``--home`` and ``--json``, opening the home,
+errors and their exit statuses, and output (JSON, tables, confirmation).
 
-A command that fails because of the user prints one line, ``memoir: error: …``, and
-exits with status 1 (2 for a usage error); never a traceback.  The root group
-(:mod:`memoir.cli`) turns memoir's own errors into such a line for every command.
+**Errors.** A command that fails prints one line on stderr, ``memoir: error: …`` (with
+``--json``: ``{"error": {"code": …, "message": …}}``), and exits with the status of
+:class:`Exit` for what went wrong; never a traceback.  memoir's own exceptions are
+mapped by :func:`user_error`, so a command raises them as they come.
+
+**Output.** With ``--json`` (before or after the command name) every command prints
+JSON on stdout: one document, or one object per line for ``log``.  Numbers are
+numbers.  Without it, text: tables fit the terminal's width on a TTY and are plain
+when piped; colour only on a TTY and never with ``NO_COLOR`` set.
 """
 
 from __future__ import annotations
 
+import enum
 import json
-from collections.abc import Callable
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -18,16 +29,147 @@ if TYPE_CHECKING:
     from memoir.api import Memoir
     from memoir.events.types import Event
 
-__all__ = ["UserError", "echo_json", "event_json", "home_option", "home_path", "open_home"]
+__all__ = [
+    "Exit",
+    "UserError",
+    "confirm",
+    "echo_json",
+    "event_json",
+    "event_row",
+    "home_option",
+    "home_path",
+    "is_json",
+    "json_option",
+    "open_home",
+    "report_error",
+    "styled",
+    "table",
+    "user_error",
+    "write_json",
+    "yes_option",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class Exit(enum.IntEnum):
+    """memoir's exit statuses, the same for every command (docs/cli.md has the table)."""
+
+    OK = 0
+    ERROR = 1  # anything else: a config file that cannot be used, a disk error, aborted
+    USAGE = 2  # unknown command or option, bad option value, ambiguous id prefix
+    NOT_FOUND = 3  # no home, no such run, session, seq, entry, skill or file
+    REFUSED = 4  # a rule said no: threat scan, budget, guard, a hand edit in the way
+    CONFLICT = 5  # later changes in the way: a revert or adoption conflict
+    DAMAGED = 6  # the journal or the home is damaged: verify found problems, lost records
+
+    @property
+    def code(self) -> str:
+        """The name used in JSON errors (``not_found``, ``refused`` …)."""
+        return self.name.lower()
+
+
 class UserError(click.ClickException):
-    """A user error: printed as one ``memoir: error: …`` line, exit status 1."""
+    """An error for the person at the terminal: one line on stderr, the status of ``exit``.
+
+    ``details`` go into the JSON error object beside ``code`` and ``message`` (and,
+    as ``  key: value`` lines, after the message in text).
+    """
+
+    def __init__(self, message: str, *, exit: Exit = Exit.ERROR,
+                 details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = exit
+        # Click reads the status from the class; each error here carries its own.
+        setattr(self, "exit_code", int(exit))  # noqa: B010
+        self.details = details or {}
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"memoir: error: {self.format_message()}", err=True, file=file)
+        report_error(self.status, self.format_message(), self.details)
+
+
+def report_error(status: Exit, message: str, details: dict[str, Any] | None = None) -> None:
+    """Print an error on stderr, as JSON under ``--json``."""
+    message = " ".join(message.split())  # one line, whatever the exception said
+    if is_json():
+        click.echo(json.dumps({"error": {"code": status.code, "message": message,
+                                         **(details or {})}}, ensure_ascii=False), err=True)
+        return
+    click.echo(f"memoir: error: {message}", err=True)
+    for key, value in (details or {}).items():
+        for item in value if isinstance(value, list) else [value]:
+            click.echo(f"  {key}: {item}", err=True)
+
+
+def user_error(exc: BaseException) -> UserError:
+    """The :class:`UserError` for one of memoir's exceptions (or an ``OSError``)."""
+    from memoir import errors
+
+    if isinstance(exc, UserError):
+        return exc
+    status = Exit.ERROR
+    details: dict[str, Any] = {}
+    if isinstance(exc, errors.AmbiguousError):
+        status = Exit.USAGE
+        details = {"candidates": list(exc.candidates)}
+    elif isinstance(exc, errors.NotFoundError):
+        status = Exit.NOT_FOUND
+    elif isinstance(exc, errors.ConflictError):
+        status = Exit.CONFLICT
+    elif isinstance(exc, errors.JournalError):  # corrupted, lost, unknown record type
+        status = Exit.DAMAGED
+    elif isinstance(exc, errors.ConfigError):
+        status = Exit.ERROR
+    elif isinstance(exc, errors.ValidationError | errors.DriftError):
+        status = Exit.REFUSED
+    elif isinstance(exc, FileNotFoundError):
+        status = Exit.NOT_FOUND
+    return UserError(str(exc), exit=status, details=details)
+
+
+# --- options ---------------------------------------------------------------------------
+
+_json_mode = [False]
+
+
+def is_json() -> bool:
+    """Whether ``--json`` was given (anywhere on the command line)."""
+    return _json_mode[0]
+
+
+def set_json(value: bool) -> None:
+    _json_mode[0] = value
+
+
+def json_option(fn: F) -> F:
+    """``--json`` on a command (it is also accepted before the command name)."""
+
+    def remember(_ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value:
+            set_json(True)
+        return value
+
+    return click.option("--json", "as_json", is_flag=True, expose_value=False,
+                        callback=remember, is_eager=True,
+                        help="Print JSON (errors too, on stderr).")(fn)
+
+
+def yes_option(fn: F) -> F:
+    """``-y/--yes``: do not ask before a destructive change."""
+    return click.option("-y", "--yes", "yes", is_flag=True,
+                        help="Do not ask for confirmation.")(fn)
+
+
+def confirm(question: str, yes: bool) -> None:
+    """Ask before a destructive change unless ``--yes``.  Without a terminal to ask on
+    (or under ``--json``), refuse: a script must say ``--yes``."""
+    if yes:
+        return
+    if is_json() or not sys.stdin.isatty():
+        raise UserError(f"{question} Not confirmed: give --yes (-y) to go ahead "
+                        "without a terminal", exit=Exit.USAGE)
+    if not click.confirm(question, default=False, err=True):
+        raise UserError("not confirmed; nothing was changed", exit=Exit.ERROR)
 
 
 def home_path(ctx: click.Context) -> str | None:
@@ -37,15 +179,19 @@ def home_path(ctx: click.Context) -> str | None:
     return str(home) if home is not None else None
 
 
-def open_home(ctx: click.Context, *, readonly: bool = False) -> Memoir:
+def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = False) -> Memoir:
     """Open the home of ``--home`` (default ``$MEMOIR_HOME``, else ``~/.memoir``); it is
-    closed — its owed files written — when the command ends.  ``readonly``: for commands
-    that only read (the home must exist, and nothing in it is created or written)."""
+    closed — its owed files written — when the command ends.
+
+    Only ``init`` (and ``demo``) create a home: a mistyped ``--home`` is an error, not
+    a new empty home.  ``readonly``: for commands that only read (nothing in the home
+    is created or written).
+    """
     # Imported here: the root imports this module, and `memoir --version` or a
     # usage error must not load the engine.
     from memoir.api import Memoir
 
-    handle = Memoir(home_path(ctx), readonly=readonly)
+    handle = Memoir(home_path(ctx), readonly=readonly, create=create)
     ctx.call_on_close(handle.close)
     return handle
 
@@ -59,18 +205,86 @@ def home_option(fn: F) -> F:
             ctx.obj["home"] = value
         return value
 
-    return click.option(
+    return json_option(click.option(
         "--home", type=click.Path(file_okay=False, path_type=str), expose_value=False,
         callback=remember, is_eager=True,
         help="The memoir home (default: $MEMOIR_HOME, else ~/.memoir).",
-    )(fn)
+    )(fn))
+
+
+# --- output ----------------------------------------------------------------------------
 
 
 def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+    """One JSON document on stdout."""
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=_jsonable))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Path):
+        return str(value)
+    import msgspec
+
+    return msgspec.to_builtins(value)
 
 
 def event_json(event: Event) -> str:
     import msgspec
 
     return msgspec.json.encode(event).decode()
+
+
+def event_row(event: Event) -> dict[str, Any]:
+    """An event as plain JSON values."""
+    import msgspec
+
+    row = msgspec.to_builtins(event)
+    assert isinstance(row, dict)
+    return row
+
+
+def write_json(run: str | None, events: Sequence[Event], **extra: Any) -> dict[str, Any]:
+    """What a write command prints under ``--json``: its run, the seqs it appended and
+    the events themselves (what changed), and whatever the command adds."""
+    return {"run": run if events else None, "seqs": [e.seq for e in events],
+            "events": [event_row(e) for e in events], **extra}
+
+
+def color() -> bool:
+    """Colour only on a terminal, and never with ``NO_COLOR`` set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def styled(text: str, **style: Any) -> str:
+    return click.style(text, **style) if color() else text
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *,
+          flex: int = -1, right: Iterable[int] = ()) -> None:
+    """Print rows under headers, columns aligned.  On a terminal, column ``flex`` (the
+    last by default) is cut to fit its width; piped, nothing is cut."""
+    cells = [[("-" if v is None else str(v)).replace("\n", " ⏎ ") for v in row]
+             for row in rows]
+    if not cells:
+        return
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    flex %= len(headers)
+    if sys.stdout.isatty():
+        room = shutil.get_terminal_size((100, 24)).columns
+        fixed = sum(w for i, w in enumerate(widths) if i != flex) + 2 * (len(widths) - 1)
+        widths[flex] = max(min(widths[flex], room - fixed), len(headers[flex]), 8)
+    aligned = set(right)
+
+    def line(values: Sequence[str]) -> str:
+        out = []
+        for i, (value, width) in enumerate(zip(values, widths, strict=True)):
+            if len(value) > width:
+                value = value[: max(width - 1, 0)] + "…"
+            last = i == len(values) - 1
+            out.append(value.rjust(width) if i in aligned else
+                       value if last else value.ljust(width))
+        return "  ".join(out).rstrip()
+
+    click.echo(styled(line(list(headers)), bold=True))
+    for row in cells:
+        click.echo(line(row))

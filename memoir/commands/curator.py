@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from memoir.api import Memoir
-from memoir.clock import parse_ts
-from memoir.commands.base import echo_json, home_option, open_home
+from memoir.clock import parse_moment, parse_ts
+from memoir.commands.base import echo_json, home_option, is_json, open_home
 from memoir.curator.config import curator_config
 from memoir.curator.lifecycle import candidates
 from memoir.curator.passes import PassResult, run_pass
@@ -19,7 +19,7 @@ from memoir.curator.plans import Plan, Refusal, load_plan
 from memoir.curator.revert import OnConflict, RevertPlan, last_curator_run, revert_run
 from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
-from memoir.errors import NotFoundError, ValidationError
+from memoir.errors import NotFoundError
 from memoir.events.types import Payload
 from memoir.projections.skills import SkillRecord
 
@@ -30,10 +30,9 @@ def _now_option(value: str | None) -> dt.datetime | None:
     if value is None:
         return None
     try:
-        return parse_ts(value)
-    except ValueError:
-        raise ValidationError(f"--now {value!r} is not an ISO-8601 time "
-                              "(e.g. 2026-05-01T12:00:00Z)") from None
+        return parse_moment(value, dt.datetime.now(dt.UTC))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--now") from None
 
 
 def _ago(ts: str | None, now: dt.datetime) -> str:
@@ -58,9 +57,8 @@ def curator() -> None:
 
 @curator.command("status")
 @home_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def curator_status(ctx: click.Context, as_json: bool) -> None:
+def curator_status(ctx: click.Context) -> None:
     """Schedule, last pass and the curated skills, least and most active first."""
     handle = open_home(ctx, readonly=True)
     state = handle.state
@@ -79,7 +77,7 @@ def curator_status(ctx: click.Context, as_json: bool) -> None:
         "skills": {s: sum(1 for r in rows if r.state == s) for s in ("active", "stale")},
         "pinned": sorted(r.name for r in rows if r.pinned),
     }
-    if as_json:
+    if is_json():
         echo_json(info)
         return
     click.echo(f"curator: {mode}")
@@ -302,9 +300,8 @@ def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool)
 @click.command("runs")
 @home_option
 @click.option("--kind", default=None, help="Only runs of this kind (curator, revert, cli …).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
+def runs(ctx: click.Context, kind: str | None) -> None:
     """List runs: who, when, what kind, what they did, and whether they were reverted."""
     handle = open_home(ctx, readonly=True)
     state = handle.state
@@ -323,7 +320,7 @@ def runs(ctx: click.Context, kind: str | None, as_json: bool) -> None:
             "session": info.session, "reverted_by": state.curator.reverted.get(info.id),
             "counts": dict(sorted(counts.get(info.id, Counter()).items())),
         })
-    if as_json:
+    if is_json():
         echo_json(rows)
         return
     if not rows:

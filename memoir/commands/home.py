@@ -3,26 +3,38 @@
 
 from __future__ import annotations
 
-from collections import deque
+import datetime as dt
+import itertools
+import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import msgspec
 
 from memoir.api import Memoir
+from memoir.clock import format_ts, parse_moment
 from memoir.commands.base import (
+    Exit,
     UserError,
     echo_json,
     event_json,
     home_option,
     home_path,
+    is_json,
     open_home,
+    write_json,
 )
 from memoir.config import load_config
-from memoir.engine.engine import JOURNAL_FILE, default_home
+from memoir.engine.engine import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.errors import DriftError
+from memoir.events.catalog import REGISTRY
 from memoir.events.types import Event
 from memoir.journal import FileJournal
+from memoir.lookup import did_you_mean, resolve
+from memoir.projections.memory import TARGETS
+from memoir.projections.state import State
 
 __all__ = ["adopt", "init", "log", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
@@ -31,8 +43,16 @@ __all__ = ["adopt", "init", "log", "prompt", "rebuild", "repair", "show", "statu
 @home_option
 @click.pass_context
 def init(ctx: click.Context) -> None:
-    """Create a home (journal, config.yaml, memories/) if it does not exist."""
-    handle = open_home(ctx)
+    """Create a home (journal, config.yaml, memories/) if it does not exist.
+
+    In a folder that already holds Hermes files (memories/MEMORY.md, USER.md,
+    skills/), the files are left as they are and `memoir adopt` records them in the
+    journal.
+    """
+    home = Path(home_path(ctx) or default_home()).expanduser()
+    existed = (home / JOURNAL_FILE).is_file()
+    hermes = [] if existed else hermes_files(home) if home.is_dir() else []
+    handle = open_home(ctx, create=True)
     config = handle.home / "config.yaml"
     if not config.exists():
         config.write_text(
@@ -44,17 +64,26 @@ def init(ctx: click.Context) -> None:
         )
     (handle.home / "memories").mkdir(exist_ok=True)
     handle.ensure_limits()
-    click.echo(f"memoir home ready at {handle.home} (head {handle.head})")
+    if is_json():
+        echo_json({"home": str(handle.home), "head": handle.head, "created": not existed,
+                   "hermes_files": hermes})
+        return
+    click.echo(f"memoir home ready at {handle.home} (head {handle.head}"
+               + ("; it already existed)" if existed else ")"))
+    if hermes:
+        click.echo(f"found Hermes files: {', '.join(hermes)}; `memoir adopt` records them in "
+                   "the journal (as your edits, one run you can revert)")
 
 
 @click.command()
 @home_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def status(ctx: click.Context, as_json: bool) -> None:
+def status(ctx: click.Context) -> None:
     """Head, entries and usage per target, sessions, runs, and drift."""
     info = open_home(ctx, readonly=True).status()
-    if as_json:
+    if is_json():
+        for t in info["memory"].values():
+            t.pop("usage", None)  # the numbers are there; the text is for people
         echo_json(info)
         return
     click.echo(f"home     {info['home']}")
@@ -64,7 +93,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
         for flag in t["flagged"]:
             click.echo(f"flagged  {target} entry {flag['entry_id']} ({flag['preview']!r}) "
                        f"matches {', '.join(flag['patterns'])}: the prompt shows it masked; "
-                       f"`memoir memory remove --target {target} TEXT` removes it")
+                       f"`memoir memory remove --target {target} {flag['entry_id']}` "
+                       "removes it")
     click.echo(f"sessions {info['sessions']}   runs {info['runs']}")
     if info["drift"]:
         for path in info["drift"]:
@@ -77,50 +107,164 @@ def status(ctx: click.Context, as_json: bool) -> None:
                    "every write)")
 
 
+# --- log ------------------------------------------------------------------------------
+
+_ACTORS = ("agent", "user", "system", "curator")
+
+
+def _bound(text: str | None, name: str, now: dt.datetime) -> int | str | None:
+    """A --since/--until value: a seq (digits) or a moment (as its timestamp text)."""
+    if text is None:
+        return None
+    if text.strip().isdigit():
+        return int(text)
+    try:
+        moment = parse_moment(text, now)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=name) from None
+    return format_ts(moment)
+
+
+def _check_types(types: tuple[str, ...]) -> None:
+    for t in types:
+        known = any(k.startswith(t[:-1]) for k in REGISTRY) if t.endswith("*") else t in REGISTRY
+        if not known:
+            families = sorted({k.split(".")[0] + ".*" for k in REGISTRY})
+            raise click.BadParameter(
+                f"no event type {t!r}{did_you_mean(t, [*REGISTRY, *families])}; "
+                f"the families are {', '.join(families)}", param_hint="--type")
+
+
+def _check_actor(actor: str, state: State) -> None:
+    seen = {*_ACTORS, *(r.actor for r in state.runs.values()),
+            *(s.actor for s in state.sessions.values())}
+    if actor in seen or actor.startswith("reviewer."):
+        return
+    raise click.BadParameter(f"no actor {actor!r}{did_you_mean(actor, seen)}; actors: "
+                             f"{', '.join(sorted(seen))}", param_hint="--actor")
+
+
+def _data(event: Event) -> dict[str, Any]:
+    data = msgspec.to_builtins(event.data)
+    return data if isinstance(data, dict) else {}
+
+
 @click.command()
 @home_option
 @click.option("--type", "types", multiple=True,
               help="Event type, exact or with a trailing * (repeatable).")
 @click.option("--actor", default=None, help="Only events by this actor (agent, user, …).")
-@click.option("--run", default=None, help="Only events of this run.")
-@click.option("--session", default=None, help="Only events of this session.")
-@click.option("--since", "since", type=int, default=None, help="From this seq (inclusive).")
-@click.option("--until", "until", type=int, default=None, help="Up to this seq (inclusive).")
-@click.option("--limit", type=int, default=None, help="Only the last N matching events.")
-@click.option("--json", "as_json", is_flag=True, help="One event per line, as JSON.")
+@click.option("--run", default=None, help="Only events of this run (a unique prefix will do).")
+@click.option("--session", default=None,
+              help="Only events of this session (a unique prefix will do).")
+@click.option("--entry", "entry", default=None,
+              help="Only events on this memory entry (its id or a prefix of it).")
+@click.option("--target", type=click.Choice(TARGETS), default=None,
+              help="Only memory events on this target.")
+@click.option("--grep", "pattern", default=None,
+              help="Only events whose type, actor or data match this regular expression.")
+@click.option("-i", "--ignore-case", is_flag=True, help="--grep ignores case.")
+@click.option("--since", "since", default=None, metavar="SEQ|DATE",
+              help="From this seq, or this date or time ago (2026-11-01, '2 days ago').")
+@click.option("--until", "until", default=None, metavar="SEQ|DATE",
+              help="Up to this seq, or this date or time ago (inclusive).")
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=None,
+              help="Only the last N matching events (read from the journal's end).")
+@click.option("--newest-first/--oldest-first", "newest", default=None,
+              help="Order (default: newest first on a terminal, oldest first when piped).")
+@click.option("--no-pager", is_flag=True, help="Never page the output on a terminal.")
 @click.pass_context
 def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str | None,
-        session: str | None, since: int | None, until: int | None, limit: int | None,
-        as_json: bool) -> None:
-    """Show journal events, filtered by type, actor, run, session and seq.
+        session: str | None, entry: str | None, target: str | None, pattern: str | None,
+        ignore_case: bool, since: str | None, until: str | None, limit: int | None,
+        newest: bool | None, no_pager: bool) -> None:
+    """Show journal events, filtered by type, actor, run, session, entry, target, text,
+    seq and date.
 
-    For example `memoir log --type 'memory.*' --actor user --json`.
+    For example `memoir log --type 'memory.*' --actor user --since '2 days ago'`.
+    On a terminal the newest events come first, in a pager; piped (or with --json,
+    one event per line) the oldest come first, so scripts read the journal in order.
     """
-    if limit is not None and limit < 0:
-        raise UserError(f"--limit must be 0 or more, not {limit}")
+    _check_types(types)
     handle = open_home(ctx, readonly=True)
-    found = handle.events(types=types, actor=actor, run=run, session=session,
-                          after=(since - 1) if since else 0, until=until)
+    now = handle.clock.now()
+    low, high = _bound(since, "--since", now), _bound(until, "--until", now)
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        raise click.BadParameter(f"--since {low} is after --until {high}: nothing is "
+                                 "between them", param_hint="--since")
+    if isinstance(low, str) and isinstance(high, str) and low > high:
+        raise click.BadParameter(f"--since {since!r} is after --until {until!r}",
+                                 param_hint="--since")
+    state = handle.state
+    if actor is not None:
+        _check_actor(actor, state)
+    if run is not None:
+        run = resolve(run, state.runs, "run", hint="`memoir runs` lists them")
+    if session is not None:
+        session = resolve(session, state.sessions, "session")
+    if entry is not None:
+        live = [e.id for t in TARGETS for e in state.memory.target(t).entries]
+        if any(i.startswith(entry) for i in live):
+            entry = resolve(entry, live, "entry", hint="`memoir memory list` lists them")
+    try:
+        regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0) if pattern else None
+    except re.error as exc:
+        raise click.BadParameter(f"{pattern!r} is not a regular expression: {exc}",
+                                 param_hint="--grep") from None
+
+    def where(event: Event) -> bool:
+        if isinstance(low, str) and event.ts[:26] < low[:26]:
+            return False
+        if isinstance(high, str) and event.ts[:26] > high[:26]:
+            return False
+        if entry is not None or target is not None:
+            data = _data(event)
+            if entry is not None and not str(data.get("entry_id", "")).startswith(entry):
+                return False
+            if target is not None and data.get("target") != target:
+                return False
+        if regex is not None:
+            text = f"{event.type} {event.actor} {msgspec.json.encode(event.data).decode()}"
+            if not regex.search(text):
+                return False
+        return True
+
+    tty = sys.stdout.isatty() and not is_json()
+    newest_first = tty if newest is None else newest
+    found = handle.events(
+        types=types, actor=actor, run=run, session=session,
+        after=(low - 1) if isinstance(low, int) and low > 0 else 0,
+        until=high if isinstance(high, int) else None,
+        reverse=newest_first or limit is not None, where=where)
     if limit is not None:
-        found = iter(deque(found, maxlen=limit))
-    for event in found:
-        click.echo(event_json(event) if as_json else _summary_line(event))
+        found = itertools.islice(found, limit)
+        if not newest_first:
+            found = reversed(list(found))
+    if is_json():
+        for event in found:
+            click.echo(event_json(event))
+        return
+    lines = (_summary_line(event) + "\n" for event in found)
+    if tty and not no_pager:
+        click.echo_via_pager(lines)
+    else:
+        for line in lines:
+            click.echo(line, nl=False)
 
 
 def _summary_line(event: Event) -> str:
-    data = msgspec.to_builtins(event.data)
+    data = _data(event)
     detail = ""
-    if isinstance(data, dict):
-        for key in ("text", "previous", "session_id", "summary", "name", "reason"):
-            if data.get(key):
-                value = str(data[key]).replace("\n", " ⏎ ")
-                detail = value if len(value) <= 70 else value[:67] + "..."
-                break
-        if data.get("flagged"):
-            # An adopted hand edit the threat scan flags: kept, masked in the prompt.
-            detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"
-        if "target" in data:
-            detail = f"[{data['target']}] {detail}"
+    for key in ("text", "previous", "session_id", "summary", "name", "reason"):
+        if data.get(key):
+            value = str(data[key]).replace("\n", " ⏎ ")
+            detail = value if len(value) <= 70 else value[:67] + "..."
+            break
+    if data.get("flagged"):
+        # An adopted hand edit the threat scan flags: kept, masked in the prompt.
+        detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"
+    if "target" in data:
+        detail = f"[{data['target']}] {detail}"
     where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session)) if v)
     return f"{event.seq:>6}  {event.ts[:19]}  {event.actor:<14} {event.type:<24} {detail}" + (
         f"  ({where})" if where else "")
@@ -128,7 +272,7 @@ def _summary_line(event: Event) -> str:
 
 @click.command()
 @home_option
-@click.argument("seq", type=int)
+@click.argument("seq", type=click.IntRange(min=1))
 @click.pass_context
 def show(ctx: click.Context, seq: int) -> None:
     """Print one event in full."""
@@ -138,16 +282,28 @@ def show(ctx: click.Context, seq: int) -> None:
 
 @click.command()
 @home_option
-@click.option("--session", "session_id", default=None, help="The session's pinned prompt.")
-@click.option("--at", "at_seq", type=int, default=None, help="The prompt as of this seq.")
+@click.option("--session", "session_id", default=None,
+              help="The session's pinned prompt (a unique prefix of its id will do).")
+@click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
+              help="The prompt as of this seq.")
 @click.pass_context
 def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None) -> None:
-    """Print the MEMORY and USER prompt blocks for a session or a seq."""
-    if (session_id is None) == (at_seq is None):
-        raise click.UsageError("give exactly one of --session ID or --at SEQ")
+    """Print the MEMORY and USER prompt blocks: by default what a session started now
+    would see; with --session, what that session saw; with --at, as of a seq."""
+    if session_id is not None and at_seq is not None:
+        raise click.UsageError("give --session ID or --at SEQ, not both")
     handle = open_home(ctx, readonly=True)
-    blocks = handle.session(session_id).prompt_blocks() if session_id else \
-        handle.prompt_blocks(at_seq)
+    if session_id is not None:
+        session_id = resolve(session_id, handle.state.sessions, "session")
+        seq = handle.state.sessions[session_id].pinned_seq
+        blocks = handle.session(session_id).prompt_blocks()
+    else:
+        seq = handle.head if at_seq is None else at_seq
+        blocks = handle.prompt_blocks(at_seq)
+    if is_json():
+        echo_json({"seq": seq, "session": session_id, "memory": blocks["memory"],
+                   "user": blocks["user"]})
+        return
     parts = [b for b in (blocks["memory"], blocks["user"]) if b]
     click.echo("\n\n".join(parts) if parts else "(no memory blocks: both stores are empty)")
 
@@ -161,6 +317,9 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     """Regenerate every projected file from the journal."""
     handle = open_home(ctx)
     written = handle.rebuild(force=force)
+    if is_json():
+        echo_json({"head": handle.head, "rewrote": list(written)})
+        return
     click.echo(f"rebuilt from {handle.head} events; "
                + (f"rewrote {', '.join(written)}" if written else "every file was up to date"))
 
@@ -198,6 +357,12 @@ def adopt(ctx: click.Context, force: bool) -> None:
     """
     handle = open_home(ctx)
     run, events = handle.adopt(force=force)
+    if is_json():
+        echo_json(write_json(run, events, flagged=[
+            {"seq": e.seq, "entry_id": getattr(e.data, "entry_id", ""),
+             "patterns": list(getattr(e.data, "flagged", ()))}
+            for e in events if getattr(e.data, "flagged", ())]))
+        return
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return
@@ -237,11 +402,22 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None) -> None:
     ctx.call_on_close(handle.close)
     report = handle.verify()
     check = handle.verify_home(deep=deep)
-    for problem in check.problems:
-        click.echo(f"problem: {problem}", err=True)
+    if is_json():
+        echo_json({"ok": not check.problems, "records": report.records, "bytes": report.bytes,
+                   "head_hash": report.head_hash, "pending_bytes": report.pending_bytes,
+                   "types": report.types, "seals": check.seals,
+                   "unchecked_seals": check.unchecked_seals,
+                   "checkpoints": check.checkpoints if deep else None,
+                   "problems": check.problems})
+    else:
+        for problem in check.problems:
+            click.echo(f"problem: {problem}", err=True)
     if check.problems:
         raise UserError(f"{len(check.problems)} problem(s) found (listed above); the "
-                        f"journal's own {report.records} records and hash chain are sound")
+                        f"journal's own {report.records} records and hash chain are sound",
+                        exit=Exit.DAMAGED)
+    if is_json():
+        return
     extra = []
     if check.seals:
         extra.append(f"{check.seals} seal(s) match the key")
@@ -275,15 +451,20 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     home = home_path(ctx)
     path = Path(home).expanduser() if home else default_home()
     journal_path = path / JOURNAL_FILE
+    if not path.is_dir():
+        raise UserError(no_home_message(path), exit=Exit.NOT_FOUND)
     if not journal_path.exists() and not accept_loss:
         raise UserError(f"no journal at {journal_path}; `memoir repair --accept-loss` starts "
-                        "from an empty journal (the projected files are kept as .bak copies)")
+                        "from an empty journal (the projected files are kept as .bak copies)",
+                        exit=Exit.DAMAGED)
     journal = FileJournal(journal_path, recover=False)
     try:
         report = journal.repair(salvage=salvage)
     finally:
         journal.close()
-    if report is None:
+    if is_json():
+        pass
+    elif report is None:
         click.echo("journal is sound; nothing to repair")
     else:
         click.echo(f"cut {report.cut_bytes:,} bytes after seq {report.kept_head}; saved to "
@@ -300,14 +481,26 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     # Checkpoints folded from the cut records must go, and the projected files must
     # show the journal as it now is.
     handle = Memoir(path, accept_loss=accept_loss or report is not None)
+    written: list[str] = []
+    drift = None
     try:
         handle.checkpoints.clear()
         try:
-            written = handle.rebuild()
+            written = list(handle.rebuild())
         except DriftError as exc:
-            click.echo(f"projected files not rewritten: {exc}")
+            drift = str(exc)
+            if not is_json():
+                click.echo(f"projected files not rewritten: {exc}")
         else:
-            if written:
+            if written and not is_json():
                 click.echo(f"rewrote {', '.join(written)} from the repaired journal")
     finally:
         handle.close()
+    if is_json():
+        echo_json({"repaired": report is not None,
+                   "cut_bytes": report.cut_bytes if report else 0,
+                   "kept_head": report.kept_head if report else handle.head,
+                   "saved_to": str(report.saved_to) if report else None,
+                   "reappended": list(report.reappended) if report else [],
+                   "skipped": list(report.skipped) if report else [],
+                   "rewrote": written, "not_rewritten": drift})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from memoir.approvals import approve, check_ids, pending, reject, show
-from memoir.commands.base import UserError, echo_json, home_option, open_home
+from memoir.commands.base import UserError, echo_json, home_option, is_json, open_home
 from memoir.errors import ValidationError
 
 __all__ = ["pending_group"]
@@ -14,9 +14,8 @@ __all__ = ["pending_group"]
 
 @click.group("pending", invoke_without_command=True)
 @home_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def pending_group(ctx: click.Context, as_json: bool) -> None:
+def pending_group(ctx: click.Context) -> None:
     """Writes of agents and reviews held for your approval, oldest first.
 
     With memory.write_approval or skills.write_approval on in config.yaml, the memory
@@ -29,7 +28,7 @@ def pending_group(ctx: click.Context, as_json: bool) -> None:
         return
     handle = open_home(ctx, readonly=True)
     held = pending(handle)
-    if as_json:
+    if is_json():
         echo_json([{"id": w.id, "subsystem": w.subsystem, "action": w.action,
                     "summary": w.summary, "origin": w.origin, "proposed_by": w.actor,
                     "session": w.session, "staged_seq": w.staged_seq,
@@ -50,12 +49,11 @@ def pending_group(ctx: click.Context, as_json: bool) -> None:
 @pending_group.command("show")
 @home_option
 @click.argument("pending_id")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def show_command(ctx: click.Context, pending_id: str, as_json: bool) -> None:
+def show_command(ctx: click.Context, pending_id: str) -> None:
     """One pending write in full, and what approving it now would change."""
     info = show(open_home(ctx, readonly=True), pending_id)
-    if as_json:
+    if is_json():
         echo_json(info)
         return
     click.echo(f"{info['id']}: {info['subsystem']} {info['action']} proposed by "

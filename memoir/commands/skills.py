@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from memoir.api import Memoir
-from memoir.commands.base import UserError, home_option, open_home
+from memoir.commands.base import UserError, home_option, is_json, open_home
 from memoir.engine.commit import Decision
 from memoir.errors import MemoirError
 from memoir.events.runs import RunStarted
@@ -93,9 +93,8 @@ def _row(record: SkillRecord) -> dict[str, Any]:
 @home_option
 @click.option("--all", "show_all", is_flag=True, help="Include archived skills.")
 @click.option("--at", "at_seq", type=int, default=None, help="As of this seq.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json: bool) -> None:
+def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None:
     """List skills with their state, provenance and usage."""
     try:
         state = open_home(ctx, readonly=True).view(at_seq)
@@ -103,7 +102,7 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None, as_json
         raise _fail(exc) from None
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
     rows = [_row(r) for r in records if show_all or not r.archived]
-    if as_json:
+    if is_json():
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not rows:
@@ -153,16 +152,15 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
 @home_option
 @click.argument("name")
 @click.option("--all", "telemetry", is_flag=True, help="Include views, uses and refusals.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def history_command(ctx: click.Context, name: str, telemetry: bool, as_json: bool) -> None:
+def history_command(ctx: click.Context, name: str, telemetry: bool) -> None:
     """Every version of a skill: seq, time, actor, run, event type and what changed."""
     handle = open_home(ctx, readonly=True)
     try:
         versions = skill_history(handle, name, telemetry=telemetry)
     except MemoirError as exc:
         raise _fail(exc) from None
-    if as_json:
+    if is_json():
         click.echo(json.dumps([v.__dict__ for v in versions], ensure_ascii=False, indent=2))
         return
     for v in versions:

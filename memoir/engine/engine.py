@@ -61,6 +61,30 @@ class HomeCheck:
     problems: list[str] = field(default_factory=list)
 
 
+def hermes_files(home: Path) -> list[str]:
+    """The Hermes files in a folder that is not (yet) a memoir home: memory files, skills,
+    config and curator state, as paths relative to it."""
+    found = [rel for rel in ("memories/MEMORY.md", "memories/USER.md", "config.yaml",
+                             "skills/.curator_state", "skills/.usage.json")
+             if (home / rel).is_file()]
+    skills = home / "skills"
+    if skills.is_dir():
+        count = sum(1 for _ in skills.glob("**/SKILL.md"))
+        if count:
+            found.append(f"skills/ ({count} SKILL.md)")
+    return found
+
+
+def no_home_message(home: Path) -> str:
+    """What to say when there is no memoir home at ``home``, pointing at Hermes files."""
+    hermes = hermes_files(home) if home.is_dir() else []
+    if not hermes:
+        return f"no memoir home at {home} (memoir init creates one)"
+    return (f"no memoir home at {home}, but it holds Hermes files ({', '.join(hermes)}): "
+            "`memoir init` makes it a memoir home, then `memoir adopt` records them in "
+            "the journal")
+
+
 def default_home() -> Path:
     """``$MEMOIR_HOME``, else ``~/.memoir``."""
     env = os.environ.get("MEMOIR_HOME")
@@ -89,9 +113,16 @@ class Engine:
         followers: Iterable[Follower] = (),
         readonly: bool = False,
         accept_loss: bool = False,
+        create: bool = True,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.readonly = readonly
+        if self.home.exists() and not self.home.is_dir():
+            raise ValidationError(f"{self.home} is a file, not a memoir home (a home is a "
+                                  "folder)")
+        missing = journal is None and not (self.home / JOURNAL_FILE).is_file()
+        if missing and not create and not readonly and not (self.home / ".memoir").is_dir():
+            raise NotFoundError(no_home_message(self.home))
         if not readonly:
             self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
@@ -111,7 +142,7 @@ class Engine:
             self.materializer.close()
             if seen:
                 raise JournalLost(self.home / JOURNAL_FILE, 0, seen)
-            raise NotFoundError(f"no memoir home at {self.home} (memoir init creates one)")
+            raise NotFoundError(no_home_message(self.home))
         durable = self.config.journal.durability == "always"
         # The seq this home is known to have reached, from what was derived from the
         # journal (checkpoints, projected files): a durable journal never ends before it.
@@ -225,12 +256,17 @@ class Engine:
         session: str | None = None,
         after: int = 0,
         until: int | None = None,
+        reverse: bool = False,
+        where: Callable[[Event], bool] | None = None,
     ) -> Iterator[Event]:
-        """Journal records filtered by type (exact or ``prefix.*``), actor, run, session, seq."""
+        """Journal records filtered by type (exact or ``prefix.*``), actor, run, session,
+        seq and any ``where``; newest first with ``reverse`` (read from the journal's end,
+        so the last few records of a long journal are cheap)."""
         wanted = tuple(types)
         exact = {t for t in wanted if not t.endswith("*")}
         prefixes = tuple(t[:-1] for t in wanted if t.endswith("*"))
-        for event in self.journal.read(after=after, until=until):
+        read = self.journal.read_reverse if reverse else self.journal.read
+        for event in read(after=after, until=until):
             if wanted and event.type not in exact and not (
                 prefixes and event.type.startswith(prefixes)
             ):
@@ -240,6 +276,8 @@ class Engine:
             if run is not None and event.run != run:
                 continue
             if session is not None and event.session != session:
+                continue
+            if where is not None and not where(event):
                 continue
             yield event
 

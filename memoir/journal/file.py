@@ -226,6 +226,19 @@ class FileReader(Journal):
         for rec, _line in self._records(after, until):
             yield self._scanner.event(rec)
 
+    def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        """Newest first, read from the end of the file: the last records of a long
+        journal cost only their own bytes.  Each record is checked against the chain
+        from the head down."""
+        with self._mutex:
+            self._advance()
+            tail = self._tail
+        stop = tail.seq if until is None else min(until, tail.seq)
+        if after >= stop:
+            return
+        for rec in self._scanner.backwards(tail, after, stop):
+            yield self._scanner.event(rec)
+
     def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[tuple[int, bytes]]:
         """The raw verified lines (seq, bytes) — for tools that print the journal as is."""
         for rec, line in self._records(after, until):

@@ -177,6 +177,14 @@ class Journal(ABC):
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         """Committed records with ``after < seq <= until``, in order."""
 
+    def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        """Committed records with ``after < seq <= until``, newest first.
+
+        Backends that can read from their end override this, so that the last few
+        records of a long journal cost what they hold, not the whole journal.
+        """
+        yield from reversed(list(self.read(after, until)))
+
     @abstractmethod
     def locked(self) -> AbstractContextManager[JournalWriter]:
         """Hold the append lock; the writer appends and sees a fresh head."""

@@ -170,6 +170,12 @@ class Scanner:
 
     def read_backwards(self, end: int) -> Iterator[RawRecord]:
         """The envelopes of the records before ``end``, last first."""
+        for line, _start in self.lines_backwards(end):
+            yield self.decoder.envelope(line)
+
+    def lines_backwards(self, end: int) -> Iterator[tuple[bytes, int]]:
+        """The lines before ``end`` (which must follow a newline), last first, each with
+        the offset where it starts."""
         pos = end
         carry = b""
         while pos > 0:
@@ -177,6 +183,46 @@ class Scanner:
             pos -= size
             parts = (os.pread(self.fd, size, pos) + carry).split(b"\n")
             carry = parts.pop(0) if pos > 0 else b""
-            for line in reversed(parts):
+            start = pos + len(carry) + (1 if pos > 0 else 0)
+            starts = []
+            for part in parts:
+                starts.append(start)
+                start += len(part) + 1
+            for line, at in zip(reversed(parts), reversed(starts), strict=True):
                 if line:
-                    yield self.decoder.envelope(line)
+                    yield line, at
+
+    def backwards(self, tail: Tail, after: int, until: int) -> Iterator[RawRecord]:
+        """The records with ``after < seq <= until`` before ``tail``, newest first, each
+        checked against the chain: its hash must be the one the next record was
+        chained to (the newest: the tail's), and its body must hash to it."""
+        expected = tail.hash
+        want = tail.seq
+        for line, start in self.lines_backwards(tail.offset):
+            try:
+                rec = self.decoder.envelope(line)
+            except BAD_LINE:
+                rec = None
+            if rec is None or rec.seq != want or hash_of_line(line) != expected:
+                raise JournalCorrupted(f"record {want} does not chain to the record after "
+                                       "it (memoir verify names the damage)",
+                                       path=str(self.path), seq=want)
+            prev = self._prev_hash(start)
+            if not line_hash_ok(prev, line):
+                raise JournalCorrupted("the record's hash does not match its bytes",
+                                       path=str(self.path), seq=want)
+            if rec.seq <= after:
+                return
+            if rec.seq <= until:
+                self.decoder.check_known(rec)
+                yield rec
+            expected, want = prev, want - 1
+
+    def _prev_hash(self, start: int) -> bytes:
+        """The hash of the record that ends just before ``start`` (GENESIS at 0)."""
+        if start == 0:
+            return GENESIS
+        look = min(start, 4096)
+        blob = os.pread(self.fd, look, start - look)
+        # The hash field is the last 34 bytes of a record: `"hash":"<32 hex>"}`.
+        return hash_of_line(blob[:-1])
