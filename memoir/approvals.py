@@ -31,6 +31,7 @@ from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Payload
 from memoir.ids import short_id
+from memoir.lookup import resolve
 from memoir.memory.commands import memory_call
 from memoir.memory.tool import decide as decide_memory
 from memoir.projections.approvals import PendingWrite
@@ -61,11 +62,13 @@ def _chosen(state: State, ids: Sequence[str] | None) -> list[PendingWrite]:
     held = state.approvals.pending
     if ids is None:
         return sorted(held.values(), key=lambda p: p.staged_seq)
-    missing = [i for i in ids if i not in held]
+    missing = [i for i in ids if i not in held and not any(h.startswith(i) for h in held)]
     if missing:
         raise NotFoundError(f"no pending write {', '.join(map(repr, missing))} (see "
                             "`memoir pending`)")
-    return sorted((held[i] for i in dict.fromkeys(ids)), key=lambda p: p.staged_seq)
+    # A unique prefix of an id will do (ambiguous ones are listed).
+    full = [resolve(i, held, "pending write") for i in ids]
+    return sorted((held[i] for i in dict.fromkeys(full)), key=lambda p: p.staged_seq)
 
 
 def approve(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "user",

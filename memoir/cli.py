@@ -52,6 +52,8 @@ COMMANDS: dict[str, str] = {
     "revert": "memoir.commands.curator:revert",
     "pending": "memoir.commands.pending:pending_group",
     "demo": "memoir.commands.demo:demo",
+    "diff": "memoir.commands.audit:diff",
+    "blame": "memoir.commands.audit:blame",
 }
 
 
@@ -110,8 +112,8 @@ class _Root(click.Group):
             error.show()
             status = error.exit_code
         if standalone_mode:
-            sys.exit(status)
-        return status
+            sys.exit(int(status))
+        return int(status)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

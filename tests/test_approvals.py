@@ -153,7 +153,7 @@ def test_the_pending_commands(tmp_path: Path) -> None:
     assert [d["id"] for d in data] == [pid, other]
     shown = cli_run(home, "pending", "show", pid)
     assert "would add: Prefers tea" in shown.output
-    assert cli_run(home, "pending", "approve").exit_code == 1  # ids or --all
+    assert cli_run(home, "pending", "approve").exit_code == 2  # ids or --all
     assert f"approved {pid}: Entry added." in cli_run(home, "pending", "approve", pid).output
     assert f"rejected {other}" in cli_run(home, "pending", "reject", "--all").output
     assert "nothing pending" in cli_run(home, "pending").output

@@ -357,7 +357,7 @@ def test_home_given_before_demo_is_used(tmp_path: Path) -> None:
 
 
 def test_skills_cli_errors_use_the_one_line_format(home: Path) -> None:
-    assert user_error(home, "skills", "show", "no-such-skill").startswith("memoir: error: ")
+    assert user_error(home, "skills", "show", "no-such-skill", code=3).startswith("memoir: error: ")
 
 
 def test_output_piped_into_a_closed_reader_is_not_an_error(home: Path) -> None:

@@ -41,6 +41,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.engine": "engine",
     "memoir.memory": "domains",
     "memoir.skills": "domains",
+    "memoir.audit": "domains",
     "memoir.curator": "domains",
     "memoir.tools": "tools",
     "memoir.approvals": "tools",
@@ -58,6 +59,7 @@ ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domain
 #: Packages of one layer that may import each other, one way (importer, imported).
 SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
+    ("memoir.audit", "memoir.skills"),
     ("memoir.config", "memoir.reading"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),

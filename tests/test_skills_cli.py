@@ -74,7 +74,7 @@ def test_show_prints_any_version_and_history_lists_them(seeded: Path) -> None:
     old = run(seeded, "show", "deploy", "--at", str(first))
     assert old.output == skill_md("deploy")
     missing = run(seeded, "show", "deploy", "--at", "1")
-    assert missing.exit_code == 1 and "no skill named 'deploy' at seq 1" in missing.output
+    assert missing.exit_code == 3 and "no skill named 'deploy' at seq 1" in missing.output
     history = run(seeded, "history", "deploy").output.splitlines()
     assert len(history) == 2
     assert "skill.created" in history[0] and "user" in history[0]
@@ -89,14 +89,14 @@ def test_show_file_reads_a_support_file(seeded: Path) -> None:
                                "file_path": "references/r.md", "file_content": "R\n"},
                       actor="agent")
     assert run(seeded, "show", "deploy", "--file", "references/r.md").output == "R\n"
-    assert run(seeded, "show", "deploy", "--file", "references/x.md").exit_code == 1
+    assert run(seeded, "show", "deploy", "--file", "references/x.md").exit_code == 3
 
 
 def test_pin_archive_restore_and_delete(seeded: Path) -> None:
     assert "pinned 'deploy'" in run(seeded, "pin", "deploy").output
     assert "already pinned" in run(seeded, "pin", "deploy").output
     refused = run(seeded, "archive", "deploy")
-    assert refused.exit_code == 1 and "pinned" in refused.output
+    assert refused.exit_code == 4 and "pinned" in refused.output
     assert run(seeded, "unpin", "deploy").exit_code == 0
     assert run(seeded, "archive", "deploy", "--reason", "done").exit_code == 0
     assert (seeded / "skills/.archive/ops/deploy/SKILL.md").exists()
@@ -108,7 +108,7 @@ def test_pin_archive_restore_and_delete(seeded: Path) -> None:
     deleted = run(seeded, "delete", "deploy", "--yes")
     assert deleted.exit_code == 0 and "memoir skills show deploy --at" in deleted.output
     assert not (seeded / "skills/ops/deploy/SKILL.md").exists()
-    assert run(seeded, "pin", "ghost").exit_code == 1
+    assert run(seeded, "pin", "ghost").exit_code == 3
 
 
 def test_import_brings_a_hermes_tree_in_as_one_run(home: Path, tmp_path: Path) -> None:

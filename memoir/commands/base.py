@@ -161,13 +161,14 @@ def yes_option(fn: F) -> F:
 
 
 def confirm(question: str, yes: bool) -> None:
-    """Ask before a destructive change unless ``--yes``.  Without a terminal to ask on
-    (or under ``--json``), refuse: a script must say ``--yes``."""
+    """Ask (on stderr, the answer read from stdin) before a destructive change unless
+    ``--yes``.  Under ``--json`` nothing is asked: a script must say ``--yes``.  No
+    answer, or an answer other than yes, changes nothing (exit status 1)."""
     if yes:
         return
-    if is_json() or not sys.stdin.isatty():
-        raise UserError(f"{question} Not confirmed: give --yes (-y) to go ahead "
-                        "without a terminal", exit=Exit.USAGE)
+    if is_json():
+        raise UserError(f"{question} Not confirmed: give --yes (-y) with --json",
+                        exit=Exit.USAGE)
     if not click.confirm(question, default=False, err=True):
         raise UserError("not confirmed; nothing was changed", exit=Exit.ERROR)
 

@@ -8,10 +8,27 @@ from collections import Counter
 from typing import Any
 
 import click
+import msgspec
 
 from memoir.api import Memoir
 from memoir.clock import parse_moment, parse_ts
-from memoir.commands.base import echo_json, home_option, is_json, open_home
+from memoir.commands.base import (
+    confirm,
+    echo_json,
+    home_option,
+    is_json,
+    open_home,
+    table,
+    write_json,
+    yes_option,
+)
+from memoir.commands.skills import (
+    archive_command,
+    pin_command,
+    restore_command,
+    skill_run,
+    unpin_command,
+)
 from memoir.curator.config import curator_config
 from memoir.curator.lifecycle import candidates
 from memoir.curator.passes import PassResult, run_pass
@@ -21,7 +38,9 @@ from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
 from memoir.errors import NotFoundError
 from memoir.events.types import Payload
-from memoir.projections.skills import SkillRecord
+from memoir.lookup import did_you_mean, resolve
+from memoir.projections.skills import SkillRecord, skill_dir
+from memoir.skills.guards import archive_events
 
 __all__ = ["curator", "revert", "runs"]
 
@@ -138,7 +157,27 @@ def _describe(p: Payload) -> str:
     return f"{text}  {detail}" if detail else text
 
 
+def _pass_json(result: PassResult) -> dict[str, Any]:
+    plan = result.plan
+    return {
+        **write_json(None if result.dry_run else result.run_id, result.events),
+        "dry_run": result.dry_run, "summary": result.summary,
+        "transitions": [{"name": t.name, "from": t.from_state, "to": t.to_state,
+                         "idle_days": t.idle_days} for t in result.lifecycle.transitions],
+        "consolidations": [{"source": c.source, "into": c.into}
+                           for c in (plan.consolidations if plan else [])],
+        "prunings": [{"name": p.name, "reason": p.reason} for p in (plan.prunings if plan else [])],
+        "umbrellas": [u.name for u in (plan.umbrellas if plan else [])],
+        "refusals": [{"kind": r.kind, "name": r.name, "reason": r.reason}
+                     for r in result.refusals],
+        "changes": len(result.changes), "report": result.report_path,
+    }
+
+
 def _print_pass(result: PassResult, home: Memoir) -> None:
+    if is_json():
+        echo_json(_pass_json(result))
+        return
     verb = "would" if result.dry_run else "did"
     for line in result.summary.splitlines():
         click.echo(line)
@@ -214,6 +253,9 @@ def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | N
         why = f"{DEFERRED}; {why}"
     elif why == "due":
         why = f"due, but the agent was active less than {cfg.min_idle_hours:g}h ago"
+    if is_json():
+        echo_json({"run": None, "ran": False, "why": why})
+        return
     click.echo(f"no pass: {why}")
 
 
@@ -223,6 +265,9 @@ def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | N
 def curator_pause(ctx: click.Context) -> None:
     """Stop scheduled passes until `memoir curator resume`."""
     run = pause(open_home(ctx))
+    if is_json():
+        echo_json({"run": run, "paused": True})
+        return
     click.echo(f"curator paused (run {run})" if run else "curator was already paused")
 
 
@@ -232,6 +277,9 @@ def curator_pause(ctx: click.Context) -> None:
 def curator_resume(ctx: click.Context) -> None:
     """Let scheduled passes run again."""
     run = resume(open_home(ctx))
+    if is_json():
+        echo_json({"run": run, "paused": False})
+        return
     click.echo(f"curator resumed (run {run})" if run else "curator was not paused")
 
 
@@ -241,7 +289,22 @@ def _conflict_choice(force: bool, skip: bool) -> OnConflict:
     return "force" if force else "skip" if skip else "refuse"
 
 
+def _revert_json(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
+    return {
+        **write_json(None if dry_run else plan.run_id, plan.events),
+        "dry_run": dry_run, "target": plan.target, "resolution": plan.resolution,
+        "compensations": [{"type": p.TYPE, "data": msgspec.to_builtins(p)}
+                          for p in plan.compensations],
+        "conflicts": [{"entity": c.entity, "seqs": list(c.seqs)} for c in plan.conflicts],
+        "reverted": list(plan.reverted), "skipped": list(plan.skipped),
+        "unsupported": dict(plan.unsupported),
+    }
+
+
 def _print_revert(plan: RevertPlan, dry_run: bool) -> None:
+    if is_json():
+        echo_json(_revert_json(plan, dry_run))
+        return
     verb = "would append" if dry_run else "appended"
     for c in plan.conflicts:
         what = {"force": "reverted anyway", "skip": "left as is"}.get(plan.resolution,
@@ -262,24 +325,167 @@ def _print_revert(plan: RevertPlan, dry_run: bool) -> None:
 
 
 def _revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool) -> None:
+    run = resolve(run, handle.state.runs, "run", hint="`memoir runs` lists them")
     plan = revert_run(handle, run, dry_run=dry_run, on_conflict=_conflict_choice(force, skip))
     _print_revert(plan, dry_run)
 
 
+def _curator_passes(handle: Memoir) -> list[dict[str, Any]]:
+    state = handle.state
+    return [{"run": r.id, "started_at": r.started_at, "events": r.events,
+             "summary": r.summary, "reverted_by": state.curator.reverted.get(r.id)}
+            for r in sorted(state.runs.values(), key=lambda r: r.first_seq, reverse=True)
+            if r.kind == "curator"]
+
+
 @curator.command("rollback")
 @home_option
+@click.option("--list", "listing", is_flag=True,
+              help="List the curator passes that can be rolled back, newest first.")
+@click.option("--id", "run_id", default=None,
+              help="Roll back this pass (a unique prefix will do) instead of the latest.")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
 @click.option("--force", is_flag=True, help="Revert entities changed since, too.")
 @click.option("--skip-conflicts", "skip", is_flag=True,
               help="Leave entities changed since as they are.")
+@yes_option
 @click.pass_context
-def curator_rollback(ctx: click.Context, dry_run: bool, force: bool, skip: bool) -> None:
-    """Revert the latest curator pass (telemetry and later edits are kept)."""
-    handle = open_home(ctx)
-    run = last_curator_run(handle.state)
+def curator_rollback(ctx: click.Context, listing: bool, run_id: str | None, dry_run: bool,
+                     force: bool, skip: bool, yes: bool) -> None:
+    """Revert the latest curator pass, or the one of --id (telemetry and later edits
+    are kept); --list shows the passes.
+
+    It does not ask first (-y is accepted, as in Hermes): the rollback is itself a run
+    that `memoir revert` undoes.
+    """
+    handle = open_home(ctx, readonly=listing)
+    if listing:
+        rows = _curator_passes(handle)
+        if is_json():
+            echo_json(rows)
+        elif not rows:
+            click.echo("no curator passes")
+        else:
+            table(["RUN", "STARTED", "EVENTS", "REVERTED BY", "SUMMARY"],
+                  [[r["run"], r["started_at"][:19], r["events"], r["reverted_by"],
+                    r["summary"].split("\n")[0]] for r in rows], right=[2])
+        return
+    run = run_id or last_curator_run(handle.state)
     if run is None:
         raise NotFoundError("no curator pass to roll back (`memoir runs` lists the runs)")
     _revert_cmd(handle, run, dry_run, force, skip)
+
+
+# --- Hermes's curator verbs on skills ----------------------------------------------------------
+
+
+def _idle_days(record: SkillRecord, now: dt.datetime) -> float:
+    since = record.last_activity_at or record.created_at
+    try:
+        return (now - parse_ts(since)).total_seconds() / 86400 if since else 0.0
+    except ValueError:
+        return 0.0
+
+
+@curator.command("usage")
+@home_option
+@click.option("--sort", type=click.Choice(["activity", "recent", "name"]), default="activity",
+              show_default=True, help="Most active first, most recently active first, or "
+              "by name.")
+@click.option("--provenance", type=click.Choice(["agent", "user", "bundled", "hub", "import"]),
+              default=None, help="Only skills of this provenance.")
+@click.pass_context
+def curator_usage(ctx: click.Context, sort: str, provenance: str | None) -> None:
+    """Telemetry for every skill: uses, views, patches, activity and when last active."""
+    state = open_home(ctx, readonly=True).state
+    records = [r for r in state.skills.skills.values()
+               if provenance is None or r.provenance == provenance]
+    if sort == "activity":
+        records.sort(key=lambda r: (-r.activity_count, r.name))
+    elif sort == "recent":
+        records.sort(key=lambda r: (r.last_activity_at or "", r.name), reverse=True)
+    else:
+        records.sort(key=lambda r: r.name)
+    rows: list[dict[str, Any]] = [
+            {"name": r.name, "state": r.state, "provenance": r.provenance, "pinned": r.pinned,
+             "activity": r.activity_count, "use": r.use_count, "view": r.view_count,
+             "patch": r.patch_count, "last_activity_at": r.last_activity_at,
+             "created_at": r.created_at} for r in records]
+    if is_json():
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("no skills")
+        return
+    table(["NAME", "STATE", "PROVENANCE", "PIN", "ACTIVITY", "USE", "VIEW", "PATCH",
+           "LAST ACTIVITY"],
+          [[r["name"], r["state"], r["provenance"], "yes" if r["pinned"] else "-",
+            r["activity"], r["use"], r["view"], r["patch"], (r["last_activity_at"] or "-")[:19]]
+           for r in rows], flex=0, right=[4, 5, 6, 7])
+
+
+@curator.command("list-archived")
+@home_option
+@click.pass_context
+def curator_list_archived(ctx: click.Context) -> None:
+    """The archived skills: where they went, when and why."""
+    state = open_home(ctx, readonly=True).state
+    rows = [{"name": r.name, "archived_at": r.archived_at, "reason": r.archive_reason,
+             "absorbed_into": r.absorbed_into, "path": skill_dir(r)}
+            for r in sorted(state.skills.skills.values(), key=lambda r: r.name) if r.archived]
+    if is_json():
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("no archived skills")
+        return
+    table(["NAME", "ARCHIVED", "INTO", "REASON"],
+          [[r["name"], (r["archived_at"] or "-")[:19], r["absorbed_into"], r["reason"]]
+           for r in rows])
+
+
+@curator.command("prune")
+@home_option
+@click.option("--days", type=click.IntRange(min=1), default=90, show_default=True,
+              help="Archive skills idle at least this many days.")
+@click.option("--dry-run", is_flag=True, help="List them; archive nothing.")
+@yes_option
+@click.pass_context
+def curator_prune(ctx: click.Context, days: int, dry_run: bool, yes: bool) -> None:
+    """Archive every curated skill (not pinned, not archived) idle for --days or more,
+    as one run (`memoir revert RUN` brings them back). Asks first, unless -y."""
+    handle = open_home(ctx, readonly=dry_run)
+    state = handle.state
+    now = handle.clock.now()
+    prune_builtins = handle.config.curator.prune_builtins
+    names = [n for n in candidates(state.skills.skills, prune_builtins=prune_builtins)
+             if not state.skills.skills[n].pinned and not state.skills.skills[n].archived
+             and _idle_days(state.skills.skills[n], now) >= days]
+    if dry_run or not names:
+        if is_json():
+            echo_json({"run": None, "dry_run": dry_run, "would_archive": names, "days": days})
+        elif not names:
+            click.echo(f"no curated skill has been idle for {days} days or more")
+        else:
+            click.echo(f"would archive {len(names)} skill(s) idle {days}+ days: "
+                       + ", ".join(names))
+        return
+    confirm(f"Archive {len(names)} skill(s) idle {days}+ days ({', '.join(names)})?", yes)
+    run, events = skill_run(handle, f"curator prune --days {days}", lambda s: [
+        p for n in names if n in s.skills.skills and not s.skills.skills[n].archived
+        for p in archive_events(s, n, actor="user", reason=f"pruned: idle {days}+ days",
+                                prune_builtins=prune_builtins)])
+    if is_json():
+        echo_json(write_json(run, events, archived=names))
+        return
+    click.echo(f"archived {len(names)} skill(s) as run {run}: {', '.join(names)}; "
+               f"`memoir revert {run}` brings them back")
+
+
+# Hermes has pin, unpin, archive and restore under `curator`; memoir's live under
+# `skills`: the same commands, reachable from both.
+for _command in (pin_command, unpin_command, archive_command, restore_command):
+    curator.add_command(_command)
 
 
 @click.command("revert")
@@ -293,7 +499,8 @@ def curator_rollback(ctx: click.Context, dry_run: bool, force: bool, skip: bool)
               help="Revert only the entities no later event changed.")
 @click.pass_context
 def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool) -> None:
-    """Undo run RUN with compensating events (itself a run you can revert)."""
+    """Undo run RUN (its id, or a unique prefix of it) with compensating events (itself
+    a run you can revert)."""
     _revert_cmd(open_home(ctx), run, dry_run, force, skip)
 
 
@@ -310,6 +517,7 @@ def runs(ctx: click.Context, kind: str | None) -> None:
         if event.run is not None:
             counts.setdefault(event.run, Counter())[event.type] += 1
     rows: list[dict[str, Any]] = []
+    kinds = {info.kind for info in state.runs.values() if info.kind}
     for info in sorted(state.runs.values(), key=lambda r: r.first_seq):
         if kind is not None and info.kind != kind:
             continue
@@ -324,9 +532,11 @@ def runs(ctx: click.Context, kind: str | None) -> None:
         echo_json(rows)
         return
     if not rows:
-        click.echo("no runs")
+        click.echo("no runs" + (f" of kind {kind!r}{did_you_mean(kind, kinds)}"
+                                if kind is not None else ""))
         return
-    for r in rows:
-        flag = f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else ""
-        click.echo(f"{r['run']:24s} {r['kind'] or '-':8s} {r['actor']:16s} "
-                   f"{r['started_at'][:19]}  {r['events']:3d} ev  {r['summary']}{flag}")
+    table(["RUN", "KIND", "ACTOR", "STARTED", "EVENTS", "SUMMARY"],
+          [[r["run"], r["kind"] or "-", r["actor"], r["started_at"][:19], r["events"],
+            r["summary"].split("\n")[0]
+            + (f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else "")]
+           for r in rows], right=[4])

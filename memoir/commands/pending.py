@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from memoir.approvals import approve, check_ids, pending, reject, show
-from memoir.commands.base import UserError, echo_json, home_option, is_json, open_home
+from memoir.commands.base import Exit, UserError, echo_json, home_option, is_json, open_home
 from memoir.errors import ValidationError
 
 __all__ = ["pending_group"]
@@ -70,7 +70,7 @@ def _ids(ids: tuple[str, ...], everything: bool) -> list[str] | None:
     try:
         chosen = check_ids(ids, everything)
     except ValidationError as exc:
-        raise UserError(str(exc)) from None
+        raise click.UsageError(str(exc)) from None
     return None if chosen is None else list(chosen)
 
 
@@ -82,17 +82,24 @@ def _ids(ids: tuple[str, ...], everything: bool) -> list[str] | None:
 def approve_command(ctx: click.Context, ids: tuple[str, ...], everything: bool) -> None:
     """Approve pending writes: each is made now, in the order it was proposed."""
     results = approve(open_home(ctx), _ids(ids, everything))
+    if is_json():
+        echo_json([{"pending_id": r.pending_id, "approved": r.success, "result": r.result}
+                    for r in results])
     failed = 0
     for r in results:
+        if not r.success:
+            failed += 1
+        if is_json():
+            continue
         if r.success:
             click.echo(f"approved {r.pending_id}: {r.result.get('message', '')}")
         else:
-            failed += 1
             click.echo(f"not approved {r.pending_id} (still pending): {r.result.get('error')}")
-    if not results:
+    if not results and not is_json():
         click.echo("nothing pending")
     if failed:
-        raise UserError(f"{failed} of {len(results)} pending write(s) could not be made")
+        raise UserError(f"{failed} of {len(results)} pending write(s) could not be made",
+                        exit=Exit.REFUSED)
 
 
 @pending_group.command("reject")
@@ -105,4 +112,7 @@ def reject_command(ctx: click.Context, ids: tuple[str, ...], everything: bool,
                    reason: str) -> None:
     """Reject pending writes: nothing is written."""
     done = reject(open_home(ctx), _ids(ids, everything), reason=reason)
+    if is_json():
+        echo_json({"rejected": done})
+        return
     click.echo(f"rejected {', '.join(done)}" if done else "nothing pending")

@@ -15,13 +15,24 @@ from typing import Any
 import click
 
 from memoir.api import Memoir
-from memoir.commands.base import UserError, home_option, is_json, open_home
+from memoir.commands.base import (
+    UserError,
+    confirm,
+    echo_json,
+    home_option,
+    is_json,
+    open_home,
+    styled,
+    write_json,
+    yes_option,
+)
 from memoir.engine.commit import Decision
-from memoir.errors import MemoirError
+from memoir.errors import MemoirError, NotFoundError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.lookup import did_you_mean
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
 from memoir.reading import read_text
@@ -53,11 +64,7 @@ def skills_group() -> None:
     """List, read, audit and change skills (as actor `user`)."""
 
 
-def _fail(exc: Exception) -> UserError:
-    return UserError(str(exc))
-
-
-def _change(
+def skill_run(
     handle: Memoir, summary: str, build: Callable[[State], list[Payload]]
 ) -> tuple[str, list[Event]]:
     """Commit what ``build`` decides as one CLI run; returns the run id and its events."""
@@ -69,11 +76,15 @@ def _change(
             return Decision(events=[])
         return Decision(events=[RunStarted(run_id=run, kind="cli", summary=summary), *payloads])
 
-    try:
-        events, _ = handle.commit(decide, actor="user", run=run)
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    events, _ = handle.commit(decide, actor="user", run=run)
     return run, events
+
+
+def _json(run: str, events: list[Event], **extra: Any) -> bool:
+    """Print a write's JSON under --json; True when it did."""
+    if is_json():
+        echo_json(write_json(run, events, **extra))
+    return is_json()
 
 
 def _row(record: SkillRecord) -> dict[str, Any]:
@@ -96,10 +107,7 @@ def _row(record: SkillRecord) -> dict[str, Any]:
 @click.pass_context
 def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None:
     """List skills with their state, provenance and usage."""
-    try:
-        state = open_home(ctx, readonly=True).view(at_seq)
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    state = open_home(ctx, readonly=True).view(at_seq)
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
     rows = [_row(r) for r in records if show_all or not r.archived]
     if is_json():
@@ -130,19 +138,17 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
                  file_path: str | None) -> None:
     """Print a skill's SKILL.md (or one of its files) as of now or of seq --at."""
     handle = open_home(ctx, readonly=True)
-    try:
-        record = skill_at(handle, name, at_seq)
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    record = skill_at(handle, name, at_seq)
     when = f"at seq {at_seq}" if at_seq is not None else "now"
     if record is None:
-        raise UserError(f"no skill named '{name}' {when} "
-                                   f"(`memoir skills history {name}` lists its versions)")
+        known = handle.view(at_seq).skills.skills
+        raise NotFoundError(f"no skill named '{name}' {when}{did_you_mean(name, known)} "
+                            f"(`memoir skills history {name}` lists its versions)")
     text = record.file(file_path or SKILL_FILE)
     if text is None:
         files = ", ".join(sorted(record.files)) or "none"
-        raise UserError(f"skill '{name}' has no file '{file_path}' {when} "
-                                   f"(support files: {files})")
+        raise NotFoundError(f"skill '{name}' has no file '{file_path}' {when} "
+                            f"(support files: {files})")
     if record.archived:
         click.echo(f"# skill '{name}' is archived {when} ({record.archive_reason})", err=True)
     click.echo(text, nl=not text.endswith("\n"))
@@ -152,20 +158,24 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
 @home_option
 @click.argument("name")
 @click.option("--all", "telemetry", is_flag=True, help="Include views, uses and refusals.")
+@click.option("-p", "--patch", is_flag=True, help="Show each change as a unified diff.")
 @click.pass_context
-def history_command(ctx: click.Context, name: str, telemetry: bool) -> None:
+def history_command(ctx: click.Context, name: str, telemetry: bool, patch: bool) -> None:
     """Every version of a skill: seq, time, actor, run, event type and what changed."""
     handle = open_home(ctx, readonly=True)
-    try:
-        versions = skill_history(handle, name, telemetry=telemetry)
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    versions = skill_history(handle, name, telemetry=telemetry, patches=patch)
     if is_json():
         click.echo(json.dumps([v.__dict__ for v in versions], ensure_ascii=False, indent=2))
         return
     for v in versions:
         click.echo(f"{v.seq:>6}  {v.ts[:19]}  {v.actor:<16} {v.run or '-':<18} "
                    f"{v.type:<22} {v.summary}")
+        if patch and v.patch:
+            for line in v.patch.splitlines():
+                colour = ("green" if line.startswith("+") and not line.startswith("+++") else
+                          "red" if line.startswith("-") and not line.startswith("---") else
+                          "cyan" if line.startswith("@@") else None)
+                click.echo("    " + (styled(line, fg=colour) if colour else line))
 
 
 @skills_group.command("pin")
@@ -174,8 +184,10 @@ def history_command(ctx: click.Context, name: str, telemetry: bool) -> None:
 @click.pass_context
 def pin_command(ctx: click.Context, name: str) -> None:
     """Pin a skill: background actors leave it alone and nobody deletes or archives it."""
-    run, events = _change(open_home(ctx), f"pin skill {name}",
-                          lambda s: pin_events(s, name, actor="user"))
+    run, events = skill_run(open_home(ctx), f"pin skill {name}",
+                            lambda s: pin_events(s, name, actor="user"))
+    if _json(run, events, name=name, pinned=True):
+        return
     click.echo(f"pinned '{name}' (run {run})" if events else f"'{name}' was already pinned")
 
 
@@ -185,8 +197,10 @@ def pin_command(ctx: click.Context, name: str) -> None:
 @click.pass_context
 def unpin_command(ctx: click.Context, name: str) -> None:
     """Unpin a skill."""
-    run, events = _change(open_home(ctx), f"unpin skill {name}",
-                          lambda s: unpin_events(s, name, actor="user"))
+    run, events = skill_run(open_home(ctx), f"unpin skill {name}",
+                            lambda s: unpin_events(s, name, actor="user"))
+    if _json(run, events, name=name, pinned=False):
+        return
     click.echo(f"unpinned '{name}' (run {run})" if events else f"'{name}' was not pinned")
 
 
@@ -202,9 +216,11 @@ def archive_command(ctx: click.Context, name: str, reason: str,
     """Move a skill to skills/.archive/ (keeping its category path)."""
     handle = open_home(ctx)
     prune = handle.config.curator.prune_builtins
-    run, _ = _change(handle, f"archive skill {name}", lambda s: archive_events(
+    run, events = skill_run(handle, f"archive skill {name}", lambda s: archive_events(
         s, name, actor="user", absorbed_into=absorbed_into, reason=reason,
         prune_builtins=prune))
+    if _json(run, events, name=name):
+        return
     click.echo(f"archived '{name}' (run {run}); `memoir skills restore {name}` brings it back")
 
 
@@ -216,23 +232,29 @@ def restore_command(ctx: click.Context, name: str) -> None:
     """Bring an archived skill back to its original path."""
     handle = open_home(ctx)
     prune = handle.config.curator.prune_builtins
-    run, _ = _change(handle, f"restore skill {name}", lambda s: restore_events(
+    run, events = skill_run(handle, f"restore skill {name}", lambda s: restore_events(
         s, name, actor="user", reason="restored by the user", prune_builtins=prune))
+    if _json(run, events, name=name):
+        return
     click.echo(f"restored '{name}' (run {run})")
 
 
 @skills_group.command("delete")
 @home_option
 @click.argument("name")
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@yes_option
 @click.pass_context
 def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
-    """Delete a skill (its versions stay readable in the journal)."""
+    """Delete a skill (its versions stay readable in the journal). Asks first, unless -y."""
     handle = open_home(ctx)
-    if not yes:
-        click.confirm(f"Delete skill '{name}'?", abort=True)
-    run, events = _change(handle, f"delete skill {name}",
-                          lambda s: delete_events(s, name, actor="user"))
+    known = handle.state.skills.skills
+    if name not in known:
+        raise NotFoundError(f"no skill named '{name}'{did_you_mean(name, known)}")
+    confirm(f"Delete skill '{name}'?", yes)
+    run, events = skill_run(handle, f"delete skill {name}",
+                            lambda s: delete_events(s, name, actor="user"))
+    if _json(run, events, name=name):
+        return
     before = events[0].seq - 1
     click.echo(f"deleted '{name}' (run {run}); its last version: "
                f"`memoir skills show {name} --at {before}`")
@@ -264,8 +286,10 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
         return [SkillCreated(name=name, category=category, content=content, provenance="user",
                              protected=name in PROTECTED_SKILLS)]
 
-    run, _ = _change(open_home(ctx), f"create skill {name}", build)
+    run, events = skill_run(open_home(ctx), f"create skill {name}", build)
     where = f"skills/{category}/{name}" if category else f"skills/{name}"
+    if _json(run, events, name=name, path=where):
+        return
     click.echo(f"created '{name}' at {where} (run {run})")
 
 
@@ -280,11 +304,12 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
 def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
     """Import a skills tree (e.g. a Hermes skills/ folder) as one run."""
     assert provenance in PROVENANCES
-    try:
-        report = import_skills(open_home(ctx), folder, provenance=provenance, actor="user",
+    report = import_skills(open_home(ctx), folder, provenance=provenance, actor="user",
                                run=short_id("cli-"))
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    if is_json():
+        echo_json({"run": report.run if report.imported else None,
+                   "imported": list(report.imported), "skipped": dict(report.skipped)})
+        return
     for path, why in sorted(report.skipped.items()):
         click.echo(f"skipped {path}: {why}", err=True)
     if report.imported:
@@ -302,10 +327,11 @@ def import_command(ctx: click.Context, folder: Path, provenance: str) -> None:
 @click.pass_context
 def adopt_command(ctx: click.Context, force: bool) -> None:
     """Record hand edits of the skills tree in the journal, as `user` events."""
-    try:
-        report = adopt_skills(open_home(ctx), force=force)
-    except MemoirError as exc:
-        raise _fail(exc) from None
+    report = adopt_skills(open_home(ctx), force=force)
+    if is_json():
+        echo_json({**write_json(report.run, report.events), "adopted": list(report.adopted),
+                   "ignored": dict(report.ignored)})
+        return
     for path, why in sorted(report.ignored.items()):
         click.echo(f"ignored {path}: {why}", err=True)
     if not report.events:

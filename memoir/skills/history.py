@@ -29,9 +29,11 @@ from memoir.events.skills import (
     SkillWriteRejected,
 )
 from memoir.events.types import Event
+from memoir.lookup import did_you_mean
 from memoir.projections.skills import SkillRecord
 
-__all__ = ["TELEMETRY", "SkillVersion", "describe", "skill_at", "skill_history"]
+__all__ = ["TELEMETRY", "SkillVersion", "describe", "patch_of", "skill_at", "skill_history",
+           "unified"]
 
 #: Event types that count use, not change; left out of a history unless asked for.
 TELEMETRY = frozenset({"skill.viewed", "skill.used", "skill.write_rejected"})
@@ -48,6 +50,8 @@ class SkillVersion:
     session: str | None
     type: str
     summary: str
+    #: The change as a unified diff (only when asked for: ``patches=True``).
+    patch: str = ""
 
 
 def skill_at(engine: Engine, name: str, seq: int | None = None) -> SkillRecord | None:
@@ -108,9 +112,39 @@ def describe(event: Event) -> str:
     return event.type
 
 
-def skill_history(engine: Engine, name: str, *, telemetry: bool = False) -> list[SkillVersion]:
+def patch_of(event: Event) -> str:
+    """The change a skill event made to its files, as unified diffs ("" for none)."""
+    data = event.data
+    folder = f"skills/{getattr(data, 'name', '?')}"
+    if isinstance(data, SkillCreated):
+        files = {"SKILL.md": data.content, **data.files}
+        return "".join(unified(None, text, f"{folder}/{rel}") for rel, text in files.items())
+    if isinstance(data, SkillContentSet):
+        return unified(data.previous, data.content, f"{folder}/SKILL.md")
+    if isinstance(data, SkillPatched | SkillFileWritten):
+        return unified(data.previous, data.content, f"{folder}/{data.file}")
+    if isinstance(data, SkillFileRemoved):
+        return unified(data.previous, None, f"{folder}/{data.file}")
+    return ""
+
+
+def unified(before: str | None, after: str | None, path: str) -> str:
+    """A unified diff of one file (``/dev/null`` for a side that does not exist)."""
+    if before == after:
+        return ""
+    lines = difflib.unified_diff(
+        (before or "").splitlines(keepends=True), (after or "").splitlines(keepends=True),
+        fromfile=f"a/{path}" if before is not None else "/dev/null",
+        tofile=f"b/{path}" if after is not None else "/dev/null")
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in lines)
+
+
+def skill_history(engine: Engine, name: str, *, telemetry: bool = False,
+                  patches: bool = False) -> list[SkillVersion]:
     """Every event of skill ``name`` in journal order (views, uses and refusals only
-    with ``telemetry``).  Raises NotFoundError if the journal never knew the skill."""
+    with ``telemetry``; each change's diff with ``patches``).  Raises NotFoundError if
+    the journal never knew the skill."""
     versions = []
     known = False
     for event in engine.events(types=["skill.*"]):
@@ -122,7 +156,9 @@ def skill_history(engine: Engine, name: str, *, telemetry: bool = False) -> list
         versions.append(SkillVersion(
             seq=event.seq, ts=event.ts, actor=event.actor, run=event.run,
             session=event.session, type=event.type, summary=describe(event),
+            patch=patch_of(event) if patches else "",
         ))
     if not known:
-        raise NotFoundError(f"the journal has no skill named '{name}'")
+        raise NotFoundError(f"the journal has no skill named '{name}'"
+                            f"{did_you_mean(name, engine.state.skills.skills)}")
     return versions
