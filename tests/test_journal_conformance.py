@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
-from memoir.errors import ConflictError, ValidationError
+from memoir.errors import ConflictError, JournalCorrupted, ValidationError
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Event
@@ -122,6 +122,20 @@ class JournalConformance:
         journal.append(batch(2))
         journal.append(batch(3))
         assert [e.seq for e in journal.read(after=after, until=until)] == expected
+
+    def test_read_reverse_is_read_newest_first(self) -> None:
+        journal = self.make()
+        try:
+            assert list(journal.read_reverse()) == []
+            # Records of many sizes, some longer than a read-back chunk.
+            for n in (1, 7, 3, 40, 1, 2):
+                journal.append(batch(n, prefix="x" * (n * 700)))
+            for after, until in ((0, None), (0, 5), (3, 9), (20, None), (53, 60), (54, None),
+                                 (10, 10), (9, 10), (0, 0)):
+                forward = list(journal.read(after=after, until=until))
+                assert list(journal.read_reverse(after=after, until=until)) == forward[::-1]
+        finally:
+            journal.close()
 
     def test_a_read_in_progress_does_not_see_later_appends(self, journal: Journal) -> None:
         journal.append(batch(3))
@@ -441,6 +455,27 @@ class TestFileJournal(JournalConformance):
     def reopen(self, journal: Journal) -> Journal:
         assert isinstance(journal, FileJournal)
         return FileJournal(journal.path, durability="never", clock=journal.clock)
+
+
+    def test_read_reverse_checks_the_chain_from_the_head_down(self) -> None:
+        journal = self.make()
+        assert isinstance(journal, FileJournal)
+        journal.append(batch(5))
+        path = journal.path
+        journal.close()
+        data = path.read_bytes()
+        path.write_bytes(data.replace(b"fact 1", b"fact 7", 1))
+        # Opened from a known position past the damage, as a home opens from a checkpoint.
+        reopened = FileJournal(path, durability="never", scan=False, recover=False)
+        last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        assert reopened.anchor(5, len(data), last[-34:-2].decode())
+        try:
+            newest = reopened.read_reverse()
+            assert [next(newest).seq for _ in range(3)] == [5, 4, 3]
+            with pytest.raises(JournalCorrupted, match="seq 2"):
+                next(newest)
+        finally:
+            reopened.close()
 
 
 class TestDurableFileJournal(TestFileJournal):
