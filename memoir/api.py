@@ -9,6 +9,7 @@ hand edits of the projected files as events, and report the home's status.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from memoir.engine.commit import Decision, Pending
@@ -27,7 +28,7 @@ from memoir.projections.lazy import LazyDict
 from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
-from memoir.prompt import Blocks, blocks_at, render_blocks
+from memoir.prompt import Blocks, blocks_at, enabled_targets, render_blocks
 from memoir.session import Session
 from memoir.skills import adopt as skills_adoption
 from memoir.threats import redacted_preview
@@ -36,6 +37,11 @@ from memoir.tools import DEFAULT_TOOLS, Toolset
 _log = get_logger("memoir.adoption")
 
 __all__ = ["Memoir"]
+
+
+#: What a session id given by a caller may look like: it names files and appears in
+#: logs and URLs, so no spaces, slashes or dots at the start.
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 
 
 class Memoir(Engine):
@@ -60,6 +66,10 @@ class Memoir(Engine):
         person's, see :func:`~memoir.memory.commands.adopt_hand_edit`), so the prompt
         shows what the files show, as Hermes's would.
         """
+        if session_id is not None and not SESSION_ID.fullmatch(session_id):
+            raise ValidationError(
+                f"session id {session_id!r} is not acceptable: use 1-128 letters, digits, "
+                "'.', '_', ':' or '-', starting with a letter or a digit")
         sid = session_id or short_id("s-")
         self._adopt_before(f"session {sid} started")
 
@@ -74,7 +84,8 @@ class Memoir(Engine):
         # The blocks are rendered right after the start event is folded, before any
         # other commit of the same group lands in the live state.
         pending: Pending[Blocks] = Pending(
-            decide, actor, sid, then=lambda state, _result: render_blocks(state),
+            decide, actor, sid,
+            then=lambda state, _result: render_blocks(state, enabled_targets(self.config)),
         )
         self.run(pending)
         pinned = pending.events[-1].seq

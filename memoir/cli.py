@@ -51,6 +51,7 @@ COMMANDS: dict[str, str] = {
     "runs": "memoir.commands.curator:runs",
     "revert": "memoir.commands.curator:revert",
     "pending": "memoir.commands.pending:pending_group",
+    "config": "memoir.commands.config:config_group",
     "demo": "memoir.commands.demo:demo",
     "diff": "memoir.commands.audit:diff",
     "blame": "memoir.commands.audit:blame",

@@ -7,7 +7,9 @@ Keys mirror Hermes's where they mean the same thing (``memory.memory_char_limit`
 
 from __future__ import annotations
 
+import difflib
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -15,16 +17,20 @@ import pydantic
 import yaml
 
 from memoir.errors import ConfigError, ValidationError
+from memoir.lookup import did_you_mean
 from memoir.reading import read_text
 
 __all__ = [
     "CONFIG_FILE",
+    "HERMES_IGNORED",
     "Config",
+    "ConfigReport",
     "CuratorConfig",
     "JournalConfig",
     "MemoryConfig",
     "ProjectionsConfig",
     "SkillsConfig",
+    "check_config",
     "load_config",
 ]
 
@@ -48,6 +54,10 @@ ApprovalFlag = Annotated[bool, pydantic.BeforeValidator(_approval_flag)]
 
 
 class MemoryConfig(_Section):
+    #: Hermes's switches for the MEMORY and USER prompt blocks: off, the block is left
+    #: out of every session's prompt (the journal and the files are kept).
+    memory_enabled: bool = True
+    user_profile_enabled: bool = True
     memory_char_limit: int = pydantic.Field(2200, ge=1, le=1_000_000)
     user_char_limit: int = pydantic.Field(1375, ge=1, le=1_000_000)
     nudge_interval: int = pydantic.Field(10, ge=0)
@@ -93,6 +103,9 @@ class SkillsConfig(_Section):
     #: the person's before an agent changes or loads that skill, as Hermes reads the
     #: tree.  Off: they wait for ``memoir adopt``.
     adopt_hand_edits: bool = True
+    #: Hermes's skill-creation nudge: every this many model iterations of the tool loop
+    #: without a skill_manage call (0: never).
+    creation_nudge_interval: int = pydantic.Field(10, ge=0)
     #: Extra folders of skills the agent may read (``~`` and ``${VAR}`` expanded); local
     #: skills win on a name collision, and memoir never writes to them.
     external_dirs: list[str] = pydantic.Field(default_factory=list)
@@ -114,6 +127,21 @@ class CuratorConfig(_Section):
     consolidate: bool = False
 
 
+class DisplayConfig(_Section):
+    """``display:`` — Hermes's key for how memory writes are announced to the person
+    (off, on, verbose); memoir keeps it for the integrations that show writes."""
+
+    model_config = pydantic.ConfigDict(extra="allow", validate_assignment=True)
+    memory_notifications: Literal["off", "on", "verbose"] = "on"
+
+    @pydantic.field_validator("memory_notifications", mode="before")
+    @classmethod
+    def _yaml_bool(cls, value: Any) -> Any:
+        # YAML reads a bare on/off as a boolean.
+        return {True: "on", False: "off"}.get(value, value) if isinstance(value, bool) \
+            else value
+
+
 class Config(_Section):
     """Everything configurable; every field has Hermes's default where Hermes has one."""
 
@@ -122,6 +150,7 @@ class Config(_Section):
     projections: ProjectionsConfig = pydantic.Field(default_factory=ProjectionsConfig)
     skills: SkillsConfig = pydantic.Field(default_factory=SkillsConfig)
     curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
+    display: DisplayConfig = pydantic.Field(default_factory=DisplayConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 
@@ -132,34 +161,154 @@ _ENV = {
     "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
 }
 
+#: Keys of Hermes's config.yaml, in memoir's sections, that memoir accepts and does not
+#: use (yet): a Hermes config.yaml works as it is, and `memoir config check` lists them.
+HERMES_IGNORED: dict[str, frozenset[str]] = {
+    "memory": frozenset({"provider"}),
+    "skills": frozenset({"template_vars", "inline_shell", "inline_shell_timeout", "disabled",
+                         "platform_disabled"}),
+    "curator": frozenset({"backup", "auxiliary"}),
+}
+
+
+@dataclass
+class ConfigReport:
+    """What reading a config found: the configuration (None when there are problems),
+    every problem (``file:line: key: what``), and the keys accepted but not used."""
+
+    path: Path
+    config: Config | None
+    problems: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
 
 def load_config(home: Path) -> Config:
-    """Read ``home/config.yaml`` (missing → defaults) and apply environment overrides."""
+    """Read ``home/config.yaml`` (missing → defaults) and apply environment overrides.
+    Raises :class:`ConfigError` listing every problem at once."""
+    report = check_config(home)
+    if report.config is None:
+        raise ConfigError(f"{report.path}: " + "; ".join(report.problems),
+                          problems=report.problems)
+    return report.config
+
+
+def check_config(home: Path) -> ConfigReport:
+    """Read and check ``home/config.yaml`` and the environment overrides, collecting
+    every problem (with its line) and every ignored key instead of stopping at one."""
     path = home / CONFIG_FILE
+    report = ConfigReport(path, None)
     raw: Any = {}
+    lines: dict[tuple[str, ...], int] = {}
     if path.exists():
         try:
-            raw = yaml.safe_load(read_text(path, limit=1 << 20, what="config file")) or {}
+            text = read_text(path, limit=1 << 20, what="config file")
         except ValidationError as exc:
-            raise ConfigError(str(exc)) from None
+            report.problems.append(str(exc))
+            return report
+        try:
+            raw = yaml.safe_load(text) or {}
+            lines = _key_lines(text)
         except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+            mark = getattr(exc, "problem_mark", None)
+            at = f"{CONFIG_FILE}:{mark.line + 1}:{mark.column + 1}" if mark else CONFIG_FILE
+            what = getattr(exc, "problem", None) or str(exc)
+            report.problems.append(f"{at}: not valid YAML: {what}")
+            return report
         if not isinstance(raw, dict):
-            raise ConfigError(f"{path}: expected a mapping at the top level")
+            report.problems.append(f"{CONFIG_FILE}: expected a mapping of sections at the "
+                                   "top level (memory:, skills:, curator: …)")
+            return report
+
+    def where(*keys: str) -> str:
+        line = lines.get(tuple(keys))
+        return f"{CONFIG_FILE}:{line}" if line else CONFIG_FILE
+
+    sections = Config.model_fields
+    kept: dict[str, Any] = {}
+    for name, value in raw.items():
+        key = str(name)
+        if key in sections:
+            kept[key] = value
+            continue
+        close = did_you_mean(key, sections)
+        if close and difflib.SequenceMatcher(None, key, close.split("'")[1]).ratio() >= 0.8:
+            report.problems.append(f"{where(key)}: {key}: not a section{close}")
+        else:  # another tool's section (Hermes's model:, display:, terminal: …)
+            report.ignored.append(key)
+    for section, value in list(kept.items()):
+        model = sections[section].annotation
+        if not isinstance(value, dict) or not isinstance(model, type) or \
+                not issubclass(model, _Section):
+            continue
+        fields = model.model_fields
+        for name in list(value):
+            key = str(name)
+            if key in fields:
+                continue
+            if key in HERMES_IGNORED.get(section, ()):
+                report.ignored.append(f"{section}.{key}")
+                del value[name]
+                continue
+            report.problems.append(f"{where(section, key)}: {section}.{key}: unknown key"
+                                   f"{did_you_mean(key, fields) or _hint(section)}")
+            del value[name]
     from_env: dict[tuple[str, str], str] = {}
     for var, (section, key) in _ENV.items():
         if var in os.environ:
             from_env[(section, key)] = var
-            raw.setdefault(section, {})
-            if not isinstance(raw[section], dict):
-                raise ConfigError(f"{path}: '{section}' must be a mapping")
-            raw[section][key] = os.environ[var]
+            kept.setdefault(section, {})
+            if not isinstance(kept[section], dict):
+                report.problems.append(f"{where(section)}: {section}: must be a mapping")
+                continue
+            kept[section][key] = os.environ[var]
+            report.sources[f"{section}.{key}"] = f"${var}"
     try:
-        return Config.model_validate(raw)
+        config = Config.model_validate(kept)
     except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        loc = [str(p) for p in first["loc"]]
-        env_var = from_env.get((loc[0], loc[1])) if len(loc) >= 2 else None
-        source = f"${env_var} (overrides {path})" if env_var else str(path)
-        raise ConfigError(f"{source}: {where}: {first['msg']}") from None
+        for error in exc.errors():
+            loc = [str(p) for p in error["loc"]]
+            env_var = from_env.get((loc[0], loc[1])) if len(loc) >= 2 else None
+            source = f"${env_var} (overrides {CONFIG_FILE})" if env_var else where(*loc)
+            report.problems.append(f"{source}: {'.'.join(loc)}: {error['msg']}")
+        report.problems.sort(key=_line_of)
+        return report
+    report.problems.sort(key=_line_of)
+    if not report.problems:
+        report.config = config
+        for keys in lines:
+            dotted = ".".join(keys)
+            if len(keys) == 2 and keys[0] in sections and dotted not in report.sources:
+                report.sources[dotted] = where(*keys)
+    return report
+
+
+def _line_of(problem: str) -> int:
+    head = problem.split(":", 2)
+    return int(head[1]) if len(head) > 2 and head[0] == CONFIG_FILE and head[1].isdigit() \
+        else 0
+
+
+def _hint(section: str) -> str:
+    model = Config.model_fields[section].annotation
+    names = sorted(model.model_fields) if isinstance(model, type) and \
+        issubclass(model, pydantic.BaseModel) else []
+    return f" ({section} has: {', '.join(names)})" if names else ""
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The line (1-based) of every mapping key of a YAML document, by its key path."""
+    out: dict[tuple[str, ...], int] = {}
+
+    def walk(node: yaml.Node, path: tuple[str, ...]) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    here = (*path, str(key.value))
+                    out[here] = key.start_mark.line + 1
+                    walk(value, here)
+
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if root is not None:
+        walk(root, ())
+    return out

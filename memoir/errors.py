@@ -139,7 +139,12 @@ class DriftError(MemoirError):
 
 
 class ConfigError(MemoirError, ValueError):
-    """A configuration file or setting that cannot be used."""
+    """A configuration file or setting that cannot be used; ``problems`` lists each one
+    (``config.yaml:LINE: key: what``)."""
+
+    def __init__(self, message: str, *, problems: list[str] | tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
 
 
 class NotFoundError(MemoirError, LookupError):

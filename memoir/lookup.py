@@ -19,7 +19,11 @@ _SHOWN = 10
 
 def did_you_mean(word: str, choices: Iterable[str], *, limit: int = 3) -> str:
     """`` (did you mean 'x' or 'y'?)`` for the choices close to ``word``, else ``""``."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=limit, cutoff=0.6)
+    pool = sorted(set(choices))
+    close = difflib.get_close_matches(word, pool, n=limit, cutoff=0.6)
+    if len(word) >= 3:  # a part of the name (`nudge` for `nudge_interval`) counts too
+        close += [c for c in pool if word in c and c not in close]
+    close = close[:limit]
     if not close:
         return ""
     quoted = [f"'{c}'" for c in close]

@@ -23,6 +23,17 @@ from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 __all__ = ["Session"]
 
 
+def _call_parts(call: Any) -> tuple[str, str | None, Any]:
+    """(id, function name, arguments) of a tool call given as a dict or an object."""
+    def get(obj: Any, key: str) -> Any:
+        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+    function = get(call, "function")
+    name = get(function, "name") if function is not None else None
+    return (str(get(call, "id") or ""), name if isinstance(name, str) else None,
+            get(function, "arguments") if function is not None else None)
+
+
 class Session:
     """A pinned session.  Create with :meth:`memoir.Memoir.start_session`.
 
@@ -49,6 +60,7 @@ class Session:
         self.tools = tools
         self.context = CallContext(actor=actor, session=session_id)
         self._blocks = blocks
+        self._ended = False
 
     @property
     def memoir(self) -> Engine:
@@ -81,18 +93,56 @@ class Session:
             args = {}
         if not isinstance(args, dict):
             return {"error": "Tool arguments must be a JSON object.", "success": False}
+        # An argument sent as null is an argument not given (OpenAI's strict mode sends
+        # null for every optional one; Hermes's tools read arguments with .get()).
+        args = {key: value for key, value in args.items() if value is not None}
         return self.tools.dispatch(self.engine, self.context, name, args)
 
     def memory(self, args: dict[str, Any]) -> dict[str, Any]:
         """The ``memory`` tool (spec §1.3–1.7)."""
         return memory_tool(self.engine, self.context, args)
 
+    def tool_result_message(self, tool_call: Any) -> dict[str, str]:
+        """Answer one tool call of an OpenAI-style assistant message and return the
+        ``{"role": "tool", "tool_call_id": …, "content": …}`` message to append.
+
+        ``tool_call`` is a dict (``{"id", "type": "function", "function": {"name",
+        "arguments"}}``, as the chat-completions API returns it) or an SDK object with
+        the same attributes.  The content is the result as JSON text.  Never raises: a
+        malformed call gets an error result the model can read.
+        """
+        call_id, name, arguments = _call_parts(tool_call)
+        if name is None:
+            result: dict[str, Any] = {"error": "The tool call names no function.",
+                                      "success": False}
+        else:
+            result = self.call_tool(name, arguments)
+        return {"role": "tool", "tool_call_id": call_id,
+                "content": json.dumps(result, ensure_ascii=False)}
+
+    def tool_messages(self, message: Any) -> list[dict[str, str]]:
+        """The tool messages answering every tool call of an assistant ``message``
+        (dict or SDK object), in order; empty when it makes none."""
+        calls = message.get("tool_calls") if isinstance(message, dict) else \
+            getattr(message, "tool_calls", None)
+        return [self.tool_result_message(call) for call in calls or []]
+
     def end(self, reason: str = "closed") -> None:
-        """Journal the end of the session."""
+        """Journal the end of the session (once: ending it again does nothing)."""
+        if self._ended:
+            return
+        self._ended = True
         self.engine.commit(
             lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
             actor=self.actor, session=self.id,
         )
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Leaving a ``with`` block ends the session (``session.ended`` is journaled)."""
+        self.end("closed" if exc[0] is None else "error")
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, pinned_seq={self.pinned_seq})"

@@ -17,7 +17,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal, Required, TypedDict, cast
 
 from memoir.engine.caller import CallContext
 from memoir.engine.engine import Engine
@@ -33,11 +34,31 @@ from memoir.skills.tools import (
     skills_list_tool,
 )
 
-__all__ = ["DEFAULT_TOOLS", "Handler", "Tool", "Toolset", "failure_result", "tool_schemas"]
+__all__ = [
+    "DEFAULT_TOOLS", "FunctionSchema", "Handler", "Tool", "ToolSchema", "Toolset",
+    "failure_result", "for_model", "strict_schema", "tool_schemas",
+]
 
 log = get_logger("memoir.tools")
 
 Handler = Callable[[Engine, CallContext, dict[str, Any]], dict[str, Any]]
+
+
+class FunctionSchema(TypedDict, total=False):
+    """A function's schema, shaped as the OpenAI SDK's ``FunctionDefinition``."""
+
+    name: Required[str]
+    description: str
+    parameters: dict[str, object]
+    strict: bool | None
+
+
+class ToolSchema(TypedDict, total=False):
+    """One tool's schema, shaped as the OpenAI SDK's ``ChatCompletionFunctionToolParam``,
+    so ``tools=memoir.tool_schemas()`` type-checks against the SDK."""
+
+    type: Required[Literal["function"]]
+    function: Required[FunctionSchema]
 
 
 @dataclass(frozen=True)
@@ -90,9 +111,11 @@ class Toolset:
         """These tools and ``tools`` (names must not clash)."""
         return Toolset([*self._tools.values(), *tools])
 
-    def schemas(self) -> list[dict[str, Any]]:
-        """The JSON schemas of the tools, sorted by name (copies)."""
-        return [copy.deepcopy(tool.schema) for tool in self]
+    def schemas(self, *, strict: bool = False) -> list[ToolSchema]:
+        """The JSON schemas of the tools, sorted by name (copies).  ``strict``: the
+        variant for OpenAI's strict function calling (see :func:`strict_schema`)."""
+        out = [cast(ToolSchema, copy.deepcopy(tool.schema)) for tool in self]
+        return [strict_schema(schema) for schema in out] if strict else out
 
     def dispatch(self, engine: Engine, ctx: CallContext, name: str,
                  args: dict[str, Any]) -> dict[str, Any]:
@@ -107,7 +130,7 @@ class Toolset:
             known = ", ".join(self.names)
             return {"error": f"Unknown tool '{name}'. Available: {known}.", "success": False}
         try:
-            return tool.handler(engine, ctx, args)
+            return for_model(tool.handler(engine, ctx, args), getattr(engine, "home", None))
         except Exception as exc:
             return failure_result(name, exc)
 
@@ -119,6 +142,63 @@ DEFAULT_TOOLS = Toolset([
     Tool(SKILL_VIEW_SCHEMA, skill_view_tool),
     Tool(SKILLS_LIST_SCHEMA, skills_list_tool),
 ])
+
+
+def strict_schema(schema: ToolSchema) -> ToolSchema:
+    """``schema`` for OpenAI's strict mode (structured outputs): ``"strict": true``, every
+    object closed (``additionalProperties: false``) and listing all its properties as
+    required, an optional property made nullable instead (the model sends ``null`` for
+    it, which the tools treat as absent)."""
+    function = schema["function"]
+    params = copy.deepcopy(function.get("parameters") or {"type": "object",
+                                                            "properties": {}})
+    return {"type": "function", "function": {**function, "parameters": _closed(params),
+                                             "strict": True}}
+
+
+def _closed(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _closed(value) for key, value in node.items()}
+    if node.get("type") == "object" or "properties" in node:
+        properties = node.setdefault("properties", {})
+        required = set(node.get("required", []))
+        for key, value in properties.items():
+            if key not in required:
+                properties[key] = _nullable(value)
+        node["required"] = list(properties)
+        node["additionalProperties"] = False
+    return node
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
+    kind = node.get("type")
+    if isinstance(kind, str):
+        return {**node, "type": [kind, "null"]}
+    if isinstance(kind, list):
+        return node if "null" in kind else {**node, "type": [*kind, "null"]}
+    return {"anyOf": [node, {"type": "null"}]}
+
+
+def for_model(result: dict[str, Any], home: Path | None) -> dict[str, Any]:
+    """A tool result as the model gets it: without memoir's internal keys (those that
+    start with ``_``, such as Hermes's ``_change`` bookkeeping) and with the home's
+    absolute path made relative (``skills/x/SKILL.md``), so nothing about the machine
+    reaches the prompt."""
+    prefix = f"{home}/" if home is not None else "\0"
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(prefix, "") if prefix in value else value
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    return {key: clean(value) for key, value in result.items() if not key.startswith("_")}
 
 
 def failure_result(name: str, exc: BaseException) -> dict[str, Any]:
@@ -135,6 +215,7 @@ def failure_result(name: str, exc: BaseException) -> dict[str, Any]:
     return {"error": f"The {name} call failed and changed nothing: {why}.", "success": False}
 
 
-def tool_schemas() -> list[dict[str, Any]]:
-    """The JSON schemas of every agent-facing tool, sorted by name (copies)."""
-    return DEFAULT_TOOLS.schemas()
+def tool_schemas(*, strict: bool = False) -> list[ToolSchema]:
+    """The JSON schemas of every agent-facing tool, sorted by name (copies), ready for
+    ``tools=`` of a chat-completions request; ``strict=True`` for OpenAI's strict mode."""
+    return DEFAULT_TOOLS.schemas(strict=strict)

@@ -158,7 +158,7 @@ def test_an_add_to_a_malformed_file_is_refused_with_a_backup(tmp_path: Path) -> 
         result = h.start_session().call_tool("memory", {"action": "add", "content": "new"})
         assert result["success"] is False
         assert result["error"].startswith("Refusing to write MEMORY.md: ")
-        assert Path(result["drift_backup"]).read_text() == "kept\n\n§\n\nsloppy spacing"
+        assert (h.home / result["drift_backup"]).read_text() == "kept\n\n§\n\nsloppy spacing"
         assert memory_md.read_text() == "kept\n\n§\n\nsloppy spacing"
         assert h.state.memory.target("memory").texts() == ["kept"]
 

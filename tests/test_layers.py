@@ -61,6 +61,7 @@ SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
     ("memoir.audit", "memoir.skills"),
     ("memoir.config", "memoir.reading"),
+    ("memoir.config", "memoir.lookup"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
     ("memoir.commands", "memoir.demo"),

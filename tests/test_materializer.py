@@ -135,7 +135,7 @@ def test_hand_edit_is_detected_and_never_overwritten_by_agent_writes(home: Path)
             assert result["success"] is False
             assert result["error"].startswith("Refusing to write MEMORY.md: ")
             assert "memoir adopt" in result["remediation"]
-            backup = Path(str(result["drift_backup"]))
+            backup = home / str(result["drift_backup"])
             assert backup.read_text(encoding="utf-8") == "original\n§\nadded by hand"
         mem.flush()
         assert memory_md(home).read_text(encoding="utf-8") == "original\n§\nadded by hand"
@@ -320,7 +320,7 @@ def test_a_hand_edit_made_before_the_background_write_is_drift_and_never_overwri
         assert result["success"] is False
         assert result["error"].startswith("Refusing to write MEMORY.md: ")
         assert "memoir adopt" in result["remediation"]
-        backup = Path(str(result["drift_backup"]))
+        backup = home / str(result["drift_backup"])
         assert backup.read_text(encoding="utf-8") == hand
         mem.flush()
         assert memory_md(home).read_text(encoding="utf-8") == hand

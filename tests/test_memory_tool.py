@@ -426,7 +426,7 @@ def test_unclean_file_refusal_is_hermes_shaped_with_a_backup(home: Path) -> None
         result = session.call_tool("memory", {"action": "remove", "old_text": "a"})
         assert list(result) == ["success", "error", "drift_backup", "remediation"]
         assert result["error"].startswith("Refusing to write MEMORY.md: ")
-        backup = Path(result["drift_backup"])
+        backup = home / result["drift_backup"]  # home-relative: no machine path for the model
         assert backup.parent == home / "memories" and backup.name.startswith("MEMORY.md.bak.")
         assert backup.read_text(encoding="utf-8") == "a\n§\n b"
         (event,) = mem.events(types=["memory.write_rejected"])

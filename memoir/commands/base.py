@@ -120,6 +120,10 @@ def user_error(exc: BaseException) -> UserError:
         status = Exit.DAMAGED
     elif isinstance(exc, errors.ConfigError):
         status = Exit.ERROR
+        if len(exc.problems) > 1:
+            return UserError(f"the configuration has {len(exc.problems)} problems (each "
+                             "below); nothing was done", exit=status,
+                             details={"problem": list(exc.problems)})
     elif isinstance(exc, errors.ValidationError | errors.DriftError):
         status = Exit.REFUSED
     elif isinstance(exc, FileNotFoundError):
