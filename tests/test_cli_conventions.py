@@ -349,3 +349,32 @@ def test_curator_rollback_list_and_id(home: Path) -> None:
     assert isinstance(back, dict) and back["target"] == first["run"]
     listed = jok(home, "curator", "rollback", "--list")
     assert isinstance(listed, list) and listed[0]["reverted_by"] == back["run"]
+
+
+# -- shell completion ---------------------------------------------------------------------------
+
+
+def test_completion_offers_runs_sessions_skills_and_event_types(home: Path) -> None:
+    from click.shell_completion import ShellComplete
+
+    _history(home)
+    _skills(home)
+
+    def complete(args: list[str], incomplete: str) -> list[str]:
+        shell = ShellComplete(cli, {}, "memoir", "_MEMOIR_COMPLETE")
+        return [c.value for c in shell.get_completions(["--home", str(home), *args],
+                                                         incomplete)]
+
+    with memoir.open(home) as mem:
+        runs = sorted(mem.state.runs)
+        sessions = sorted(mem.state.sessions)
+    assert complete(["revert"], "") == runs
+    assert complete(["log", "--session"], "s-") == sessions
+    assert complete(["skills", "show"], "old") == ["old-one", "old-two"]
+    assert complete(["curator", "pin"], "fr") == ["fresh"]
+    assert complete(["log", "--type"], "memory.entry_r") == ["memory.entry_removed",
+                                                              "memory.entry_replaced"]
+    assert complete(["revert"], "") == runs
+    # No home, no completion, no error.
+    shell = ShellComplete(cli, {}, "memoir", "_MEMOIR_COMPLETE")
+    assert shell.get_completions(["--home", str(home / "nope"), "revert"], "") == []

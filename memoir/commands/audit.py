@@ -8,7 +8,16 @@ import click
 from memoir.api import Memoir
 from memoir.audit import Origin, blame_memory, blame_skill, diff_states
 from memoir.clock import format_ts, parse_moment
-from memoir.commands.base import echo_json, home_option, is_json, open_home, styled, table
+from memoir.commands.base import (
+    complete_runs,
+    complete_skills,
+    echo_json,
+    home_option,
+    is_json,
+    open_home,
+    styled,
+    table,
+)
 from memoir.errors import NotFoundError
 from memoir.lookup import did_you_mean, resolve
 from memoir.projections.memory import TARGETS
@@ -49,8 +58,8 @@ def _origin_row(origin: Origin) -> dict[str, object]:
 
 @click.command()
 @home_option
-@click.argument("a")
-@click.argument("b", required=False)
+@click.argument("a", shell_complete=complete_runs)
+@click.argument("b", required=False, shell_complete=complete_runs)
 @click.option("--stat", is_flag=True, help="Only the files and their +/- line counts.")
 @click.pass_context
 def diff(ctx: click.Context, a: str, b: str | None, stat: bool) -> None:
@@ -94,7 +103,7 @@ def _count(text: str, sign: str) -> int:
 @click.command()
 @home_option
 @click.argument("what", type=click.Choice(["memory", "user", "skill"]))
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_skills)
 @click.option("--file", "file_path", default=SKILL_FILE, show_default=True,
               help="For a skill: which of its files.")
 @click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,

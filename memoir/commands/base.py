@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+import click.shell_completion
 
 if TYPE_CHECKING:
     from memoir.api import Memoir
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 __all__ = [
     "Exit",
     "UserError",
+    "complete_runs",
+    "complete_sessions",
+    "complete_skills",
+    "complete_types",
     "confirm",
     "echo_json",
     "event_json",
@@ -215,6 +220,51 @@ def home_option(fn: F) -> F:
         callback=remember, is_eager=True,
         help="The memoir home (default: $MEMOIR_HOME, else ~/.memoir).",
     )(fn))
+
+
+# --- shell completion ------------------------------------------------------------------
+
+
+def _complete(ctx: click.Context, incomplete: str, names: Callable[[Memoir], Iterable[str]]
+              ) -> list[click.shell_completion.CompletionItem]:
+    """Completion from the home (read-only; nothing at all when it cannot be opened)."""
+    from memoir.api import Memoir
+
+    try:
+        handle = Memoir(home_path(ctx), readonly=True)
+    except Exception:
+        return []
+    try:
+        return [click.shell_completion.CompletionItem(n)
+                for n in sorted(set(names(handle))) if n.startswith(incomplete)]
+    except Exception:
+        return []
+    finally:
+        handle.close()
+
+
+def complete_runs(ctx: click.Context, _param: click.Parameter,
+                  incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    return _complete(ctx, incomplete, lambda h: h.state.runs)
+
+
+def complete_sessions(ctx: click.Context, _param: click.Parameter,
+                      incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    return _complete(ctx, incomplete, lambda h: h.state.sessions)
+
+
+def complete_skills(ctx: click.Context, _param: click.Parameter,
+                    incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    return _complete(ctx, incomplete, lambda h: h.state.skills.skills)
+
+
+def complete_types(_ctx: click.Context, _param: click.Parameter,
+                   incomplete: str) -> list[click.shell_completion.CompletionItem]:
+    from memoir.events.catalog import REGISTRY
+
+    families = {t.split(".")[0] + ".*" for t in REGISTRY}
+    return [click.shell_completion.CompletionItem(t)
+            for t in sorted({*REGISTRY, *families}) if t.startswith(incomplete)]
 
 
 # --- output ----------------------------------------------------------------------------

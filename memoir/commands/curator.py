@@ -13,6 +13,7 @@ import msgspec
 from memoir.api import Memoir
 from memoir.clock import parse_moment, parse_ts
 from memoir.commands.base import (
+    complete_runs,
     confirm,
     echo_json,
     home_option,
@@ -342,7 +343,7 @@ def _curator_passes(handle: Memoir) -> list[dict[str, Any]]:
 @home_option
 @click.option("--list", "listing", is_flag=True,
               help="List the curator passes that can be rolled back, newest first.")
-@click.option("--id", "run_id", default=None,
+@click.option("--id", "run_id", default=None, shell_complete=complete_runs,
               help="Roll back this pass (a unique prefix will do) instead of the latest.")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
 @click.option("--force", is_flag=True, help="Revert entities changed since, too.")
@@ -490,7 +491,7 @@ for _command in (pin_command, unpin_command, archive_command, restore_command):
 
 @click.command("revert")
 @home_option
-@click.argument("run")
+@click.argument("run", shell_complete=complete_runs)
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
 @click.option("--force", is_flag=True,
               help="Revert entities that later events changed too (to their value before "

@@ -18,6 +18,9 @@ from memoir.clock import format_ts, parse_moment
 from memoir.commands.base import (
     Exit,
     UserError,
+    complete_runs,
+    complete_sessions,
+    complete_types,
     echo_json,
     event_json,
     home_option,
@@ -151,11 +154,12 @@ def _data(event: Event) -> dict[str, Any]:
 
 @click.command()
 @home_option
-@click.option("--type", "types", multiple=True,
+@click.option("--type", "types", multiple=True, shell_complete=complete_types,
               help="Event type, exact or with a trailing * (repeatable).")
 @click.option("--actor", default=None, help="Only events by this actor (agent, user, …).")
-@click.option("--run", default=None, help="Only events of this run (a unique prefix will do).")
-@click.option("--session", default=None,
+@click.option("--run", default=None, shell_complete=complete_runs,
+              help="Only events of this run (a unique prefix will do).")
+@click.option("--session", default=None, shell_complete=complete_sessions,
               help="Only events of this session (a unique prefix will do).")
 @click.option("--entry", "entry", default=None,
               help="Only events on this memory entry (its id or a prefix of it).")
@@ -282,7 +286,7 @@ def show(ctx: click.Context, seq: int) -> None:
 
 @click.command()
 @home_option
-@click.option("--session", "session_id", default=None,
+@click.option("--session", "session_id", default=None, shell_complete=complete_sessions,
               help="The session's pinned prompt (a unique prefix of its id will do).")
 @click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
               help="The prompt as of this seq.")

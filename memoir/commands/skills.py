@@ -17,6 +17,7 @@ import click
 from memoir.api import Memoir
 from memoir.commands.base import (
     UserError,
+    complete_skills,
     confirm,
     echo_json,
     home_option,
@@ -129,7 +130,7 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None
 
 @skills_group.command("show")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.option("--at", "at_seq", type=int, default=None, help="As of this seq.")
 @click.option("--file", "file_path", default=None,
               help="A support file (e.g. references/api.md) instead of SKILL.md.")
@@ -156,7 +157,7 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
 
 @skills_group.command("history")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.option("--all", "telemetry", is_flag=True, help="Include views, uses and refusals.")
 @click.option("-p", "--patch", is_flag=True, help="Show each change as a unified diff.")
 @click.pass_context
@@ -180,7 +181,7 @@ def history_command(ctx: click.Context, name: str, telemetry: bool, patch: bool)
 
 @skills_group.command("pin")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.pass_context
 def pin_command(ctx: click.Context, name: str) -> None:
     """Pin a skill: background actors leave it alone and nobody deletes or archives it."""
@@ -193,7 +194,7 @@ def pin_command(ctx: click.Context, name: str) -> None:
 
 @skills_group.command("unpin")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.pass_context
 def unpin_command(ctx: click.Context, name: str) -> None:
     """Unpin a skill."""
@@ -206,7 +207,7 @@ def unpin_command(ctx: click.Context, name: str) -> None:
 
 @skills_group.command("archive")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.option("--reason", default="archived by the user", show_default=True,
               help="Why (kept with the archive).")
 @click.option("--absorbed-into", default=None, help="The umbrella skill that took it over.")
@@ -226,7 +227,7 @@ def archive_command(ctx: click.Context, name: str, reason: str,
 
 @skills_group.command("restore")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.pass_context
 def restore_command(ctx: click.Context, name: str) -> None:
     """Bring an archived skill back to its original path."""
@@ -241,7 +242,7 @@ def restore_command(ctx: click.Context, name: str) -> None:
 
 @skills_group.command("delete")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @yes_option
 @click.pass_context
 def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
@@ -262,7 +263,7 @@ def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
 
 @skills_group.command("create")
 @home_option
-@click.argument("name")
+@click.argument("name", shell_complete=complete_skills)
 @click.option("--file", "source", required=True,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The SKILL.md to add.")
