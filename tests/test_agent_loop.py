@@ -60,7 +60,7 @@ def model_server() -> Iterator[tuple[str, _Model]]:
     model = _Model()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802  (http.server's name)
+        def do_POST(self) -> None:
             size = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(size))
             assert self.path.endswith("/chat/completions"), self.path
