@@ -20,6 +20,7 @@ from types import ModuleType
 
 from bench import (
     bulk_append,
+    cli_audit,
     cli_start,
     cold_open,
     durable_append,
@@ -34,7 +35,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start)
+                   cli_start, cli_audit)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

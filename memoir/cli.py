@@ -39,7 +39,7 @@ COMMANDS: dict[str, str] = {
     "init": "memoir.commands.home:init",
     "status": "memoir.commands.home:status",
     "memory": "memoir.commands.memory:memory",
-    "log": "memoir.commands.home:log",
+    "log": "memoir.commands.log:log",
     "show": "memoir.commands.home:show",
     "prompt": "memoir.commands.home:prompt",
     "rebuild": "memoir.commands.home:rebuild",

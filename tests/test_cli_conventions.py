@@ -378,3 +378,69 @@ def test_completion_offers_runs_sessions_skills_and_event_types(home: Path) -> N
     # No home, no completion, no error.
     shell = ShellComplete(cli, {}, "memoir", "_MEMOIR_COMPLETE")
     assert shell.get_completions(["--home", str(home / "nope"), "revert"], "") == []
+
+
+# -- long work: progress on a terminal, the journal's end read without folding ---------------
+
+
+def _big_home(tmp_path: Path, events: int) -> Path:
+    from bench._corpus import copy_home, ensure_corpus
+
+    corpus = ensure_corpus(tmp_path / "work", events, lambda _line: None)
+    return copy_home(corpus, tmp_path / "big", checkpoints=False)
+
+
+def test_progress_is_shown_on_a_terminal_only_and_cleared(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    home = _big_home(tmp_path, 20_000)
+    env = dict(os.environ, MEMOIR_PROGRESS_DELAY="0", PYTHONPATH=str(Path(__file__).parents[1]))
+    master, slave = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "status"],
+                          stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120,
+                          check=False)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert done.returncode == 0
+    text = seen.decode()
+    assert "memoir: checking the journal" in text
+    assert "memoir: reading the journal: 8,192 of 20,00" in text
+    assert text.endswith(" " * 72 + "\r")  # the line is cleared before the output
+    assert b"memoir:" not in done.stdout
+    piped = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "status"],
+                           capture_output=True, env=env, timeout=120, check=False)
+    assert piped.returncode == 0 and piped.stderr == b""
+
+
+def test_log_reads_the_end_of_a_journal_without_folding_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memoir.projections.state import State
+
+    home = _big_home(tmp_path, 20_000)
+    with memoir.open(home, readonly=True) as mem:
+        head = mem.head
+    applied = []
+    real = State.apply
+    monkeypatch.setattr(State, "apply", lambda self, e: (applied.append(e.seq), real(self, e)))
+    out = CliRunner().invoke(cli, ["--home", str(home), "log", "-n", "3", "--json"]).stdout
+    seqs = [json.loads(line)["seq"] for line in out.splitlines()]
+    assert seqs == [head - 2, head - 1, head]
+    assert applied == []  # nothing was folded
+    # A filter that needs the folded state still works (and folds).
+    run_id = CliRunner().invoke(cli, ["--home", str(home), "runs", "--json"]).stdout
+    first = json.loads(run_id)[0]["run"]
+    out = CliRunner().invoke(cli, ["--home", str(home), "log", "--run", first[:10], "--json",
+                                   "-n", "1"]).stdout
+    assert json.loads(out)["run"] == first

@@ -31,6 +31,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.clock": "base",
     "memoir.ids": "base",
     "memoir.lookup": "base",
+    "memoir.layout": "base",
     "memoir.config": "base",
     "memoir.threats": "base",
     "memoir.logs": "base",

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Exit",
+    "StderrProgress",
     "UserError",
     "complete_runs",
     "complete_sessions",
@@ -189,7 +191,45 @@ def home_path(ctx: click.Context) -> str | None:
     return str(home) if home is not None else None
 
 
-def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = False) -> Memoir:
+class StderrProgress:
+    """Progress of a long read, on stderr, on a terminal only, once it has taken more
+    than ``delay`` seconds (``$MEMOIR_PROGRESS_DELAY``, default 1): one line, rewritten
+    in place, cleared by :meth:`finish`."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        try:
+            self.delay = float(os.environ.get("MEMOIR_PROGRESS_DELAY", "1"))
+        except ValueError:
+            self.delay = 1.0
+        self.shown: bool | None = False  # None once finished
+        self.enabled = sys.stderr.isatty() and not is_json()
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None:
+        if not self.enabled or time.monotonic() - self.start < self.delay:
+            return
+        if phase == "checking" and self.shown is None:
+            return  # finished: a later catch-up of a few records shows nothing
+        if total:
+            text = f"memoir: {phase} the journal: {done:,} of {total:,} events " \
+                   f"({min(100, done * 100 // total)}%)"
+        elif done:
+            text = f"memoir: {phase} the journal: {done:,} events"
+        else:
+            text = f"memoir: {phase} the journal…"
+        sys.stderr.write("\r" + text.ljust(72))
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 72 + "\r")
+            sys.stderr.flush()
+        self.shown = None
+
+
+def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = False,
+              lazy: bool = False) -> Memoir:
     """Open the home of ``--home`` (default ``$MEMOIR_HOME``, else ``~/.memoir``); it is
     closed — its owed files written — when the command ends.
 
@@ -201,8 +241,16 @@ def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = Fals
     # usage error must not load the engine.
     from memoir.api import Memoir
 
-    handle = Memoir(home_path(ctx), readonly=readonly, create=create)
+    progress = StderrProgress()
+    try:
+        handle = Memoir(home_path(ctx), readonly=readonly, create=create, lazy=lazy,
+                        progress=progress)
+    finally:
+        if not lazy:
+            progress.finish()
     ctx.call_on_close(handle.close)
+    if lazy:  # the fold comes later, if at all
+        ctx.call_on_close(progress.finish)
     return handle
 
 

@@ -9,7 +9,7 @@ import yaml
 
 from memoir.commands.base import Exit, UserError, echo_json, home_path, is_json, json_option
 from memoir.config import check_config
-from memoir.engine.engine import default_home
+from memoir.layout import default_home
 
 __all__ = ["config_group"]
 

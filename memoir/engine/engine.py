@@ -25,7 +25,7 @@ from memoir.engine.commit import CommitQueue, Decision, Pending
 from memoir.engine.files import FilesView
 from memoir.engine.followers import Follower, Followers
 from memoir.engine.limits import ConfiguredLimits
-from memoir.engine.live import LiveState
+from memoir.engine.live import LiveState, Progress
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.projector import Projector
 from memoir.engine.seals import Seals, load_key
@@ -40,6 +40,7 @@ from memoir.errors import (
 from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
+from memoir.layout import JOURNAL_FILE, default_home, no_home_message
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
@@ -47,7 +48,6 @@ __all__ = ["JOURNAL_FILE", "Engine", "HomeCheck", "default_home"]
 
 log = get_logger("memoir.engine")
 
-JOURNAL_FILE = "journal.jsonl"
 T = TypeVar("T")
 
 
@@ -61,34 +61,12 @@ class HomeCheck:
     problems: list[str] = field(default_factory=list)
 
 
-def hermes_files(home: Path) -> list[str]:
-    """The Hermes files in a folder that is not (yet) a memoir home: memory files, skills,
-    config and curator state, as paths relative to it."""
-    found = [rel for rel in ("memories/MEMORY.md", "memories/USER.md", "config.yaml",
-                             "skills/.curator_state", "skills/.usage.json")
-             if (home / rel).is_file()]
-    skills = home / "skills"
-    if skills.is_dir():
-        count = sum(1 for _ in skills.glob("**/SKILL.md"))
-        if count:
-            found.append(f"skills/ ({count} SKILL.md)")
-    return found
-
-
-def no_home_message(home: Path) -> str:
-    """What to say when there is no memoir home at ``home``, pointing at Hermes files."""
-    hermes = hermes_files(home) if home.is_dir() else []
-    if not hermes:
-        return f"no memoir home at {home} (memoir init creates one)"
-    return (f"no memoir home at {home}, but it holds Hermes files ({', '.join(hermes)}): "
-            "`memoir init` makes it a memoir home, then `memoir adopt` records them in "
-            "the journal")
-
-
-def default_home() -> Path:
-    """``$MEMOIR_HOME``, else ``~/.memoir``."""
-    env = os.environ.get("MEMOIR_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".memoir"
+def _check_home(home: Path, *, must_exist: bool) -> None:
+    """Refuse a file given as a home, and (``must_exist``) a folder that is no home."""
+    if home.exists() and not home.is_dir():
+        raise ValidationError(f"{home} is a file, not a memoir home (a home is a folder)")
+    if must_exist and not (home / JOURNAL_FILE).is_file() and not (home / ".memoir").is_dir():
+        raise NotFoundError(no_home_message(home))
 
 
 class Engine:
@@ -114,15 +92,12 @@ class Engine:
         readonly: bool = False,
         accept_loss: bool = False,
         create: bool = True,
+        lazy: bool = False,
+        progress: Progress | None = None,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.readonly = readonly
-        if self.home.exists() and not self.home.is_dir():
-            raise ValidationError(f"{self.home} is a file, not a memoir home (a home is a "
-                                  "folder)")
-        missing = journal is None and not (self.home / JOURNAL_FILE).is_file()
-        if missing and not create and not readonly and not (self.home / ".memoir").is_dir():
-            raise NotFoundError(no_home_message(self.home))
+        _check_home(self.home, must_exist=journal is None and not create and not readonly)
         if not readonly:
             self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
@@ -182,11 +157,17 @@ class Engine:
         # A handle belongs to the process that opened it (see _own_process).
         self._pid = os.getpid()
         self.live.listener = self.followers
+        self.live.progress = progress
+        lazy = lazy and readonly
         try:
-            self.journal.recover(acknowledged=acknowledged)
-            self.live.catch_up()
-            if self.live.state.seq < acknowledged:
-                raise JournalLost(self.home / JOURNAL_FILE, self.live.state.seq, acknowledged)
+            # Lazy: a reader of the journal's end folds nothing until it asks for the
+            # state; the loss check then reads the tail from the file's end.
+            if not lazy:
+                self.journal.recover(acknowledged=acknowledged)
+                self.live.catch_up()
+            head = self.journal.tail_seq() if lazy else self.live.state.seq
+            if head < acknowledged:
+                raise JournalLost(self.home / JOURNAL_FILE, head, acknowledged)
             lost = accept_loss and self.live.state.seq < seen
             if lost:
                 self._accept_loss()
@@ -405,9 +386,9 @@ class Engine:
 
     # -- maintenance -------------------------------------------------------------------------------
 
-    def verify(self) -> VerifyReport:
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Read every record and check the hash chain (JournalCorrupted names damage)."""
-        return self.journal.verify()
+        return self.journal.verify(progress)
 
     def verify_home(self, *, deep: bool = False) -> HomeCheck:
         """Check what the journal alone cannot: the seals (with the home's key) and, with

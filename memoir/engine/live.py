@@ -21,16 +21,21 @@ from memoir.engine.checkpoints import CheckpointStore
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Journal
+from memoir.journal.interface import Progress
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
-__all__ = ["Listener", "LiveState"]
+__all__ = ["Listener", "LiveState", "Progress"]
 
 log = get_logger("memoir.engine")
 
 # Catch-up tells its listener about events in chunks of this many, so a long catch-up
 # never holds every event at once.
 _CHUNK = 1024
+
+
+#: How often (in events) a long catch-up reports its progress.
+_PROGRESS_EVERY = 8192
 
 
 class Listener(Protocol):
@@ -65,6 +70,8 @@ class LiveState:
         self.checkpoint_every = checkpoint_every
         self.listener = listener
         self.mutex = threading.RLock()
+        #: Told how a long catch-up goes (None: nobody is listening).
+        self.progress: Progress | None = None
         #: The seq of the last checkpoint saved or loaded.
         self.last_checkpoint = 0
         self.state = self._initial()
@@ -99,12 +106,19 @@ class LiveState:
             return 0  # under our own journal lock with nothing new: nothing to read
         with self.mutex:
             listener = self.listener
+            progress = self.progress
+            total: int | None = None
+            if progress is not None:
+                progress("checking", 0, None)
+                total = journal.head() - self.state.seq  # the chain is checked here
             # Fold while reading: a long catch-up must not hold every event in memory.
             fresh = 0
             chunk: list[Event] = []
             for event in journal.read(after=self.state.seq):
                 self.state.apply(event)
                 fresh += 1
+                if progress is not None and fresh % _PROGRESS_EVERY == 0:
+                    progress("reading", fresh, total)
                 if listener is not None:
                     chunk.append(event)
                     if len(chunk) >= _CHUNK:

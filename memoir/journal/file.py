@@ -47,6 +47,7 @@ from memoir.journal.interface import (
     Journal,
     JournalWriter,
     Position,
+    Progress,
     RecoveryReport,
     VerifyReport,
     check_expectation,
@@ -226,13 +227,54 @@ class FileReader(Journal):
         for rec, _line in self._records(after, until):
             yield self._scanner.event(rec)
 
+    def _end_tail(self) -> Tail:
+        """The end of the last complete append, found from the end of the file (no
+        forward scan): bytes after the last newline are a write in progress or torn, and
+        trailing records with ``more`` > 0 belong to an append not finished yet."""
+        size = self._size()
+        look = min(size, 1 << 16)
+        while look:
+            blob = os.pread(self._fd, look, size - look)
+            cut = blob.rfind(b"\n")
+            if cut >= 0:
+                end = size - look + cut + 1
+                break
+            if look == size:
+                return Tail()
+            look = min(size, look * 4)
+        else:
+            return Tail()
+        for line, start in self._scanner.lines_backwards(end):
+            try:
+                rec = self._decoder.envelope(line)
+            except BAD_LINE:
+                raise JournalCorrupted("the last record is not valid (memoir verify names "
+                                       "the damage)", path=str(self.path)) from None
+            if rec.more == 0:
+                return Tail(rec.seq, start + len(line) + 1, hash_of_line(line), 0)
+        return Tail()
+
+    def tail_seq(self) -> int:
+        """The last complete append's seq, found from the end of the file; bytes after
+        it (a torn write, or one in progress) are reported as on opening, not judged."""
+        with self._mutex:
+            tail = self._end_tail()
+            if self._size() > tail.offset:
+                log.warning("journal.torn_tail_found", journal=str(self.path),
+                            bytes=self._size() - tail.offset,
+                            why="an incomplete append at the end: a writer died mid-append "
+                                "(cut by the next writer) or is writing now")
+            return tail.seq
+
     def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         """Newest first, read from the end of the file: the last records of a long
-        journal cost only their own bytes.  Each record is checked against the chain
-        from the head down."""
+        journal cost only their own bytes, even when nothing of it was read before.
+        Each record is checked against the chain from the last complete append down."""
         with self._mutex:
-            self._advance()
-            tail = self._tail
+            tail = self._end_tail()
+            if tail.seq < self._tail.seq:  # shrank under us (a repair): read it afresh
+                self._advance()
+                tail = self._tail
         stop = tail.seq if until is None else min(until, tail.seq)
         if after >= stop:
             return
@@ -293,7 +335,7 @@ class FileReader(Journal):
         self._tail = Tail(last.seq, offset, last.hash.encode(), last.more)
         self._ids.update((e.id, e.seq) for e in events)
 
-    def verify(self) -> VerifyReport:
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Check every record: the hash chain, the seqs, the appends, every payload's schema.
 
         Bytes after the last complete append (a writer mid-append, or the torn tail
@@ -302,14 +344,14 @@ class FileReader(Journal):
         with self._mutex:
             self._advance()
             try:
-                return self._scanner.verify()
+                return self._scanner.verify(progress)
             except JournalCorrupted:
                 if self._flock.is_locked:
                     raise
                 # As in _advance: a lock-free read may straddle a torn tail being cut.
                 self._acquire()
                 try:
-                    return self._scanner.verify()
+                    return self._scanner.verify(progress)
                 finally:
                     self._flock.release()
 

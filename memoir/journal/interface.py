@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, NamedTuple, Self
+from typing import ClassVar, Literal, NamedTuple, Protocol, Self
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, ValidationError
@@ -158,6 +158,14 @@ class JournalWriter(ABC):
         return events
 
 
+class Progress(Protocol):
+    """Told how a long read of the journal goes: ``phase`` ("checking", "reading",
+    "verifying"), records done so far and, when known, in all.  (The CLI shows it on a
+    terminal.)"""
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None: ...
+
+
 class Journal(ABC):
     """An append-only sequence of events.
 
@@ -177,6 +185,11 @@ class Journal(ABC):
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         """Committed records with ``after < seq <= until``, in order."""
 
+    def tail_seq(self) -> int:
+        """The last committed seq, found as cheaply as the backend can (a file journal
+        reads it from the end of the file instead of scanning it)."""
+        return self.head()
+
     def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         """Committed records with ``after < seq <= until``, newest first.
 
@@ -190,8 +203,9 @@ class Journal(ABC):
         """Hold the append lock; the writer appends and sees a fresh head."""
 
     @abstractmethod
-    def verify(self) -> VerifyReport:
-        """Read every record and check the hash chain; raises JournalCorrupted."""
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
+        """Read every record and check the hash chain; raises JournalCorrupted.
+        ``progress`` is told how it goes (phase "verifying")."""
 
     def append(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         """Append ``drafts`` atomically (one lock, one write, one fsync).

@@ -15,6 +15,7 @@ from memoir.journal.interface import (
     Expectation,
     Journal,
     JournalWriter,
+    Progress,
     VerifyReport,
     check_expectation,
     mint_records,
@@ -59,7 +60,7 @@ class InMemoryJournal(Journal):
             finally:
                 self._staged = []
 
-    def verify(self) -> VerifyReport:
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Re-encode every record and check that the hash chain still holds."""
         with self._lock:
             events = list(self._events)

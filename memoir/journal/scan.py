@@ -21,7 +21,7 @@ import msgspec
 from memoir.errors import JournalCorrupted, UnknownEventType
 from memoir.events.codec import GENESIS, HASH_HEX, Decoder, RawRecord, hash_of_line, line_hash_ok
 from memoir.events.types import Event
-from memoir.journal.interface import VerifyReport
+from memoir.journal.interface import Progress, VerifyReport
 
 __all__ = ["BAD_LINE", "Scanner", "Tail"]
 
@@ -149,15 +149,19 @@ class Scanner:
                 path=str(self.path), line=rec.seq, seq=rec.seq,
             ) from None
 
-    def verify(self) -> VerifyReport:
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Check every record from the first byte: chain, seqs, appends, payload schemas."""
         size = self.size()
+        if progress is not None:
+            progress("verifying", 0, None)
         count = 0
         types: dict[str, int] = {}
         group: list[str] = []
         head = Tail()
         for rec, line, after in self.scan(Tail(), size):
             self.event(rec)
+            if progress is not None and rec.seq % 8192 == 0:
+                progress("verifying", rec.seq, None)
             group.append(rec.type)
             if rec.more == 0:
                 count += len(group)
