@@ -112,6 +112,15 @@ class _Root(click.Group):
             error = user_error(exc)
             error.show()
             status = error.exit_code
+        except Exception as exc:
+            # A bug in memoir, not a mistake of the user's: still one line (the
+            # traceback with MEMOIR_DEBUG=1), and the status of a failure.
+            if os.environ.get("MEMOIR_DEBUG"):
+                raise
+            report_error(Exit.ERROR, f"internal error ({type(exc).__name__}: {exc}); this "
+                         "is a bug in memoir: run again with MEMOIR_DEBUG=1 for the "
+                         "traceback and report it")
+            status = Exit.ERROR
         if standalone_mode:
             sys.exit(int(status))
         return int(status)

@@ -41,5 +41,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # No test may touch the developer's real ~/.memoir.
     monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
     for var in ("MEMOIR_DURABILITY", "MEMOIR_MEMORY_CHAR_LIMIT", "MEMOIR_USER_CHAR_LIMIT",
-                "MEMOIR_PROJECTIONS"):
+                "MEMOIR_PROJECTIONS", "MEMOIR_PROGRESS_DELAY", "MEMOIR_KEY"):
         monkeypatch.delenv(var, raising=False)
+    # A bug in a command raises in the tests instead of becoming a one-line error.
+    monkeypatch.setenv("MEMOIR_DEBUG", "1")

@@ -444,3 +444,27 @@ def test_log_reads_the_end_of_a_journal_without_folding_it(
     out = CliRunner().invoke(cli, ["--home", str(home), "log", "--run", first[:10], "--json",
                                    "-n", "1"]).stdout
     assert json.loads(out)["run"] == first
+
+
+def test_home_is_taken_by_groups_too(home: Path) -> None:
+    ok(home, "memory", "add", "x")
+    for args in (["memory", "--home", str(home), "list"],
+                 ["skills", "--home", str(home), "list"],
+                 ["curator", "--home", str(home), "status"],
+                 ["config", "--home", str(home), "check"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, (args, result.output)
+
+
+def test_a_bug_is_one_line_and_status_1_not_a_traceback(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMOIR_DEBUG")
+
+    def boom(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("memoir.api.Memoir.status", boom)
+    result = run(home, "status")
+    assert result.exit_code == 1
+    assert result.output.startswith("memoir: error: internal error (RuntimeError: boom); "
+                                    "this is a bug in memoir")

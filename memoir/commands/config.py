@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 import yaml
 
-from memoir.commands.base import Exit, UserError, echo_json, home_path, is_json, json_option
+from memoir.commands.base import (
+    Exit,
+    UserError,
+    echo_json,
+    home_option,
+    home_path,
+    is_json,
+    json_option,
+)
 from memoir.config import check_config
 from memoir.layout import default_home
 
@@ -19,6 +27,7 @@ def _home(ctx: click.Context) -> Path:
 
 
 @click.group("config")
+@home_option
 def config_group() -> None:
     """The configuration (config.yaml in the home, and $MEMOIR_* overrides)."""
 

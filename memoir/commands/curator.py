@@ -71,6 +71,7 @@ def _ago(ts: str | None, now: dt.datetime) -> str:
 
 
 @click.group()
+@home_option
 def curator() -> None:
     """Skill lifecycle, consolidation passes, their schedule and their reports."""
 

@@ -41,6 +41,7 @@ __all__ = ["memory"]
 
 
 @click.group()
+@home_option
 def memory() -> None:
     """Read and edit MEMORY.md / USER.md as a person (actor `user`)."""
 

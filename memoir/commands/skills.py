@@ -61,6 +61,7 @@ __all__ = ["skills_group"]
 
 
 @click.group("skills")
+@home_option
 def skills_group() -> None:
     """List, read, audit and change skills (as actor `user`)."""
 
