@@ -468,3 +468,83 @@ def test_a_bug_is_one_line_and_status_1_not_a_traceback(
     assert result.exit_code == 1
     assert result.output.startswith("memoir: error: internal error (RuntimeError: boom); "
                                     "this is a bug in memoir")
+
+
+# -- every command speaks JSON ---------------------------------------------------------------
+
+#: One invocation of every leaf command (after `_every_command_home`); {run}, {session},
+#: {entry} and {file} are filled in.
+EVERY_COMMAND: list[list[str]] = [
+    ["init"], ["status"], ["log"], ["show", "1"], ["prompt"], ["prompt", "--at", "2"],
+    ["diff", "1"], ["blame", "memory"], ["blame", "skill", "deploy"],
+    ["memory", "list"], ["memory", "add", "one more"], ["memory", "replace", "{entry}", "new"],
+    ["memory", "remove", "new"], ["memory", "reset", "-t", "user", "-y"],
+    ["adopt"], ["rebuild"], ["verify"], ["repair"],
+    ["skills", "list"], ["skills", "show", "deploy"], ["skills", "history", "deploy"],
+    ["skills", "pin", "deploy"], ["skills", "unpin", "deploy"],
+    ["skills", "archive", "deploy"], ["skills", "restore", "deploy"],
+    ["skills", "create", "other", "--file", "{file}"], ["skills", "delete", "other", "-y"],
+    ["skills", "import", "{folder}"], ["skills", "adopt"],
+    ["curator", "status"], ["curator", "run", "--dry-run"], ["curator", "tick"],
+    ["curator", "pause"], ["curator", "resume"], ["curator", "usage"],
+    ["curator", "list-archived"], ["curator", "prune", "--dry-run"],
+    ["curator", "rollback", "--list"], ["curator", "pin", "deploy"],
+    ["curator", "unpin", "deploy"], ["curator", "archive", "deploy"],
+    ["curator", "restore", "deploy"],
+    ["runs"], ["revert", "{run}"], ["pending"], ["pending", "show", "{pending}"],
+    ["pending", "approve", "{pending}"], ["pending", "reject", "--all"],
+    ["config", "show"], ["config", "check"], ["demo", "--home", "{demo}"],
+]
+
+
+def _leaf_commands() -> set[str]:
+    import click
+
+    ctx = click.Context(cli)
+    out = set()
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        if isinstance(command, click.Group):
+            out |= {f"{name} {sub}" for sub in command.commands}
+            if command.invoke_without_command:  # `memoir pending` lists
+                out.add(name)
+        else:
+            out.add(name)
+    return out
+
+
+def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> None:
+    covered = {" ".join(a[:2]) if " ".join(a[:2]) in _leaf_commands() else a[0]
+               for a in EVERY_COMMAND}
+    assert covered == _leaf_commands()
+    (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        skill_manage_call(mem, {"action": "create", "name": "deploy", "content":
+                                "---\nname: deploy\ndescription: d.\n---\nbody\n"},
+                          actor="user")
+        session = mem.start_session()
+        session.call_tool("memory", {"action": "add", "content": "held one"})
+        session.call_tool("memory", {"action": "add", "content": "held two"})
+        pending = sorted(mem.state.approvals.pending)[0]
+    ok(home, "memory", "add", "first entry")
+    source = tmp_path / "SKILL.md"
+    source.write_text("---\nname: other\ndescription: o.\n---\nbody\n", encoding="utf-8")
+    folder = tmp_path / "tree" / "imported"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: imported\ndescription: i.\n---\nb\n",
+                                     encoding="utf-8")
+    for args in EVERY_COMMAND:
+        with memoir.open(home, readonly=True) as mem:
+            entries = mem.state.memory.target("memory").entries
+            runs = [r.id for r in sorted(mem.state.runs.values(), key=lambda r: r.first_seq)]
+        filled = [a.format(run=runs[-1], entry=entries[-1].id if entries else "",
+                           file=source, folder=tmp_path / "tree", pending=pending,
+                           demo=tmp_path / "demo") for a in args]
+        result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
+        assert result.exit_code == 0, (filled, result.stdout, result.stderr)
+        lines = result.stdout.splitlines()
+        if filled[0] == "log":
+            assert lines and all(isinstance(json.loads(line), dict) for line in lines)
+        else:
+            json.loads(result.stdout)

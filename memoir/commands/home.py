@@ -319,6 +319,7 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     handle = Memoir(path, accept_loss=accept_loss or report is not None)
     written: list[str] = []
     drift = None
+    head = handle.head
     try:
         handle.checkpoints.clear()
         try:
@@ -335,7 +336,7 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     if is_json():
         echo_json({"repaired": report is not None,
                    "cut_bytes": report.cut_bytes if report else 0,
-                   "kept_head": report.kept_head if report else handle.head,
+                   "kept_head": report.kept_head if report else head,
                    "saved_to": str(report.saved_to) if report else None,
                    "reappended": list(report.reappended) if report else [],
                    "skipped": list(report.skipped) if report else [],

@@ -151,6 +151,10 @@ def show_command(ctx: click.Context, name: str, at_seq: int | None,
         files = ", ".join(sorted(record.files)) or "none"
         raise NotFoundError(f"skill '{name}' has no file '{file_path}' {when} "
                             f"(support files: {files})")
+    if is_json():
+        echo_json({"name": name, "file": file_path or SKILL_FILE, "text": text,
+                   "archived": record.archived, "seq": at_seq, "path": skill_dir(record)})
+        return
     if record.archived:
         click.echo(f"# skill '{name}' is archived {when} ({record.archive_reason})", err=True)
     click.echo(text, nl=not text.endswith("\n"))
