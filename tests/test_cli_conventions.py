@@ -548,3 +548,26 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
             assert lines and all(isinstance(json.loads(line), dict) for line in lines)
         else:
             json.loads(result.stdout)
+
+
+def test_tables_fit_a_terminal_and_are_plain_when_piped(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import sys
+
+    from memoir.commands.base import table
+
+    rows = [["run-1", "x" * 200], ["run-22", "short"]]
+    table(["RUN", "SUMMARY"], rows)
+    piped = capsys.readouterr().out.splitlines()
+    assert piped[0] == "RUN     SUMMARY" and piped[1] == "run-1   " + "x" * 200
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback: os.terminal_size((40, 24)))
+    monkeypatch.setenv("NO_COLOR", "1")
+    table(["RUN", "SUMMARY"], rows)
+    tty = capsys.readouterr().out.splitlines()
+    assert tty[0] == "RUN     SUMMARY"  # no colour codes with NO_COLOR
+    assert tty[1] == "run-1   " + "x" * 31 + "…" and len(tty[1]) == 40
+    monkeypatch.delenv("NO_COLOR")
+    table(["RUN", "SUMMARY"], rows)
+    assert "\x1b[1m" in capsys.readouterr().out  # bold headers on a terminal

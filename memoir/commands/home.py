@@ -104,7 +104,7 @@ def status(ctx: click.Context) -> None:
 @click.pass_context
 def show(ctx: click.Context, seq: int) -> None:
     """Print one event in full."""
-    event = open_home(ctx, readonly=True).event(seq)
+    event = open_home(ctx, readonly=True, lazy=True).event(seq)
     echo_json(msgspec.to_builtins(event))
 
 

@@ -24,6 +24,7 @@ from memoir.commands.base import (
     is_json,
     open_home,
     styled,
+    table,
     write_json,
     yes_option,
 )
@@ -118,15 +119,12 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None
     if not rows:
         click.echo("no skills" + ("" if show_all else " (archived ones: --all)"))
         return
-    click.echo(f"{'NAME':<28} {'CATEGORY':<14} {'STATE':<8} {'PROVENANCE':<10} PIN "
-               f"{'USE':>4} {'VIEW':>4} {'PATCH':>5}  LAST ACTIVITY")
-    for row in rows:
-        click.echo(
-            f"{row['name']:<28} {row['category'] or '-':<14} {row['state']:<8} "
-            f"{row['provenance']:<10} {'yes' if row['pinned'] else '-':<3} "
-            f"{row['use_count']:>4} {row['view_count']:>4} {row['patch_count']:>5}  "
-            f"{(row['last_activity_at'] or '-')[:19]}"
-        )
+    table(["NAME", "CATEGORY", "STATE", "PROVENANCE", "PIN", "USE", "VIEW", "PATCH",
+           "LAST ACTIVITY"],
+          [[row["name"], row["category"], row["state"], row["provenance"],
+            "yes" if row["pinned"] else "-", row["use_count"], row["view_count"],
+            row["patch_count"], (row["last_activity_at"] or "-")[:19]] for row in rows],
+          flex=0, right=[5, 6, 7])
 
 
 @skills_group.command("show")
