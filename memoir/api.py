@@ -9,6 +9,7 @@ hand edits of the projected files as events, and report the home's status.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -21,6 +22,7 @@ from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.learning import Learning
 from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
@@ -89,7 +91,8 @@ class Memoir(Engine):
         )
         self.run(pending)
         pinned = pending.events[-1].seq
-        return Session(self, sid, pinned, actor=actor, blocks=pending.result, tools=tools)
+        return Session(self, sid, pinned, actor=actor, blocks=pending.result, tools=tools,
+                       recorder=self._recorder())
 
     def _adopt_before(self, what: str) -> None:
         """Adopt well-formed hand edits of the memory files before ``what``; a failure
@@ -112,7 +115,32 @@ class Memoir(Engine):
             sessions.get(session_id)
         if info is None:
             raise NotFoundError(f"no session {session_id!r} in {self.home}")
-        return Session(self, session_id, info.pinned_seq, actor=info.actor, tools=tools)
+        return Session(self, session_id, info.pinned_seq, actor=info.actor, tools=tools,
+                       recorder=self._recorder())
+
+    # -- the learning loop ------------------------------------------------------------------
+
+    @functools.cached_property
+    def learning(self) -> Learning:
+        """Recorded turns, nudges and reviews (see :mod:`memoir.learning`)."""
+        return Learning(self)
+
+    def _recorder(self) -> Learning | None:
+        return None if self.readonly else self.learning
+
+    def flush(self) -> None:
+        """Wait for the queued reviews, then write the projected files still owed (see
+        :meth:`Engine.flush`)."""
+        if "learning" in self.__dict__:
+            self.learning.flush()
+        super().flush()
+
+    def close(self, *, flush: bool = True) -> None:
+        """Drain the review queue (up to ``reviewers.close_timeout_seconds``; what is left
+        is journaled as skipped), then close the engine."""
+        if "learning" in self.__dict__ and not self.closed:
+            self.learning.close()
+        super().close(flush=flush)
 
     def prompt_blocks(self, seq: int | None = None) -> Blocks:
         """The MEMORY and USER prompt blocks rendered from the state at ``seq``."""

@@ -27,8 +27,10 @@ __all__ = [
     "ConfigReport",
     "CuratorConfig",
     "JournalConfig",
+    "LLMConfig",
     "MemoryConfig",
     "ProjectionsConfig",
+    "ReviewersConfig",
     "SkillsConfig",
     "check_config",
     "load_config",
@@ -113,6 +115,36 @@ class SkillsConfig(_Section):
     write_approval: ApprovalFlag = False
 
 
+class LLMConfig(_Section):
+    """``reviewers.llm:`` — any server that speaks OpenAI chat completions with tools.
+    Unset keys fall back to ``$OPENAI_BASE_URL``, ``$OPENAI_API_KEY`` and
+    ``$MEMOIR_LLM_MODEL``."""
+
+    base_url: str | None = None
+    model: str | None = None
+    #: The environment variable that holds the API key (never the key itself).
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_seconds: float = pydantic.Field(60.0, gt=0)
+    max_iterations: int = pydantic.Field(16, ge=1, le=64)
+    max_retries: int = pydantic.Field(3, ge=0, le=10)
+
+
+class ReviewersConfig(_Section):
+    """``reviewers:`` — the background reviews of recorded conversations."""
+
+    #: ``background``: a due review runs on a thread of the handle (record_turn never
+    #: waits); ``sync``: before record_turn returns; ``off``: never.
+    mode: Literal["background", "sync", "off"] = "background"
+    backend: Literal["rules", "llm"] = "rules"
+    #: When a session ends, review the turns no review has covered yet (beyond Hermes).
+    review_on_end: bool = True
+    queue_size: int = pydantic.Field(64, ge=1, le=10_000)
+    #: How long closing the handle waits for queued reviews (the rest are journaled as
+    #: skipped).
+    close_timeout_seconds: float = pydantic.Field(30.0, ge=0)
+    llm: LLMConfig = pydantic.Field(default_factory=LLMConfig)
+
+
 class CuratorConfig(_Section):
     """``curator:`` — keys and defaults are Hermes's (spec §8)."""
 
@@ -151,6 +183,7 @@ class Config(_Section):
     skills: SkillsConfig = pydantic.Field(default_factory=SkillsConfig)
     curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
     display: DisplayConfig = pydantic.Field(default_factory=DisplayConfig)
+    reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 
@@ -159,6 +192,7 @@ _ENV = {
     "MEMOIR_PROJECTIONS": ("projections", "mode"),
     "MEMOIR_MEMORY_CHAR_LIMIT": ("memory", "memory_char_limit"),
     "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
+    "MEMOIR_REVIEWERS": ("reviewers", "mode"),
 }
 
 #: Keys of Hermes's config.yaml, in memoir's sections, that memoir accepts and does not

@@ -10,17 +10,28 @@ consolidation-failure count of spec §1.6).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Collection
+from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
+from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.memory.commands import memory_tool
 from memoir.prompt import Blocks, blocks_at
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 
-__all__ = ["Session"]
+__all__ = ["Recorder", "Session"]
+
+
+class Recorder(Protocol):
+    """Where a session records its turns (the handle's learning loop)."""
+
+    def record(self, session_id: str, actor: str, tools: Collection[str],
+               messages: Any) -> Any: ...
+
+    def ended(self, session_id: str) -> None: ...
 
 
 def _call_parts(call: Any) -> tuple[str, str | None, Any]:
@@ -52,6 +63,7 @@ class Session:
         actor: str = "agent",
         blocks: Blocks | None = None,
         tools: Toolset = DEFAULT_TOOLS,
+        recorder: Recorder | None = None,
     ) -> None:
         self.engine = engine
         self.id = session_id
@@ -61,6 +73,7 @@ class Session:
         self.context = CallContext(actor=actor, session=session_id)
         self._blocks = blocks
         self._ended = False
+        self._recorder = recorder
 
     @property
     def memoir(self) -> Engine:
@@ -127,8 +140,25 @@ class Session:
             getattr(message, "tool_calls", None)
         return [self.tool_result_message(call) for call in calls or []]
 
+    def record_turn(self, messages: list[dict[str, Any]]) -> Any:
+        """Record one turn of the conversation (or several: a turn starts at each user
+        message) as OpenAI chat-completions messages: the user's message, assistant
+        messages with ``tool_calls``, ``tool`` results, the final reply.
+
+        The bodies go to the transcript store, a ``session.turn_recorded`` event per
+        turn to the journal; a review the turn makes due (Hermes's nudges) runs as
+        ``reviewers.mode`` says, off this thread by default.  Returns what was recorded
+        (turn numbers, reviews made due).  Bad messages raise :class:`ValidationError`
+        and record nothing.
+        """
+        if self._recorder is None:
+            raise ValidationError("this session cannot record turns: open it with "
+                                  "memoir.open(...).start_session() or .session(id)")
+        return self._recorder.record(self.id, self.actor, self.tools.names, messages)
+
     def end(self, reason: str = "closed") -> None:
-        """Journal the end of the session (once: ending it again does nothing)."""
+        """Journal the end of the session (once: ending it again does nothing); with
+        ``reviewers.review_on_end``, a last review covers the turns not yet reviewed."""
         if self._ended:
             return
         self._ended = True
@@ -136,6 +166,8 @@ class Session:
             lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
             actor=self.actor, session=self.id,
         )
+        if self._recorder is not None:
+            self._recorder.ended(self.id)
 
     def __enter__(self) -> Session:
         return self

@@ -43,6 +43,9 @@ LAYER_OF: dict[str, str] = {
     "memoir.memory": "domains",
     "memoir.skills": "domains",
     "memoir.audit": "domains",
+    "memoir.turns": "domains",
+    "memoir.reviewers": "reviewers",
+    "memoir.learning": "reviewers",
     "memoir.curator": "domains",
     "memoir.tools": "tools",
     "memoir.approvals": "tools",
@@ -56,11 +59,12 @@ LAYER_OF: dict[str, str] = {
     "memoir.__main__": "edges",
 }
 ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domains", "tools",
-         "sessions", "api", "edges"]
+         "sessions", "reviewers", "api", "edges"]
 #: Packages of one layer that may import each other, one way (importer, imported).
 SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
     ("memoir.audit", "memoir.skills"),
+    ("memoir.learning", "memoir.reviewers"),
     ("memoir.config", "memoir.reading"),
     ("memoir.config", "memoir.lookup"),
     ("memoir.__main__", "memoir.cli"),

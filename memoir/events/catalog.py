@@ -7,7 +7,16 @@ new event type is added to its module's ``PAYLOADS`` (see docs/architecture.md).
 
 from __future__ import annotations
 
-from memoir.events import approval, curator, maintenance, memory, runs, sessions, skills
+from memoir.events import (
+    approval,
+    curator,
+    maintenance,
+    memory,
+    reviews,
+    runs,
+    sessions,
+    skills,
+)
 from memoir.events.types import Payload, registry
 
 __all__ = ["REGISTRY"]
@@ -15,5 +24,5 @@ __all__ = ["REGISTRY"]
 #: type name → payload class, for every event type this version knows.
 REGISTRY: dict[str, type[Payload]] = registry(
     (*memory.PAYLOADS, *skills.PAYLOADS, *sessions.PAYLOADS, *runs.PAYLOADS,
-     *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS)
+     *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS, *reviews.PAYLOADS)
 )

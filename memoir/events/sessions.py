@@ -1,10 +1,54 @@
-"""Session events: a session starts pinned to the journal position of its start event."""
+"""Session events: a session starts pinned to the journal position of its start event,
+records its conversation turn by turn, and ends.
+
+A turn's message bodies are not in the journal: they live in the transcript store
+beside it (content-addressed), and :class:`MessageRef` points at each, so folding the
+state never reads a conversation.  What the fold needs (roles, which tools were called,
+whether a call was a valid memory or skill_manage call, tool errors) is in the event.
+"""
 
 from __future__ import annotations
 
+import msgspec
+
 from memoir.events.types import Payload, event_type
 
-__all__ = ["PAYLOADS", "SessionEnded", "SessionStarted"]
+__all__ = ["PAYLOADS", "MessageRef", "SessionEnded", "SessionStarted", "TurnRecorded"]
+
+
+class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One message of a turn: its role, where its body is (``ref``: a transcript-store
+    reference with the body's hash), and what the fold and the reviewers need of it."""
+
+    role: str
+    ref: str
+    #: assistant: the names of the tools it called, in order.
+    calls: tuple[str, ...] = ()
+    #: assistant: per call, whether it was a structurally valid call (its arguments a
+    #: JSON object), in the order of ``calls``.
+    valid: tuple[bool, ...] = ()
+    #: tool: the id of the call it answers, and the tool's error (clipped) if it failed.
+    call_id: str | None = None
+    error: str | None = None
+    #: The message's own time, when it carried one (ISO-8601).
+    at: str | None = None
+
+
+@event_type("session.turn_recorded")
+class TurnRecorded(Payload, frozen=True, kw_only=True):
+    """One turn of a session's conversation: the user's message, the assistant's
+    messages and tool results, the final reply.  ``turn`` counts from 1 per session.
+    ``memory_interval`` and ``skill_interval`` are the nudge intervals in force when it
+    was recorded, so the counters fold the same on any day (spec §2.1)."""
+
+    session_id: str
+    turn: int
+    messages: tuple[MessageRef, ...]
+    memory_interval: int = 10
+    skill_interval: int = 10
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"session:{self.session_id}",)
 
 
 @event_type("session.started")
@@ -34,4 +78,5 @@ class SessionEnded(Payload, frozen=True, kw_only=True):
 PAYLOADS: tuple[type[Payload], ...] = (
     SessionStarted,
     SessionEnded,
+    TurnRecorded,
 )

@@ -11,11 +11,12 @@ from collections.abc import Callable
 
 import msgspec
 
+from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewSkipped
 from memoir.events.runs import RunStarted
-from memoir.events.sessions import SessionEnded, SessionStarted
+from memoir.events.sessions import SessionEnded, SessionStarted, TurnRecorded
 from memoir.events.types import Event, Payload
 
-__all__ = ["RUN_FOLDS", "SESSION_FOLDS", "RunInfo", "SessionInfo", "note_run"]
+__all__ = ["RUN_FOLDS", "SESSION_FOLDS", "RunInfo", "SessionInfo", "count_turn", "note_run"]
 
 
 class SessionInfo(msgspec.Struct):
@@ -26,6 +27,13 @@ class SessionInfo(msgspec.Struct):
     platform: str = "cli"
     parent: str | None = None
     ended_at: str | None = None
+    #: Turns recorded, and Hermes's nudge counters after the last one (spec §2.1).
+    turns: int = 0
+    turns_since_memory: int = 0
+    iters_since_skill: int = 0
+    #: The last turn a review (completed, failed or skipped) covered.
+    reviewed_through: int = 0
+    last_turn_at: str | None = None
 
 
 class RunInfo(msgspec.Struct):
@@ -61,6 +69,57 @@ def _session_ended(sessions: Sessions, event: Event) -> None:
         info.ended_at = event.ts
 
 
+def count_turn(info: SessionInfo, turn: TurnRecorded) -> tuple[str, ...]:
+    """Advance a session's nudge counters by one recorded turn, as Hermes counts (spec
+    §2.1); returns the reviews the turn made due (``memory``, ``skills``).
+
+    The memory counter moves once per user turn, at its start, and is checked then; the
+    skill counter moves once per model iteration (each assistant message) and is checked
+    at the turn's end.  A structurally valid ``memory`` / ``skill_manage`` call resets
+    its counter.  An interval of 0 turns a counter off.
+    """
+    due: list[str] = []
+    info.turns = turn.turn
+    if turn.memory_interval > 0:
+        info.turns_since_memory += 1
+        if info.turns_since_memory >= turn.memory_interval:
+            due.append("memory")
+            info.turns_since_memory = 0
+    for message in turn.messages:
+        if message.role != "assistant":
+            continue
+        if turn.skill_interval > 0:
+            info.iters_since_skill += 1
+        for name, valid in zip(message.calls, message.valid, strict=False):
+            if valid and name == "memory":
+                info.turns_since_memory = 0
+            elif valid and name == "skill_manage":
+                info.iters_since_skill = 0
+    if turn.skill_interval > 0 and info.iters_since_skill >= turn.skill_interval:
+        due.append("skills")
+        info.iters_since_skill = 0
+    info.last_turn_at = next((m.at for m in turn.messages if m.at), None) or info.last_turn_at
+    return tuple(due)
+
+
+def _turn_recorded(sessions: Sessions, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, TurnRecorded)
+    info = sessions.get(data.session_id)
+    if info is not None:
+        count_turn(info, data)
+        if info.last_turn_at is None:
+            info.last_turn_at = event.ts
+
+
+def _reviewed(sessions: Sessions, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, ReviewCompleted | ReviewFailed | ReviewSkipped)
+    info = sessions.get(data.session_id)
+    if info is not None:
+        info.reviewed_through = max(info.reviewed_through, data.through_turn)
+
+
 def _run_of(runs: Runs, run_id: str, event: Event) -> RunInfo:
     info = runs.get(run_id)
     if info is None:
@@ -91,6 +150,10 @@ def note_run(runs: Runs, event: Event) -> None:
 SESSION_FOLDS: dict[type[Payload], Callable[[Sessions, Event], None]] = {
     SessionStarted: _session_started,
     SessionEnded: _session_ended,
+    TurnRecorded: _turn_recorded,
+    ReviewCompleted: _reviewed,
+    ReviewFailed: _reviewed,
+    ReviewSkipped: _reviewed,
 }
 #: payload type → fold step on the runs table (besides :func:`note_run`).
 RUN_FOLDS: dict[type[Payload], Callable[[Runs, Event], None]] = {

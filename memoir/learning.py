@@ -1,0 +1,132 @@
+"""The learning loop of one handle: recorded turns, nudges, and the reviews they trigger.
+
+:class:`Learning` joins the transcript store, :func:`memoir.turns.record_turns` and the
+review queue.  A session records its turns through it; each recorded turn may make a
+memory or skill review due (Hermes's counters, spec §2.1), which the queue runs as the
+configuration says; when a session ends, a last review covers the turns no review has
+seen (``reviewers.review_on_end``).  ``Memoir.flush()`` waits for the queued reviews,
+``Memoir.close()`` drains them with a timeout.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memoir.engine.engine import Engine
+from memoir.engine.transcripts import TranscriptStore
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.types import Event
+from memoir.reviewers.queue import ReviewQueue
+from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review
+from memoir.reviewers.rules import RulesBackend
+from memoir.turns import check_messages, record_turns, split_turns
+
+__all__ = ["Learning", "RecordedTurns"]
+
+
+@dataclass(frozen=True)
+class RecordedTurns:
+    """What recording did: the turn numbers, and the reviews they made due."""
+
+    turns: tuple[int, ...]
+    due: tuple[tuple[int, tuple[str, ...]], ...]
+
+
+class _Unavailable:
+    name = "llm"
+
+    def review(self, review: Review) -> None:
+        raise ValidationError("reviewers.backend is llm, but no LLM reviewer is configured "
+                              "in this version; use reviewers.backend: rules")
+
+
+def make_backend(engine: Engine) -> Backend:
+    """The reviewer ``reviewers.backend`` names."""
+    if engine.config.reviewers.backend == "rules":
+        return RulesBackend()
+    return _Unavailable()
+
+
+class Learning:
+    """See the module docstring."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.transcripts = TranscriptStore(
+            engine.home / ".memoir" / "transcripts",
+            fsync=engine.config.journal.durability != "never", readonly=engine.readonly)
+        self.queue = ReviewQueue(engine, self.transcripts, lambda: make_backend(engine))
+        self._submitted: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def intervals(self, tools: Collection[str]) -> tuple[int, int]:
+        """The nudge intervals in force for a session that has ``tools`` (spec §2.1: a
+        counter runs only when its tool is available, memory only when a store is on)."""
+        config = self.engine.config
+        memory_on = config.memory.memory_enabled or config.memory.user_profile_enabled
+        memory = config.memory.nudge_interval if "memory" in tools and memory_on else 0
+        skills = config.skills.creation_nudge_interval if "skill_manage" in tools else 0
+        return memory, skills
+
+    def record(self, session_id: str, actor: str, tools: Collection[str],
+               messages: Any, *, review: bool = True) -> RecordedTurns:
+        """Check, store and journal ``messages`` (one turn or several) of a session, and
+        submit the reviews they made due."""
+        info = self.engine.state.sessions.get(session_id)
+        if info is None:
+            raise NotFoundError(f"no session {session_id!r}")
+        turns = split_turns(check_messages(messages))
+        if not turns:
+            raise ValidationError("nothing to record: the list of messages is empty")
+        memory, skills = self.intervals(tools)
+        due = record_turns(self.engine, self.transcripts, session_id, turns, actor=actor,
+                           memory_interval=memory, skill_interval=skills)
+        if review:
+            for turn, kinds in due:
+                if kinds:
+                    self.submit(session_id, turn, kinds, "nudge")
+        return RecordedTurns(tuple(t for t, _ in due), tuple(due))
+
+    def submit(self, session_id: str, through: int, kinds: tuple[str, ...],
+               trigger: str) -> ReviewRequest | None:
+        """Queue a review of the turns of ``session_id`` not yet submitted, up to
+        ``through``."""
+        with self._lock:
+            info = self.engine.state.sessions.get(session_id)
+            done = max(info.reviewed_through if info else 0, self._submitted.get(session_id, 0))
+            if through <= done and trigger != "manual":
+                return None
+            request = ReviewRequest(session_id, min(done + 1, through), through, kinds, trigger)
+            self._submitted[session_id] = max(done, through)
+        self.queue.submit(request)
+        return request
+
+    def ended(self, session_id: str) -> None:
+        """A session ended: review what no review covered (``reviewers.review_on_end``)."""
+        if not self.engine.config.reviewers.review_on_end:
+            return
+        info = self.engine.state.sessions.get(session_id)
+        if info is not None and info.turns:
+            self.submit(session_id, info.turns, ("memory", "skills"), "end")
+
+    def review_now(self, session_id: str, *, from_turn: int = 1,
+                   kinds: Sequence[str] = ("memory", "skills")) -> list[Event]:
+        """Review a session's turns now, on this thread (``memoir review``)."""
+        info = self.engine.state.sessions.get(session_id)
+        if info is None:
+            raise NotFoundError(f"no session {session_id!r}")
+        if not info.turns:
+            raise ValidationError(f"session {session_id} has no recorded turns to review")
+        request = ReviewRequest(session_id, max(1, from_turn), info.turns, tuple(kinds),
+                                "manual")
+        return run_review(self.engine, self.transcripts, request, make_backend(self.engine),
+                          display=self.engine.config.display.memory_notifications)
+
+    def flush(self) -> None:
+        self.queue.flush()
+
+    def close(self) -> None:
+        self.queue.close()

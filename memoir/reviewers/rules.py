@@ -1,0 +1,244 @@
+"""The rule reviewer: the offline default, deterministic, and cautious.
+
+It reads what the user wrote in the turns under review, sentence by sentence, and keeps
+what spec §2.3 says a review should keep:
+
+* to **USER.md** — what the user reveals about themselves (name, role, where they
+  work or live, their time zone, the tools they use, their preferences) and how they
+  want the agent to behave ("don't …", "always …", "please keep …", "I prefer …");
+* to **MEMORY.md** — durable facts about the project and its environment (what it uses
+  and runs on, versions, ports, where things live, commands that work, conventions).
+
+It never keeps task progress, questions, requests for work, errors or one-off stories
+(anything about today, a failure, a trace), never a duplicate of an entry, and where a
+rule cannot tell it keeps nothing: precision first.  A new value of a keyed fact (a
+name, a role, a location, a time zone) replaces the old entry instead of adding a
+second.  An entry that does not fit the limit is not written.
+
+:func:`extract` is the pure part (checked against the labelled corpus in
+``tests/data/review_corpus.jsonl``); :class:`RulesBackend` writes what it finds through
+the review's ``memory`` tool.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memoir.reviewers.review import Review
+
+__all__ = ["Finding", "RulesBackend", "extract"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing worth saving: its target, the entry's text, and the key of a fact that
+    has one value at a time (a new one replaces the old)."""
+
+    target: str
+    text: str
+    key: str | None = None
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_TRANSIENT = re.compile(
+    r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
+    r"right now|just now|at the moment|for now|for this (?:task|ticket|pr|one)|"
+    r"i(?:'m| am) (?:working on|trying|debugging|looking at|stuck)|i tried|i ran|"
+    r"let's|let us|can you|could you|would you|will you|help me|fix (?:this|the|that)|"
+    r"traceback|exception|error|errors|failed|failing|fails|crash(?:ed|es)?|broke|broken|"
+    r"doesn't work|didn't work|not working|no longer works|timed? ?out|"
+    r"thanks|thank you|sorry|lol|haha)\b")
+_NOT_INSTRUCTIONS = re.compile(
+    r"(?i)^(?:please )?(?:don'?t|do not|never) (?:worry|know|think|understand|get|mind|"
+    r"remember|care|see|have|need to worry)\b|^never mind\b|^always (?:wanted|thought|"
+    r"been)\b")
+_INSTRUCTION = re.compile(
+    r"(?i)^(?:(?:please|and|also|oh,? and|from now on,?|going forward,?|in (?:the )?future,?)"
+    r"\s+)*(?:don'?t|do not|never|always|stop|avoid|quit|no more|keep|use|write|answer|"
+    r"reply|respond|explain|add|include|put|give|show|format|be|make sure|remember to)\b")
+_AGENT_WORDS = re.compile(
+    r"(?i)\b(you|your|answer|answers|reply|replies|respond|response|responses|explain|"
+    r"explanation|explanations|emoji|emojis|apologi[sz]e|apologi[sz]ing|code|comments?|"
+    r"docstrings?|tests?|commits?|commit messages?|push|bullet|tables?|markdown|headings?|"
+    r"summary|summaries|tone|formal|casual|concise|short|brief|verbose|long|detail|"
+    r"details|example|examples|type hints|variable names|language|english|french|german|"
+    r"spanish|sources|links|questions?|suggest|suggestions|jargon|caps|exclamation)\b")
+_NAME = re.compile(
+    r"(?i:\b(?:my name is|my name's|i'm called|i am called|call me|you can call me|"
+    r"people call me))\s+([A-Z][a-zA-Z'’-]+(?:\s+[A-Z][a-zA-Z'’-]+)?)")
+_ROLE_WORDS = (
+    r"engineer|developer|dev|programmer|scientist|designer|manager|analyst|researcher|"
+    r"student|teacher|professor|lecturer|writer|editor|sysadmin|administrator|admin|"
+    r"architect|consultant|founder|co-founder|cto|ceo|sre|intern|maintainer|freelancer|"
+    r"nurse|doctor|lawyer|accountant|product owner|tester|hobbyist|mathematician|"
+    r"statistician|journalist|phd student|postdoc")
+_ROLE = re.compile(
+    rf"(?i:\bi(?:'m| am) (?:a|an)|\bi work as (?:a|an)|\bmy (?:job|role|title) is)\s+"
+    rf"((?:[\w+#.-]+\s+){{0,4}}?(?:{_ROLE_WORDS}))\b")
+_EMPLOYER = re.compile(
+    r"(?i:\bi (?:work|am working) (?:at|for))\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
+_PLACE = r"([A-Z][\w.'’-]+(?:(?:,\s*|\s+)[A-Z][\w.'’-]+){0,3})"
+_LOCATION = re.compile(
+    rf"(?i:\bi(?:'m| am) (?:based|located|living) (?:in|out of)|\bi live in|"
+    rf"\bi(?:'m| am) from|\bi(?:'m| am) in)\s+{_PLACE}")
+_TIMEZONE = re.compile(
+    r"(?i:\bmy time ?zone is|\bi(?:'m| am) (?:on|in)(?: the)?)\s+"
+    r"([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Za-z_]+|UTC[+-]\d{1,2})"
+    r"(?i:\s+time(?: ?zone)?)?\b")
+_PREFERENCE = re.compile(
+    r"(?i)^(?:(?:also|and|honestly|generally|personally),?\s+)?i (?:really |much |strongly |"
+    r"generally |usually |always |definitely )?(prefer|like|love|want|need|appreciate|"
+    r"hate|dislike|can't stand|cannot stand)\s+(.+)$")
+_TOOLS = (
+    r"vim|neovim|nvim|emacs|vs ?code|vscode|intellij|pycharm|webstorm|goland|zed|helix|"
+    r"sublime(?: text)?|xcode|zsh|bash|fish|tmux|linux|macos|mac|windows|wsl|arch(?: linux)?|"
+    r"ubuntu|debian|fedora|nixos|python|rust|go|golang|typescript|javascript|java|kotlin|"
+    r"swift|ruby|php|c\+\+|c#|haskell|elixir|scala|r|julia|docker|podman|kubernetes|k8s|"
+    r"terraform|ansible|git|jj|mercurial|firefox|chrome|poetry|uv|pip|conda|npm|pnpm|yarn|"
+    r"bun|deno|jupyter|excel|notion|obsidian|slack")
+_USES = re.compile(
+    rf"(?i)^(?:(?:also|and|personally|mostly),?\s+)?i (?:mostly |mainly |usually |always )?"
+    rf"(?:use|work (?:in|with)|code in|program in|write|develop (?:in|on)|am on|run)\s+"
+    rf"((?:{_TOOLS})\b.*)$")
+_PROJECT = re.compile(
+    r"(?i)^(?:(?:also|and|fyi|note that|for context|btw),?\s+)?"
+    r"((?:we|the project|this project|the repo|this repo|our (?:app|service|team|project|"
+    r"stack|codebase|backend|frontend|api|ci|database|db|monorepo|infra)|the (?:app|service|"
+    r"codebase|backend|frontend|api|ci|database|db|monorepo|docs|site|server|cluster|"
+    r"staging (?:server|environment|db)|production (?:server|db|database)|prod db))\s+"
+    r"(?:use|uses|are using|is using|run|runs|are on|is on|is built (?:with|on)|"
+    r"are built (?:with|on)|is written in|are written in|target|targets|deploy|deploys|"
+    r"is deployed|are deployed|depend on|depends on|rely on|relies on|pin|pins|"
+    r"require|requires|live|lives|is hosted|are hosted|listen|listens|store|stores|keep|"
+    r"keeps|never|always|name|names|follow|follows|has|have)\b.+)$")
+_PORT = re.compile(r"(?i)\b(?:runs|listens|is served|is exposed|serves|is|are) (?:on|at) "
+                   r"port \d{2,5}\b")
+_PATH = re.compile(r"(?:^|\s)(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[\w.-]+/[\w.-]+\.\w{1,5})")
+_WHERE = re.compile(r"(?i)\b(?:lives?|is|are|goes|go|sits?|is kept|are kept|is stored|are "
+                    r"stored|is located|can be found) (?:in|at|under)\b")
+_COMMAND = re.compile(r"`[^`]{2,120}`")
+_WORKS = re.compile(r"(?i)\b(?:works|worked|is how|to (?:run|start|build|deploy|install|"
+                    r"test|lint|format|release|migrate)|runs (?:the|all)|builds|deploys|"
+                    r"starts|installs|regenerates|rebuilds)\b")
+_CONVENTION = re.compile(
+    r"(?i)^(?:(?:also|and|fyi|note that|for context|btw),?\s+)?"
+    r"(?:our convention is|the convention is|by convention|our rule is|the rule is|"
+    r"we always|we never|branches are named|branch names|commit messages|all "
+    r"(?:migrations|endpoints|tests|services|modules) (?:must|should|live|go|are))\b")
+
+
+def _sentences(text: str) -> list[str]:
+    out = []
+    for part in _SENTENCE.split(text):
+        part = part.strip().strip("-*•> ").strip()
+        if 3 <= len(part) <= 400:
+            out.append(part)
+    return out
+
+
+def _entry(text: str) -> str:
+    text = " ".join(text.split()).rstrip(" ,;:")
+    if not text.endswith((".", "!")):
+        text += "."
+    return text[0].upper() + text[1:]
+
+
+def _clean(value: str) -> str:
+    return value.strip().rstrip(".,;:!")
+
+
+def extract(text: str) -> list[Finding]:
+    """What one user message reveals that is worth keeping (see the module docstring)."""
+    found: list[Finding] = []
+    for sentence in _sentences(text):
+        if sentence.endswith("?") or sentence.lower().startswith(("what", "why", "how ",
+                                                                   "where", "when", "who",
+                                                                   "is it", "are there",
+                                                                   "do you", "does ")):
+            continue
+        transient = bool(_TRANSIENT.search(sentence))
+        before = len(found)
+        if (m := _NAME.search(sentence)) and not transient:
+            found.append(Finding("user", f"Name: {_clean(m.group(1))}.", "name"))
+        if (m := _ROLE.search(sentence)) and not transient:
+            found.append(Finding("user", f"Role: {_clean(m.group(1))}.", "role"))
+        if (m := _EMPLOYER.search(sentence)) and not transient:
+            found.append(Finding("user", f"Works at {_clean(m.group(1))}.", "employer"))
+        if (m := _TIMEZONE.search(sentence)) and not transient:
+            found.append(Finding("user", f"Time zone: {_clean(m.group(1))}.", "timezone"))
+        elif (m := _LOCATION.search(sentence)) and not transient:
+            place = _clean(m.group(1))
+            if not re.fullmatch(r"(?i)(the|a|an|my|this|that)\b.*", place):
+                found.append(Finding("user", f"Based in {place}.", "location"))
+        if len(found) > before:
+            continue
+        if transient:
+            continue
+        if (m := _PREFERENCE.match(sentence)) and not _TRANSIENT.search(m.group(2)):
+            verb = m.group(1).lower()
+            obj = _clean(m.group(2))
+            if verb in ("want", "need", "like", "love") and not _AGENT_WORDS.search(obj):
+                continue  # "I want to ship this" is a task, not a preference
+            label = "Dislikes" if verb in ("hate", "dislike", "can't stand",
+                                           "cannot stand") else "Prefers"
+            found.append(Finding("user", _entry(f"{label} {obj}")))
+            continue
+        if (_INSTRUCTION.match(sentence) and not _NOT_INSTRUCTIONS.match(sentence)
+                and _AGENT_WORDS.search(sentence) and not sentence.lower().startswith(
+                    ("use `", "run `", "keep in mind"))):
+            found.append(Finding("user", _entry(sentence)))
+            continue
+        if m := _USES.match(sentence):
+            found.append(Finding("user", _entry(f"Uses {m.group(1)}")))
+            continue
+        if _PROJECT.match(sentence) or _CONVENTION.match(sentence) or _PORT.search(sentence):
+            found.append(Finding("memory", _entry(sentence)))
+            continue
+        if _PATH.search(sentence) and _WHERE.search(sentence):
+            found.append(Finding("memory", _entry(sentence)))
+            continue
+        if _COMMAND.search(sentence) and _WORKS.search(sentence):
+            found.append(Finding("memory", _entry(sentence)))
+    return found
+
+
+def _same(a: str, b: str) -> bool:
+    x, y = a.casefold().rstrip("."), b.casefold().rstrip(".")
+    return x in y or y in x
+
+
+class RulesBackend:
+    """Writes what :func:`extract` finds in the review's user messages through the
+    review's ``memory`` tool: no duplicates, keyed facts replaced, nothing over the
+    limit."""
+
+    name = "rules"
+
+    def review(self, review: Review) -> None:
+        if "memory" not in review.request.kinds:
+            return  # skills: proposed by the LLM reviewer; the rules keep to memory
+        seen: list[Finding] = []
+        for _turn, text in review.user_texts():
+            for finding in extract(text):
+                if not any(_same(finding.text, s.text) for s in seen):
+                    seen.append(finding)
+        for finding in seen:
+            entries = [e.text for e in review.engine.state.memory.target(finding.target).entries]
+            if any(_same(finding.text, e) for e in entries):
+                continue
+            prefix = _prefix(finding)
+            old = next((e for e in entries if e.startswith(prefix)), None) \
+                if finding.key else None
+            if old is not None:
+                review.call("memory", {"action": "replace", "target": finding.target,
+                                       "old_text": old, "content": finding.text})
+            else:
+                review.call("memory", {"action": "add", "target": finding.target,
+                                       "content": finding.text})
+
+
+def _prefix(finding: Finding) -> str:
+    """The part of a keyed entry that names its key (``Name:``, ``Based in``)."""
+    head = finding.text.split(" ")
+    return head[0] if head[0].endswith(":") else " ".join(head[:2])

@@ -1,0 +1,232 @@
+"""Recording conversations: OpenAI chat-completions messages, checked, stored and
+journaled one turn at a time.
+
+A conversation is a list of messages as every agent framework holds them: ``system``,
+``user``, ``assistant`` (with ``tool_calls``), ``tool`` (with ``tool_call_id``).  A turn
+starts at a user message and runs to the next one.  :func:`check_messages` refuses what
+is not such a list, naming the message and what is wrong, before anything is stored;
+:func:`record_turn` puts the bodies in the transcript store and journals one
+``session.turn_recorded`` per turn, with the nudge counters' intervals, and returns the
+reviews the turn made due (spec §2.1).
+
+A message may carry ``timestamp`` (ISO-8601 or epoch seconds): it is kept as the
+message's time (``at``), so an imported history keeps its dates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from memoir.clock import format_ts, parse_ts
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
+from memoir.engine.transcripts import TranscriptStore
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.sessions import MessageRef, TurnRecorded
+from memoir.events.types import Payload
+from memoir.projections.sessions import count_turn
+from memoir.projections.state import State
+
+__all__ = [
+    "MAX_CONVERSATION_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "ROLES",
+    "check_messages",
+    "record_turns",
+    "split_turns",
+]
+
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+#: A message longer than this is refused (a pasted log belongs in a file, not memory).
+MAX_MESSAGE_CHARS = 1_000_000
+#: A conversation (all its messages) longer than this is refused.
+MAX_CONVERSATION_CHARS = 16_000_000
+_ERROR_CLIP = 300
+
+
+def _text(content: Any, where: str) -> str:
+    """The text of a message's ``content``: a string, null, or a list of parts (the
+    text of ``text`` parts; other parts, images and such, count for nothing)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if not isinstance(part, dict):
+                raise ValidationError(f"{where}: a content part must be an object")
+            if part.get("type") == "text":
+                text = part.get("text")
+                if not isinstance(text, str):
+                    raise ValidationError(f"{where}: a text part needs a string 'text'")
+                parts.append(text)
+        return "\n".join(parts)
+    raise ValidationError(f"{where}: 'content' must be a string, null or a list of parts, "
+                          f"not {type(content).__name__}")
+
+
+def _moment(value: Any, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValidationError(f"{where}: 'timestamp' must be ISO-8601 text or epoch seconds")
+    try:
+        when = (dt.datetime.fromtimestamp(float(value), dt.UTC)
+                if not isinstance(value, str) else parse_ts(value))
+    except (ValueError, OverflowError, OSError):
+        raise ValidationError(f"{where}: 'timestamp' {value!r} is not a time (ISO-8601 or "
+                              "epoch seconds)") from None
+    return format_ts(when)
+
+
+def check_messages(messages: Any, *, known_calls: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Check a list of chat-completions messages; returns copies with ``timestamp``
+    normalised to ``at`` (ISO-8601).  Raises :class:`ValidationError` naming the first
+    problem: not a list, a message that is not an object, an unknown role, a tool result
+    whose call no assistant message made, malformed tool calls, too much text.
+    ``known_calls``: tool-call ids made in earlier turns of the same session."""
+    if not isinstance(messages, list):
+        raise ValidationError(f"a conversation is a list of messages, not "
+                              f"{type(messages).__name__}")
+    calls = set(known_calls)
+    total = 0
+    out: list[dict[str, Any]] = []
+    for i, message in enumerate(messages):
+        where = f"message {i + 1}"
+        if not isinstance(message, dict):
+            raise ValidationError(f"{where}: a message is an object with a 'role', not "
+                                  f"{type(message).__name__}")
+        role = message.get("role")
+        if role not in ROLES:
+            raise ValidationError(f"{where}: unknown role {role!r} (roles: "
+                                  f"{', '.join(sorted(ROLES))})")
+        text = _text(message.get("content"), where)
+        if "\x00" in text:
+            raise ValidationError(f"{where}: the text holds a NUL character")
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise ValidationError(f"{where}: {len(text):,} characters; a message may hold "
+                                  f"at most {MAX_MESSAGE_CHARS:,}")
+        total += len(text)
+        copy = dict(message)
+        copy.pop("timestamp", None)
+        if "timestamp" in message and message["timestamp"] is not None:
+            copy["at"] = _moment(message["timestamp"], where)
+        if role == "assistant":
+            tool_calls = message.get("tool_calls") or []
+            if not isinstance(tool_calls, list):
+                raise ValidationError(f"{where}: 'tool_calls' must be a list")
+            for j, call in enumerate(tool_calls):
+                cw = f"{where}, tool call {j + 1}"
+                function = call.get("function") if isinstance(call, dict) else None
+                if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+                    raise ValidationError(f"{cw}: needs 'function': {{'name', 'arguments'}}")
+                arguments = function.get("arguments", "")
+                if not isinstance(arguments, str | dict | type(None)):
+                    raise ValidationError(f"{cw}: 'arguments' must be JSON text")
+                total += len(arguments) if isinstance(arguments, str) else 0
+                call_id = call.get("id")
+                if not isinstance(call_id, str) or not call_id:
+                    raise ValidationError(f"{cw}: needs an 'id'")
+                calls.add(call_id)
+        elif role == "tool":
+            call_id = message.get("tool_call_id")
+            if not isinstance(call_id, str) or call_id not in calls:
+                raise ValidationError(f"{where}: a tool result for call {call_id!r}, which no "
+                                      "earlier assistant message made")
+        if total > MAX_CONVERSATION_CHARS:
+            raise ValidationError(f"the conversation holds more than "
+                                  f"{MAX_CONVERSATION_CHARS:,} characters; record it in parts")
+        out.append(copy)
+    return out
+
+
+def split_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The turns of a conversation: each starts at a user message (what comes before
+    the first one, a system prompt, belongs to the first turn)."""
+    turns: list[list[dict[str, Any]]] = []
+    for message in messages:
+        if message.get("role") == "user" and turns and any(
+                m.get("role") == "user" for m in turns[-1]):
+            turns.append([])
+        if not turns:
+            turns.append([])
+        turns[-1].append(message)
+    return turns
+
+
+def _valid(arguments: Any) -> bool:
+    if isinstance(arguments, dict):
+        return True
+    try:
+        return isinstance(json.loads(arguments), dict) if isinstance(arguments, str) else False
+    except (ValueError, RecursionError):
+        return False
+
+
+def _tool_error(content: Any) -> str | None:
+    """The error a tool result reports (``success: false`` / an ``error`` key), clipped."""
+    text = content if isinstance(content, str) else ""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and (value.get("success") is False or "error" in value):
+        error = str(value.get("error") or "failed")
+        return error if len(error) <= _ERROR_CLIP else error[: _ERROR_CLIP - 1] + "…"
+    return None
+
+
+def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
+    """What the journal keeps of a message: its role, its reference, its tool calls
+    (names and validity) or the call it answers and its error, its time."""
+    role = str(message["role"])
+    calls = [c for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+    return MessageRef(
+        role=role, ref=ref,
+        calls=tuple(str(c["function"]["name"]) for c in calls),
+        valid=tuple(_valid(c["function"].get("arguments")) for c in calls),
+        call_id=message.get("tool_call_id") if role == "tool" else None,
+        error=_tool_error(message.get("content")) if role == "tool" else None,
+        at=message.get("at"),
+    )
+
+
+def record_turns(
+    engine: Engine,
+    store: TranscriptStore,
+    session_id: str,
+    turns: Sequence[Sequence[dict[str, Any]]],
+    *,
+    actor: str,
+    memory_interval: int,
+    skill_interval: int,
+) -> list[tuple[int, tuple[str, ...]]]:
+    """Store and journal ``turns`` (checked messages) of a session, in one append;
+    returns, per turn, its number and the reviews it made due."""
+    flat = [m for turn in turns for m in turn]
+    refs = iter(store.put(flat))  # durable before the events that point at them
+    shaped = [[message_ref(m, next(refs)) for m in turn] for turn in turns]
+
+    def decide(state: State) -> Decision[list[tuple[int, tuple[str, ...]]]]:
+        info = state.sessions.get(session_id)
+        if info is None:
+            raise NotFoundError(f"no session {session_id!r}")
+        if info.ended_at is not None:
+            raise ValidationError(f"session {session_id} has ended; start a new one")
+        probe = msgspec.structs.replace(info)  # counted on a copy: the fold counts for real
+        payloads: list[Payload] = []
+        due: list[tuple[int, tuple[str, ...]]] = []
+        for i, messages in enumerate(shaped):
+            payload = TurnRecorded(session_id=session_id, turn=info.turns + 1 + i,
+                                   messages=tuple(messages), memory_interval=memory_interval,
+                                   skill_interval=skill_interval)
+            payloads.append(payload)
+            due.append((payload.turn, count_turn(probe, payload)))
+        return Decision(events=payloads, result=due)
+
+    _events, due = engine.commit(decide, actor=actor, session=session_id)
+    return due
