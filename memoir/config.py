@@ -136,6 +136,13 @@ class ReviewersConfig(_Section):
     #: waits); ``sync``: before record_turn returns; ``off``: never.
     mode: Literal["background", "sync", "off"] = "background"
     backend: Literal["rules", "llm"] = "rules"
+
+    @pydantic.field_validator("mode", mode="before")
+    @classmethod
+    def _yaml_off(cls, value: Any) -> Any:
+        # YAML reads a bare `off` as false (and `on` as true).
+        return {False: "off", True: "background"}.get(value, value) \
+            if isinstance(value, bool) else value
     #: When a session ends, review the turns no review has covered yet (beyond Hermes).
     review_on_end: bool = True
     queue_size: int = pydantic.Field(64, ge=1, le=10_000)

@@ -130,9 +130,12 @@ class ReviewQueue:
             if item is not None:
                 left.append(item)
         for request in left:
+            with self._lock:
+                self._busy -= 1
             self._skip(request, f"the handle closed before the review ran (waited "
                                 f"{self.close_timeout:g}s)")
         if self._thread is not None:
             self._queue.put(None)
-            if done:
-                self._thread.join(timeout=1.0)
+            # A review already running cannot be stopped halfway: it finishes (its own
+            # timeouts bound it) and closes its run before the engine closes.
+            self._thread.join(timeout=None if not done else 1.0)

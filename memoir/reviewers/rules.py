@@ -41,6 +41,9 @@ class Finding:
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A clause that starts a new statement inside a sentence ("my name is Ada and I prefer …").
+_CLAUSE = re.compile(r"(?i),?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|the|"
+                     r"please|don't|do not|always|never)\b)")
 _TRANSIENT = re.compile(
     r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
     r"right now|just now|at the moment|for now|for this (?:task|ticket|pr|one)|"
@@ -81,7 +84,8 @@ _EMPLOYER = re.compile(
 _PLACE = r"([A-Z][\w.'’-]+(?:(?:,\s*|\s+)[A-Z][\w.'’-]+){0,3})"
 _LOCATION = re.compile(
     rf"(?i:\bi(?:'m| am) (?:based|located|living) (?:in|out of)|\bi live in|"
-    rf"\bi(?:'m| am) from|\bi(?:'m| am) in)\s+{_PLACE}")
+    rf"\bi(?:'m| am) from|\bi(?:'m| am) in|^i(?:'m| am)\b.{{0,60}}?\b(?:based|living|"
+    rf"located) (?:in|out of))\s+{_PLACE}")
 _TIMEZONE = re.compile(
     r"(?i:\bmy time ?zone is|\bi(?:'m| am) (?:on|in)(?: the)?)\s+"
     r"([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Za-z_]+|UTC[+-]\d{1,2})"
@@ -130,10 +134,11 @@ _CONVENTION = re.compile(
 
 def _sentences(text: str) -> list[str]:
     out = []
-    for part in _SENTENCE.split(text):
-        part = part.strip().strip("-*•> ").strip()
-        if 3 <= len(part) <= 400:
-            out.append(part)
+    for sentence in _SENTENCE.split(text):
+        for part in _CLAUSE.split(sentence):
+            part = part.strip().strip("-*•> ").strip()
+            if 3 <= len(part) <= 400:
+                out.append(part)
     return out
 
 

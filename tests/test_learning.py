@@ -1,0 +1,317 @@
+"""The learning loop: recorded turns, Hermes's nudge counters, background reviews that
+only emit events, one run each."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import memoir
+from memoir.config import Config
+from memoir.errors import ValidationError
+from memoir.projections.state import State
+from memoir.reviewers.review import Review, ReviewRequest, run_review
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+
+
+def config(home: Path, **reviewers: Any) -> None:
+    lines = ["reviewers:"] + [f"  {k}: {json.dumps(v)}" for k, v in reviewers.items()]
+    (home / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def turn(user: str, reply: str = "OK.", *, calls: list[tuple[str, str]] = (),  # type: ignore[assignment]
+         at: str | None = None) -> list[dict[str, Any]]:
+    """A user message, an assistant message making ``calls`` (name, arguments JSON) with
+    their results, and the final reply."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": user}]
+    if at:
+        messages[0]["timestamp"] = at
+    if calls:
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(calls)]})
+        messages += [{"role": "tool", "tool_call_id": f"c{i}",
+                      "content": json.dumps({"success": True})} for i in range(len(calls))]
+    messages.append({"role": "assistant", "content": reply})
+    return messages
+
+
+# -- recording ---------------------------------------------------------------------------------
+
+
+def test_a_turn_is_journaled_with_references_and_its_bodies_are_stored(home: Path) -> None:
+    config(home, mode="off")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        done = session.record_turn(turn("My name is Ada.", at="2026-03-01T10:00:00Z",
+                                        calls=[("memory", '{"action": "add"}')]))
+        assert done.turns == (1,)
+        (event,) = mem.events(types=["session.turn_recorded"])
+        data = event.data
+        assert (data.session_id, data.turn) == (session.id, 1)  # type: ignore[attr-defined]
+        roles = [m.role for m in data.messages]  # type: ignore[attr-defined]
+        assert roles == ["user", "assistant", "tool", "assistant"]
+        assert data.messages[1].calls == ("memory",) and data.messages[1].valid == (True,)  # type: ignore[attr-defined]
+        assert data.messages[0].at == "2026-03-01T10:00:00.000000+00:00"  # type: ignore[attr-defined]
+        assert b"Ada" not in msgspec.json.encode(event)  # the body is not in the journal
+        bodies = mem.learning.transcripts.get_many([m.ref for m in data.messages])  # type: ignore[attr-defined]
+        assert bodies[0]["content"] == "My name is Ada."
+        info = mem.state.sessions[session.id]
+        assert info.turns == 1
+
+
+@pytest.mark.parametrize(("messages", "words"), [
+    ({"role": "user"}, "a conversation is a list"),
+    (["hello"], "message 1: a message is an object"),
+    ([{"role": "wizard", "content": "x"}], "unknown role 'wizard'"),
+    ([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope",
+                                         "content": "{}"}], "no earlier assistant message"),
+    ([{"role": "user", "content": "x" * 1_000_001}], "at most 1,000,000"),
+    ([{"role": "user", "content": "x", "timestamp": "last week"}], "is not a time"),
+    ([{"role": "assistant", "tool_calls": [{"type": "function"}]}], "needs 'function'"),
+    ([], "nothing to record"),
+])
+def test_bad_input_is_one_clear_error_and_records_nothing(home: Path, messages: Any,
+                                                          words: str) -> None:
+    config(home, mode="off")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        head = mem.head
+        with pytest.raises(ValidationError, match=words):
+            session.record_turn(messages)
+        assert mem.head == head
+        assert not (home / ".memoir" / "transcripts").exists() or not any(
+            p.stat().st_size for p in (home / ".memoir" / "transcripts").glob("pack-*"))
+
+
+def test_fifty_megabytes_of_text_is_refused_before_anything_is_stored(home: Path) -> None:
+    config(home, mode="off")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        huge = [{"role": "user", "content": "y" * 900_000} for _ in range(56)]
+        with pytest.raises(ValidationError, match="more than 16,000,000 characters"):
+            session.record_turn(huge)
+        assert not list(mem.events(types=["session.turn_recorded"]))
+
+
+# -- nudges -----------------------------------------------------------------------------------
+
+
+def test_memory_counter_moves_per_user_turn_and_resets_on_a_valid_memory_call(
+        home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 3\nskills:\n"
+                                      "  creation_nudge_interval: 0\nreviewers:\n"
+                                      "  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        due = [session.record_turn(turn(f"turn {i}")).due[0][1] for i in range(1, 4)]
+        assert due == [(), (), ("memory",)]
+        assert mem.state.sessions[session.id].turns_since_memory == 0
+        session.record_turn(turn("four"))
+        session.record_turn(turn("five", calls=[("memory", '{"action": "add"}')]))
+        assert mem.state.sessions[session.id].turns_since_memory == 0  # reset by the call
+        session.record_turn(turn("six", calls=[("memory", "{not json")]))
+        assert mem.state.sessions[session.id].turns_since_memory == 1  # invalid: no reset
+
+
+def test_skill_counter_moves_per_model_iteration(home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 0\nskills:\n"
+                                      "  creation_nudge_interval: 5\nreviewers:\n"
+                                      "  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        # Two iterations per turn (a tool call, then the answer): due on the third turn.
+        due = [session.record_turn(turn(f"t{i}", calls=[("skills_list", "{}")])).due[0][1]
+               for i in range(3)]
+        assert due == [(), (), ("skills",)]
+        assert mem.state.sessions[session.id].iters_since_skill == 0
+        session.record_turn(turn("x", calls=[("skill_manage", '{"action": "create"}')]))
+        # The call reset the counter; the answering iteration after it counts one.
+        assert mem.state.sessions[session.id].iters_since_skill == 1
+
+
+def test_counters_folded_from_the_journal_equal_the_live_ones(home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 2\nreviewers:\n"
+                                      "  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        for i in range(7):
+            session.record_turn(turn(f"turn {i}", calls=[("memory", "{}")] if i == 3 else []))
+        live = mem.state.sessions[session.id]
+        folded = State().apply_all(mem.journal.read()).sessions[session.id]
+        assert folded == live
+    # Another day, another interval in config.yaml: what was recorded folds the same.
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 9\nreviewers:\n"
+                                      "  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        mem.rebuild()
+        assert mem.state.sessions[session.id] == live
+
+
+# -- reviews ----------------------------------------------------------------------------------
+
+
+def _nudged(home: Path, mode: str, **extra: Any) -> None:
+    (home / "config.yaml").write_text(
+        f"memory:\n  nudge_interval: 1\nreviewers:\n  mode: {mode}\n"
+        + "".join(f"  {k}: {json.dumps(v)}\n" for k, v in extra.items()), encoding="utf-8")
+
+
+def test_a_due_review_saves_what_the_user_revealed_as_one_revertable_run(home: Path) -> None:
+    _nudged(home, "sync", review_on_end=False)
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("Hi, my name is Ada and I prefer short answers with code "
+                                 "first. We use Postgres 16 in production."))
+        texts = {t: mem.state.memory.target(t).texts() for t in ("memory", "user")}
+        assert texts == {"memory": ["We use Postgres 16 in production."],
+                         "user": ["Name: Ada.", "Prefers short answers with code first."]}
+        (done,) = mem.events(types=["review.completed"])
+        run = done.run
+        assert run is not None and mem.state.runs[run].kind == "review"
+        events = list(mem.events(run=run))
+        assert {e.actor for e in events} == {"reviewer.memory"}
+        assert [e.type for e in events] == ["run.started"] + ["memory.entry_added"] * 3 + [
+            "review.completed"]
+        assert done.data.summary == "User profile updated · Memory updated"  # type: ignore[attr-defined]
+        from memoir.curator.revert import revert_run
+
+        revert_run(mem, run)
+        assert mem.state.memory.target("user").texts() == []
+        assert mem.state.memory.target("memory").texts() == []
+
+
+def test_background_reviews_never_keep_record_turn_waiting_and_flush_waits(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _nudged(home, "background", review_on_end=False)
+    gate = threading.Event()
+    from memoir.reviewers import rules
+
+    real = rules.RulesBackend.review
+
+    def slow(self: rules.RulesBackend, review: Review) -> None:
+        gate.wait(10)
+        real(self, review)
+
+    monkeypatch.setattr(rules.RulesBackend, "review", slow)
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        started = time.monotonic()
+        session.record_turn(turn("My name is Ada."))
+        assert time.monotonic() - started < 2  # the review waits; record_turn did not
+        assert not list(mem.events(types=["review.*"]))
+        gate.set()
+        mem.flush()
+        assert [e.type for e in mem.events(types=["review.*"])] == ["review.completed"]
+        assert mem.state.memory.target("user").texts() == ["Name: Ada."]
+
+
+def test_reviews_still_queued_at_close_are_journaled_as_skipped(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _nudged(home, "background", review_on_end=False, close_timeout_seconds=0.2)
+    from memoir.reviewers import rules
+
+    monkeypatch.setattr(rules.RulesBackend, "review", lambda self, r: time.sleep(1.0))
+    mem = memoir.open(home)
+    session = mem.start_session()
+    for i in range(3):
+        session.record_turn(turn(f"turn {i}"))
+    mem.close()
+    with memoir.open(home) as again:
+        kinds = [e.type for e in again.events(types=["review.*"])]
+        skipped = [e.data for e in again.events(types=["review.skipped"])]
+        assert kinds.count("review.completed") >= 1 and len(skipped) >= 1
+        assert len(kinds) == 3  # none was dropped in silence
+        assert "closed before the review ran" in skipped[0].reason  # type: ignore[attr-defined]
+
+
+def test_off_runs_no_review_and_the_session_end_reviews_what_is_left(home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 10\nreviewers:\n"
+                                      "  mode: sync\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn(turn("I'm a data scientist based in Lyon."))
+            assert not list(mem.events(types=["review.*"]))  # not due yet
+        (done,) = mem.events(types=["review.completed"])
+        assert done.data.trigger == "end" and done.data.through_turn == 1  # type: ignore[attr-defined]
+        assert mem.state.memory.target("user").texts() == ["Role: data scientist.",
+                                                           "Based in Lyon."]
+    config(home, mode="off")
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn(turn("My name is Ada."))
+        assert len(list(mem.events(types=["review.*"]))) == 1
+
+
+class _Rogue:
+    name = "rogue"
+
+    def review(self, review: Review) -> None:
+        assert "error" in review.call("terminal", {"command": "rm -rf /"})
+        review.call("memory", {"action": "add", "target": "user", "content": "Likes tea."})
+        raise RuntimeError("the model went silent")
+
+
+def test_a_review_can_only_call_its_four_tools_and_a_failure_is_an_event(home: Path) -> None:
+    config(home, mode="off")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("hello"))
+        events = run_review(mem, mem.learning.transcripts,
+                            ReviewRequest(session.id, 1, 1, ("memory",)), _Rogue())
+        assert [e.type for e in events] == ["run.started", "memory.entry_added",
+                                            "review.failed"]
+        failed = events[-1].data
+        assert failed.reason == "RuntimeError: the model went silent"  # type: ignore[attr-defined]
+        assert all(e.run == events[0].run for e in events)
+        assert {e.actor for e in events} == {"reviewer.memory"}
+
+
+def test_the_llm_backend_unavailable_fails_the_review_with_its_reason(home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 1\nreviewers:\n"
+                                      "  mode: sync\n  backend: llm\n  review_on_end: false\n",
+                                      encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("My name is Ada."))
+        (failed,) = mem.events(types=["review.failed"])
+        assert "llm" in failed.data.reason  # type: ignore[attr-defined]
+
+
+def test_a_foreground_agent_and_its_background_review_write_at_once(home: Path) -> None:
+    _nudged(home, "background", review_on_end=False)
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        for i in range(20):
+            name = ["Ada", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Hi", "Io", "Ju", "Ka", "Lu", "Mo", "Ni", "Oz", "Pi", "Qu", "Ro", "Su", "Ty"][i]
+            session.record_turn(turn(f"I'm based in {name}ville. My name is {name}."))
+            result = session.call_tool("memory", {"action": "add", "target": "memory",
+                                                  "content": f"agent fact {i}"})
+            assert result["success"], result
+        mem.flush()
+        assert len(mem.state.memory.target("memory").texts()) == 20
+        reviews = [e.data for e in mem.events(types=["review.*"])]
+        assert len(reviews) == 20 and all(r.__class__.__name__ == "ReviewCompleted"
+                                          for r in reviews)
+        user = mem.state.memory.target("user").texts()
+        assert user == ["Based in Tyville.", "Name: Ty."]  # keyed facts replaced
+        refused = list(mem.events(types=["memory.write_rejected"]))
+        assert refused == []
+
+
+def test_config_reviewers_keys() -> None:
+    cfg = Config.model_validate({"reviewers": {"mode": "sync", "backend": "llm", "llm": {
+        "base_url": "http://127.0.0.1:9/v1", "model": "m", "api_key_env": "KEY"}}})
+    assert cfg.reviewers.llm.max_iterations == 16
+    with pytest.raises(Exception, match="mode"):
+        Config.model_validate({"reviewers": {"mode": "sometimes"}})
