@@ -288,12 +288,16 @@ def test_the_llm_backend_unavailable_fails_the_review_with_its_reason(home: Path
         assert "llm" in failed.data.reason  # type: ignore[attr-defined]
 
 
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Hi", "Io", "Ju", "Ka", "Lu", "Mo", "Ni",
+         "Oz", "Pi", "Qu", "Ro", "Su", "Ty"]
+
+
 def test_a_foreground_agent_and_its_background_review_write_at_once(home: Path) -> None:
     _nudged(home, "background", review_on_end=False)
     with memoir.open(home) as mem:
         session = mem.start_session()
         for i in range(20):
-            name = ["Ada", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Hi", "Io", "Ju", "Ka", "Lu", "Mo", "Ni", "Oz", "Pi", "Qu", "Ro", "Su", "Ty"][i]
+            name = NAMES[i]
             session.record_turn(turn(f"I'm based in {name}ville. My name is {name}."))
             result = session.call_tool("memory", {"action": "add", "target": "memory",
                                                   "content": f"agent fact {i}"})
