@@ -60,8 +60,11 @@ class Memoir(Engine):
         parent: str | None = None,
         actor: str = "agent",
         tools: Toolset = DEFAULT_TOOLS,
+        started_at: str | None = None,
     ) -> Session:
         """Start a session pinned to the journal position of its start event.
+        ``started_at`` (ISO-8601): when the conversation really began, for a history
+        recorded later.
 
         ``tools``: what the session's :meth:`Session.call_tool` answers (default: all).
         Well-formed hand edits of MEMORY.md and USER.md are adopted first (as the
@@ -81,7 +84,7 @@ class Memoir(Engine):
             if session_id is not None and sid in state.sessions:
                 raise ValidationError(f"session {sid!r} already exists; use memoir.session()")
             return Decision(events=[SessionStarted(session_id=sid, platform=platform,
-                                                   parent=parent)])
+                                                   parent=parent, started_at=started_at)])
 
         # The blocks are rendered right after the start event is folded, before any
         # other commit of the same group lands in the live state.
@@ -233,6 +236,16 @@ class Memoir(Engine):
                               "preview": redacted_preview(entry.text)}
                              for entry, ids in memory_adoption.flagged_entries(state, t)]}
         edits, blocked = self.materializer.unwritable(self.drift())
+        memory_interval, skill_interval = self.learning.intervals(DEFAULT_TOOLS.names) \
+            if not self.readonly else (self.config.memory.nudge_interval,
+                                       self.config.skills.creation_nudge_interval)
+        open_sessions = sorted((s for s in state.sessions.values()
+                                if s.ended_at is None and s.turns),
+                               key=lambda s: s.last_turn_at or s.started_at, reverse=True)
+        nudges = [{"session": s.id, "turns": s.turns, "reviewed_through": s.reviewed_through,
+                   "memory": {"count": s.turns_since_memory, "interval": memory_interval},
+                   "skills": {"count": s.iters_since_skill, "interval": skill_interval}}
+                  for s in open_sessions]
         return {
             "home": str(self.home),
             "head": state.seq,
@@ -244,6 +257,8 @@ class Memoir(Engine):
             # Projected files memoir cannot write (a link or a folder where one goes), or
             # whose last write failed, and why; they are tried again on every write.
             "unwritten": {**self.materializer.failed, **blocked},
+            # Open sessions with recorded turns, most recent first: their nudge counters.
+            "nudges": nudges,
         }
 
     def __enter__(self) -> Memoir:

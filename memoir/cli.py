@@ -51,6 +51,8 @@ COMMANDS: dict[str, str] = {
     "runs": "memoir.commands.curator:runs",
     "revert": "memoir.commands.curator:revert",
     "pending": "memoir.commands.pending:pending_group",
+    "sessions": "memoir.commands.sessions:sessions_group",
+    "review": "memoir.commands.sessions:review",
     "config": "memoir.commands.config:config_group",
     "demo": "memoir.commands.demo:demo",
     "diff": "memoir.commands.audit:diff",

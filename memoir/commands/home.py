@@ -87,6 +87,15 @@ def status(ctx: click.Context) -> None:
                        f"`memoir memory remove --target {target} {flag['entry_id']}` "
                        "removes it")
     click.echo(f"sessions {info['sessions']}   runs {info['runs']}")
+    for n in info["nudges"][:10]:
+        memory, skills = n["memory"], n["skills"]
+        click.echo(f"nudges   {n['session']}: {n['turns']} turn(s), reviewed through "
+                   f"{n['reviewed_through']}; memory {memory['count']}/"
+                   f"{memory['interval'] or 'off'}, skills {skills['count']}/"
+                   f"{skills['interval'] or 'off'}")
+    if len(info["nudges"]) > 10:
+        click.echo(f"nudges   … and {len(info['nudges']) - 10} more open session(s) "
+                   "(--json lists them all)")
     if info["drift"]:
         for path in info["drift"]:
             click.echo(f"drift    {path} was edited by hand: `memoir adopt` keeps the edit, "

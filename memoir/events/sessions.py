@@ -58,6 +58,8 @@ class SessionStarted(Payload, frozen=True, kw_only=True):
     session_id: str
     platform: str = "cli"
     parent: str | None = None
+    #: When the conversation really began, if not now (an imported history).
+    started_at: str | None = None
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

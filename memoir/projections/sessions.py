@@ -56,8 +56,8 @@ def _session_started(sessions: Sessions, event: Event) -> None:
     data = event.data
     assert isinstance(data, SessionStarted)
     sessions[data.session_id] = SessionInfo(
-        id=data.session_id, pinned_seq=event.seq, started_at=event.ts, actor=event.actor,
-        platform=data.platform, parent=data.parent,
+        id=data.session_id, pinned_seq=event.seq, started_at=data.started_at or event.ts,
+        actor=event.actor, platform=data.platform, parent=data.parent,
     )
 
 

@@ -42,8 +42,8 @@ class Finding:
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A clause that starts a new statement inside a sentence ("my name is Ada and I prefer …").
-_CLAUSE = re.compile(r"(?i),?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|the|"
-                     r"please|don't|do not|always|never)\b)")
+_CLAUSE = re.compile(r"(?i);\s+|,?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|"
+                     r"the|please|don't|do not|always|never)\b)")
 _TRANSIENT = re.compile(
     r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
     r"right now|just now|at the moment|for now|for this (?:task|ticket|pr|one)|"
@@ -60,6 +60,14 @@ _INSTRUCTION = re.compile(
     r"(?i)^(?:(?:please|and|also|oh,? and|from now on,?|going forward,?|in (?:the )?future,?)"
     r"\s+)*(?:don'?t|do not|never|always|stop|avoid|quit|no more|keep|use|write|answer|"
     r"reply|respond|explain|add|include|put|give|show|format|be|make sure|remember to)\b")
+#: An instruction that is about how the agent behaves from now on, whatever it says.
+_STRONG = re.compile(r"(?i)^(?:(?:please|and|also|oh,? and)\s+)*(?:from now on|going "
+                     r"forward|in (?:the )?future|don'?t|do not|never|always|stop|avoid|"
+                     r"no more)\b")
+#: What makes a plain imperative a standing instruction rather than a task.
+_STANDING = re.compile(r"(?i)\b(please|your|you|always|never|every|each|all|whenever|"
+                       r"from now on|in general|by default)\b")
+_DEICTIC = re.compile(r"(?i)\b(this|that|these|those|it|here|above|below)\b")
 _AGENT_WORDS = re.compile(
     r"(?i)\b(you|your|answer|answers|reply|replies|respond|response|responses|explain|"
     r"explanation|explanations|emoji|emojis|apologi[sz]e|apologi[sz]ing|code|comments?|"
@@ -67,9 +75,12 @@ _AGENT_WORDS = re.compile(
     r"summary|summaries|tone|formal|casual|concise|short|brief|verbose|long|detail|"
     r"details|example|examples|type hints|variable names|language|english|french|german|"
     r"spanish|sources|links|questions?|suggest|suggestions|jargon|caps|exclamation)\b")
+_WORD = r"(?=[A-ZÀ-ÖØ-Þ])[^\W\d_][^\W\d_'’-]*"  # a capitalised word, accents included
 _NAME = re.compile(
     r"(?i:\b(?:my name is|my name's|i'm called|i am called|call me|you can call me|"
-    r"people call me))\s+([A-Z][a-zA-Z'’-]+(?:\s+[A-Z][a-zA-Z'’-]+)?)")
+    r"people call me|(?:hi|hello|hey)[,!]?\s+(?:there[,!]?\s+)?(?:i'm|i am|this is)))\s+"
+    rf"({_WORD}(?:\s+{_WORD})?)"
+    rf"|(?i:^i(?:'m| am))\s+({_WORD}),\s+(?i:a|an|the)\b")
 _ROLE_WORDS = (
     r"engineer|developer|dev|programmer|scientist|designer|manager|analyst|researcher|"
     r"student|teacher|professor|lecturer|writer|editor|sysadmin|administrator|admin|"
@@ -77,8 +88,9 @@ _ROLE_WORDS = (
     r"nurse|doctor|lawyer|accountant|product owner|tester|hobbyist|mathematician|"
     r"statistician|journalist|phd student|postdoc")
 _ROLE = re.compile(
-    rf"(?i:\bi(?:'m| am) (?:a|an)|\bi work as (?:a|an)|\bmy (?:job|role|title) is)\s+"
-    rf"((?:[\w+#.-]+\s+){{0,4}}?(?:{_ROLE_WORDS}))\b")
+    rf"(?i:\bi(?:'m| am) (?:a|an)|\bi(?:'m| am) [A-Z][\w'’-]+,? (?:a|an)|"
+    rf"\bi work as (?:a|an)|\bmy (?:job|role|title) is)\s+"
+    rf"((?i:(?:[\w+#.-]+\s+){{0,4}}?(?:{_ROLE_WORDS})))\b")
 _EMPLOYER = re.compile(
     r"(?i:\bi (?:work|am working) (?:at|for))\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
 _PLACE = r"([A-Z][\w.'’-]+(?:(?:,\s*|\s+)[A-Z][\w.'’-]+){0,3})"
@@ -107,18 +119,22 @@ _USES = re.compile(
     rf"((?:{_TOOLS})\b.*)$")
 _PROJECT = re.compile(
     r"(?i)^(?:(?:also|and|fyi|note that|for context|btw),?\s+)?"
-    r"((?:we|the project|this project|the repo|this repo|our (?:app|service|team|project|"
-    r"stack|codebase|backend|frontend|api|ci|database|db|monorepo|infra)|the (?:app|service|"
-    r"codebase|backend|frontend|api|ci|database|db|monorepo|docs|site|server|cluster|"
-    r"staging (?:server|environment|db)|production (?:server|db|database)|prod db))\s+"
-    r"(?:use|uses|are using|is using|run|runs|are on|is on|is built (?:with|on)|"
+    r"((?:we|we're|we are|the project|this project|the repo|this repo|our (?:app|service|"
+    r"team|project|stack|codebase|backend|frontend|api|ci|database|db|monorepo|infra)|"
+    r"the (?:app|service|codebase|backend|frontend|api|ci|database|db|monorepo|docs|site|"
+    r"server|cluster|secrets|logs|config|data|staging (?:server|environment|db|database)|"
+    r"production (?:server|db|database)|prod db))\s+"
+    r"(?:(?-i:is (?=[A-Z0-9]))|is (?:a|an) |on |using |running |"
+    r"are kept|is kept|are stored|is stored|"
+    r"use|uses|are using|is using|run|runs|are on|is on|is built (?:with|on)|"
     r"are built (?:with|on)|is written in|are written in|target|targets|deploy|deploys|"
     r"is deployed|are deployed|depend on|depends on|rely on|relies on|pin|pins|"
     r"require|requires|live|lives|is hosted|are hosted|listen|listens|store|stores|keep|"
     r"keeps|never|always|name|names|follow|follows|has|have)\b.+)$")
 _PORT = re.compile(r"(?i)\b(?:runs|listens|is served|is exposed|serves|is|are) (?:on|at) "
                    r"port \d{2,5}\b")
-_PATH = re.compile(r"(?:^|\s)(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[\w.-]+/[\w.-]+\.\w{1,5})")
+_PATH = re.compile(r"(?:^|\s)(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[\w.-]+/[\w.-]+\.\w{1,5}|"
+                   r"[\w.-]+/(?:[\w.-]+/)*(?=[\s.,;]|$))")
 _WHERE = re.compile(r"(?i)\b(?:lives?|is|are|goes|go|sits?|is kept|are kept|is stored|are "
                     r"stored|is located|can be found) (?:in|at|under)\b")
 _COMMAND = re.compile(r"`[^`]{2,120}`")
@@ -165,7 +181,8 @@ def extract(text: str) -> list[Finding]:
         transient = bool(_TRANSIENT.search(sentence))
         before = len(found)
         if (m := _NAME.search(sentence)) and not transient:
-            found.append(Finding("user", f"Name: {_clean(m.group(1))}.", "name"))
+            found.append(Finding("user", f"Name: {_clean(m.group(1) or m.group(2))}.",
+                                 "name"))
         if (m := _ROLE.search(sentence)) and not transient:
             found.append(Finding("user", f"Role: {_clean(m.group(1))}.", "role"))
         if (m := _EMPLOYER.search(sentence)) and not transient:
@@ -190,8 +207,10 @@ def extract(text: str) -> list[Finding]:
             found.append(Finding("user", _entry(f"{label} {obj}")))
             continue
         if (_INSTRUCTION.match(sentence) and not _NOT_INSTRUCTIONS.match(sentence)
-                and _AGENT_WORDS.search(sentence) and not sentence.lower().startswith(
-                    ("use `", "run `", "keep in mind"))):
+                and not sentence.lower().startswith(("use `", "run `", "keep in mind"))
+                and (_STRONG.match(sentence) or (
+                    _AGENT_WORDS.search(sentence) and _STANDING.search(sentence)
+                    and not _DEICTIC.search(sentence)))):
             found.append(Finding("user", _entry(sentence)))
             continue
         if m := _USES.match(sentence):
