@@ -494,6 +494,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["runs"], ["revert", "{run}"], ["pending"], ["pending", "show", "{pending}"],
     ["pending", "approve", "{pending}"], ["pending", "reject", "--all"],
     ["config", "show"], ["config", "check"], ["demo", "--home", "{demo}"],
+    ["sessions", "import", "{conversation}"], ["review", "--session", "{session}"],
 ]
 
 
@@ -534,17 +535,23 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text("---\nname: imported\ndescription: i.\n---\nb\n",
                                      encoding="utf-8")
+    conversation = tmp_path / "conversation.json"
+    conversation.write_text(json.dumps([{"role": "user", "content": "I use vim."},
+                                        {"role": "assistant", "content": "Noted."}]),
+                            encoding="utf-8")
     for args in EVERY_COMMAND:
         with memoir.open(home, readonly=True) as mem:
             entries = mem.state.memory.target("memory").entries
             runs = [r.id for r in sorted(mem.state.runs.values(), key=lambda r: r.first_seq)]
+            recorded = [s.id for s in mem.state.sessions.values() if s.turns]
         filled = [a.format(run=runs[-1], entry=entries[-1].id if entries else "",
                            file=source, folder=tmp_path / "tree", pending=pending,
-                           demo=tmp_path / "demo") for a in args]
+                           demo=tmp_path / "demo", conversation=conversation,
+                           session=recorded[-1] if recorded else "") for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)
         lines = result.stdout.splitlines()
-        if filled[0] == "log":
+        if filled[0] == "log" or filled[:2] == ["sessions", "import"]:
             assert lines and all(isinstance(json.loads(line), dict) for line in lines)
         else:
             json.loads(result.stdout)
