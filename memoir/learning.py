@@ -19,6 +19,7 @@ from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.types import Event
+from memoir.reviewers.llm import LLMBackend, client_from_config
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review
 from memoir.reviewers.rules import RulesBackend
@@ -36,18 +37,27 @@ class RecordedTurns:
 
 
 class _Unavailable:
-    name = "llm"
+    """A reviewer that could not be set up: every review fails with the reason."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
 
     def review(self, review: Review) -> None:
-        raise ValidationError("reviewers.backend is llm, but no LLM reviewer is configured "
-                              "in this version; use reviewers.backend: rules")
+        raise ValidationError(self.reason)
 
 
 def make_backend(engine: Engine) -> Backend:
-    """The reviewer ``reviewers.backend`` names."""
-    if engine.config.reviewers.backend == "rules":
+    """The reviewer ``reviewers.backend`` names (one that cannot be set up fails each
+    review with the reason, journaled)."""
+    config = engine.config
+    if config.reviewers.backend == "rules":
         return RulesBackend()
-    return _Unavailable()
+    try:
+        client = client_from_config(config)
+    except ValidationError as exc:
+        return _Unavailable("llm", str(exc))
+    return LLMBackend(client, max_iterations=config.reviewers.llm.max_iterations)
 
 
 class Learning:

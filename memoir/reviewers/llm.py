@@ -1,0 +1,217 @@
+"""The LLM reviewer: any server that speaks OpenAI chat completions with tool calling.
+
+Configuration (``reviewers.llm``): ``base_url``, ``model``, ``api_key_env`` (the name of
+the variable holding the key), ``timeout_seconds``, ``max_iterations`` (16, as Hermes's
+review fork), ``max_retries``.  Unset, they fall back to ``$OPENAI_BASE_URL``,
+``$MEMOIR_LLM_MODEL`` and ``$OPENAI_API_KEY``, as OpenAI-compatible tools do.  The
+client is the maintained ``openai`` package (``pip install memoir[llm]``), whose retries
+handle HTTP 429 and 5xx with backoff (honouring ``Retry-After``).
+
+A review is one conversation with the model: a system prompt (in memoir's words,
+following the intent of Hermes's review prompts, spec §2.3), then the turns under
+review as text — the whole of them, or Hermes's digest for long ones (spec §2.2: the
+last 24 messages verbatim, the older ones one line each) — with the current memory and
+skill names.  The model calls the review's tools (:data:`~memoir.reviewers.review.
+REVIEW_TOOLS` only); each result goes back to it; the review ends when it answers
+without calling a tool.  Every way this can go wrong is bounded and becomes the review's
+``review.failed`` reason: the server down or timing out after the retries, a refusal,
+no answer, more than ``max_iterations`` rounds of tool calls.  Malformed arguments and
+unknown tools are answered with an error result the model can correct.
+
+:class:`LLMClient` is not specific to reviews: the curator's consolidation plan and
+session summaries can use the same one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from memoir.config import Config, LLMConfig
+from memoir.errors import ValidationError
+from memoir.reviewers.review import REVIEW_TOOLS, Review
+
+__all__ = ["LLMBackend", "LLMClient", "ReviewFailure", "client_from_config", "digest",
+           "prompt_for"]
+
+#: Messages kept verbatim at the end of a long review's transcript (spec §2.2).
+_KEEP = 24
+
+
+class ReviewFailure(RuntimeError):
+    """The model could not complete the review (the reason is the review's)."""
+
+
+class LLMClient:
+    """A chat-completions client (the ``openai`` package) for one server and model."""
+
+    def __init__(self, *, base_url: str | None, model: str, api_key: str | None,
+                 timeout: float = 60.0, max_retries: int = 3) -> None:
+        try:
+            from openai import OpenAI
+        except ImportError:  # an optional dependency
+            raise ValidationError("the LLM reviewer needs the openai package: "
+                                  "pip install 'memoir[llm]'") from None
+        self.model = model
+        # Typed loosely: the SDK's overloads are stricter than the plain dicts memoir
+        # builds its messages from.
+        self._client: Any = OpenAI(base_url=base_url, api_key=api_key or "not-needed",
+                                   timeout=timeout, max_retries=max_retries)
+
+    def chat(self, messages: list[dict[str, Any]], *,
+             tools: list[Any] | None = None) -> dict[str, Any]:
+        """One completion; the assistant message as a plain dict."""
+        import openai
+
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model, messages=messages,
+                **({"tools": tools} if tools else {}))
+        except openai.APITimeoutError:
+            raise ReviewFailure("the LLM server did not answer in time (after retries)") \
+                from None
+        except openai.APIConnectionError as exc:
+            raise ReviewFailure(f"could not reach the LLM server: {exc}") from None
+        except openai.APIStatusError as exc:
+            raise ReviewFailure(f"the LLM server answered HTTP {exc.status_code} (after "
+                                f"retries): {str(exc)[:200]}") from None
+        if not response.choices:
+            raise ReviewFailure("the LLM server sent no choices")
+        message = response.choices[0].message
+        return dict(message.model_dump(exclude_none=True))
+
+
+def client_from_config(config: Config) -> LLMClient:
+    """The client ``reviewers.llm`` describes, with the environment's fallbacks."""
+    llm: LLMConfig = config.reviewers.llm
+    base_url = llm.base_url or os.environ.get("OPENAI_BASE_URL")
+    model = llm.model or os.environ.get("MEMOIR_LLM_MODEL")
+    if not model:
+        raise ValidationError("no model for the LLM reviewer: set reviewers.llm.model in "
+                              "config.yaml or $MEMOIR_LLM_MODEL")
+    return LLMClient(base_url=base_url, model=model, api_key=os.environ.get(llm.api_key_env),
+                     timeout=llm.timeout_seconds, max_retries=llm.max_retries)
+
+
+_MEMORY_TASK = """\
+Decide what the assistant should remember from this conversation in later sessions, and \
+save it with the memory tool. Look for what the user revealed about themselves — who \
+they are, their work, their preferences, how they want the assistant to answer and \
+behave — and save it to target "user". Save durable facts about their projects and \
+environment — tools and versions, where things live, conventions, commands that \
+worked — to target "memory". Leave out task progress, one-off details, passing errors \
+and anything memory already holds; keep each entry short and able to stand alone; \
+when a target is full, replace or merge entries instead of adding. If nothing is worth \
+keeping, answer exactly: Nothing to save."""
+
+_SKILLS_TASK = """\
+Keep the skill library useful. Corrections of style, format or workflow, and \
+techniques or fixes that took real work, belong in skills. In order of preference: \
+patch a skill the conversation used; patch an existing umbrella skill that covers the \
+topic; add a support file (references/, templates/, scripts/) with a one-line pointer \
+in its SKILL.md; create a new skill for a whole class of tasks (never named after a \
+ticket, an error message or a one-off task). Put the user's preferences into the \
+skills they apply to. Do not record failures that depend on one machine, claims that a \
+tool does not work, or passing errors: record the fix. Leave merging overlapping skills \
+to the curator. Answer "Nothing to save." only when there is truly nothing."""
+
+_RULES = """\
+Only the memory, skills_list, skill_view and skill_manage tools may be called; any \
+other call is refused. Finish by answering in one sentence, without a tool call."""
+
+
+def prompt_for(kinds: tuple[str, ...]) -> str:
+    """The system prompt of a review of ``kinds`` (memory, skills, or both)."""
+    parts = ["You are reviewing a finished conversation between a user and an AI "
+             "assistant, on the assistant's behalf."]
+    if "memory" in kinds:
+        parts.append(_MEMORY_TASK)
+    if "skills" in kinds:
+        parts.append(_SKILLS_TASK)
+    parts.append(_RULES)
+    return "\n\n".join(parts)
+
+
+def _content(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
+
+
+def _line(message: dict[str, Any], clip: int | None) -> str:
+    role = str(message.get("role", "")).upper()
+    text = _content(message)
+    if clip is not None and len(text) > clip:
+        text = text[: clip - 1] + "…"
+    calls = [c.get("function", {}).get("name", "?") for c in message.get("tool_calls") or []
+             if isinstance(c, dict)]
+    if calls:
+        role += f"[tools: {', '.join(calls)}]"
+    return f"{role}: {text}" if text else role
+
+
+def digest(messages: list[dict[str, Any]]) -> str:
+    """The conversation as text: verbatim when short; else Hermes's digest — the last 24
+    messages verbatim (never starting on a tool result), the older ones one line each
+    (user 300 characters, assistant 200)."""
+    if len(messages) <= _KEEP:
+        return "\n\n".join(_line(m, None) for m in messages)
+    start = len(messages) - _KEEP
+    while start > 0 and messages[start].get("role") == "tool":
+        start -= 1
+    older = [_line(m, 300 if m.get("role") == "user" else 200) for m in messages[:start]
+             if m.get("role") in ("user", "assistant")]
+    recent = "\n\n".join(_line(m, None) for m in messages[start:])
+    return ("[Earlier conversation digest — one line per message]\n" + "\n".join(older)
+            + "\n\n[The rest of the conversation, as it was]\n" + recent)
+
+
+class LLMBackend:
+    """Reviews with a model through :class:`LLMClient` (see the module docstring)."""
+
+    name = "llm"
+
+    def __init__(self, client: LLMClient, *, max_iterations: int = 16) -> None:
+        self.client = client
+        self.max_iterations = max_iterations
+
+    def review(self, review: Review) -> None:
+        kinds = review.request.kinds
+        state = review.state
+        memory = {t: state.memory.target(t).texts() for t in ("memory", "user")}
+        skills = sorted(n for n, r in state.skills.skills.items() if not r.archived)
+        context = (f"Memory now (target \"memory\"): {json.dumps(memory['memory'])}\n"
+                   f"User profile now (target \"user\"): {json.dumps(memory['user'])}\n"
+                   f"Skills now: {', '.join(skills) or 'none'}")
+        flat = [m for turn in review.turns for m in turn]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": prompt_for(kinds)},
+            {"role": "user", "content": f"{context}\n\nThe conversation:\n\n{digest(flat)}"},
+        ]
+        tools = [s for s in REVIEW_TOOLS.schemas()
+                 if "skills" in kinds or s["function"]["name"] == "memory"]
+        for _ in range(self.max_iterations):
+            reply = self.client.chat(messages, tools=list(tools))
+            if reply.get("refusal"):
+                raise ReviewFailure(f"the model refused: {str(reply['refusal'])[:200]}")
+            calls = reply.get("tool_calls") or []
+            messages.append({k: v for k, v in reply.items()
+                             if k in ("role", "content", "tool_calls")})
+            if not calls:
+                return
+            for call in calls:
+                function = call.get("function") or {}
+                name = str(function.get("name", ""))
+                try:
+                    args = json.loads(function.get("arguments") or "{}")
+                except (ValueError, RecursionError):
+                    args = None
+                result = review.call(name, args) if isinstance(args, dict) else {
+                    "success": False,
+                    "error": "The arguments are not a JSON object; send them again as one."}
+                messages.append({"role": "tool", "tool_call_id": call.get("id", ""),
+                                 "content": json.dumps(result, ensure_ascii=False)})
+        raise ReviewFailure(f"the model was still calling tools after {self.max_iterations} "
+                            "rounds; the review was stopped (what it saved stays in its run)")

@@ -1,0 +1,220 @@
+"""The LLM reviewer against a real HTTP server on 127.0.0.1 that replays scripted
+chat-completions responses: good calls, malformed arguments, unknown tools, endless
+tool loops, timeouts, 429/500 with retries, a refusal."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import memoir
+
+pytest.importorskip("openai")
+
+
+class Script:
+    """Responses to serve in order (the last one repeats), and the requests seen."""
+
+    def __init__(self, *steps: dict[str, Any]) -> None:
+        self.steps = list(steps)
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+
+    def next(self, body: dict[str, Any]) -> dict[str, Any]:
+        with self.lock:
+            self.requests.append(body)
+            return self.steps.pop(0) if len(self.steps) > 1 else self.steps[0]
+
+
+def call(name: str, arguments: str, n: int = 1) -> dict[str, Any]:
+    return {"tool_calls": [(f"call_{n}", name, arguments)]}
+
+
+def _completion(step: dict[str, Any]) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": step.get("content")}
+    if "tool_calls" in step:
+        message["tool_calls"] = [{"id": i, "type": "function",
+                                  "function": {"name": n, "arguments": a}}
+                                 for i, n, a in step["tool_calls"]]
+    if "refusal" in step:
+        message["refusal"] = step["refusal"]
+    return {"id": "c", "object": "chat.completion", "created": 0, "model": "stub",
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if "tool_calls" in step else "stop"}]}
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, list[Script]]]:
+    holder: list[Script] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            step = holder[0].next(body)
+            if "sleep" in step:
+                time.sleep(step["sleep"])
+            status = step.get("status", 200)
+            data = json.dumps(_completion(step) if status == 200 else
+                              {"error": {"message": "scripted failure"}}).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("retry-after-ms", "10")
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", holder
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _home(home: Path, url: str, **llm: Any) -> None:
+    settings = {"base_url": url, "model": "stub-model", "timeout_seconds": 2,
+                "max_retries": 2, **llm}
+    (home / "config.yaml").write_text(
+        "memory:\n  nudge_interval: 1\nreviewers:\n  mode: sync\n  backend: llm\n"
+        "  review_on_end: false\n  llm:\n"
+        + "".join(f"    {k}: {json.dumps(v)}\n" for k, v in settings.items()),
+        encoding="utf-8")
+
+
+def _review(home: Path, text: str = "I'm Ada and I prefer tables.") -> list[Any]:
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn([{"role": "user", "content": text},
+                             {"role": "assistant", "content": "Sure."}])
+        run = next(mem.events(types=["run.started"], reverse=True)).run
+        return list(mem.events(run=run))
+
+
+def test_good_tool_calls_are_written_as_the_review_run(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    holder.append(Script(
+        call("memory", json.dumps({"action": "add", "target": "user",
+                                   "content": "Name: Ada. Prefers tables."})),
+        call("skills_list", "{}", 2),
+        {"content": "Saved the user's name and preference."}))
+    _home(home, url)
+    events = _review(home)
+    assert [e.type for e in events] == ["run.started", "memory.entry_added",
+                                        "review.completed"]
+    assert events[1].actor == "reviewer.memory"
+    assert events[-1].data.backend == "llm" and events[-1].data.changes == 1
+    first = holder[0].requests[0]
+    assert first["model"] == "stub-model"
+    assert {t["function"]["name"] for t in first["tools"]} == {"memory"}  # a memory review
+    assert "I'm Ada and I prefer tables." in first["messages"][1]["content"]
+    # The tool results went back to the model, in order.
+    tools = [m for m in holder[0].requests[2]["messages"] if m["role"] == "tool"]
+    assert [json.loads(m["content"])["success"] for m in tools] == [True, True]
+
+
+def test_malformed_arguments_and_unknown_tools_are_answered_not_fatal(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    holder.append(Script(call("memory", "{not json"), call("terminal", '{"cmd": "ls"}', 2),
+                         {"content": "Nothing to save."}))
+    _home(home, url)
+    events = _review(home)
+    assert [e.type for e in events] == ["run.started", "review.completed"]
+    assert "refused 1 call(s) of terminal" in events[-1].data.summary
+    answers = [json.loads(m["content"]) for m in holder[0].requests[-1]["messages"]
+               if m["role"] == "tool"]
+    assert "not a JSON object" in answers[0]["error"]
+    assert "denied non-whitelisted tool: terminal" in answers[1]["error"]
+
+
+def test_an_endless_tool_loop_is_stopped_and_recorded(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    holder.append(Script(call("skills_list", "{}")))
+    _home(home, url, max_iterations=5)
+    events = _review(home)
+    assert events[-1].type == "review.failed"
+    assert "still calling tools after 5 rounds" in events[-1].data.reason
+    assert len(holder[0].requests) == 5
+
+
+@pytest.mark.parametrize(("steps", "reason", "requests"), [
+    ([{"status": 500}], "HTTP 500", 3),
+    ([{"sleep": 3.0}], "did not answer in time", 2),
+    ([{"refusal": "I can't help with that."}], "the model refused", 1),
+])
+def test_server_failures_are_retried_bounded_and_recorded(
+        home: Path, server: tuple[str, list[Script]], steps: list[dict[str, Any]],
+        reason: str, requests: int) -> None:
+    url, holder = server
+    holder.append(Script(*steps))
+    retries = 1 if "sleep" in steps[0] else 2
+    _home(home, url, timeout_seconds=1, max_retries=retries)
+    started = time.monotonic()
+    events = _review(home)
+    assert events[-1].type == "review.failed" and reason in events[-1].data.reason
+    assert len(holder[0].requests) == requests
+    assert time.monotonic() - started < 30
+
+
+def test_429_is_retried_then_the_review_completes(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    holder.append(Script({"status": 429}, {"status": 429}, {"content": "Nothing to save."}))
+    _home(home, url)
+    events = _review(home)
+    assert events[-1].type == "review.completed"
+    assert len(holder[0].requests) == 3
+
+
+def test_no_model_configured_fails_each_review_with_the_reason(home: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    monkeypatch.delenv("MEMOIR_LLM_MODEL", raising=False)
+    (home / "config.yaml").write_text(
+        "memory:\n  nudge_interval: 1\nreviewers:\n  mode: sync\n  backend: llm\n"
+        "  review_on_end: false\n", encoding="utf-8")
+    events = _review(home)
+    assert events[-1].type == "review.failed"
+    assert "set reviewers.llm.model" in events[-1].data.reason
+
+
+def test_environment_fallbacks(home: Path, server: tuple[str, list[Script]],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    url, holder = server
+    holder.append(Script({"content": "Nothing to save."}))
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setenv("MEMOIR_LLM_MODEL", "from-env")
+    (home / "config.yaml").write_text(
+        "memory:\n  nudge_interval: 1\nreviewers:\n  mode: sync\n  backend: llm\n"
+        "  review_on_end: false\n", encoding="utf-8")
+    events = _review(home)
+    assert events[-1].type == "review.completed"
+    assert holder[0].requests[0]["model"] == "from-env"
+
+
+def test_a_long_session_is_sent_as_hermes_digest() -> None:
+    from memoir.reviewers.llm import digest
+
+    messages = [{"role": "user", "content": f"question {i} " + "x" * 400} if i % 2 == 0 else
+                {"role": "assistant", "content": f"answer {i}"} for i in range(40)]
+    text = digest(messages)
+    head, tail = text.split("[The rest of the conversation, as it was]")
+    assert head.startswith("[Earlier conversation digest")
+    assert "question 0" in head and "question 16" not in head
+    assert all(len(line) <= 300 + len("USER: ") for line in head.splitlines()[1:])
+    assert tail.count("USER:") + tail.count("ASSISTANT:") == 24
