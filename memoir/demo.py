@@ -4,7 +4,9 @@ It plays an agent and a person: the agent saves notes, a second writer lands whi
 the session's prompt stays frozen, a hostile write is refused and journaled, the
 person edits MEMORY.md by hand and adopts it, every projection is deleted and
 rebuilt byte for byte, the first session's prompt is rendered again exactly; then
-the agent writes skills, the curator consolidates them, and the pass is reverted.
+the conversations are recorded and the rule reviewer learns from them on its own (a
+later session's prompt shows it, a bad review is reverted); then the agent writes
+skills, the curator consolidates them, and the pass is reverted.
 """
 
 from __future__ import annotations
@@ -125,11 +127,63 @@ def run_demo(home: Path | None, *, echo: Callable[[str], None] = print) -> Path:
         again = mem.session(s2.id).prompt_blocks()
         echo(f"   session {s2.id} prompt re-rendered from seq {s2.pinned_seq}: "
              f"identical = {again == frozen}")
+        _learning(mem, step, echo)
         _skills_and_curator(mem, home, step, echo)
     echo("")
     echo(f"Explore it: memoir --home {home} status | log | runs | skills list | "
          f"prompt --session {s2.id}")
     return home
+
+
+_CONVERSATION = [
+    ("By the way, I'm based in Lyon and my time zone is CET.", "Noted, Ada."),
+    ("We deploy with Kubernetes and the API runs on port 8080.",
+     "Got it: Kubernetes, port 8080."),
+    ("Can you check why the health check is failing today?",
+     "The readiness probe points at /healthz, but the API serves /health."),
+    ("Please don't use emojis in your answers.", "Understood."),
+]
+
+
+def _turn(user: str, reply: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
+
+
+def _learning(mem: memoir.Memoir, step: Callable[[str], None],
+              echo: Callable[[str], None]) -> None:
+    step("9. Conversations are recorded; the rule reviewer learns from them on its own")
+    with mem.start_session(platform="demo") as chat:
+        for user, reply in _CONVERSATION:
+            chat.record_turn(_turn(user, reply))
+            echo(f"   user: {user}")
+    # The session's end review covers its turns, on a thread of the handle; flush()
+    # is the point where it is done.
+    mem.flush()
+    (done,) = [e for e in mem.events(types=["review.completed"], session=chat.id)]
+    echo(f"   review run {done.run}: {done.data.summary}")  # type: ignore[attr-defined]
+    for event in mem.events(run=done.run):
+        if event.type.startswith("memory."):
+            echo(f"   {event.seq:>3} {event.actor:<15} {event.type:<20} "
+                 f"{getattr(event.data, 'text', '')}")
+    later = mem.start_session(platform="demo").prompt_blocks()
+    echo("   a later session's frozen prompt now holds:")
+    for line in (later["user"] or "").splitlines()[3:]:
+        echo(f"     {line}")
+
+    step("10. A bad review? Revert its run; the audit log says who learned what, when")
+    with mem.start_session(platform="demo") as prank:
+        # A joke the rule takes at its word: now the profile names Bob too.
+        prank.record_turn(_turn("Call me Bob from now on.", "Hi Bob!"))
+    mem.flush()
+    bad = [e for e in mem.events(types=["review.completed"], session=prank.id)][-1]
+    echo(f"   review run {bad.run} -> user profile: "
+         f"{' | '.join(mem.state.memory.target('user').texts())}")
+    plan = revert_run(mem, bad.run or "")
+    echo(f"   reverted as {plan.run_id} -> user profile: "
+         f"{' | '.join(mem.state.memory.target('user').texts())}")
+    for event in mem.events(actor="reviewer.memory", types=["memory.*"]):
+        echo(f"   {event.ts[:19]}  seq {event.seq:>3}  session {event.session}  "
+             f"run {event.run}  {event.type}")
 
 
 _SKILLS = {
@@ -144,7 +198,7 @@ _SKILLS = {
 def _skills_and_curator(
     mem: memoir.Memoir, home: Path, step: Callable[[str], None], echo: Callable[[str], None]
 ) -> None:
-    step("9. A background review saves skills (procedural memory) with skill_manage")
+    step("11. A background review saves skills (procedural memory) with skill_manage")
     # Skills a review learns on its own belong to the agent, so the curator may tend
     # them; one the agent writes at a person's request belongs to the person.
     agent = mem.start_session(platform="demo", actor="reviewer.skills")
@@ -157,7 +211,7 @@ def _skills_and_curator(
     tree = sorted(str(p.relative_to(home)) for p in (home / "skills").rglob("SKILL.md"))
     echo(f"   projected: {', '.join(tree)}")
 
-    step("10. The curator consolidates the pytest-* cluster into an umbrella skill")
+    step("12. The curator consolidates the pytest-* cluster into an umbrella skill")
     curated = run_pass(mem, use_rules=True)
     assert curated is not None
     echo(f"   run {curated.run_id}: {curated.summary.splitlines()[0]}")
@@ -165,7 +219,7 @@ def _skills_and_curator(
     live = sorted(n for n, r in mem.state.skills.skills.items() if r.state != "archived")
     echo(f"   active skills now: {', '.join(live)}")
 
-    step("11. Not what you wanted? Revert the whole curator pass in one step")
+    step("13. Not what you wanted? Revert the whole curator pass in one step")
     plan = revert_run(mem, curated.run_id)
     live = sorted(n for n, r in mem.state.skills.skills.items() if r.state != "archived")
     echo(f"   run {plan.run_id} appended {len(plan.compensations)} compensating events; "

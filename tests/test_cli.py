@@ -278,6 +278,9 @@ def test_demo_runs_offline_in_a_fresh_home(tmp_path: Path) -> None:
     assert "identical = True" in result.output
     assert "prompt unchanged = True" in result.output
     assert "Skill 'pytest-fixtures' created." in result.output
+    assert "Memory updated" in result.output and "Time zone: CET." in result.output
+    assert re.search(r"reverted as revert-\w+ -> user profile: Name: Ada", result.output)
+    assert "Name: Bob." not in result.output.split("reverted as")[1].split("\n")[0]
     assert "active skills now: pytest\n" in result.output
     assert "active skills: pytest-fixtures, pytest-markers, pytest-parametrize" in result.output
     assert (target / "skills" / "testing" / "pytest-markers" / "SKILL.md").exists()

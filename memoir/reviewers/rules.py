@@ -251,9 +251,11 @@ class RulesBackend:
             entries = [e.text for e in review.engine.state.memory.target(finding.target).entries]
             if any(_same(finding.text, e) for e in entries):
                 continue
+            # Only an entry that is that one fact is replaced: one that says more (a
+            # person's "Name: Ada. Prefers …") keeps what else it says.
             prefix = _prefix(finding)
-            old = next((e for e in entries if e.startswith(prefix)), None) \
-                if finding.key else None
+            old = next((e for e in entries if e.startswith(prefix) and e.count(". ") == 0
+                        and len(e) <= 120), None) if finding.key else None
             if old is not None:
                 review.call("memory", {"action": "replace", "target": finding.target,
                                        "old_text": old, "content": finding.text})
