@@ -24,6 +24,7 @@ from bench import (
     cli_start,
     cold_open,
     durable_append,
+    learning,
     micro,
     rebuild,
     tool_add,
@@ -35,7 +36,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit)
+                   cli_start, cli_audit, learning)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}
