@@ -11,9 +11,12 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import memoir
 from memoir.config import Config
+from memoir.curator.revert import revert_run
 from memoir.errors import ValidationError
 from memoir.projections.state import State
 from memoir.reviewers.review import Review, ReviewRequest, run_review
@@ -184,8 +187,6 @@ def test_a_due_review_saves_what_the_user_revealed_as_one_revertable_run(home: P
         assert [e.type for e in events] == ["run.started"] + ["memory.entry_added"] * 3 + [
             "review.completed"]
         assert done.data.summary == "User profile updated · Memory updated"  # type: ignore[attr-defined]
-        from memoir.curator.revert import revert_run
-
         revert_run(mem, run)
         assert mem.state.memory.target("user").texts() == []
         assert mem.state.memory.target("memory").texts() == []
@@ -319,3 +320,46 @@ def test_config_reviewers_keys() -> None:
     assert cfg.reviewers.llm.max_iterations == 16
     with pytest.raises(Exception, match="mode"):
         Config.model_validate({"reviewers": {"mode": "sometimes"}})
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+_CORPUS = [json.loads(line)["text"] for line in
+           (Path(__file__).parent / "data" / "review_corpus.jsonl").read_text(
+               encoding="utf-8").splitlines()]
+#: What a review's run may hold, whatever it reads.
+_REVIEW_TYPES = {"run.started", "memory.entry_added", "memory.entry_replaced",
+                 "memory.entry_removed", "memory.write_rejected", "review.completed",
+                 "review.failed"}
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.sampled_from(_CORPUS), min_size=1, max_size=12),
+       prior=st.lists(st.sampled_from(_CORPUS), max_size=4))
+def test_a_review_emits_only_its_own_kinds_and_reverting_it_restores_the_state(
+        tmp_path_factory: pytest.TempPathFactory, texts: list[str], prior: list[str]) -> None:
+    home = tmp_path_factory.mktemp("review")
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\n  review_on_end: false\n"
+                                      "memory:\n  nudge_interval: 1\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        for text in prior:  # what earlier reviews saved
+            session.record_turn(turn(text))
+        before = mem.view()
+        head = mem.head
+        session.record_turn(turn(" ".join(texts)))
+        reviews = [e for e in mem.events(types=["review.*"], after=head)]
+        assert len(reviews) == 1
+        run = reviews[0].run
+        assert run is not None
+        after_turn = [e for e in mem.events(after=head) if e.type != "session.turn_recorded"]
+        assert all(e.run == run for e in after_turn)  # nothing outside its run
+        assert {e.type for e in after_turn} <= _REVIEW_TYPES
+        assert {e.actor for e in after_turn} <= {"reviewer.memory"}
+        if reviews[0].data.changes:  # type: ignore[attr-defined]
+            revert_run(mem, run)
+        for target in ("memory", "user"):
+            assert mem.state.memory.target(target).texts() == \
+                before.memory.target(target).texts()
