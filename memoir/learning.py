@@ -19,7 +19,8 @@ from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.types import Event
-from memoir.reviewers.llm import LLMBackend, client_from_config
+from memoir.llm import client_from_config
+from memoir.reviewers.llm import LLMBackend
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review
 from memoir.reviewers.rules import RulesBackend

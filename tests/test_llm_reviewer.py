@@ -218,3 +218,41 @@ def test_a_long_session_is_sent_as_hermes_digest() -> None:
     assert "question 0" in head and "question 16" not in head
     assert all(len(line) <= 300 + len("USER: ") for line in head.splitlines()[1:])
     assert tail.count("USER:") + tail.count("ASSISTANT:") == 24
+
+
+def test_the_curator_asks_the_same_client_for_a_plan_and_validates_it(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    from click.testing import CliRunner
+
+    from memoir.cli import cli
+    from memoir.skills.tools import skill_manage_call
+
+    url, holder = server
+    plan = ("```yaml\nconsolidations:\n"
+            "  - {from: pdf-extract, into: pdf, reason: overlaps}\n"
+            "  - {from: pdf-merge, into: pdf, reason: overlaps}\n"
+            "  - {from: ghost-skill, into: pdf, reason: invented}\n"
+            "prunings: []\numbrellas:\n  - {name: pdf, description: Work with PDF files.}\n```")
+    holder.append(Script({"content": plan}))
+    _home(home, url)
+    with memoir.open(home) as mem:
+        for name in ("pdf-extract", "pdf-merge", "vpn"):
+            skill_manage_call(mem, {"action": "create", "name": name, "content":
+                                    f"---\nname: {name}\ndescription: {name}.\n---\nbody\n"},
+                              actor="reviewer.skills")
+    result = CliRunner().invoke(cli, ["--home", str(home), "--json", "curator", "run",
+                                      "--llm"])
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert sorted((c["source"], c["into"]) for c in out["consolidations"]) == [
+        ("pdf-extract", "pdf"), ("pdf-merge", "pdf")]
+    assert [r["name"] for r in out["refusals"]] == ["ghost-skill"]
+    sent = holder[0].requests[0]
+    assert "tools" not in sent and '"name": "vpn"' in sent["messages"][1]["content"]
+    with memoir.open(home) as mem:
+        assert mem.state.skills.skills["pdf-extract"].state == "archived"
+        assert mem.state.skills.skills["pdf"].state == "active"
+    holder[0] = Script({"status": 500})
+    failed = CliRunner().invoke(cli, ["--home", str(home), "curator", "run", "--llm"])
+    assert failed.exit_code == 1 and "no plan from the model: the LLM server answered HTTP " \
+                                      "500" in failed.output

@@ -13,6 +13,8 @@ import msgspec
 from memoir.api import Memoir
 from memoir.clock import parse_moment, parse_ts
 from memoir.commands.base import (
+    Exit,
+    UserError,
     complete_runs,
     confirm,
     echo_json,
@@ -32,6 +34,7 @@ from memoir.commands.skills import (
 )
 from memoir.curator.config import curator_config
 from memoir.curator.lifecycle import candidates
+from memoir.curator.llm_plan import llm_plan
 from memoir.curator.passes import PassResult, run_pass
 from memoir.curator.plans import Plan, Refusal, load_plan
 from memoir.curator.revert import OnConflict, RevertPlan, last_curator_run, revert_run
@@ -39,6 +42,7 @@ from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
 from memoir.errors import NotFoundError
 from memoir.events.types import Payload
+from memoir.llm import LLMError, client_from_config
 from memoir.lookup import did_you_mean, resolve
 from memoir.projections.skills import SkillRecord, skill_dir
 from memoir.skills.guards import archive_events
@@ -214,19 +218,28 @@ def _print_pass(result: PassResult, home: Memoir) -> None:
               "```yaml block).")
 @click.option("--consolidate", is_flag=True,
               help="Consolidate by the built-in rules (name-prefix umbrellas).")
+@click.option("--llm", "use_llm", is_flag=True,
+              help="Consolidate by a plan the configured model proposes (reviewers.llm), "
+                   "validated like a plan file.")
 @click.option("--now", "now_text", default=None, help="Run as of this ISO-8601 time.")
 @click.pass_context
 def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consolidate: bool,
-                now_text: str | None) -> None:
+                use_llm: bool, now_text: str | None) -> None:
     """Run a pass now: lifecycle transitions, then consolidation if asked."""
-    if plan_file and consolidate:
-        raise click.UsageError("give --plan FILE or --consolidate, not both")
+    if sum(map(bool, (plan_file, consolidate, use_llm))) > 1:
+        raise click.UsageError("give one of --plan FILE, --consolidate or --llm")
     now = _now_option(now_text)
     plan: Plan | None = None
     refusals: list[Refusal] = []
     if plan_file:
         plan, refusals = load_plan(plan_file)
     handle = open_home(ctx)
+    if use_llm:
+        try:
+            plan, refusals = llm_plan(handle.state, client_from_config(handle.config),
+                                      prune_builtins=handle.config.curator.prune_builtins)
+        except LLMError as exc:
+            raise UserError(f"no plan from the model: {exc}", exit=Exit.ERROR) from None
     result = run_pass(handle, now=now, plan=plan, plan_refusals=refusals,
                       use_rules=consolidate, dry_run=dry_run)
     assert result is not None
@@ -515,9 +528,14 @@ def runs(ctx: click.Context, kind: str | None) -> None:
     handle = open_home(ctx, readonly=True)
     state = handle.state
     counts: dict[str, Counter[str]] = {}
+    outcome: dict[str, str] = {}
     for event in handle.events():
         if event.run is not None:
             counts.setdefault(event.run, Counter())[event.type] += 1
+            if event.type == "review.completed":
+                outcome[event.run] = getattr(event.data, "summary", "") or "nothing saved"
+            elif event.type == "review.failed":
+                outcome[event.run] = f"FAILED: {getattr(event.data, 'reason', '')}"
     rows: list[dict[str, Any]] = []
     kinds = {info.kind for info in state.runs.values() if info.kind}
     for info in sorted(state.runs.values(), key=lambda r: r.first_seq):
@@ -529,6 +547,8 @@ def runs(ctx: click.Context, kind: str | None) -> None:
             "last_seq": info.last_seq, "events": info.events, "summary": info.summary,
             "session": info.session, "reverted_by": state.curator.reverted.get(info.id),
             "counts": dict(sorted(counts.get(info.id, Counter()).items())),
+            # A review: what it changed (or why it failed), from its closing event.
+            "outcome": outcome.get(info.id),
         })
     if is_json():
         echo_json(rows)
@@ -540,5 +560,6 @@ def runs(ctx: click.Context, kind: str | None) -> None:
     table(["RUN", "KIND", "ACTOR", "STARTED", "EVENTS", "SUMMARY"],
           [[r["run"], r["kind"] or "-", r["actor"], r["started_at"][:19], r["events"],
             r["summary"].split("\n")[0]
+            + (f" → {r['outcome']}" if r["outcome"] else "")
             + (f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else "")]
            for r in rows], right=[4])

@@ -18,80 +18,25 @@ without calling a tool.  Every way this can go wrong is bounded and becomes the 
 no answer, more than ``max_iterations`` rounds of tool calls.  Malformed arguments and
 unknown tools are answered with an error result the model can correct.
 
-:class:`LLMClient` is not specific to reviews: the curator's consolidation plan and
-session summaries can use the same one.
+The client (:class:`memoir.llm.LLMClient`) is not specific to reviews: the curator's
+consolidation plan uses the same one.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
-from memoir.config import Config, LLMConfig
-from memoir.errors import ValidationError
+from memoir.llm import LLMClient, LLMError
 from memoir.reviewers.review import REVIEW_TOOLS, Review
 
-__all__ = ["LLMBackend", "LLMClient", "ReviewFailure", "client_from_config", "digest",
-           "prompt_for"]
+__all__ = ["LLMBackend", "ReviewFailure", "digest", "prompt_for"]
+
+#: What a review that the model could not complete raises (its reason is journaled).
+ReviewFailure = LLMError
 
 #: Messages kept verbatim at the end of a long review's transcript (spec §2.2).
 _KEEP = 24
-
-
-class ReviewFailure(RuntimeError):
-    """The model could not complete the review (the reason is the review's)."""
-
-
-class LLMClient:
-    """A chat-completions client (the ``openai`` package) for one server and model."""
-
-    def __init__(self, *, base_url: str | None, model: str, api_key: str | None,
-                 timeout: float = 60.0, max_retries: int = 3) -> None:
-        try:
-            from openai import OpenAI
-        except ImportError:  # an optional dependency
-            raise ValidationError("the LLM reviewer needs the openai package: "
-                                  "pip install 'memoir[llm]'") from None
-        self.model = model
-        # Typed loosely: the SDK's overloads are stricter than the plain dicts memoir
-        # builds its messages from.
-        self._client: Any = OpenAI(base_url=base_url, api_key=api_key or "not-needed",
-                                   timeout=timeout, max_retries=max_retries)
-
-    def chat(self, messages: list[dict[str, Any]], *,
-             tools: list[Any] | None = None) -> dict[str, Any]:
-        """One completion; the assistant message as a plain dict."""
-        import openai
-
-        try:
-            response = self._client.chat.completions.create(
-                model=self.model, messages=messages,
-                **({"tools": tools} if tools else {}))
-        except openai.APITimeoutError:
-            raise ReviewFailure("the LLM server did not answer in time (after retries)") \
-                from None
-        except openai.APIConnectionError as exc:
-            raise ReviewFailure(f"could not reach the LLM server: {exc}") from None
-        except openai.APIStatusError as exc:
-            raise ReviewFailure(f"the LLM server answered HTTP {exc.status_code} (after "
-                                f"retries): {str(exc)[:200]}") from None
-        if not response.choices:
-            raise ReviewFailure("the LLM server sent no choices")
-        message = response.choices[0].message
-        return dict(message.model_dump(exclude_none=True))
-
-
-def client_from_config(config: Config) -> LLMClient:
-    """The client ``reviewers.llm`` describes, with the environment's fallbacks."""
-    llm: LLMConfig = config.reviewers.llm
-    base_url = llm.base_url or os.environ.get("OPENAI_BASE_URL")
-    model = llm.model or os.environ.get("MEMOIR_LLM_MODEL")
-    if not model:
-        raise ValidationError("no model for the LLM reviewer: set reviewers.llm.model in "
-                              "config.yaml or $MEMOIR_LLM_MODEL")
-    return LLMClient(base_url=base_url, model=model, api_key=os.environ.get(llm.api_key_env),
-                     timeout=llm.timeout_seconds, max_retries=llm.max_retries)
 
 
 _MEMORY_TASK = """\
