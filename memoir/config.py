@@ -146,6 +146,9 @@ class ReviewersConfig(_Section):
     #: When a session ends, review the turns no review has covered yet (beyond Hermes).
     review_on_end: bool = True
     queue_size: int = pydantic.Field(64, ge=1, le=10_000)
+    #: A queued review waits until its session has recorded no turn for this long, so
+    #: reviews run between turns (flush and close do not wait).
+    idle_ms: float = pydantic.Field(250.0, ge=0, le=60_000)
     #: How long closing the handle waits for queued reviews (the rest are journaled as
     #: skipped).
     close_timeout_seconds: float = pydantic.Field(30.0, ge=0)

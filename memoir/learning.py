@@ -93,6 +93,7 @@ class Learning:
         if not turns:
             raise ValidationError("nothing to record: the list of messages is empty")
         memory, skills = self.intervals(tools)
+        self.queue.touch(session_id)
         due = record_turns(self.engine, self.transcripts, session_id, turns, actor=actor,
                            memory_interval=memory, skill_interval=skills)
         if review:

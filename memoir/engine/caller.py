@@ -30,14 +30,17 @@ def is_background(actor: str) -> bool:
 class CallContext:
     """Per-caller state of tool calls (see the module docstring).
 
-    ``run_kind``: when set, a write that lands starts run ``run`` (a ``run.started`` of
-    that kind in the same append) — how a CLI edit or a review becomes one run.
+    ``run_kind``: when set, the first write that lands starts run ``run`` (a
+    ``run.started`` of that kind, ``run_summary`` its summary, in the same append) — how a
+    CLI edit or a review becomes one run.
     """
 
     actor: str
     session: str | None = None
     run: str | None = None
     run_kind: str | None = None
+    #: The summary of the ``run.started`` a first write lands (default: the write's own).
+    run_summary: str | None = None
     #: What skill_view showed this caller (read-before-write for background actors).
     viewed: set[ReadMark] = field(default_factory=set)
     #: The memory entries this caller last held, per target.

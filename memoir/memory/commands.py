@@ -119,6 +119,7 @@ def memory_call(
     run_kind: str | None = None,
     held: HeldEntries | None = None,
     approving: PendingWrite | None = None,
+    run_summary: str | None = None,
 ) -> tuple[dict[str, Any], MemoryOutcome | None]:
     """Run one ``memory`` tool call through the command layer.
 
@@ -178,10 +179,11 @@ def memory_call(
                 target=outcome.target, action=_action(args), reason="drift",
                 pattern_ids=[], preview="", length=0, sha256="",
             ))
-        if run_kind and run and events:
+        # A run this process started is in the live dict itself (never the lazy history).
+        if run_kind and run and events and not dict.__contains__(state.runs, run):
             # Every run that lands in the journal starts with run.started, refusals too.
             verb = "" if outcome.success else "refused "
-            summary = f"{verb}memory {_action(args)} ({target})"
+            summary = run_summary or f"{verb}memory {_action(args)} ({target})"
             events.insert(0, RunStarted(run_id=run, kind=run_kind, summary=summary))
         return Decision(events=events, result=outcome.result)
 
@@ -211,7 +213,8 @@ def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[
     """The ``memory`` tool (spec §1.3–1.7) for the caller ``ctx``."""
     with ctx.lock:
         result, outcome = memory_call(engine, args, actor=ctx.actor, session=ctx.session,
-                                      run=ctx.run, run_kind=ctx.run_kind, held=ctx.held)
+                                      run=ctx.run, run_kind=ctx.run_kind, held=ctx.held,
+                                      run_summary=ctx.run_summary)
         if outcome is not None:
             if outcome.success:
                 ctx.failures = 0

@@ -1,19 +1,25 @@
 """The review queue of one handle: due reviews run off the caller's thread.
 
-``reviewers.mode``: ``background`` (default) puts a due review on a bounded queue that
-one thread of the handle works through, so recording a turn never waits for it;
-``sync`` runs it before ``record_turn`` returns (scripts, tests); ``off`` runs nothing.
+``reviewers.mode``: ``background`` (default) queues a due review for one thread of the
+handle, so recording a turn never waits for it; ``sync`` runs it before ``record_turn``
+returns (scripts, tests); ``off`` runs nothing.
+
+A queued review waits until its session has been quiet for ``reviewers.idle_ms`` (no
+turn recorded): reviews run between turns, as Hermes's run after the reply is
+delivered, not while the agent is appending.  Reviews of one session that pile up
+meanwhile are merged into one that covers all their turns (and all their kinds): a
+burst of turns costs one review, not one per nudge.
 
 Done is a documented point, not a race: :meth:`ReviewQueue.flush` waits until every
 queued review has run (``Memoir.flush()`` calls it), and :meth:`ReviewQueue.close`
 waits up to ``reviewers.close_timeout_seconds``; a review still queued then, or one
-refused because the queue was full, is journaled as ``review.skipped`` with the reason,
-never dropped in silence (``memoir review --session ID`` runs it later).
+refused because ``reviewers.queue_size`` sessions are already waiting, is journaled as
+``review.skipped`` with the reason, never dropped in silence (``memoir review
+--session ID`` runs it later).  A review already running finishes first.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -25,9 +31,19 @@ from memoir.events.reviews import ReviewSkipped
 from memoir.logs import get_logger
 from memoir.reviewers.review import Backend, ReviewRequest, run_review
 
-__all__ = ["ReviewQueue"]
+__all__ = ["ReviewQueue", "merge"]
 
 log = get_logger("memoir.reviewers")
+_KINDS = ("memory", "skills")
+
+
+def merge(a: ReviewRequest, b: ReviewRequest) -> ReviewRequest:
+    """One review covering both (same session): the union of turns and kinds; an end
+    review stays one."""
+    kinds = tuple(k for k in _KINDS if k in a.kinds or k in b.kinds)
+    trigger = "end" if "end" in (a.trigger, b.trigger) else a.trigger
+    return ReviewRequest(a.session_id, min(a.from_turn, b.from_turn),
+                         max(a.through_turn, b.through_turn), kinds, trigger)
 
 
 class ReviewQueue:
@@ -42,11 +58,15 @@ class ReviewQueue:
         config = engine.config.reviewers
         self.mode = config.mode
         self.close_timeout = config.close_timeout_seconds
-        self._queue: queue.Queue[ReviewRequest | None] = queue.Queue(config.queue_size)
+        self.limit = config.queue_size
+        self.idle = config.idle_ms / 1000
+        self._pending: dict[str, ReviewRequest] = {}  # by session, oldest first
+        self._active: dict[str, float] = {}  # session → when it last recorded a turn
+        self._urgent = False  # flush/close: run what is queued without waiting
+        self._running = False
+        self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
-        self._lock = threading.Lock()
-        self._busy = 0  # queued or running
 
     def backend(self) -> Backend:
         if self._backend is None:
@@ -57,35 +77,65 @@ class ReviewQueue:
         """Run ``request`` as the mode says; never raises."""
         if self.mode == "off":
             return
-        if self.mode == "sync" or self._closed:
-            self._run(request) if not self._closed else self._skip(
-                request, "the handle was closing")
+        if self._closed:
+            self._skip(request, "the handle was closing")
             return
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._work, name="memoir-reviews",
-                                                daemon=True)
-                self._thread.start()
-            try:
-                self._queue.put_nowait(request)
-                self._busy += 1
-            except queue.Full:
-                full = True
-            else:
-                full = False
+        if self.mode == "sync":
+            self._run(request)
+            return
+        with self._cond:
+            queued = self._pending.get(request.session_id)
+            full = queued is None and len(self._pending) >= self.limit
+            if not full:
+                self._pending[request.session_id] = (merge(queued, request) if queued
+                                                     else request)
+                if self._thread is None or not self._thread.is_alive():
+                    self._thread = threading.Thread(target=self._work,
+                                                    name="memoir-reviews", daemon=True)
+                    self._thread.start()
+                if queued is None:
+                    # Only news wakes the worker: a merge changes nothing it waits on,
+                    # and waking a thread per turn costs the caller the GIL handoff.
+                    self._cond.notify_all()
         if full:
-            self._skip(request, f"the review queue was full ({self._queue.maxsize} waiting)")
+            self._skip(request, f"the review queue was full ({self.limit} sessions waiting)")
+
+    def touch(self, session_id: str) -> None:
+        """A turn of ``session_id`` was recorded: its queued review waits a little more."""
+        if self.mode == "background":
+            with self._cond:
+                self._active[session_id] = time.monotonic()
+
+    def _ready(self) -> tuple[str | None, float]:
+        """Under the condition: a session whose review may run now, else how long to
+        wait for the first to become quiet."""
+        now = time.monotonic()
+        wait = self.idle
+        for session in self._pending:
+            quiet = now - self._active.get(session, 0.0)
+            if self._urgent or self._closed or quiet >= self.idle:
+                return session, 0.0
+            wait = min(wait, self.idle - quiet)
+        return None, wait
 
     def _work(self) -> None:
         while True:
-            request = self._queue.get()
-            if request is None:
-                return
+            with self._cond:
+                while True:
+                    if not self._pending and self._closed:
+                        return  # closed, nothing left
+                    session, wait = self._ready()
+                    if session is not None:
+                        break
+                    self._cond.wait(wait if self._pending else None)
+                request = self._pending.pop(session)
+                self._running = True
             try:
                 self._run(request)
             finally:
-                with self._lock:
-                    self._busy -= 1
+                with self._cond:
+                    self._running = False
+                    self._cond.notify_all()
 
     def _run(self, request: ReviewRequest) -> None:
         try:
@@ -106,36 +156,32 @@ class ReviewQueue:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued review has run; False if ``timeout`` ran out first."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            with self._lock:
-                if self._busy == 0:
-                    return True
-            if deadline is not None and time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)
+        with self._cond:
+            self._urgent = True
+            self._cond.notify_all()
+            try:
+                while self._pending or self._running:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return False
+                    self._cond.wait(left)
+            finally:
+                self._urgent = False
+        return True
 
     def close(self) -> None:
-        """Stop taking reviews, wait for the queued ones up to the timeout, and journal
-        the rest as skipped.  Never raises."""
+        """Stop taking reviews, wait for the queued ones up to the timeout, journal the
+        rest as skipped, and let a running one finish.  Never raises."""
         if self._closed:
             return
-        self._closed = True
-        done = self.flush(self.close_timeout)
-        left: list[ReviewRequest] = []
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is not None:
-                left.append(item)
+        self.flush(self.close_timeout)
+        with self._cond:
+            self._closed = True
+            left = list(self._pending.values())
+            self._pending.clear()
+            self._cond.notify_all()
         for request in left:
-            with self._lock:
-                self._busy -= 1
             self._skip(request, f"the handle closed before the review ran (waited "
                                 f"{self.close_timeout:g}s)")
         if self._thread is not None:
-            self._queue.put(None)
-            # A review already running cannot be stopped halfway: it finishes (its own
-            # timeouts bound it) and closes its run before the engine closes.
-            self._thread.join(timeout=None if not done else 1.0)
+            self._thread.join()

@@ -59,6 +59,8 @@ class Review:
     engine: Engine
     request: ReviewRequest
     run: str
+    #: The summary of the run's ``run.started`` (landed with its first write).
+    summary: str
     #: The turns to review, oldest first: each a list of message dicts.
     turns: list[list[dict[str, Any]]]
     #: The state at the head when the review began (read-only).
@@ -78,9 +80,9 @@ class Review:
         actor = "reviewer.memory" if name == "memory" else "reviewer.skills"
         ctx = self._contexts.get(actor)
         if ctx is None:
-            ctx = self._contexts[actor] = CallContext(actor=actor,
-                                                      session=self.request.session_id,
-                                                      run=self.run)
+            ctx = self._contexts[actor] = CallContext(
+                actor=actor, session=self.request.session_id, run=self.run,
+                run_kind="review", run_summary=self.summary)
         return REVIEW_TOOLS.dispatch(self.engine, ctx, name, args)
 
     def user_texts(self) -> list[tuple[int, str]]:
@@ -138,18 +140,19 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
     what = "+".join(request.kinds)
     summary = (f"{backend.name} review of {what}, session {request.session_id} turns "
                f"{request.from_turn}-{request.through_turn} ({request.trigger})")
-    engine.commit(lambda _s: Decision(events=[RunStarted(run_id=run, kind="review",
-                                                         summary=summary)]),
-                  actor=actor, session=request.session_id, run=run)
     reason = None
     review: Review | None = None
+    # The run starts with its first write (run.started in the same append), or with
+    # its closing event when it wrote nothing: one append fewer per review.
     try:
-        review = Review(engine, request, run, _turns(engine, store, request), engine.view())
+        review = Review(engine, request, run, summary, _turns(engine, store, request),
+                        engine.view())
         backend.review(review)
     except Exception as exc:  # a backend's failure is a record, not a lost log line
         reason = f"{type(exc).__name__}: {exc}"[:500]
-    changed = [e for e in engine.events(run=run, after=engine.state.runs[run].first_seq - 1)
-               if e.type != "run.started"]
+    info = dict.get(engine.state.runs, run)
+    changed = [] if info is None else [
+        e for e in engine.events(run=run, after=info.first_seq - 1) if e.type != "run.started"]
     text = summarize(changed, display)
     if review is not None and review.refused:
         text = (text + " · " if text else "") + \
@@ -163,7 +166,9 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
         close = ReviewFailed(session_id=request.session_id, through_turn=request.through_turn,
                              kinds=request.kinds, backend=backend.name, reason=reason,
                              trigger=request.trigger)
-    engine.commit(lambda _s: Decision(events=[close]), actor=actor,
+    opening = [] if info is not None else [RunStarted(run_id=run, kind="review",
+                                                      summary=summary)]
+    engine.commit(lambda _s: Decision(events=[*opening, close]), actor=actor,
                   session=request.session_id, run=run)
     return list(engine.events(run=run, after=engine.state.runs[run].first_seq - 1))
 

@@ -352,6 +352,7 @@ def skill_manage_call(
     run_kind: str | None = None,
     viewed: Collection[ReadMark] = (),
     approving: PendingWrite | None = None,
+    run_summary: str | None = None,
 ) -> dict[str, Any]:
     """Run one ``skill_manage`` call through the command layer; returns Hermes's result.
 
@@ -432,9 +433,11 @@ def skill_manage_call(
                       "gist": gist, "message": (
                           "Staged for approval (skills.write_approval is on). Not yet "
                           "saved — review with `memoir pending`.")}
-        if run_kind and run and outcome.success and payloads:
+        # A run this process started is in the live dict itself (never the lazy history).
+        started = run is not None and dict.__contains__(state.runs, run)
+        if run_kind and run and outcome.success and payloads and not started:
             payloads.insert(0, RunStarted(run_id=run, kind=run_kind,
-                                          summary=f"skill_manage {action} {name}"))
+                                          summary=run_summary or f"skill_manage {action} {name}"))
         return Decision(events=payloads, result=result)
 
     _events, answer = engine.commit_with_files(decide, actor=actor, session=session, run=run)
@@ -507,7 +510,8 @@ def record_use(
 
 def skill_manage_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     return skill_manage_call(engine, args, actor=ctx.actor, session=ctx.session, run=ctx.run,
-                             run_kind=ctx.run_kind, viewed=ctx.viewed)
+                             run_kind=ctx.run_kind, viewed=ctx.viewed,
+                             run_summary=ctx.run_summary)
 
 
 def skill_view_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
