@@ -392,3 +392,94 @@ def test_a_queued_review_waits_for_its_session_to_be_quiet(home: Path) -> None:
         assert len(reviews) == 1  # the burst was merged into one review, run when quiet
         assert (reviews[0].from_turn if hasattr(reviews[0], "from_turn") else 1) == 1
         assert reviews[0].through_turn == 5  # type: ignore[attr-defined]
+
+
+# -- the CLI: import, review, status ---------------------------------------------------------
+
+
+def _cli(home: Path, *args: str) -> Any:
+    from click.testing import CliRunner
+
+    from memoir.cli import cli
+
+    return CliRunner().invoke(cli, ["--home", str(home), *args])
+
+
+def test_sessions_import_learns_from_files_and_keeps_their_dates(home: Path,
+                                                                 tmp_path: Path) -> None:
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(
+        turn("I'm Ada, a backend engineer.", at="2025-01-02T03:04:05Z")
+        + turn("We use Postgres 16.")), encoding="utf-8")
+    (folder / "b.jsonl").write_text("\n".join(json.dumps(m) for m in turn(
+        "Please never use emojis in your replies.")), encoding="utf-8")
+    result = _cli(home, "--json", "sessions", "import", str(folder))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(Path(r["file"]).name, r["turns"], len(r["runs"])) for r in rows] == [
+        ("a.json", 2, 1), ("b.jsonl", 1, 1)]
+    with memoir.open(home) as mem:
+        first = mem.state.sessions[rows[0]["session"]]
+        assert first.started_at.startswith("2025-01-02T03:04:05")
+        assert first.ended_at is not None and first.reviewed_through == 2
+        assert mem.state.memory.target("user").texts() == [
+            "Name: Ada.", "Role: backend engineer.", "Please never use emojis in your replies."]
+        assert mem.state.memory.target("memory").texts() == ["We use Postgres 16."]
+    at = _cli(home, "--json", "sessions", "import", "--at", "2024-06-01", str(folder / "b.jsonl"))
+    with memoir.open(home) as mem:
+        session = mem.state.sessions[json.loads(at.stdout)["session"]]
+        assert session.started_at.startswith("2024-06-01T00:00:00")
+
+
+def test_a_bad_conversation_file_is_refused_and_the_files_before_it_stay(
+        home: Path, tmp_path: Path) -> None:
+    good = tmp_path / "1-good.json"
+    good.write_text(json.dumps(turn("I use zsh.")), encoding="utf-8")
+    bad = tmp_path / "2-bad.json"
+    bad.write_text(json.dumps([{"role": "user", "content": "x"},
+                               {"role": "tool", "tool_call_id": "c9", "content": "{}"}]),
+                   encoding="utf-8")
+    broken = tmp_path / "3-broken.json"
+    broken.write_text("[{", encoding="utf-8")
+    result = _cli(home, "sessions", "import", str(good), str(bad))
+    assert result.exit_code == 4
+    assert "2-bad.json: message 2: a tool result for call 'c9'" in result.output
+    with memoir.open(home) as mem:
+        assert len([s for s in mem.state.sessions.values() if s.platform == "import"]) == 1
+    result = _cli(home, "sessions", "import", str(broken))
+    assert result.exit_code == 4 and "3-broken.json: not valid JSON (line 1" in result.output
+
+
+def test_memoir_review_and_status_show_the_loop(home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 3\nreviewers:\n"
+                                      "  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("My name is Ada.") + turn("We use uv."))
+    status = json.loads(_cli(home, "--json", "status").stdout)
+    (nudge,) = status["nudges"]
+    assert nudge == {"session": session.id, "turns": 2, "reviewed_through": 0,
+                     "memory": {"count": 2, "interval": 3},
+                     "skills": {"count": 2, "interval": 10}}
+    assert "memory 2/3, skills 2/10" in _cli(home, "status").output
+    done = _cli(home, "review", "--session", session.id[:6])
+    assert done.exit_code == 0 and "2 change(s): User profile updated · Memory updated" in \
+        done.output
+    runs = _cli(home, "runs", "--kind", "review").output
+    assert "→ User profile updated · Memory updated" in runs
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    ("off", ""),
+    ("on", "User profile updated · Memory updated"),
+    ("verbose", "User profile ➕ Name: Ada. · Memory ➕ We use uv."),
+])
+def test_review_summaries_in_the_three_modes(home: Path, mode: str, expected: str) -> None:
+    (home / "config.yaml").write_text(f"memory:\n  nudge_interval: 1\nreviewers:\n  mode: sync"
+                                      f"\n  review_on_end: false\ndisplay:\n"
+                                      f"  memory_notifications: {mode}\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        mem.start_session().record_turn(turn("My name is Ada. We use uv."))
+        (done,) = mem.events(types=["review.completed"])
+        assert done.data.summary == expected  # type: ignore[attr-defined]
