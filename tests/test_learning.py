@@ -483,3 +483,17 @@ def test_review_summaries_in_the_three_modes(home: Path, mode: str, expected: st
         mem.start_session().record_turn(turn("My name is Ada. We use uv."))
         (done,) = mem.events(types=["review.completed"])
         assert done.data.summary == expected  # type: ignore[attr-defined]
+
+
+def test_a_bulk_import_reviews_every_conversation(home: Path, tmp_path: Path) -> None:
+    (home / "config.yaml").write_text("reviewers:\n  queue_size: 2\n", encoding="utf-8")
+    for i in range(7):
+        (tmp_path / f"c{i}.json").write_text(json.dumps(turn(f"I use vim {i}.")),
+                                             encoding="utf-8")
+    result = _cli(home, "--json", "sessions", "import", *sorted(
+        str(p) for p in tmp_path.glob("c*.json")))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [len(r["runs"]) for r in rows] == [1] * 7
+    with memoir.open(home) as mem:
+        assert not list(mem.events(types=["review.skipped"]))

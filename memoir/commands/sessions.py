@@ -82,6 +82,7 @@ def _import_one(handle: Memoir, path: Path, at: str | None) -> dict[str, Any]:
         session.end("import failed")
         raise
     session.end("imported")  # the end review covers every turn
+    handle.learning.queue.make_room()  # a thousand files: every review runs
     return {"file": str(path), "session": session.id, "turns": len(recorded.turns)}
 
 

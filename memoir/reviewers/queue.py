@@ -153,6 +153,14 @@ class ReviewQueue:
         except Exception as exc:
             log.error("review.skip_not_recorded", session=request.session_id, error=repr(exc))
 
+    def make_room(self) -> None:
+        """Wait while the queue is at least half full (a bulk import: every review runs,
+        none is refused for lack of room)."""
+        with self._cond:
+            crowded = len(self._pending) >= max(1, self.limit // 2)
+        if crowded:
+            self.flush()
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued review has run; False if ``timeout`` ran out first."""
         deadline = None if timeout is None else time.monotonic() + timeout
