@@ -497,3 +497,44 @@ def test_a_bulk_import_reviews_every_conversation(home: Path, tmp_path: Path) ->
     assert [len(r["runs"]) for r in rows] == [1] * 7
     with memoir.open(home) as mem:
         assert not list(mem.events(types=["review.skipped"]))
+
+
+def test_a_full_store_drops_the_oldest_entries_reviews_wrote_never_anyone_elses(
+        home: Path) -> None:
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 1\n  user_char_limit: 80\n"
+                                      "reviewers:\n  mode: sync\n  review_on_end: false\n",
+                                      encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.call_tool("memory", {"action": "add", "target": "user",
+                                     "content": "Set by the agent."})
+        session.record_turn(turn("I use vim."))
+        session.record_turn(turn("I use tmux daily."))
+        assert mem.state.memory.target("user").texts() == [
+            "Set by the agent.", "Uses vim.", "Uses tmux daily."]
+        session.record_turn(turn("I prefer tables over long paragraphs."))
+        # 80 characters: the oldest review entry made room; the agent's stays.
+        assert mem.state.memory.target("user").texts() == [
+            "Set by the agent.", "Uses tmux daily.", "Prefers tables over long paragraphs."]
+        run = list(mem.events(types=["review.completed"]))[-1].run
+        assert [e.type for e in mem.events(run=run)] == [
+            "run.started", "memory.entry_removed", "memory.entry_added", "review.completed"]
+
+
+def test_repeated_corrections_of_one_kind_become_a_skill_and_then_patch_it(
+        home: Path) -> None:
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn(turn("Don't use emojis in your replies."))
+            session.record_turn(turn("Please keep your answers under ten lines."))
+        skill = mem.state.skills.skills["answer-style"]
+        assert skill.created_by == "agent" and skill.category == "preferences"
+        assert "- Don't use emojis in your replies." in skill.content
+        assert "- Please keep your answers under ten lines." in skill.content
+        with mem.start_session() as session:
+            session.record_turn(turn("Always include the sources you used."))
+        content = mem.state.skills.skills["answer-style"].content
+        assert content.count("\n- ") == 3 and "- Always include the sources you used." in content
+        # One correction of a kind is not a pattern yet.
+        assert "git-workflow" not in mem.state.skills.skills

@@ -22,9 +22,11 @@ the review's ``memory`` tool.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
+from memoir.audit import blame_memory
 from memoir.reviewers.review import Review
 
 __all__ = ["Finding", "RulesBackend", "extract"]
@@ -234,34 +236,113 @@ def _same(a: str, b: str) -> bool:
 
 class RulesBackend:
     """Writes what :func:`extract` finds in the review's user messages through the
-    review's ``memory`` tool: no duplicates, keyed facts replaced, nothing over the
-    limit."""
+    review's tools: memory entries (no duplicates, keyed facts replaced, room made by
+    dropping the oldest entries reviews wrote, never a person's or the agent's) and,
+    from corrections of the same kind repeated, a skill that collects them."""
 
     name = "rules"
 
     def review(self, review: Review) -> None:
-        if "memory" not in review.request.kinds:
-            return  # skills: proposed by the LLM reviewer; the rules keep to memory
         seen: list[Finding] = []
         for _turn, text in review.user_texts():
             for finding in extract(text):
                 if not any(_same(finding.text, s.text) for s in seen):
                     seen.append(finding)
-        for finding in seen:
-            entries = [e.text for e in review.engine.state.memory.target(finding.target).entries]
-            if any(_same(finding.text, e) for e in entries):
-                continue
-            # Only an entry that is that one fact is replaced: one that says more (a
-            # person's "Name: Ada. Prefers …") keeps what else it says.
-            prefix = _prefix(finding)
-            old = next((e for e in entries if e.startswith(prefix) and e.count(". ") == 0
-                        and len(e) <= 120), None) if finding.key else None
-            if old is not None:
-                review.call("memory", {"action": "replace", "target": finding.target,
-                                       "old_text": old, "content": finding.text})
-            else:
-                review.call("memory", {"action": "add", "target": finding.target,
-                                       "content": finding.text})
+        if "memory" in review.request.kinds:
+            for finding in seen:
+                self._save(review, finding)
+        if "skills" in review.request.kinds:
+            corrections_to_skills(review, [f.text for f in seen if f.target == "user"])
+
+    def _save(self, review: Review, finding: Finding) -> None:
+        entries = [e.text for e in review.engine.state.memory.target(finding.target).entries]
+        if any(_same(finding.text, e) for e in entries):
+            return
+        # Only an entry that is that one fact is replaced: one that says more (a
+        # person's "Name: Ada. Prefers …") keeps what else it says.
+        prefix = _prefix(finding)
+        old = next((e for e in entries if e.startswith(prefix) and e.count(". ") == 0
+                    and len(e) <= 120), None) if finding.key else None
+        if old is not None:
+            review.call("memory", {"action": "replace", "target": finding.target,
+                                   "old_text": old, "content": finding.text})
+            return
+        args = {"action": "add", "target": finding.target, "content": finding.text}
+        result = review.call("memory", args)
+        full = not result.get("success") and "would exceed the limit" in str(result.get("error"))
+        if full and _make_room(review, finding.target, len(finding.text)):
+            review.call("memory", args)
+
+
+def _make_room(review: Review, target: str, size: int) -> bool:
+    """Remove the oldest entries reviews wrote (each a ``memory`` remove of this run)
+    until ``size`` more characters fit; False, removing nothing, if they cannot."""
+    engine = review.engine
+    state = engine.state
+    limit = state.memory.limits[target]
+    texts = state.memory.target(target).texts()
+    used = len("\n§\n".join(texts))
+    ours = [(o.seq, text) for _id, text, o in blame_memory(engine, target)
+            if o.actor.startswith("reviewer.")]
+    drop: list[str] = []
+    for _seq, text in sorted(ours):
+        if used + 3 + size <= limit:
+            break
+        drop.append(text)
+        used -= len(text) + 3
+    if used + 3 + size > limit:
+        return False
+    for text in drop:
+        review.call("memory", {"action": "remove", "target": target, "old_text": text})
+    return True
+
+
+#: Kinds of correction, and the skill that collects each (a rule reviewer's skills).
+_KINDS: dict[str, tuple[re.Pattern[str], str]] = {
+    "answer-style": (re.compile(
+        r"(?i)\b(emojis?|markdown|bullet|tables?|headings?|concise|short|brief|verbose|"
+        r"tone|format|formatting|explanations?|apologi[sz]e|jargon|english|french|german|"
+        r"spanish|replies|answers?|lines|sources|examples?)\b"),
+        "How this user wants answers written: the corrections they gave, as rules."),
+    "code-style": (re.compile(
+        r"(?i)\b(docstrings?|comments?|type hints|variable names?|naming|imports?|"
+        r"functions?|classes|tests?|linter|lint)\b"),
+        "How this user wants code written: the corrections they gave, as rules."),
+    "git-workflow": (re.compile(
+        r"(?i)\b(commits?|commit messages?|push|branch(?:es)?|merge|rebase|pull requests?|"
+        r"\bprs?\b|main)\b"),
+        "How this user wants version control done: the corrections they gave, as rules."),
+}
+_INSTRUCTION_START = re.compile(r"(?i)^(?:please |from now on,? |always |never |don'?t |"
+                                r"do not |stop |avoid |no more |keep |use |write |answer |"
+                                r"be |make sure )")
+
+
+def corrections_to_skills(review: Review, saved: list[str]) -> None:
+    """Corrections of one kind given twice or more (in these turns, or already in
+    USER.md) become the rules of a skill for that kind, created or patched."""
+    profile = review.engine.state.memory.target("user").texts()
+    candidates = [t for t in [*profile, *saved] if _INSTRUCTION_START.match(t)]
+    for name, (pattern, description) in _KINDS.items():
+        rules = list(dict.fromkeys(t for t in candidates if pattern.search(t)))
+        if len(rules) < 2:
+            continue
+        record = review.engine.state.skills.live(name)
+        if record is None:
+            body = "\n".join(f"- {r}" for r in rules)
+            review.call("skill_manage", {
+                "action": "create", "name": name, "category": "preferences",
+                "content": f"---\nname: {name}\ndescription: {json.dumps(description)}\n---\n"
+                           f"# {name.replace('-', ' ').capitalize()}\n\n"
+                           f"Follow these rules; the user asked for each of them.\n\n"
+                           f"{body}\n"})
+            continue
+        missing = [r for r in rules if r not in record.content]
+        if not missing:
+            continue
+        review.call("skill_view", {"name": name})  # a background edit reads first
+        content = record.content.rstrip("\n") + "\n" + "\n".join(f"- {r}" for r in missing)
+        review.call("skill_manage", {"action": "edit", "name": name, "content": content + "\n"})
 
 
 def _prefix(finding: Finding) -> str:
