@@ -297,7 +297,7 @@ NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Hi", "Io", "Ju", "Ka", "Lu"
 
 
 def test_a_foreground_agent_and_its_background_review_write_at_once(home: Path) -> None:
-    _nudged(home, "background", review_on_end=False)
+    _nudged(home, "background", review_on_end=False, idle_ms=0)  # reviews run beside it
     with memoir.open(home) as mem:
         session = mem.start_session()
         for i in range(20):
