@@ -154,7 +154,7 @@ def test_write_commands_return_run_seqs_and_events(home: Path) -> None:
     replaced = jok(home, "memory", "replace", "--target", "user", entry[:5], "Name: Ada L.")
     assert isinstance(replaced, dict) and replaced["events"][1]["type"] == \
         "memory.entry_replaced"
-    reverted = jok(home, "revert", replaced["run"][:8])
+    reverted = jok(home, "revert", replaced["run"][:11])  # a unique prefix (28 bits)
     assert isinstance(reverted, dict) and reverted["target"] == replaced["run"]
     assert reverted["run"].startswith("revert-") and reverted["seqs"]
     duplicate = jok(home, "memory", "add", "--target", "user", "Name: Ada")
@@ -170,7 +170,7 @@ def test_memory_entries_are_named_by_id_prefix_or_text(home: Path) -> None:
     ambiguous = error(home, "memory", "remove", "shared", code=2)
     assert ambiguous["match"] == [f"{one}  shared one", f"{two}  shared two"]
     ok(home, "memory", "remove", two)
-    ok(home, "memory", "replace", one[:6], "only one")
+    ok(home, "memory", "replace", one[:10], "only one")
     after = jok(home, "memory", "list", "--target", "memory")
     assert isinstance(after, dict) and [e["text"] for e in after["memory"]] == ["only one"]
 
@@ -224,7 +224,7 @@ def test_log_filters_by_grep_entry_target_and_dates(home: Path) -> None:
     assert seqs("--grep", "PYTEST", "-i") == [every[4]]
     assert seqs("--target", "user") == [every[-1]]
     entry = json.loads(CliRunner().invoke(cli, ["--home", str(home), "show", "3"]).stdout)
-    assert seqs("--entry", entry["data"]["entry_id"][:5]) == [3]
+    assert seqs("--entry", entry["data"]["entry_id"][:10]) == [3]
     assert seqs("--since", "1 hour ago") == every
     assert seqs("--until", "yesterday") == []
     assert seqs("--since", "2020-01-01", "--until", "now") == every
