@@ -26,6 +26,7 @@ __all__ = [
     "Config",
     "ConfigReport",
     "CuratorConfig",
+    "EpisodicConfig",
     "JournalConfig",
     "LLMConfig",
     "MemoryConfig",
@@ -155,6 +156,19 @@ class ReviewersConfig(_Section):
     llm: LLMConfig = pydantic.Field(default_factory=LLMConfig)
 
 
+class EpisodicConfig(_Section):
+    """``episodic:`` — recall of past sessions (seed 004's keys)."""
+
+    #: Hits a search returns by default (and that a prompt recalls).
+    max_results: int = pydantic.Field(5, ge=1, le=100)
+    #: Recency weights: [days, weight] from the newest; older than the last: older_weight.
+    recency_weights: list[tuple[float, float]] = pydantic.Field(
+        default_factory=lambda: [(7.0, 2.0), (30.0, 1.5), (90.0, 1.0)])
+    older_weight: float = pydantic.Field(0.7, ge=0)
+    #: Journal a summary of each session when it ends (offline rules).
+    summaries: bool = True
+
+
 class CuratorConfig(_Section):
     """``curator:`` — keys and defaults are Hermes's (spec §8)."""
 
@@ -194,6 +208,7 @@ class Config(_Section):
     curator: CuratorConfig = pydantic.Field(default_factory=CuratorConfig)
     display: DisplayConfig = pydantic.Field(default_factory=DisplayConfig)
     reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
+    episodic: EpisodicConfig = pydantic.Field(default_factory=EpisodicConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 

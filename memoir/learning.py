@@ -15,14 +15,17 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
+from memoir.events.sessions import SessionSummarized
 from memoir.events.types import Event
 from memoir.llm import client_from_config
+from memoir.recall.summary import summarize_turns
 from memoir.reviewers.llm import LLMBackend
 from memoir.reviewers.queue import ReviewQueue
-from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review
+from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
 from memoir.turns import check_messages, record_turns, split_turns
 
@@ -117,12 +120,31 @@ class Learning:
         return request
 
     def ended(self, session_id: str) -> None:
-        """A session ended: review what no review covered (``reviewers.review_on_end``)."""
-        if not self.engine.config.reviewers.review_on_end:
-            return
+        """A session ended: journal its summary (``episodic.summaries``) and review what
+        no review covered (``reviewers.review_on_end``)."""
         info = self.engine.state.sessions.get(session_id)
-        if info is not None and info.turns:
+        if info is None or not info.turns:
+            return
+        if self.engine.config.episodic.summaries:
+            self.summarize(session_id)
+        if self.engine.config.reviewers.review_on_end:
             self.submit(session_id, info.turns, ("memory", "skills"), "end")
+
+    def summarize(self, session_id: str) -> Event | None:
+        """Journal a summary of the session's turns (offline rules); None if it has no
+        user text to summarise."""
+        info = self.engine.state.sessions.get(session_id)
+        if info is None or not info.turns:
+            return None
+        request = ReviewRequest(session_id, 1, info.turns, ())
+        summary, tags = summarize_turns(turns_of(self.engine, self.transcripts, request))
+        if not summary:
+            return None
+        payload = SessionSummarized(session_id=session_id, through_turn=info.turns,
+                                    summary=summary, tags=tags)
+        events, _ = self.engine.commit(lambda _s: Decision(events=[payload]), actor="system",
+                                       session=session_id)
+        return events[0]
 
     def review_now(self, session_id: str, *, from_turn: int = 1,
                    kinds: Sequence[str] = ("memory", "skills")) -> list[Event]:

@@ -45,6 +45,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.skills": "domains",
     "memoir.audit": "domains",
     "memoir.turns": "domains",
+    "memoir.recall": "domains",
     "memoir.reviewers": "reviewers",
     "memoir.learning": "reviewers",
     "memoir.curator": "domains",

@@ -13,7 +13,8 @@ import msgspec
 
 from memoir.events.types import Payload, event_type
 
-__all__ = ["PAYLOADS", "MessageRef", "SessionEnded", "SessionStarted", "TurnRecorded"]
+__all__ = ["PAYLOADS", "MessageRef", "SessionEnded", "SessionStarted", "SessionSummarized",
+           "TurnRecorded"]
 
 
 class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -76,9 +77,25 @@ class SessionEnded(Payload, frozen=True, kw_only=True):
         return (f"session:{self.session_id}",)
 
 
+@event_type("session.summarized")
+class SessionSummarized(Payload, frozen=True, kw_only=True):
+    """What a session was about, for episodic recall: a summary of its turns up to
+    ``through_turn`` (``source``: ``rules`` offline, or ``llm``) and topic ``tags``."""
+
+    session_id: str
+    through_turn: int
+    summary: str
+    tags: tuple[str, ...] = ()
+    source: str = "rules"
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"session:{self.session_id}",)
+
+
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     SessionStarted,
     SessionEnded,
     TurnRecorded,
+    SessionSummarized,
 )

@@ -34,7 +34,8 @@ from memoir.ids import short_id
 from memoir.projections.state import State
 from memoir.tools import DEFAULT_TOOLS, Toolset
 
-__all__ = ["REVIEW_TOOLS", "Backend", "Review", "ReviewRequest", "run_review", "summarize"]
+__all__ = ["REVIEW_TOOLS", "Backend", "Review", "ReviewRequest", "run_review", "summarize",
+           "turns_of"]
 
 #: What a review may call (spec §2.2), by construction: nothing else exists for it.
 REVIEW_TOOLS: Toolset = DEFAULT_TOOLS.only({"memory", "skills_list", "skill_view",
@@ -114,7 +115,7 @@ class Backend(Protocol):
     def review(self, review: Review) -> None: ...
 
 
-def _turns(engine: Engine, store: TranscriptStore, request: ReviewRequest
+def turns_of(engine: Engine, store: TranscriptStore, request: ReviewRequest
            ) -> list[list[dict[str, Any]]]:
     wanted = range(request.from_turn, request.through_turn + 1)
     refs: dict[int, list[str]] = {}
@@ -145,7 +146,7 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
     # The run starts with its first write (run.started in the same append), or with
     # its closing event when it wrote nothing: one append fewer per review.
     try:
-        review = Review(engine, request, run, summary, _turns(engine, store, request),
+        review = Review(engine, request, run, summary, turns_of(engine, store, request),
                         engine.view())
         backend.review(review)
     except Exception as exc:  # a backend's failure is a record, not a lost log line

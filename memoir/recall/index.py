@@ -1,0 +1,302 @@
+"""The episodic index: SQLite FTS5 over session summaries and turn text, a projection of
+the journal and the transcript store.
+
+``.memoir/search.db`` holds one row per session (when, where from, how many turns, its
+summary and tags) and an FTS5 table of documents: each summary, and the user and
+assistant text of each recorded turn.  It follows the journal: :meth:`SearchIndex.sync`
+indexes the session events appended since the seq it last indexed (stored in the same
+transaction as the rows, so a crash never leaves half a sync), and every search syncs
+first.  Deleted, it is rebuilt from the journal and the transcript store, in journal
+order, so the rows and the ranking are the same.
+
+Ranking: FTS5's BM25 (higher is better here), times a recency weight of the session's
+last activity (``episodic.recency_weights``: 2.0 within 7 days, 1.5 within 30, 1.0
+within 90, 0.7 older — seed 004's defaults), best document per session.
+
+Queries are cleaned as Hermes cleans them (spec §5.2): at most 2,048 characters,
+balanced "phrases" kept, FTS5 operators stripped, a dangling AND/OR/NOT dropped, and a
+token holding ``.``, ``-`` or ``_`` quoted; whatever still fails is a
+:class:`ValidationError`, never an SQLite error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memoir.clock import parse_ts
+from memoir.engine.engine import Engine
+from memoir.engine.transcripts import TranscriptStore
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.sessions import (
+    SessionEnded,
+    SessionStarted,
+    SessionSummarized,
+    TurnRecorded,
+)
+from memoir.events.types import Event
+
+__all__ = ["Hit", "SearchIndex", "clean_query", "recency_weight"]
+
+SEARCH_FILE = "search.db"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id TEXT PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT,
+    last_active TEXT NOT NULL, platform TEXT NOT NULL, turns INTEGER NOT NULL DEFAULT 0,
+    summary TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', first_message TEXT
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
+    text, session_id UNINDEXED, kind UNINDEXED, turn UNINDEXED, role UNINDEXED,
+    tokenize = 'unicode61'
+);
+"""
+_MAX_QUERY = 2048
+_OPERATORS = re.compile(r'[+{}():^"]')
+_DANGLING = re.compile(r"^(?:AND|OR|NOT)\s+|\s+(?:AND|OR|NOT)$")
+_SCAN = 300
+
+#: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.
+DEFAULT_WEIGHTS: tuple[tuple[float, float], ...] = ((7, 2.0), (30, 1.5), (90, 1.0))
+OLDER_WEIGHT = 0.7
+
+
+def clean_query(query: str) -> str:
+    """An FTS5 MATCH expression from what a person typed (see the module docstring)."""
+    text = query[:_MAX_QUERY]
+    phrases = re.findall(r'"([^"]+)"', text)
+    text = re.sub(r'"[^"]*"', " ", text)
+    text = _OPERATORS.sub(" ", text)
+    text = re.sub(r"\*+", "*", text)
+    words = []
+    for token in text.split():
+        token = token.lstrip("*")
+        if not token or token == "-":
+            continue
+        if re.search(r"[.\-_/@#$%&=<>,;!?~`'\\[\]|]", token):
+            inner = re.sub(r'[^\w.\-_/@]+', " ", token).strip()
+            if inner:
+                words.append(f'"{inner}"')
+            continue
+        words.append(token)
+    expression = " ".join([*(f'"{p.strip()}"' for p in phrases if p.strip()), *words])
+    previous = None
+    while previous != expression:
+        previous = expression
+        expression = _DANGLING.sub("", expression).strip()
+    return expression
+
+
+def recency_weight(last_active: str, now: dt.datetime,
+                   weights: Iterable[tuple[float, float]] = DEFAULT_WEIGHTS,
+                   older: float = OLDER_WEIGHT) -> float:
+    try:
+        age = (now - parse_ts(last_active)).total_seconds() / 86400
+    except ValueError:
+        return older
+    for days, weight in weights:
+        if age <= days:
+            return weight
+    return older
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A session a search found: its best document, scored."""
+
+    session: str
+    score: float
+    bm25: float
+    weight: float
+    snippet: str
+    kind: str  # "summary" or "turn"
+    turn: int | None
+    role: str | None
+    started_at: str
+    last_active: str
+    platform: str
+    title: str
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class SearchIndex:
+    """The index of one home (see the module docstring)."""
+
+    def __init__(self, engine: Engine, store: TranscriptStore) -> None:
+        self.engine = engine
+        self.store = store
+        self.path = engine.home / ".memoir" / SEARCH_FILE
+        self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.executescript(_SCHEMA)
+        return db
+
+    def indexed(self) -> int:
+        """The journal seq the index has caught up to."""
+        with self._lock, self._connect() as db:
+            row = db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()
+            return int(row[0]) if row else 0
+
+    def sync(self) -> int:
+        """Index the session events appended since the last sync; how many."""
+        if self.engine.readonly and not self.path.exists():
+            return 0
+        with self._lock:
+            db = self._connect()
+            try:
+                db.execute("BEGIN IMMEDIATE")  # one writer; others wait, then see it done
+                row = db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()
+                start = int(row[0]) if row else 0
+                count = 0
+                last = start
+                for event in self.engine.events(after=start, types=[
+                        "session.started", "session.ended", "session.turn_recorded",
+                        "session.summarized"]):
+                    self._apply(db, event)
+                    count += 1
+                head = self.engine.head
+                last = max(last, head)
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('seq', ?)", (str(last),))
+                db.execute("COMMIT")
+                return count
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            finally:
+                db.close()
+
+    def _apply(self, db: sqlite3.Connection, event: Event) -> None:
+        data = event.data
+        if isinstance(data, SessionStarted):
+            db.execute("INSERT OR IGNORE INTO sessions (session_id, started_at, last_active, "
+                       "platform) VALUES (?, ?, ?, ?)",
+                       (data.session_id, data.started_at or event.ts,
+                        data.started_at or event.ts, data.platform))
+        elif isinstance(data, SessionEnded):
+            db.execute("UPDATE sessions SET ended_at = ? WHERE session_id = ?",
+                       (event.ts, data.session_id))
+        elif isinstance(data, SessionSummarized):
+            db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
+                       (data.summary, " ".join(data.tags), data.session_id))
+            db.execute("DELETE FROM docs WHERE session_id = ? AND kind = 'summary'",
+                       (data.session_id,))
+            db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
+                       (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
+        elif isinstance(data, TurnRecorded):
+            at = next((m.at for m in data.messages if m.at), None) or event.ts
+            wanted = [m for m in data.messages if m.role in ("user", "assistant")]
+            try:
+                bodies = self.store.get_many([m.ref for m in wanted])
+            except (NotFoundError, ValidationError, ValueError):
+                bodies = []  # a lost or damaged body: the turn is indexed without it
+            first = None
+            for ref, body in zip(wanted, bodies, strict=False):
+                text = _text(body)
+                if text.strip():
+                    db.execute("INSERT INTO docs VALUES (?, ?, 'turn', ?, ?)",
+                               (text, data.session_id, data.turn, ref.role))
+                    if ref.role == "user" and first is None:
+                        first = text
+            db.execute("UPDATE sessions SET turns = ?, last_active = max(last_active, ?), "
+                       "first_message = coalesce(first_message, ?) WHERE session_id = ?",
+                       (data.turn, at, first, data.session_id))
+
+    def search(self, query: str, *, limit: int = 5, now: dt.datetime | None = None,
+               exclude: Iterable[str] = ()) -> list[Hit]:
+        """Sessions matching ``query``, best first (BM25 × recency, one hit per session)."""
+        expression = clean_query(query)
+        if not expression:
+            raise ValidationError("the query is empty once its search operators are taken "
+                                  "out; give some words to look for")
+        self.sync()
+        weights = self._weights()
+        when = now or self.engine.clock.now()
+        skip = set(exclude)
+        try:
+            with self._lock, self._connect() as db:
+                rows = db.execute(
+                    "SELECT d.session_id, -bm25(docs) AS score, "
+                    "snippet(docs, 0, '[', ']', '…', 12), d.kind, d.turn, d.role, "
+                    "s.started_at, s.last_active, s.platform, "
+                    "coalesce(s.first_message, '') "
+                    "FROM docs d JOIN sessions s ON s.session_id = d.session_id "
+                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, _SCAN)).fetchall()
+        except sqlite3.Error as exc:
+            raise ValidationError(f"the query {query[:80]!r} could not be searched ({exc}); "
+                                  "use plain words or \"a phrase\"") from None
+        best: dict[str, Hit] = {}
+        for sid, score, snippet, kind, turn, role, started, last, platform, first in rows:
+            if sid in skip:
+                continue
+            weight = recency_weight(last, when, *weights)
+            hit = Hit(sid, round(score * weight, 6), round(score, 6), weight, snippet, kind,
+                      turn, role, started, last, platform, _title(first))
+            if sid not in best or hit.score > best[sid].score:
+                best[sid] = hit
+        ranked = sorted(best.values(), key=lambda h: (-h.score, h.session))
+        return ranked[:limit]
+
+    def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
+        """Sessions by last activity, newest first."""
+        self.sync()
+        with self._lock, self._connect() as db:
+            rows = db.execute("SELECT session_id, started_at, ended_at, last_active, platform, "
+                              "turns, summary, coalesce(first_message, '') FROM sessions "
+                              "ORDER BY last_active DESC, session_id LIMIT ?",
+                              (limit,)).fetchall()
+        return [{"session": r[0], "started_at": r[1], "ended_at": r[2], "last_active": r[3],
+                 "platform": r[4], "turns": r[5], "summary": r[6], "title": _title(r[7])}
+                for r in rows]
+
+    def summaries(self, session_ids: Iterable[str]) -> dict[str, str]:
+        """The summaries of these sessions (those that have one)."""
+        ids = list(session_ids)
+        if not ids:
+            return {}
+        with self._lock, self._connect() as db:
+            marks = ",".join("?" * len(ids))
+            rows = db.execute(f"SELECT session_id, summary FROM sessions WHERE session_id IN "
+                              f"({marks})", ids).fetchall()
+        return {sid: summary for sid, summary in rows if summary}
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        """Every row of the index, in a stable order (for checks)."""
+        with self._lock, self._connect() as db:
+            sessions = db.execute("SELECT * FROM sessions ORDER BY session_id").fetchall()
+            docs = db.execute("SELECT rowid, * FROM docs ORDER BY rowid").fetchall()
+        return [*sessions, *docs]
+
+    def _weights(self) -> tuple[tuple[tuple[float, float], ...], float]:
+        config = self.engine.config.episodic
+        return (tuple((float(d), float(w)) for d, w in config.recency_weights),
+                float(config.older_weight))
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
+
+
+def _title(first: str) -> str:
+    line = " ".join(first.split())
+    return line if len(line) <= 60 else line[:59] + "…"
+
+
+def delete_index(home: Path) -> None:
+    """Remove the index file (it is rebuilt on the next search)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        (home / ".memoir" / f"{SEARCH_FILE}{suffix}").unlink(missing_ok=True)
