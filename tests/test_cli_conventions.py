@@ -495,6 +495,8 @@ EVERY_COMMAND: list[list[str]] = [
     ["pending", "approve", "{pending}"], ["pending", "reject", "--all"],
     ["config", "show"], ["config", "check"], ["demo", "--home", "{demo}"],
     ["sessions", "import", "{conversation}"], ["review", "--session", "{session}"],
+    ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
+    ["sessions", "export"],
 ]
 
 

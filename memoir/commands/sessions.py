@@ -19,11 +19,14 @@ from memoir.commands.base import (
     home_option,
     is_json,
     open_home,
+    table,
     write_json,
 )
 from memoir.errors import ValidationError
 from memoir.lookup import resolve
 from memoir.reading import read_text
+from memoir.recall.index import SearchIndex
+from memoir.recall.tool import read_session
 from memoir.turns import check_messages
 
 __all__ = ["review", "sessions_group"]
@@ -35,7 +38,7 @@ MAX_FILE_BYTES = 64 << 20
 @click.group("sessions")
 @home_option
 def sessions_group() -> None:
-    """Conversations: import them so memoir learns from them."""
+    """Conversations: import, list, search, show and export them."""
 
 
 def _files(paths: tuple[Path, ...]) -> list[Path]:
@@ -124,6 +127,109 @@ def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | N
         else:
             runs = f"; reviewed as {', '.join(row['runs'])}" if row["runs"] else ""
             click.echo(f"{row['session']}  {row['turns']} turn(s) from {row['file']}{runs}")
+
+
+def _index(handle: Memoir) -> SearchIndex:
+    return SearchIndex(handle, handle.learning.transcripts)
+
+
+@sessions_group.command("list")
+@home_option
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=20, show_default=True)
+@click.pass_context
+def list_command(ctx: click.Context, limit: int) -> None:
+    """Sessions with recorded turns or a summary, most recently active first."""
+    rows = _index(open_home(ctx)).sessions(limit=limit)
+    if is_json():
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("no sessions recorded (session.record_turn or memoir sessions import)")
+        return
+    table(["SESSION", "LAST ACTIVE", "TURNS", "PLATFORM", "TITLE"],
+          [[r["session"], r["last_active"][:19], r["turns"], r["platform"], r["title"]]
+           for r in rows], right=[2])
+
+
+@sessions_group.command("search")
+@home_option
+@click.argument("query")
+@click.option("--limit", "-n", type=click.IntRange(min=1, max=100), default=None,
+              help="How many sessions (default: episodic.max_results).")
+@click.pass_context
+def search_command(ctx: click.Context, query: str, limit: int | None) -> None:
+    """Past sessions matching QUERY, best first (BM25 times recency)."""
+    handle = open_home(ctx)
+    hits = _index(handle).search(query, limit=limit or handle.config.episodic.max_results)
+    if is_json():
+        echo_json([h.as_json() for h in hits])
+        return
+    if not hits:
+        click.echo("no session matches")
+        return
+    for h in hits:
+        where = f"turn {h.turn} ({h.role})" if h.kind == "turn" else "summary"
+        click.echo(f"{h.session}  {h.score:.3f}  {h.last_active[:19]}  {h.title}")
+        click.echo(f"    {where}: {' '.join(h.snippet.split())}")
+
+
+@sessions_group.command("show")
+@home_option
+@click.argument("session_id", shell_complete=complete_sessions)
+@click.pass_context
+def show_command(ctx: click.Context, session_id: str) -> None:
+    """A session: when, its summary, and its messages (first 20 and last 10)."""
+    handle = open_home(ctx)
+    session_id = resolve(session_id, handle.state.sessions, "session")
+    info = read_session(handle, session_id)
+    if is_json():
+        echo_json(info)
+        return
+    click.echo(f"session {session_id}  {info['platform']}  started {info['started_at'][:19]}"
+               + (f"  ended {info['ended_at'][:19]}" if info["ended_at"] else "")
+               + f"  {info['turns']} turn(s)")
+    if info["summary"]:
+        click.echo("")
+        click.echo(info["summary"])
+    click.echo("")
+    for i, m in enumerate(info["messages"]):
+        if info["truncated"] and i == 20:
+            click.echo(f"… {info['message_count'] - 30} message(s) not shown …")
+        text = m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+        click.echo(f"[{m['turn']}] {m['role']}: {text}")
+
+
+@sessions_group.command("export")
+@home_option
+@click.argument("session_ids", nargs=-1, shell_complete=complete_sessions)
+@click.pass_context
+def export_command(ctx: click.Context, session_ids: tuple[str, ...]) -> None:
+    """Sessions as JSON (all, or those named): metadata, summary, tags and every
+    message, one JSON document on stdout (like `hermes session export`)."""
+    handle = open_home(ctx)
+    state = handle.state
+    wanted = [resolve(s, state.sessions, "session") for s in session_ids] or [
+        s.id for s in sorted(state.sessions.values(), key=lambda s: s.started_at)
+        if s.turns]
+    out = []
+    for sid in wanted:
+        info = state.sessions[sid]
+        messages: list[dict[str, Any]] = []
+        summary, tags = "", []
+        for event in handle.events(session=sid, types=["session.turn_recorded",
+                                                       "session.summarized"]):
+            data: Any = event.data
+            if event.type == "session.summarized":
+                summary, tags = data.summary, list(data.tags)
+                continue
+            for ref, body in zip(data.messages, handle.learning.transcripts.get_many(
+                    [m.ref for m in data.messages]), strict=True):
+                messages.append({"turn": data.turn, **body,
+                                 **({"timestamp": ref.at} if ref.at else {})})
+        out.append({"session_id": sid, "platform": info.platform, "started_at": info.started_at,
+                    "ended_at": info.ended_at, "turns": info.turns, "summary": summary,
+                    "tags": tags, "messages": messages})
+    click.echo(json.dumps(out, ensure_ascii=False, indent=2))
 
 
 @click.command("review")

@@ -59,7 +59,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
 """
 _MAX_QUERY = 2048
 _OPERATORS = re.compile(r'[+{}():^"]')
-_DANGLING = re.compile(r"^(?:AND|OR|NOT)\s+|\s+(?:AND|OR|NOT)$")
 _SCAN = 300
 
 #: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.
@@ -69,6 +68,11 @@ OLDER_WEIGHT = 0.7
 
 def clean_query(query: str) -> str:
     """An FTS5 MATCH expression from what a person typed (see the module docstring)."""
+    return " ".join(query_terms(query))
+
+
+def query_terms(query: str) -> list[str]:
+    """The terms of :func:`clean_query`: words and quoted phrases."""
     text = query[:_MAX_QUERY]
     phrases = re.findall(r'"([^"]+)"', text)
     text = re.sub(r'"[^"]*"', " ", text)
@@ -85,12 +89,12 @@ def clean_query(query: str) -> str:
                 words.append(f'"{inner}"')
             continue
         words.append(token)
-    expression = " ".join([*(f'"{p.strip()}"' for p in phrases if p.strip()), *words])
-    previous = None
-    while previous != expression:
-        previous = expression
-        expression = _DANGLING.sub("", expression).strip()
-    return expression
+    terms = [*(f'"{p.strip()}"' for p in phrases if p.strip()), *words]
+    while terms and terms[0] in ("AND", "OR", "NOT"):
+        terms.pop(0)
+    while terms and terms[-1] in ("AND", "OR", "NOT"):
+        terms.pop()
+    return terms
 
 
 def recency_weight(last_active: str, now: dt.datetime,
@@ -216,26 +220,20 @@ class SearchIndex:
     def search(self, query: str, *, limit: int = 5, now: dt.datetime | None = None,
                exclude: Iterable[str] = ()) -> list[Hit]:
         """Sessions matching ``query``, best first (BM25 × recency, one hit per session)."""
-        expression = clean_query(query)
-        if not expression:
+        terms = query_terms(query)
+        if not terms:
             raise ValidationError("the query is empty once its search operators are taken "
                                   "out; give some words to look for")
         self.sync()
         weights = self._weights()
         when = now or self.engine.clock.now()
         skip = set(exclude)
-        try:
-            with self._lock, self._connect() as db:
-                rows = db.execute(
-                    "SELECT d.session_id, -bm25(docs) AS score, "
-                    "snippet(docs, 0, '[', ']', '…', 12), d.kind, d.turn, d.role, "
-                    "s.started_at, s.last_active, s.platform, "
-                    "coalesce(s.first_message, '') "
-                    "FROM docs d JOIN sessions s ON s.session_id = d.session_id "
-                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, _SCAN)).fetchall()
-        except sqlite3.Error as exc:
-            raise ValidationError(f"the query {query[:80]!r} could not be searched ({exc}); "
-                                  "use plain words or \"a phrase\"") from None
+        rows = self._match(" ".join(terms), query)
+        if not rows and len(terms) > 1:
+            # Every word in one message found nothing: any of them, ranked, will do
+            # (people rarely search with the words they used).
+            rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
+                               query)
         best: dict[str, Hit] = {}
         for sid, score, snippet, kind, turn, role, started, last, platform, first in rows:
             if sid in skip:
@@ -247,6 +245,20 @@ class SearchIndex:
                 best[sid] = hit
         ranked = sorted(best.values(), key=lambda h: (-h.score, h.session))
         return ranked[:limit]
+
+    def _match(self, expression: str, query: str) -> list[tuple[Any, ...]]:
+        try:
+            with self._lock, self._connect() as db:
+                return db.execute(
+                    "SELECT d.session_id, -bm25(docs) AS score, "
+                    "snippet(docs, 0, '[', ']', '…', 12), d.kind, d.turn, d.role, "
+                    "s.started_at, s.last_active, s.platform, "
+                    "coalesce(s.first_message, '') "
+                    "FROM docs d JOIN sessions s ON s.session_id = d.session_id "
+                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, _SCAN)).fetchall()
+        except sqlite3.Error as exc:
+            raise ValidationError(f"the query {query[:80]!r} could not be searched ({exc}); "
+                                  "use plain words or \"a phrase\"") from None
 
     def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
         """Sessions by last activity, newest first."""

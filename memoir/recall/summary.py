@@ -25,8 +25,11 @@ _COMMAND = re.compile(r"`([^`\n]{2,80})`")
 _DECISION = re.compile(r"(?i)\b(?:we(?:'ll| will) (?:use|go with|keep|switch)|i(?:'ll| will) "
                        r"(?:use|go with|switch)|decided to|let's (?:use|go with|keep)|the fix "
                        r"(?:is|was)|fixed by|resolved by|the cause (?:is|was))\b[^.!?\n]{3,160}")
-_WORD = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{3,}")
+_WORD = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{2,}")
 _STOP = frozenset((
+    "the", "and", "for", "you", "are", "but", "not", "can", "our", "was", "has", "had",
+    "its", "did", "get", "got", "let", "use", "one", "all", "any", "how", "why", "who",
+    "now", "yes", "try", "see", "out", "off", "way", "too", "own", "new",
     "about", "above", "after", "again", "also", "because", "been", "before", "being", "below",
     "between", "both", "could", "does", "doing", "down", "during", "each", "from", "further",
     "have", "having", "here", "into", "itself", "just", "more", "most", "once", "only",
