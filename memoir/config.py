@@ -30,6 +30,7 @@ __all__ = [
     "JournalConfig",
     "LLMConfig",
     "MemoryConfig",
+    "ProceduralConfig",
     "ProjectionsConfig",
     "ReviewersConfig",
     "SkillsConfig",
@@ -169,6 +170,13 @@ class EpisodicConfig(_Section):
     summaries: bool = True
 
 
+class ProceduralConfig(_Section):
+    """``procedural:`` — skills in the prompt (seed 004's keys)."""
+
+    max_skills_injected: int = pydantic.Field(3, ge=0, le=50)
+    relevance_threshold: float = pydantic.Field(0.15, ge=0, le=1)
+
+
 class CuratorConfig(_Section):
     """``curator:`` — keys and defaults are Hermes's (spec §8)."""
 
@@ -209,6 +217,7 @@ class Config(_Section):
     display: DisplayConfig = pydantic.Field(default_factory=DisplayConfig)
     reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
     episodic: EpisodicConfig = pydantic.Field(default_factory=EpisodicConfig)
+    procedural: ProceduralConfig = pydantic.Field(default_factory=ProceduralConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 

@@ -16,10 +16,12 @@ from typing import Any, Protocol
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
+from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.memory.commands import memory_tool
 from memoir.prompt import Blocks, blocks_at
+from memoir.recall.assemble import Procedural, Prompt, build_prompt
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 
 __all__ = ["Recorder", "Session"]
@@ -74,6 +76,7 @@ class Session:
         self._blocks = blocks
         self._ended = False
         self._recorder = recorder
+        self._procedural: Procedural | None = None
 
     @property
     def memoir(self) -> Engine:
@@ -139,6 +142,20 @@ class Session:
         calls = message.get("tool_calls") if isinstance(message, dict) else \
             getattr(message, "tool_calls", None)
         return [self.tool_result_message(call) for call in calls or []]
+
+    def prompt(self, message: str) -> Prompt:
+        """The memory context for ``message``: the frozen MEMORY and USER blocks, the
+        skills index and the skills relevant to the message (all at the pin), and the
+        recalled past sessions, fenced, added to the user's message (journaled, so the
+        prompt renders again exactly).  ``Prompt.system`` and ``Prompt.user_message``
+        are the assembled texts; the other fields are the parts, for a host that places
+        them itself.  See :mod:`memoir.recall.assemble`."""
+        if self._procedural is None:
+            self._procedural = Procedural(self.engine.view(self.pinned_seq))
+        store = TranscriptStore(self.engine.home / ".memoir" / "transcripts",
+                                readonly=self.engine.readonly)
+        return build_prompt(self.engine, store, self.id, self.pinned_seq, self.prompt_blocks(),
+                            self._procedural, message, journal=not self.engine.readonly)
 
     def record_turn(self, messages: list[dict[str, Any]]) -> Any:
         """Record one turn of the conversation (or several: a turn starts at each user

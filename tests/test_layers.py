@@ -66,6 +66,7 @@ ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domain
 SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
     ("memoir.audit", "memoir.skills"),
+    ("memoir.recall", "memoir.skills"),
     ("memoir.learning", "memoir.reviewers"),
     ("memoir.config", "memoir.reading"),
     ("memoir.config", "memoir.lookup"),

@@ -123,13 +123,32 @@ def show(ctx: click.Context, seq: int) -> None:
               help="The session's pinned prompt (a unique prefix of its id will do).")
 @click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
               help="The prompt as of this seq.")
+@click.option("--message", default=None,
+              help="With --session: the whole prompt of a turn for this user message — "
+                   "skills index, relevant skills, recalled sessions (as recorded when the "
+                   "turn ran).")
 @click.pass_context
-def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None) -> None:
+def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None,
+           message: str | None) -> None:
     """Print the MEMORY and USER prompt blocks: by default what a session started now
-    would see; with --session, what that session saw; with --at, as of a seq."""
+    would see; with --session, what that session saw; with --at, as of a seq; with
+    --session and --message, the full prompt of that turn."""
     if session_id is not None and at_seq is not None:
         raise click.UsageError("give --session ID or --at SEQ, not both")
+    if message is not None and session_id is None:
+        raise click.UsageError("--message needs --session ID")
     handle = open_home(ctx, readonly=True)
+    if session_id is not None and message is not None:
+        session_id = resolve(session_id, handle.state.sessions, "session")
+        full = handle.session(session_id).prompt(message)
+        if is_json():
+            echo_json(full.as_json())
+            return
+        click.echo(full.system)
+        click.echo("")
+        click.echo("--- user message ---")
+        click.echo(full.user_message)
+        return
     if session_id is not None:
         session_id = resolve(session_id, handle.state.sessions, "session")
         seq = handle.state.sessions[session_id].pinned_seq

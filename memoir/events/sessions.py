@@ -13,8 +13,8 @@ import msgspec
 
 from memoir.events.types import Payload, event_type
 
-__all__ = ["PAYLOADS", "MessageRef", "SessionEnded", "SessionStarted", "SessionSummarized",
-           "TurnRecorded"]
+__all__ = ["PAYLOADS", "ContextRecalled", "MessageRef", "RecalledHit", "SessionEnded",
+           "SessionStarted", "SessionSummarized", "TurnRecorded"]
 
 
 class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -92,10 +92,34 @@ class SessionSummarized(Payload, frozen=True, kw_only=True):
         return (f"session:{self.session_id}",)
 
 
+class RecalledHit(msgspec.Struct, frozen=True, kw_only=True):
+    """One past session recalled into a prompt."""
+
+    session: str
+    score: float
+    snippet: str
+    summary: str = ""
+
+
+@event_type("session.context_recalled")
+class ContextRecalled(Payload, frozen=True, kw_only=True):
+    """What episodic recall put into a prompt of this session for a message (its
+    BLAKE2b-128 ``message_hash``): the hits came from the index at this record's seq,
+    later than the session's pin, so they are kept to render that prompt again."""
+
+    session_id: str
+    message_hash: str
+    hits: tuple[RecalledHit, ...] = ()
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"session:{self.session_id}",)
+
+
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     SessionStarted,
     SessionEnded,
     TurnRecorded,
     SessionSummarized,
+    ContextRecalled,
 )
