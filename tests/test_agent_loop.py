@@ -105,14 +105,17 @@ def test_the_documented_agent_loop_runs_against_a_real_server(
     assert saved["success"] is True and saved["message"] == "Entry added."
     assert bad["success"] is False and "not valid JSON" in bad["error"]
     with memoir.open(home) as mem:
-        (added,) = mem.events(types=["memory.entry_added"])
-        assert added.actor == "agent" and added.session is not None
+        (added,) = mem.events(types=["memory.entry_added"], actor="agent")
+        assert added.session is not None
+        assert len(list(mem.events(types=["session.turn_recorded"]))) == 2
+        assert list(mem.events(types=["session.summarized"]))
         ended = list(mem.events(types=["session.ended"]))
         assert [e.session for e in ended] == [added.session]
         # What the model saved is in the next session's prompt, not in this one's.
         assert "Name: Ada." in (mem.start_session().prompt_blocks()["user"] or "")
     system = first["messages"][0]["content"]
     assert "Name: Ada" not in system
+    assert system.startswith("You are a helpful assistant.")
 
 
 def test_tool_messages_take_plain_dicts_and_never_raise(home: Path) -> None:
