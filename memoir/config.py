@@ -27,6 +27,7 @@ __all__ = [
     "ConfigReport",
     "CuratorConfig",
     "EpisodicConfig",
+    "InsightsConfig",
     "JournalConfig",
     "LLMConfig",
     "MemoryConfig",
@@ -177,6 +178,20 @@ class ProceduralConfig(_Section):
     relevance_threshold: float = pydantic.Field(0.15, ge=0, le=1)
 
 
+class InsightsConfig(_Section):
+    """``insights:`` — seed 003's pipeline from tool errors to skill candidates."""
+
+    #: Occurrences of an error signature that make it an insight.
+    promote_after: int = pydantic.Field(3, ge=1)
+    #: References of an insight (hints shown, memory_search hits) that make it a skill
+    #: candidate.
+    candidate_after: int = pydantic.Field(5, ge=1)
+    #: A signature seen once and not again within this many days expires.
+    expire_days: float = pydantic.Field(14, gt=0)
+    #: An insight nobody referenced within this many days is demoted.
+    demote_days: float = pydantic.Field(30, gt=0)
+
+
 class CuratorConfig(_Section):
     """``curator:`` — keys and defaults are Hermes's (spec §8)."""
 
@@ -218,6 +233,7 @@ class Config(_Section):
     reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
     episodic: EpisodicConfig = pydantic.Field(default_factory=EpisodicConfig)
     procedural: ProceduralConfig = pydantic.Field(default_factory=ProceduralConfig)
+    insights: InsightsConfig = pydantic.Field(default_factory=InsightsConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 

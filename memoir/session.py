@@ -22,6 +22,7 @@ from memoir.events.sessions import SessionEnded
 from memoir.memory.commands import memory_tool
 from memoir.prompt import Blocks, blocks_at
 from memoir.recall.assemble import Procedural, Prompt, build_prompt
+from memoir.recall.insights import hint_for
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 
 __all__ = ["Recorder", "Session"]
@@ -156,6 +157,12 @@ class Session:
                                 readonly=self.engine.readonly)
         return build_prompt(self.engine, store, self.id, self.pinned_seq, self.prompt_blocks(),
                             self._procedural, message, journal=not self.engine.readonly)
+
+    def tool_error_hint(self, tool: str, error: str) -> str | None:
+        """What memoir learned about this tool error (seed 003): how often it happened
+        and what resolved it, when its signature is an insight; else None.  Recording a
+        turn that holds the error journals that the hint was shown."""
+        return hint_for(self.engine.state, tool, error)
 
     def record_turn(self, messages: list[dict[str, Any]]) -> Any:
         """Record one turn of the conversation (or several: a turn starts at each user

@@ -25,6 +25,7 @@ from memoir.engine.engine import Engine
 from memoir.errors import MemoirError
 from memoir.logs import get_logger
 from memoir.memory.commands import MEMORY_SCHEMA, memory_tool
+from memoir.recall.insights import MEMORY_SEARCH_SCHEMA, memory_search_tool
 from memoir.recall.tool import SESSION_SEARCH_SCHEMA, session_search_tool
 from memoir.skills.tools import (
     SKILL_MANAGE_SCHEMA,
@@ -143,6 +144,7 @@ DEFAULT_TOOLS = Toolset([
     Tool(SKILL_VIEW_SCHEMA, skill_view_tool),
     Tool(SKILLS_LIST_SCHEMA, skills_list_tool),
     Tool(SESSION_SEARCH_SCHEMA, session_search_tool),
+    Tool(MEMORY_SEARCH_SCHEMA, memory_search_tool),
 ])
 
 

@@ -27,10 +27,12 @@ from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
-from memoir.events.sessions import MessageRef, TurnRecorded
+from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
+from memoir.events.sessions import MessageRef, ToolError, TurnRecorded
 from memoir.events.types import Payload
 from memoir.projections.sessions import count_turn
 from memoir.projections.state import State
+from memoir.recall.signatures import signature
 
 __all__ = [
     "MAX_CONVERSATION_CHARS",
@@ -180,6 +182,47 @@ def _tool_error(content: Any) -> str | None:
     return None
 
 
+def tool_errors(messages: Sequence[dict[str, Any]]) -> tuple[ToolError, ...]:
+    """The failed tool calls of a turn, each with its signature and, when the turn shows
+    one, its resolution: the next call of the same tool that succeeded (its arguments),
+    else the assistant's next reply."""
+    names: dict[str, tuple[str, Any]] = {}
+    for message in messages:
+        for call in message.get("tool_calls") or []:
+            if isinstance(call, dict):
+                function = call.get("function") or {}
+                names[str(call.get("id"))] = (str(function.get("name")),
+                                              function.get("arguments"))
+    out = []
+    for i, message in enumerate(messages):
+        if message.get("role") != "tool":
+            continue
+        error = _tool_error(message.get("content"))
+        if error is None:
+            continue
+        tool, _args = names.get(str(message.get("tool_call_id")), ("unknown", None))
+        resolution = None
+        for later in messages[i + 1:]:
+            if later.get("role") == "tool":
+                name, args = names.get(str(later.get("tool_call_id")), ("", None))
+                if name == tool and _tool_error(later.get("content")) is None:
+                    resolution = f"{tool} succeeded with {_clip(str(args), 200)}"
+                    break
+            elif later.get("role") == "assistant" and not later.get("tool_calls"):
+                text = later.get("content")
+                if isinstance(text, str) and text.strip():
+                    resolution = _clip(text, 300)
+                    break
+        out.append(ToolError(tool=tool, signature=signature(tool, error), error=error,
+                             resolution=resolution))
+    return tuple(out)
+
+
+def _clip(text: str, size: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= size else line[: size - 1] + "…"
+
+
 def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
     """What the journal keeps of a message: its role, its reference, its tool calls
     (names and validity) or the call it answers and its error, its time."""
@@ -193,6 +236,31 @@ def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
         error=_tool_error(message.get("content")) if role == "tool" else None,
         at=message.get("at"),
     )
+
+
+def _pipeline(state: State, errors: Sequence[ToolError], counts: dict[str, int],
+              references: dict[str, int], thresholds: Any) -> list[Payload]:
+    """Seed 003's steps a turn's errors take (promotion, a hint shown, a candidate),
+    decided now with the configured thresholds and journaled with the turn."""
+    out: list[Payload] = []
+    for error in errors:
+        known = state.insights.signatures.get(error.signature)
+        live = known is not None and known.state != "expired"
+        before = counts.get(error.signature, known.count if live and known else 0)
+        counts[error.signature] = before + 1
+        status = known.state if live and known else "seen"
+        if status == "seen" and before + 1 == thresholds.promote_after:
+            out.append(InsightPromoted(signature=error.signature, count=before + 1,
+                                       resolution=error.resolution or (
+                                           known.resolution if known else None)))
+        elif status == "insight" and known is not None:
+            # The error is one memoir knows: a hint is shown for it (and counts).
+            used = references.get(error.signature, known.references) + 1
+            references[error.signature] = used
+            out.append(InsightReferenced(signature=error.signature, how="hint"))
+            if used == thresholds.candidate_after:
+                out.append(InsightCandidate(signature=error.signature, references=used))
+    return out
 
 
 def record_turns(
@@ -210,6 +278,8 @@ def record_turns(
     flat = [m for turn in turns for m in turn]
     refs = iter(store.put(flat))  # durable before the events that point at them
     shaped = [[message_ref(m, next(refs)) for m in turn] for turn in turns]
+    errors = [tool_errors(turn) for turn in turns]
+    thresholds = engine.config.insights
 
     def decide(state: State) -> Decision[list[tuple[int, tuple[str, ...]]]]:
         info = state.sessions.get(session_id)
@@ -220,11 +290,14 @@ def record_turns(
         probe = msgspec.structs.replace(info)  # counted on a copy: the fold counts for real
         payloads: list[Payload] = []
         due: list[tuple[int, tuple[str, ...]]] = []
+        counts: dict[str, int] = {}
+        references: dict[str, int] = {}
         for i, messages in enumerate(shaped):
             payload = TurnRecorded(session_id=session_id, turn=info.turns + 1 + i,
                                    messages=tuple(messages), memory_interval=memory_interval,
-                                   skill_interval=skill_interval)
+                                   skill_interval=skill_interval, errors=errors[i])
             payloads.append(payload)
+            payloads += _pipeline(state, errors[i], counts, references, thresholds)
             due.append((payload.turn, count_turn(probe, payload)))
         return Decision(events=payloads, result=due)
 

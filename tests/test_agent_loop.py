@@ -98,7 +98,7 @@ def test_the_documented_agent_loop_runs_against_a_real_server(
                                                     "assistant: You're welcome."]
     first = model.requests[0]
     assert sorted(t["function"]["name"] for t in first["tools"]) == [
-        "memory", "session_search", "skill_manage", "skill_view", "skills_list"]
+        "memory", "memory_search", "session_search", "skill_manage", "skill_view", "skills_list"]
     tool_replies = [m for m in model.requests[1]["messages"] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_replies] == ["call_1", "call_2"]
     saved, bad = (json.loads(m["content"]) for m in tool_replies)

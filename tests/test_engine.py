@@ -272,7 +272,8 @@ def test_a_narrowed_toolset_offers_and_answers_only_its_tools(tmp_path: Path) ->
         assert refused["success"] is False and "Unknown tool 'skill_manage'" in refused["error"]
         assert session.call_tool("memory", {"action": "add", "target": "user",
                                             "content": "Name: Ada"})["success"]
-    assert DEFAULT_TOOLS.names == ["memory", "session_search", "skill_manage", "skill_view",
+    assert DEFAULT_TOOLS.names == ["memory", "memory_search", "session_search", "skill_manage",
+                                  "skill_view",
                                   "skills_list"]
 
 

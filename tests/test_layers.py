@@ -67,6 +67,7 @@ SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
     ("memoir.audit", "memoir.skills"),
     ("memoir.recall", "memoir.skills"),
+    ("memoir.turns", "memoir.recall"),
     ("memoir.learning", "memoir.reviewers"),
     ("memoir.config", "memoir.reading"),
     ("memoir.config", "memoir.lookup"),

@@ -45,6 +45,7 @@ from memoir.events.types import Payload
 from memoir.llm import LLMError, client_from_config
 from memoir.lookup import did_you_mean, resolve
 from memoir.projections.skills import SkillRecord, skill_dir
+from memoir.recall.insights import maintain
 from memoir.skills.guards import archive_events
 
 __all__ = ["curator", "revert", "runs"]
@@ -253,9 +254,13 @@ def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consol
 @click.option("--now", "now_text", default=None, help="As of this ISO-8601 time.")
 @click.pass_context
 def curator_tick(ctx: click.Context, idle_hours: float | None, now_text: str | None) -> None:
-    """Run a pass only if the schedule says one is due (for cron or a service)."""
+    """Run a pass only if the schedule says one is due (for cron or a service); the error
+    pipeline's pass (`memoir maintain`) runs every tick."""
     handle = open_home(ctx)
     now = _now_option(now_text)
+    maintained, _events = maintain(handle, now)
+    if maintained is not None and not is_json():
+        click.echo(f"maintain: run {maintained}")
     cfg = curator_config(handle.config)
     _due, before = should_run(handle.state.curator, now or handle.clock.now(), cfg)
     result = maybe_run(handle, now=now,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from memoir.events import (
     approval,
     curator,
+    insights,
     maintenance,
     memory,
     reviews,
@@ -24,5 +25,6 @@ __all__ = ["REGISTRY"]
 #: type name → payload class, for every event type this version knows.
 REGISTRY: dict[str, type[Payload]] = registry(
     (*memory.PAYLOADS, *skills.PAYLOADS, *sessions.PAYLOADS, *runs.PAYLOADS,
-     *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS, *reviews.PAYLOADS)
+     *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS, *reviews.PAYLOADS,
+     *insights.PAYLOADS)
 )

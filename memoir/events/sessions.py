@@ -14,7 +14,7 @@ import msgspec
 from memoir.events.types import Payload, event_type
 
 __all__ = ["PAYLOADS", "ContextRecalled", "MessageRef", "RecalledHit", "SessionEnded",
-           "SessionStarted", "SessionSummarized", "TurnRecorded"]
+           "SessionStarted", "SessionSummarized", "ToolError", "TurnRecorded"]
 
 
 class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -35,6 +35,18 @@ class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     at: str | None = None
 
 
+class ToolError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A tool call of the turn that failed: the tool, the error's signature (seed 003:
+    what varies templated away), the error itself (clipped), and what resolved it when
+    the turn shows it (the next successful call of the same tool, or the assistant's
+    reply after the error)."""
+
+    tool: str
+    signature: str
+    error: str
+    resolution: str | None = None
+
+
 @event_type("session.turn_recorded")
 class TurnRecorded(Payload, frozen=True, kw_only=True):
     """One turn of a session's conversation: the user's message, the assistant's
@@ -47,6 +59,8 @@ class TurnRecorded(Payload, frozen=True, kw_only=True):
     messages: tuple[MessageRef, ...]
     memory_interval: int = 10
     skill_interval: int = 10
+    #: The turn's failed tool calls, in order.
+    errors: tuple[ToolError, ...] = ()
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

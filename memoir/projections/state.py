@@ -18,9 +18,10 @@ from typing import Any
 import msgspec
 
 from memoir.events.types import Event, Payload
-from memoir.projections import approvals, curator, memory, sessions, skills
+from memoir.projections import approvals, curator, insights, memory, sessions, skills
 from memoir.projections.approvals import ApprovalsState
 from memoir.projections.curator import CuratorState
+from memoir.projections.insights import InsightsState
 from memoir.projections.lazy import loaded
 from memoir.projections.memory import MemoryState
 from memoir.projections.sessions import RunInfo, SessionInfo, note_run
@@ -40,6 +41,7 @@ class State(msgspec.Struct):
     skills: SkillsState = msgspec.field(default_factory=SkillsState)
     curator: CuratorState = msgspec.field(default_factory=CuratorState)
     approvals: ApprovalsState = msgspec.field(default_factory=ApprovalsState)
+    insights: InsightsState = msgspec.field(default_factory=InsightsState)
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state."""
@@ -94,4 +96,5 @@ STEPS = compose((
     ("skills", skills.FOLDS),
     ("curator", curator.FOLDS),
     ("approvals", approvals.FOLDS),
+    ("insights", insights.FOLDS),
 ))
