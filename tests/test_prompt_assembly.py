@@ -85,7 +85,10 @@ def test_nothing_relevant_nothing_recalled_is_just_the_blocks(home: Path) -> Non
         assert prompt.system == "" and prompt.user_message == "hello there"
 
 
-_WORDS = st.sampled_from(["postgres", "upgrade", "react", "memo", "docker", "disk", "prune", "kong", "rate", "limit", "terraform", "state", "lock", "jwt", "token", "refresh", "csv", "utf8", "excel"])
+_WORDS = st.sampled_from([
+    "postgres", "upgrade", "react", "memo", "docker", "disk", "prune", "kong", "rate", "limit",
+    "terraform", "state", "lock", "jwt", "token", "refresh", "csv", "utf8", "excel",
+])
 
 
 @settings(max_examples=50, deadline=None,
