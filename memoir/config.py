@@ -34,6 +34,7 @@ __all__ = [
     "ProceduralConfig",
     "ProjectionsConfig",
     "ReviewersConfig",
+    "SessionsConfig",
     "SkillsConfig",
     "check_config",
     "load_config",
@@ -158,6 +159,14 @@ class ReviewersConfig(_Section):
     llm: LLMConfig = pydantic.Field(default_factory=LLMConfig)
 
 
+class SessionsConfig(_Section):
+    """``sessions:`` — when an open session counts as over."""
+
+    #: A session with recorded turns and no new one for this many minutes is ended by
+    #: ``memoir maintain`` (summary and end review included); 0: never.
+    idle_timeout_minutes: float = pydantic.Field(240.0, ge=0)
+
+
 class EpisodicConfig(_Section):
     """``episodic:`` — recall of past sessions (seed 004's keys)."""
 
@@ -232,6 +241,7 @@ class Config(_Section):
     display: DisplayConfig = pydantic.Field(default_factory=DisplayConfig)
     reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
     episodic: EpisodicConfig = pydantic.Field(default_factory=EpisodicConfig)
+    sessions: SessionsConfig = pydantic.Field(default_factory=SessionsConfig)
     procedural: ProceduralConfig = pydantic.Field(default_factory=ProceduralConfig)
     insights: InsightsConfig = pydantic.Field(default_factory=InsightsConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)

@@ -10,18 +10,21 @@ seen (``reviewers.review_on_end``).  ``Memoir.flush()`` waits for the queued rev
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memoir.clock import parse_ts
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
-from memoir.events.sessions import SessionSummarized
-from memoir.events.types import Event
+from memoir.events.sessions import SessionEnded, SessionSummarized
+from memoir.events.types import Event, Payload
 from memoir.llm import client_from_config
+from memoir.projections.state import State
 from memoir.recall.summary import summarize_turns
 from memoir.reviewers.llm import LLMBackend
 from memoir.reviewers.queue import ReviewQueue
@@ -62,6 +65,10 @@ def make_backend(engine: Engine) -> Backend:
     except ValidationError as exc:
         return _Unavailable("llm", str(exc))
     return LLMBackend(client, max_iterations=config.reviewers.llm.max_iterations)
+
+
+def _decision(payload: Payload) -> Callable[[State], Decision[None]]:
+    return lambda _state: Decision(events=[payload])
 
 
 class Learning:
@@ -145,6 +152,32 @@ class Learning:
         events, _ = self.engine.commit(lambda _s: Decision(events=[payload]), actor="system",
                                        session=session_id)
         return events[0]
+
+    def end_idle(self, now: dt.datetime | None = None) -> list[str]:
+        """End the open sessions with recorded turns and none for
+        ``sessions.idle_timeout_minutes`` (``session.ended`` with reason ``idle``, then
+        their summary and end review); returns their ids."""
+        minutes = self.engine.config.sessions.idle_timeout_minutes
+        if not minutes:
+            return []
+        when = now or self.engine.clock.now()
+        ended = []
+        for info in list(self.engine.state.sessions.values()):
+            if info.ended_at is not None or not info.turns:
+                continue
+            try:
+                idle = (when - parse_ts(info.last_turn_at or info.started_at)
+                        ).total_seconds() / 60
+            except ValueError:
+                continue
+            if idle < minutes:
+                continue
+            sid = info.id
+            end = SessionEnded(session_id=sid, reason="idle")
+            self.engine.commit(_decision(end), actor="system", session=sid)
+            self.ended(sid)
+            ended.append(sid)
+        return ended
 
     def review_now(self, session_id: str, *, from_turn: int = 1,
                    kinds: Sequence[str] = ("memory", "skills")) -> list[Event]:

@@ -179,3 +179,23 @@ def test_sessions_commands(home: Path) -> None:
     assert exported[0]["summary"].startswith("Asked: Our API gateway is Kong.")
     empty = _cli(home, "--json", "sessions", "search", "(")
     assert empty.exit_code == 4 and "query is empty" in empty.stderr
+
+
+def test_maintain_ends_idle_sessions_with_their_summary(home: Path) -> None:
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\nsessions:\n"
+                                      "  idle_timeout_minutes: 60\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("I use neovim.", at="2026-03-01T10:00:00Z"))
+        sid = session.id
+    early = _cli(home, "--json", "maintain", "--now", "2026-03-01T10:30:00Z")
+    assert json.loads(early.stdout)["ended_sessions"] == []
+    late = _cli(home, "--json", "maintain", "--now", "2026-03-01T12:00:00Z")
+    assert json.loads(late.stdout)["ended_sessions"] == [sid]
+    with memoir.open(home) as mem:
+        info = mem.state.sessions[sid]
+        assert info.ended_at is not None
+        assert list(mem.events(types=["session.summarized"], session=sid))
+        assert mem.state.memory.target("user").texts() == ["Uses neovim."]  # end review
+        ended = list(mem.events(types=["session.ended"], session=sid))
+        assert ended[0].data.reason == "idle"  # type: ignore[attr-defined]

@@ -105,18 +105,24 @@ def reject_command(ctx: click.Context, signature: str, reason: str) -> None:
 @click.option("--now", "now_text", default=None, help="As of this time (replays, tests).")
 @click.pass_context
 def maintain_command(ctx: click.Context, now_text: str | None) -> None:
-    """The scheduled pass of the error pipeline: expire single occurrences older than
-    insights.expire_days, demote insights unused for insights.demote_days (one run)."""
+    """The scheduled pass: end sessions idle for sessions.idle_timeout_minutes (their
+    summary and end review follow), expire tool-error signatures seen once and not
+    within insights.expire_days, demote insights unused for insights.demote_days."""
     now = None
     if now_text is not None:
         try:
             now = parse_moment(now_text, dt.datetime.now(dt.UTC))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--now") from None
-    run, events = maintain(open_home(ctx), now)
+    handle = open_home(ctx)
+    idle = handle.learning.end_idle(now)
+    handle.flush()  # their end reviews are done before this prints
+    run, events = maintain(handle, now)
     if is_json():
-        echo_json(write_json(run, events))
+        echo_json({**write_json(run, events), "ended_sessions": idle})
         return
+    for sid in idle:
+        click.echo(f"ended idle session {sid} (summary and review journaled)")
     if run is None:
         click.echo("nothing to expire or demote")
         return
