@@ -23,16 +23,19 @@ from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.sessions import SessionEnded, SessionSummarized
 from memoir.events.types import Event, Payload
-from memoir.llm import client_from_config
+from memoir.llm import LLMError, client_from_config
+from memoir.logs import get_logger
 from memoir.projections.state import State
 from memoir.recall.summary import summarize_turns
-from memoir.reviewers.llm import LLMBackend
+from memoir.reviewers.llm import LLMBackend, llm_summary
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
 from memoir.turns import check_messages, record_turns, split_turns
 
 __all__ = ["Learning", "RecordedTurns"]
+
+_log = get_logger("memoir.learning")
 
 
 @dataclass(frozen=True)
@@ -138,17 +141,27 @@ class Learning:
             self.submit(session_id, info.turns, ("memory", "skills"), "end")
 
     def summarize(self, session_id: str) -> Event | None:
-        """Journal a summary of the session's turns (offline rules); None if it has no
-        user text to summarise."""
+        """Journal a summary of the session's turns — by the configured LLM when the
+        reviewers use one (200-400 words, seed 004), else (or when it fails) by the
+        offline rules; None if there is no user text to summarise."""
         info = self.engine.state.sessions.get(session_id)
         if info is None or not info.turns:
             return None
         request = ReviewRequest(session_id, 1, info.turns, ())
-        summary, tags = summarize_turns(turns_of(self.engine, self.transcripts, request))
+        turns = turns_of(self.engine, self.transcripts, request)
+        summary, tags = summarize_turns(turns)
         if not summary:
             return None
+        source = "rules"
+        if self.engine.config.reviewers.backend == "llm":
+            try:
+                summary = llm_summary(client_from_config(self.engine.config), turns)
+                source = "llm"
+            except (LLMError, ValidationError) as exc:
+                _log.warning("summary.llm_failed", session=session_id, error=str(exc),
+                             why="the offline summary is journaled instead")
         payload = SessionSummarized(session_id=session_id, through_turn=info.turns,
-                                    summary=summary, tags=tags)
+                                    summary=summary, tags=tags, source=source)
         events, _ = self.engine.commit(lambda _s: Decision(events=[payload]), actor="system",
                                        session=session_id)
         return events[0]

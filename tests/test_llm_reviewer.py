@@ -256,3 +256,34 @@ def test_the_curator_asks_the_same_client_for_a_plan_and_validates_it(
     failed = CliRunner().invoke(cli, ["--home", str(home), "curator", "run", "--llm"])
     assert failed.exit_code == 1 and "no plan from the model: the LLM server answered HTTP " \
                                       "500" in failed.output
+
+
+def test_a_session_summary_is_written_by_the_model_when_there_is_one(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    words = " ".join(["word"] * 250)
+    holder.append(Script({"content": "Nothing to save."}, {"content": f"Summary: {words}"}))
+    _home(home, url)
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn([{"role": "user", "content": "We moved the API to Kong."},
+                                 {"role": "assistant", "content": "Noted."}])
+        (summary,) = mem.events(types=["session.summarized"])
+        assert summary.data.source == "llm"  # type: ignore[attr-defined]
+        assert summary.data.summary.startswith("Summary: word")  # type: ignore[attr-defined]
+    sent = [r for r in holder[0].requests if "tools" not in r]
+    assert "Summarise this finished conversation" in sent[0]["messages"][0]["content"]
+
+
+def test_the_offline_summary_stands_in_when_the_model_fails(
+        home: Path, server: tuple[str, list[Script]]) -> None:
+    url, holder = server
+    holder.append(Script({"status": 500}))
+    _home(home, url)
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn([{"role": "user", "content": "We moved the API to Kong."},
+                                 {"role": "assistant", "content": "Noted."}])
+        (summary,) = mem.events(types=["session.summarized"])
+        assert summary.data.source == "rules"  # type: ignore[attr-defined]
+        assert summary.data.summary.startswith("Asked: We moved the API to Kong.")  # type: ignore[attr-defined]

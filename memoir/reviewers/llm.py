@@ -30,7 +30,7 @@ from typing import Any
 from memoir.llm import LLMClient, LLMError
 from memoir.reviewers.review import REVIEW_TOOLS, Review
 
-__all__ = ["LLMBackend", "ReviewFailure", "digest", "prompt_for"]
+__all__ = ["LLMBackend", "ReviewFailure", "digest", "llm_summary", "prompt_for"]
 
 #: What a review that the model could not complete raises (its reason is journaled).
 ReviewFailure = LLMError
@@ -160,3 +160,24 @@ class LLMBackend:
                                  "content": json.dumps(result, ensure_ascii=False)})
         raise ReviewFailure(f"the model was still calling tools after {self.max_iterations} "
                             "rounds; the review was stopped (what it saved stays in its run)")
+
+
+_SUMMARY_TASK = """\
+Summarise this finished conversation between a user and an AI assistant for the \
+assistant's future self, in 200 to 400 words of plain prose: what the user wanted, the \
+decisions made, the facts learned about the user and their projects, the files and \
+commands involved, the errors met and how they were fixed, and what was left open. \
+Write only the summary."""
+
+
+def llm_summary(client: LLMClient, turns: list[list[dict[str, Any]]]) -> str:
+    """A session summary written by the model (seed 004: 200-400 words)."""
+    flat = [m for turn in turns for m in turn]
+    reply = client.chat([{"role": "system", "content": _SUMMARY_TASK},
+                         {"role": "user", "content": digest(flat)}])
+    if reply.get("refusal"):
+        raise ReviewFailure(f"the model refused: {str(reply['refusal'])[:200]}")
+    text = reply.get("content")
+    if not isinstance(text, str) or not text.strip():
+        raise ReviewFailure("the model sent an empty summary")
+    return " ".join(text.split(" ")[:450]).strip()
