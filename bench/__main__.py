@@ -27,6 +27,7 @@ from bench import (
     learning,
     micro,
     rebuild,
+    recall,
     tool_add,
 )
 from bench._hermes import ensure_hermes_venv
@@ -36,7 +37,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit, learning)
+                   cli_start, cli_audit, learning, recall)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

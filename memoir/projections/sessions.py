@@ -13,7 +13,7 @@ import msgspec
 
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewSkipped
 from memoir.events.runs import RunStarted
-from memoir.events.sessions import SessionEnded, SessionStarted, TurnRecorded
+from memoir.events.sessions import ContextRecalled, SessionEnded, SessionStarted, TurnRecorded
 from memoir.events.types import Event, Payload
 
 __all__ = ["RUN_FOLDS", "SESSION_FOLDS", "RunInfo", "SessionInfo", "count_turn", "note_run"]
@@ -34,6 +34,8 @@ class SessionInfo(msgspec.Struct):
     #: The last turn a review (completed, failed or skipped) covered.
     reviewed_through: int = 0
     last_turn_at: str | None = None
+    #: message hash → seq of the session.context_recalled record of that prompt.
+    recalled: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class RunInfo(msgspec.Struct):
@@ -112,6 +114,14 @@ def _turn_recorded(sessions: Sessions, event: Event) -> None:
             info.last_turn_at = event.ts
 
 
+def _recalled(sessions: Sessions, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, ContextRecalled)
+    info = sessions.get(data.session_id)
+    if info is not None:
+        info.recalled[data.message_hash] = event.seq
+
+
 def _reviewed(sessions: Sessions, event: Event) -> None:
     data = event.data
     assert isinstance(data, ReviewCompleted | ReviewFailed | ReviewSkipped)
@@ -151,6 +161,7 @@ SESSION_FOLDS: dict[type[Payload], Callable[[Sessions, Event], None]] = {
     SessionStarted: _session_started,
     SessionEnded: _session_ended,
     TurnRecorded: _turn_recorded,
+    ContextRecalled: _recalled,
     ReviewCompleted: _reviewed,
     ReviewFailed: _reviewed,
     ReviewSkipped: _reviewed,

@@ -135,9 +135,14 @@ def build_prompt(engine: Engine, store: TranscriptStore, session_id: str, pinned
         {"name": n, "score": round(s, 6), "content": procedural.records[n].content}
         for n, s in chosen]
     digest = message_hash(message)
-    recorded = next((e for e in engine.events(types=["session.context_recalled"],
-                                              session=session_id, reverse=True)
-                     if getattr(e.data, "message_hash", None) == digest), None)
+    # Rendering a past turn: the recall recorded for this message (its seq is in the
+    # session's state, so no scan of the journal).
+    recorded = None
+    if not journal:
+        info = engine.state.sessions.get(session_id)
+        seq = info.recalled.get(digest) if info is not None else None
+        if seq is not None:
+            recorded = next(iter(engine.journal.read(after=seq - 1, until=seq)), None)
     recalled_at = None
     if recorded is not None and not journal:
         hits = [{f: getattr(h, f) for f in h.__struct_fields__}

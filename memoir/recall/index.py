@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     last_active TEXT NOT NULL, platform TEXT NOT NULL, turns INTEGER NOT NULL DEFAULT 0,
     summary TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', first_message TEXT
 );
+CREATE TABLE IF NOT EXISTS summary_docs (session_id TEXT PRIMARY KEY, doc INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
     text, session_id UNINDEXED, kind UNINDEXED, turn UNINDEXED, role UNINDEXED,
     tokenize = 'unicode61'
@@ -194,10 +195,16 @@ class SearchIndex:
         elif isinstance(data, SessionSummarized):
             db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
                        (data.summary, " ".join(data.tags), data.session_id))
-            db.execute("DELETE FROM docs WHERE session_id = ? AND kind = 'summary'",
-                       (data.session_id,))
-            db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
-                       (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
+            # A session's summary is replaced by rowid (an FTS5 column cannot be looked
+            # up without scanning every document).
+            old = db.execute("SELECT doc FROM summary_docs WHERE session_id = ?",
+                             (data.session_id,)).fetchone()
+            if old is not None:
+                db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+            cursor = db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
+                                (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
+            db.execute("INSERT OR REPLACE INTO summary_docs VALUES (?, ?)",
+                       (data.session_id, cursor.lastrowid))
         elif isinstance(data, TurnRecorded):
             at = next((m.at for m in data.messages if m.at), None) or event.ts
             wanted = [m for m in data.messages if m.role in ("user", "assistant")]
@@ -287,6 +294,7 @@ class SearchIndex:
         """Every row of the index, in a stable order (for checks)."""
         with self._lock, self._connect() as db:
             sessions = db.execute("SELECT * FROM sessions ORDER BY session_id").fetchall()
+            sessions += db.execute("SELECT * FROM summary_docs ORDER BY session_id").fetchall()
             docs = db.execute("SELECT rowid, * FROM docs ORDER BY rowid").fetchall()
         return [*sessions, *docs]
 
