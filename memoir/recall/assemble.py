@@ -29,7 +29,7 @@ from memoir.errors import ValidationError
 from memoir.events.sessions import ContextRecalled, RecalledHit
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
-from memoir.recall.index import SearchIndex
+from memoir.recall.index import index_of
 from memoir.recall.relevance import SkillScorer
 from memoir.skills.model import description_of
 
@@ -149,10 +149,10 @@ def build_prompt(engine: Engine, store: TranscriptStore, session_id: str, pinned
                 for h in recorded.data.hits]  # type: ignore[attr-defined]
         recalled_at = recorded.seq
     else:
-        found = SearchIndex(engine, store).search(message, limit=config.episodic.max_results,
+        found = index_of(engine).search(message, limit=config.episodic.max_results,
                                                   exclude=[session_id]) if message.strip() \
             else []
-        summaries = SearchIndex(engine, store).summaries(h.session for h in found)
+        summaries = index_of(engine).summaries(h.session for h in found)
         hits = [{"session": h.session, "score": h.score, "snippet": h.snippet,
                  "summary": summaries.get(h.session, "")} for h in found]
         if journal:

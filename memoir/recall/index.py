@@ -25,6 +25,7 @@ import datetime as dt
 import re
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ from memoir.events.sessions import (
 )
 from memoir.events.types import Event
 
-__all__ = ["Hit", "SearchIndex", "clean_query", "recency_weight"]
+__all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_of", "recency_weight"]
 
 SEARCH_FILE = "search.db"
 _SCHEMA = """
@@ -139,24 +140,42 @@ class SearchIndex:
         self.engine = engine
         self.store = store
         self.path = engine.home / ".memoir" / SEARCH_FILE
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
+        self._synced = -1  # the head this object last synced to
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        db.executescript(_SCHEMA)
-        return db
+        """This object's connection (one, kept open; used under the lock)."""
+        if self._db is None or not self.path.exists():
+            if self._db is not None:
+                self._db.close()
+                self._synced = -1
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                 check_same_thread=False)
+            db.executescript(_SCHEMA)
+            self._db = db
+        return self._db
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     def indexed(self) -> int:
         """The journal seq the index has caught up to."""
-        with self._lock, self._connect() as db:
-            row = db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()
+        with self._lock:
+            row = self._connect().execute("SELECT value FROM meta WHERE key='seq'").fetchone()
             return int(row[0]) if row else 0
 
     def sync(self) -> int:
         """Index the session events appended since the last sync; how many."""
         if self.engine.readonly and not self.path.exists():
             return 0
+        head = self.engine.head
+        if head == self._synced and self.path.exists():
+            return 0  # nothing appended since this object last looked
         with self._lock:
             db = self._connect()
             try:
@@ -174,13 +193,12 @@ class SearchIndex:
                 last = max(last, head)
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('seq', ?)", (str(last),))
                 db.execute("COMMIT")
+                self._synced = last
                 return count
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-            finally:
-                db.close()
 
     def _apply(self, db: sqlite3.Connection, event: Event) -> None:
         data = event.data
@@ -235,34 +253,44 @@ class SearchIndex:
         weights = self._weights()
         when = now or self.engine.clock.now()
         skip = set(exclude)
-        rows = self._match(" ".join(terms), query)
+        # Enough of the best documents to find `limit` sessions after one hit per session
+        # and the recency weights (a plain LIMIT would miss sessions).
+        scan = min(_SCAN, max(20, limit * 4 + len(skip)))
+        rows = self._match(" ".join(terms), query, scan)
         if not rows and len(terms) > 1:
             # Every word in one message found nothing: any of them, ranked, will do
             # (people rarely search with the words they used).
             rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
-                               query)
-        best: dict[str, Hit] = {}
-        for sid, score, snippet, kind, turn, role, started, last, platform, first in rows:
-            if sid in skip:
+                               query, scan)
+        info = {row[0]: row[6:] for row in rows}
+        best: dict[str, tuple[float, float, float, tuple[Any, ...]]] = {}
+        for row in rows:
+            sid, score = row[0], row[1]
+            if sid in skip or sid not in info:
                 continue
-            weight = recency_weight(last, when, *weights)
-            hit = Hit(sid, round(score * weight, 6), round(score, 6), weight, snippet, kind,
-                      turn, role, started, last, platform, _title(first))
-            if sid not in best or hit.score > best[sid].score:
-                best[sid] = hit
-        ranked = sorted(best.values(), key=lambda h: (-h.score, h.session))
-        return ranked[:limit]
+            weight = recency_weight(info[sid][1], when, *weights)
+            weighted = round(score * weight, 6)
+            if sid not in best or weighted > best[sid][0]:
+                best[sid] = (weighted, round(score, 6), weight, row)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        words = [t.strip('"').lower() for t in terms if t not in ("AND", "OR", "NOT")]
+        hits = []
+        for sid, (weighted, score, weight, row) in ranked:
+            started, last, platform, first = info[sid]
+            hits.append(Hit(sid, weighted, score, weight, _snippet(row[5], words), row[2],
+                            row[3], row[4], started, last, platform, _title(first)))
+        return hits
 
-    def _match(self, expression: str, query: str) -> list[tuple[Any, ...]]:
+    def _match(self, expression: str, query: str, scan: int) -> list[tuple[Any, ...]]:
+        """(session, bm25 score, kind, turn, role, text, and the session's started_at,
+        last_active, platform, first message) of the best documents."""
         try:
-            with self._lock, self._connect() as db:
-                return db.execute(
-                    "SELECT d.session_id, -bm25(docs) AS score, "
-                    "snippet(docs, 0, '[', ']', '…', 12), d.kind, d.turn, d.role, "
-                    "s.started_at, s.last_active, s.platform, "
-                    "coalesce(s.first_message, '') "
+            with self._lock:
+                return self._connect().execute(
+                    "SELECT d.session_id, -bm25(docs), d.kind, d.turn, d.role, d.text, "
+                    "s.started_at, s.last_active, s.platform, coalesce(s.first_message, '') "
                     "FROM docs d JOIN sessions s ON s.session_id = d.session_id "
-                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, _SCAN)).fetchall()
+                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, scan)).fetchall()
         except sqlite3.Error as exc:
             raise ValidationError(f"the query {query[:80]!r} could not be searched ({exc}); "
                                   "use plain words or \"a phrase\"") from None
@@ -270,8 +298,9 @@ class SearchIndex:
     def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
         """Sessions by last activity, newest first."""
         self.sync()
-        with self._lock, self._connect() as db:
-            rows = db.execute("SELECT session_id, started_at, ended_at, last_active, platform, "
+        with self._lock:
+            rows = self._connect().execute("SELECT session_id, started_at, ended_at, "
+                                           "last_active, platform, "
                               "turns, summary, coalesce(first_message, '') FROM sessions "
                               "ORDER BY last_active DESC, session_id LIMIT ?",
                               (limit,)).fetchall()
@@ -284,15 +313,17 @@ class SearchIndex:
         ids = list(session_ids)
         if not ids:
             return {}
-        with self._lock, self._connect() as db:
+        with self._lock:
             marks = ",".join("?" * len(ids))
-            rows = db.execute(f"SELECT session_id, summary FROM sessions WHERE session_id IN "
-                              f"({marks})", ids).fetchall()
+            rows = self._connect().execute(
+                f"SELECT session_id, summary FROM sessions WHERE session_id IN ({marks})",
+                ids).fetchall()
         return {sid: summary for sid, summary in rows if summary}
 
     def rows(self) -> list[tuple[Any, ...]]:
         """Every row of the index, in a stable order (for checks)."""
-        with self._lock, self._connect() as db:
+        with self._lock:
+            db = self._connect()
             sessions = db.execute("SELECT * FROM sessions ORDER BY session_id").fetchall()
             sessions += db.execute("SELECT * FROM summary_docs ORDER BY session_id").fetchall()
             docs = db.execute("SELECT rowid, * FROM docs ORDER BY rowid").fetchall()
@@ -311,9 +342,33 @@ def _text(message: dict[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
+def _snippet(text: str, words: list[str], size: int = 14) -> str:
+    """About ``size`` words of ``text`` around the first match, matches in [brackets]."""
+    tokens = text.split()
+    found = re.compile("|".join(re.escape(w) for w in words if w) or "(?!)", re.IGNORECASE)
+    at = next((i for i, t in enumerate(tokens) if found.search(t)), 0)
+    start = max(0, at - size // 3)
+    window = tokens[start:start + size]
+    marked = [f"[{t}]" if found.search(t) else t for t in window]
+    return ("…" if start else "") + " ".join(marked) + ("…" if start + size < len(tokens)
+                                                       else "")
+
+
 def _title(first: str) -> str:
     line = " ".join(first.split())
     return line if len(line) <= 60 else line[:59] + "…"
+
+
+_INDEXES: weakref.WeakKeyDictionary[Engine, SearchIndex] = weakref.WeakKeyDictionary()
+
+
+def index_of(engine: Engine) -> SearchIndex:
+    """The search index of a handle (one per handle, its connection kept open)."""
+    found = _INDEXES.get(engine)
+    if found is None:
+        store = TranscriptStore(engine.home / ".memoir" / "transcripts", readonly=True)
+        found = _INDEXES[engine] = SearchIndex(engine, store)
+    return found
 
 
 def delete_index(home: Path) -> None:

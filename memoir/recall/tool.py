@@ -22,7 +22,7 @@ from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.sessions import TurnRecorded
-from memoir.recall.index import SearchIndex
+from memoir.recall.index import index_of
 
 __all__ = ["SESSION_SEARCH_SCHEMA", "read_session", "session_search_tool"]
 
@@ -104,7 +104,7 @@ def session_search_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) 
     try:
         if session_id:
             return {"success": True, "mode": "read", **read_session(engine, session_id)}
-        index = SearchIndex(engine, _store(engine))
+        index = index_of(engine)
         if not query or not query.strip():
             browse = [s for s in index.sessions(limit=limit + 1) if s["session"] != ctx.session]
             return {"success": True, "mode": "browse", "sessions": browse[:limit]}
