@@ -538,3 +538,64 @@ def test_repeated_corrections_of_one_kind_become_a_skill_and_then_patch_it(
         assert content.count("\n- ") == 3 and "- Always include the sources you used." in content
         # One correction of a kind is not a pattern yet.
         assert "git-workflow" not in mem.state.skills.skills
+
+
+# -- crashes --------------------------------------------------------------------------------------
+
+_RECORDER = r"""
+import json, sys, memoir
+home = sys.argv[1]
+with memoir.open(home) as mem:
+    session = mem.start_session()
+    print(session.id, flush=True)
+    i = 0
+    while True:
+        i += 1
+        session.record_turn([
+            {"role": "user", "content": f"I'm based in City{i}. We use Postgres {i}."},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "terminal",
+                                                             "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c",
+             "content": json.dumps({"success": False, "error": f"timeout after {i}s"})},
+            {"role": "assistant", "content": "Done."}])
+        if i == 5:
+            print("going", flush=True)
+"""
+
+
+def test_a_process_killed_while_recording_and_reviewing_leaves_a_sound_home(
+        home: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    (home / "config.yaml").write_text("memory:\n  nudge_interval: 1\nreviewers:\n"
+                                      "  idle_ms: 0\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1]),
+               MEMOIR_DURABILITY="always")
+    proc = subprocess.Popen([sys.executable, "-c", _RECORDER, str(home)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    sid = proc.stdout.readline().strip()
+    assert proc.stdout.readline().strip() == "going"
+    time.sleep(0.4)  # recording and reviewing at full speed
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    with memoir.open(home) as mem:
+        report = mem.verify()
+        assert report.records == mem.head
+        turns = list(mem.events(types=["session.turn_recorded"], session=sid))
+        assert len(turns) >= 5
+        refs = [m.ref for e in turns for m in e.data.messages]  # type: ignore[attr-defined]
+        assert len(mem.learning.transcripts.get_many(refs)) == len(refs)  # every body there
+        # Reviews that ran are whole runs; the counters fold as recorded.
+        for event in mem.events(types=["review.completed"]):
+            assert event.run is not None and mem.state.runs[event.run].kind == "review"
+        assert mem.state.sessions[sid].turns == len(turns)
+        assert State().apply_all(mem.journal.read()).insights == mem.state.insights
+        # The home goes on: the session can be ended and reviewed.
+        mem.session(sid).end()
+    with memoir.open(home) as mem:
+        assert mem.state.sessions[sid].reviewed_through == len(turns)
