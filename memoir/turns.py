@@ -30,6 +30,7 @@ from memoir.errors import NotFoundError, ValidationError
 from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
 from memoir.events.sessions import MessageRef, ToolError, TurnRecorded
 from memoir.events.types import Payload
+from memoir.messages import clip, tool_error
 from memoir.projections.sessions import count_turn
 from memoir.projections.state import State
 from memoir.recall.signatures import signature
@@ -48,7 +49,6 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 MAX_MESSAGE_CHARS = 1_000_000
 #: A conversation (all its messages) longer than this is refused.
 MAX_CONVERSATION_CHARS = 16_000_000
-_ERROR_CLIP = 300
 
 
 def _text(content: Any, where: str) -> str:
@@ -169,17 +169,6 @@ def _valid(arguments: Any) -> bool:
         return False
 
 
-def _tool_error(content: Any) -> str | None:
-    """The error a tool result reports (``success: false`` / an ``error`` key), clipped."""
-    text = content if isinstance(content, str) else ""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(value, dict) and (value.get("success") is False or "error" in value):
-        error = str(value.get("error") or "failed")
-        return error if len(error) <= _ERROR_CLIP else error[: _ERROR_CLIP - 1] + "…"
-    return None
 
 
 def tool_errors(messages: Sequence[dict[str, Any]]) -> tuple[ToolError, ...]:
@@ -197,7 +186,7 @@ def tool_errors(messages: Sequence[dict[str, Any]]) -> tuple[ToolError, ...]:
     for i, message in enumerate(messages):
         if message.get("role") != "tool":
             continue
-        error = _tool_error(message.get("content"))
+        error = tool_error(message.get("content"))
         if error is None:
             continue
         tool, _args = names.get(str(message.get("tool_call_id")), ("unknown", None))
@@ -205,22 +194,19 @@ def tool_errors(messages: Sequence[dict[str, Any]]) -> tuple[ToolError, ...]:
         for later in messages[i + 1:]:
             if later.get("role") == "tool":
                 name, args = names.get(str(later.get("tool_call_id")), ("", None))
-                if name == tool and _tool_error(later.get("content")) is None:
-                    resolution = f"{tool} succeeded with {_clip(str(args), 200)}"
+                if name == tool and tool_error(later.get("content")) is None:
+                    resolution = f"{tool} succeeded with {clip(str(args), 200)}"
                     break
             elif later.get("role") == "assistant" and not later.get("tool_calls"):
                 text = later.get("content")
                 if isinstance(text, str) and text.strip():
-                    resolution = _clip(text, 300)
+                    resolution = clip(text, 300)
                     break
         out.append(ToolError(tool=tool, signature=signature(tool, error), error=error,
                              resolution=resolution))
     return tuple(out)
 
 
-def _clip(text: str, size: int) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= size else line[: size - 1] + "…"
 
 
 def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
@@ -233,7 +219,7 @@ def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
         calls=tuple(str(c["function"]["name"]) for c in calls),
         valid=tuple(_valid(c["function"].get("arguments")) for c in calls),
         call_id=message.get("tool_call_id") if role == "tool" else None,
-        error=_tool_error(message.get("content")) if role == "tool" else None,
+        error=tool_error(message.get("content")) if role == "tool" else None,
         at=message.get("at"),
     )
 

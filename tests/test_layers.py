@@ -32,6 +32,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.ids": "base",
     "memoir.lookup": "base",
     "memoir.layout": "base",
+    "memoir.messages": "base",
     "memoir.llm": "base",
     "memoir.config": "base",
     "memoir.threats": "base",

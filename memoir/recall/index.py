@@ -42,6 +42,7 @@ from memoir.events.sessions import (
     TurnRecorded,
 )
 from memoir.events.types import Event
+from memoir.messages import message_text
 
 __all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_of", "recency_weight"]
 
@@ -232,7 +233,7 @@ class SearchIndex:
                 bodies = []  # a lost or damaged body: the turn is indexed without it
             first = None
             for ref, body in zip(wanted, bodies, strict=False):
-                text = _text(body)
+                text = message_text(body)
                 if text.strip():
                     db.execute("INSERT INTO docs VALUES (?, ?, 'turn', ?, ?)",
                                (text, data.session_id, data.turn, ref.role))
@@ -335,11 +336,6 @@ class SearchIndex:
                 float(config.older_weight))
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return content if isinstance(content, str) else ""
 
 
 def _snippet(text: str, words: list[str], size: int = 14) -> str:

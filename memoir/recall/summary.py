@@ -11,11 +11,12 @@ Capped at about 400 words.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+
+from memoir.messages import message_text, tool_error
 
 __all__ = ["summarize_turns"]
 
@@ -43,11 +44,6 @@ _STOP = frozenset((
 _MAX_WORDS = 400
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return content if isinstance(content, str) else ""
 
 
 def _clip(text: str, words: int) -> str:
@@ -55,27 +51,19 @@ def _clip(text: str, words: int) -> str:
     return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
 
 
-def _error_of(message: dict[str, Any]) -> str | None:
-    try:
-        value = json.loads(_text(message))
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(value, dict) and (value.get("success") is False or "error" in value):
-        return str(value.get("error") or "failed")
-    return None
 
 
 def summarize_turns(turns: Sequence[Sequence[dict[str, Any]]]) -> tuple[str, tuple[str, ...]]:
     """(summary, tags) of a session's turns (each a list of chat-completions messages)."""
     flat = [m for turn in turns for m in turn]
-    users = [_text(m) for m in flat if m.get("role") == "user" and _text(m).strip()]
+    users = [message_text(m) for m in flat if m.get("role") == "user" and message_text(m).strip()]
     if not users:
         return "", ()
     lines = [f"Asked: {_clip(users[0], 40)}"]
     later = [u for u in users[1:] if len(u.split()) >= 3][:4]
     if later:
         lines.append("Then: " + " / ".join(_clip(u, 20) for u in later))
-    everything = "\n".join(_text(m) for m in flat)
+    everything = "\n".join(message_text(m) for m in flat)
     paths = list(dict.fromkeys(_PATH.findall(everything)))[:8]
     if paths:
         lines.append("Files: " + ", ".join(paths))
@@ -90,12 +78,12 @@ def summarize_turns(turns: Sequence[Sequence[dict[str, Any]]]) -> tuple[str, tup
                 names[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
         if message.get("role") != "tool":
             continue
-        error = _error_of(message)
+        error = tool_error(message.get("content"))
         if error is None:
             continue
         tool = names.get(str(message.get("tool_call_id")), "a tool")
-        fix = next((_clip(_text(m), 25) for m in flat[i + 1:]
-                    if m.get("role") == "assistant" and _text(m).strip()), None)
+        fix = next((_clip(message_text(m), 25) for m in flat[i + 1:]
+                    if m.get("role") == "assistant" and message_text(m).strip()), None)
         errors.append(f"{tool} failed ({_clip(error, 15)})" + (f"; then: {fix}" if fix else ""))
     if errors:
         lines.append("Errors: " + " | ".join(list(dict.fromkeys(errors))[:4]))

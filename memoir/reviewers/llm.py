@@ -28,6 +28,7 @@ import json
 from typing import Any
 
 from memoir.llm import LLMClient, LLMError
+from memoir.messages import message_text
 from memoir.reviewers.review import REVIEW_TOOLS, Review
 
 __all__ = ["LLMBackend", "ReviewFailure", "digest", "llm_summary", "prompt_for"]
@@ -78,16 +79,11 @@ def prompt_for(kinds: tuple[str, ...]) -> str:
     return "\n\n".join(parts)
 
 
-def _content(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return content if isinstance(content, str) else ""
 
 
 def _line(message: dict[str, Any], clip: int | None) -> str:
     role = str(message.get("role", "")).upper()
-    text = _content(message)
+    text = message_text(message)
     if clip is not None and len(text) > clip:
         text = text[: clip - 1] + "…"
     calls = [c.get("function", {}).get("name", "?") for c in message.get("tool_calls") or []

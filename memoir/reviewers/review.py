@@ -31,6 +31,7 @@ from memoir.events.sessions import TurnRecorded
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Event
 from memoir.ids import short_id
+from memoir.messages import clip, content_text
 from memoir.projections.state import State
 from memoir.tools import DEFAULT_TOOLS, Toolset
 
@@ -93,17 +94,10 @@ class Review:
                                 self.turns, strict=False):
             for message in turn:
                 if message.get("role") == "user":
-                    out.append((number, _text(message.get("content"))))
+                    out.append((number, content_text(message.get("content"))))
         return out
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content
-                         if isinstance(p, dict) and p.get("type") == "text")
-    return ""
 
 
 class Backend(Protocol):
@@ -191,11 +185,11 @@ def summarize(events: Sequence[Event], mode: str = "on") -> str:
             if mode != "verbose":
                 lines.append(f"{label} updated")
             elif isinstance(data, EntryAdded):
-                lines.append(f"{label} ➕ {_clip(data.text, 120)}")
+                lines.append(f"{label} ➕ {clip(data.text, 120)}")
             elif isinstance(data, EntryReplaced):
-                lines.append(f"{label} ✏️ {_clip(data.text, 120)}")
+                lines.append(f"{label} ✏️ {clip(data.text, 120)}")
             else:
-                lines.append(f"{label} ➖ {_clip(data.previous, 60)}")
+                lines.append(f"{label} ➖ {clip(data.previous, 60)}")
         elif isinstance(data, SkillCreated):
             lines.append(f"Skill '{data.name}' created")
         elif isinstance(data, SkillContentSet | SkillPatched | SkillFileWritten):
@@ -205,6 +199,3 @@ def summarize(events: Sequence[Event], mode: str = "on") -> str:
     return " · ".join(dict.fromkeys(lines))
 
 
-def _clip(text: str, size: int) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= size else line[: size - 1] + "…"
