@@ -106,3 +106,21 @@ def test_the_cap_and_the_threshold_hold_for_any_skills(skills: dict[str, str], m
     assert all(score >= threshold for _, score in top)
     assert all(0 <= score <= 1 + 1e-9 for _, score in scorer.score(message))
     assert list(top) == sorted(top, key=lambda kv: (-kv[1], kv[0]))
+
+
+def test_rendering_a_prompt_read_only_writes_nothing(home: Path) -> None:
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        with mem.start_session() as past:
+            past.record_turn([{"role": "user", "content": "We use Kong."},
+                              {"role": "assistant", "content": "OK."}])
+        sid = mem.start_session().id
+    before = sorted((p.relative_to(home), p.stat().st_mtime_ns) for p in home.rglob("*")
+                    if p.is_file())
+    result = CliRunner().invoke(cli, ["--home", str(home), "--json", "prompt", "--session",
+                                      sid, "--message", "What gateway do we use?"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["recalled"] == []  # nothing indexed, nothing created
+    after = sorted((p.relative_to(home), p.stat().st_mtime_ns) for p in home.rglob("*")
+                   if p.is_file())
+    assert after == before

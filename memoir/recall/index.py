@@ -171,8 +171,9 @@ class SearchIndex:
             return int(row[0]) if row else 0
 
     def sync(self) -> int:
-        """Index the session events appended since the last sync; how many."""
-        if self.engine.readonly and not self.path.exists():
+        """Index the session events appended since the last sync; how many.  A handle
+        opened read-only writes nothing: it searches the index as it is."""
+        if self.engine.readonly:
             return 0
         head = self.engine.head
         if head == self._synced and self.path.exists():
@@ -251,6 +252,8 @@ class SearchIndex:
             raise ValidationError("the query is empty once its search operators are taken "
                                   "out; give some words to look for")
         self.sync()
+        if self.engine.readonly and not self.path.exists():
+            return []  # nothing indexed, and a read-only handle creates nothing
         weights = self._weights()
         when = now or self.engine.clock.now()
         skip = set(exclude)
@@ -299,6 +302,8 @@ class SearchIndex:
     def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
         """Sessions by last activity, newest first."""
         self.sync()
+        if self.engine.readonly and not self.path.exists():
+            return []
         with self._lock:
             rows = self._connect().execute("SELECT session_id, started_at, ended_at, "
                                            "last_active, platform, "
@@ -312,7 +317,7 @@ class SearchIndex:
     def summaries(self, session_ids: Iterable[str]) -> dict[str, str]:
         """The summaries of these sessions (those that have one)."""
         ids = list(session_ids)
-        if not ids:
+        if not ids or (self.engine.readonly and not self.path.exists()):
             return {}
         with self._lock:
             marks = ",".join("?" * len(ids))
