@@ -30,7 +30,14 @@ from memoir.projections.lazy import LazyDict
 from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
-from memoir.prompt import Blocks, blocks_at, enabled_targets, render_blocks
+from memoir.prompt import (
+    Blocks,
+    blocks_at,
+    enabled_targets,
+    kept_session,
+    render_blocks,
+    session_blocks,
+)
 from memoir.session import Session
 from memoir.skills import adopt as skills_adoption
 from memoir.threats import redacted_preview
@@ -94,7 +101,9 @@ class Memoir(Engine):
         )
         self.run(pending)
         pinned = pending.events[-1].seq
-        return Session(self, sid, pinned, actor=actor, blocks=pending.result, tools=tools,
+        blocks = session_blocks(self, sid, pinned, rendered=pending.result,
+                                record_hash=pending.events[-1].hash, actor=actor)
+        return Session(self, sid, pinned, actor=actor, blocks=blocks, tools=tools,
                        recorder=self._recorder())
 
     def _adopt_before(self, what: str) -> None:
@@ -110,7 +119,14 @@ class Memoir(Engine):
                              error=str(exc))
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS) -> Session:
-        """Re-open a session that was started earlier (in any process)."""
+        """Re-open a session that was started earlier (in any process).  A session whose
+        prompt was kept (:mod:`memoir.engine.prompts`) opens from that file, however old
+        its pin, without reading the session history."""
+        kept = kept_session(self, session_id)
+        if kept is not None:
+            seq, kept_actor, blocks = kept
+            return Session(self, session_id, seq, actor=kept_actor, blocks=blocks,
+                           tools=tools, recorder=self._recorder())
         sessions = self.state.sessions
         # A session started since the last checkpoint is found without decoding the
         # whole session history.

@@ -20,7 +20,7 @@ from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.memory.commands import memory_tool
-from memoir.prompt import Blocks, blocks_at
+from memoir.prompt import Blocks, session_blocks
 from memoir.recall.assemble import Procedural, Prompt, build_prompt
 from memoir.recall.insights import hint_for
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
@@ -87,7 +87,8 @@ class Session:
     def prompt_blocks(self) -> Blocks:
         """``{"memory": block | None, "user": block | None}`` frozen at the pinned seq."""
         if self._blocks is None:
-            self._blocks = blocks_at(self.engine, self.pinned_seq)
+            self._blocks = session_blocks(self.engine, self.id, self.pinned_seq,
+                                          actor=self.actor)
         return dict(self._blocks)
 
     def new_turn(self) -> None:

@@ -124,3 +124,51 @@ def test_rendering_a_prompt_read_only_writes_nothing(home: Path) -> None:
     after = sorted((p.relative_to(home), p.stat().st_mtime_ns) for p in home.rglob("*")
                    if p.is_file())
     assert after == before
+
+
+def test_a_sessions_frozen_blocks_are_kept_and_checked_before_use(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import memoir.prompt as prompt_module
+
+    with memoir.open(home) as mem:
+        mem.start_session().call_tool("memory", {"action": "add", "content": "fact one"})
+        session = mem.start_session()
+        frozen = session.prompt_blocks()
+        mem.start_session().call_tool("memory", {"action": "add", "content": "fact two"})
+    cached = home / ".memoir" / "prompts" / f"{session.id}.json"
+    assert cached.is_file()
+    real = prompt_module.blocks_at
+    calls: list[int] = []
+    monkeypatch.setattr(prompt_module, "blocks_at",
+                        lambda engine, seq=None: calls.append(1) or real(engine, seq))
+    with memoir.open(home) as mem:
+        assert mem.session(session.id).prompt_blocks() == frozen
+        assert calls == []  # answered from the kept blocks
+    data = json.loads(cached.read_text(encoding="utf-8"))
+    data["body"]["blocks"]["memory"] = "forged"
+    cached.write_text(json.dumps(data), encoding="utf-8")
+    with memoir.open(home) as mem:
+        assert mem.session(session.id).prompt_blocks() == frozen  # digest caught it
+        assert calls == [1]
+    (home / "config.yaml").write_text("memory:\n  memory_enabled: false\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        assert mem.session(session.id).prompt_blocks()["memory"] is None  # not the cache
+
+
+def test_a_kept_prompt_opens_its_session_and_a_repair_forgets_it(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with memoir.open(home) as mem:
+        session = mem.start_session(actor="agent")
+        frozen = session.prompt_blocks()
+    import memoir.prompt as prompt_module
+
+    monkeypatch.setattr(prompt_module, "blocks_at",
+                        lambda *a, **k: pytest.fail("the blocks were rendered again"))
+    with memoir.open(home) as mem:
+        again = mem.session(session.id)
+        assert (again.pinned_seq, again.actor, again.prompt_blocks()) == (
+            session.pinned_seq, "agent", frozen)
+    monkeypatch.undo()
+    result = CliRunner().invoke(cli, ["--home", str(home), "repair"])
+    assert result.exit_code == 0, result.output
+    assert not list((home / ".memoir" / "prompts").glob("*.json"))

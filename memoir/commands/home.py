@@ -26,6 +26,7 @@ from memoir.errors import DriftError
 from memoir.journal import FileJournal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
+from memoir.prompt import clear_kept
 
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
@@ -350,6 +351,7 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     head = handle.head
     try:
         handle.checkpoints.clear()
+        clear_kept(handle)  # pins may have moved with the cut
         try:
             written = list(handle.rebuild())
         except DriftError as exc:

@@ -200,6 +200,8 @@ class Engine:
         for seq in self.checkpoints.seqs():
             if seq > head:
                 self.checkpoints.remove(seq)
+        for kept in (self.home / ".memoir" / "prompts").glob("*.json"):
+            kept.unlink(missing_ok=True)  # pins beyond the head are gone
         stamp = int(time.time())
         for rel, data in self.projector.projected_files().items():
             if self.materializer.read(rel) not in (None, data):

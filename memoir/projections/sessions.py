@@ -36,6 +36,9 @@ class SessionInfo(msgspec.Struct):
     last_turn_at: str | None = None
     #: message hash → seq of the session.context_recalled record of that prompt.
     recalled: dict[str, int] = msgspec.field(default_factory=dict)
+    #: The hash of the session's start record (its pin), to check kept prompt blocks
+    #: without reading the journal.
+    start_hash: str = ""
 
 
 class RunInfo(msgspec.Struct):
@@ -59,7 +62,7 @@ def _session_started(sessions: Sessions, event: Event) -> None:
     assert isinstance(data, SessionStarted)
     sessions[data.session_id] = SessionInfo(
         id=data.session_id, pinned_seq=event.seq, started_at=data.started_at or event.ts,
-        actor=event.actor, platform=data.platform, parent=data.parent,
+        actor=event.actor, platform=data.platform, parent=data.parent, start_hash=event.hash,
     )
 
 

@@ -1,0 +1,90 @@
+"""Rendered prompt blocks, kept per session, so re-opening a session's frozen prompt is
+a file read, however old its pin (re-rendering a pin before the newest checkpoint folds
+the journal from the checkpoint before it, seconds on a long history).
+
+A cache, not a record: one small JSON file per session under ``.memoir/prompts/``,
+written when the session starts (or first re-renders).  It is used only when it names
+the same pin, the record at the pin still has the hash it saw, the enabled blocks are
+the same, and its BLAKE2b digest (keyed with the home's key when there is one, as the
+checkpoints are) matches; anything else is ignored and the blocks are rendered again.
+Deleting the folder loses nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from memoir.logs import get_logger
+
+__all__ = ["PromptCache"]
+
+log = get_logger("memoir.prompts")
+
+
+class PromptCache:
+    """The rendered blocks of sessions (see the module docstring)."""
+
+    def __init__(self, folder: Path, *, key: bytes | None = None,
+                 readonly: bool = False) -> None:
+        self.folder = folder
+        self.key = key
+        self.readonly = readonly
+
+    def _path(self, session_id: str) -> Path:
+        return self.folder / f"{session_id}.json"
+
+    def _digest(self, body: bytes) -> str:
+        return hashlib.blake2b(body, digest_size=16, key=self.key or b"").hexdigest()
+
+    def get(self, session_id: str, seq: int, record_hash: str,
+            enabled: Sequence[str]) -> dict[str, str | None] | None:
+        try:
+            raw = json.loads(self._path(session_id).read_bytes())
+            body = json.dumps(raw["body"], sort_keys=True, ensure_ascii=False).encode()
+            fine = (raw["digest"] == self._digest(body) and raw["body"]["seq"] == seq
+                    and raw["body"]["hash"] == record_hash
+                    and raw["body"]["enabled"] == list(enabled))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return dict(raw["body"]["blocks"]) if fine else None
+
+    def lookup(self, session_id: str, enabled: Sequence[str]
+               ) -> tuple[int, str, dict[str, str | None]] | None:
+        """(pinned seq, actor, blocks) kept for a session, if the file is whole (its
+        digest matches) and was made for the same enabled blocks."""
+        try:
+            raw = json.loads(self._path(session_id).read_bytes())
+            body = raw["body"]
+            encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+            if raw["digest"] != self._digest(encoded) or body["enabled"] != list(enabled):
+                return None
+            return int(body["seq"]), str(body.get("actor") or "agent"), dict(body["blocks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def clear(self) -> None:
+        """Forget every kept prompt (the journal was cut: pins may have moved)."""
+        if self.folder.is_dir():
+            for path in self.folder.glob("*.json"):
+                path.unlink(missing_ok=True)
+
+    def put(self, session_id: str, seq: int, record_hash: str, enabled: Sequence[str],
+            blocks: dict[str, str | None], actor: str = "agent") -> None:
+        """Keep the blocks (best effort: a cache that cannot be written is logged)."""
+        if self.readonly:
+            return
+        body = {"seq": seq, "hash": record_hash, "enabled": list(enabled),
+                "blocks": dict(blocks), "actor": actor}
+        data = json.dumps({"body": body, "digest": self._digest(json.dumps(
+            body, sort_keys=True, ensure_ascii=False).encode())}, ensure_ascii=False)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{session_id}.{os.getpid()}.tmp"
+            tmp.write_text(data, encoding="utf-8")
+            os.replace(tmp, self._path(session_id))
+        except OSError as exc:
+            log.warning("prompt_cache.not_written", session=session_id, error=str(exc))
