@@ -30,7 +30,7 @@ from memoir.clock import Clock, FakeClock
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.types import ACTORS, Draft, Payload
 from memoir.journal import Durability, FileJournal, InMemoryJournal, Journal
-from memoir.memory.tool import decide
+from memoir.memory.tool import decide, drift_result
 from memoir.projections.memory import DEFAULT_LIMITS
 from memoir.projections.state import State
 
@@ -106,7 +106,11 @@ def build_journal(
     for args in commands:
         outcome = decide(state.memory, args)
         if results is not None:
-            results.append(outcome.result)
+            # A drifted target is refused; with no file there is no snapshot to name.
+            if outcome.drift is not None and outcome.target is not None:
+                results.append(drift_result(outcome.target, outcome.drift, None))
+            else:
+                results.append(outcome.result)
         if not outcome.events:
             continue
         payloads: list[Payload] = list(outcome.events)

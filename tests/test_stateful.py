@@ -348,3 +348,26 @@ def test_command_lists_aim_later_commands_at_texts_written_earlier() -> None:
 
     found = find(memory_command_lists(min_size=2, max_size=2), aims_back, settings=NO_SHRINK)
     assert found[1]["old_text"] in found[0]["content"]
+
+
+def test_build_journal_reports_a_refused_write_to_an_unclean_target_as_the_tool_does(
+        tmp_path: Path) -> None:
+    # Found by Hypothesis: an entry holding the delimiter makes MEMORY.md unclean, and a
+    # replace is then refused; the pure path reported an empty result for it.
+    commands = [{"action": "add", "target": "memory", "content": "0 \n§"},
+                {"action": "add", "target": "memory", "content": "User prefers tabs"},
+                {"action": "replace", "target": "memory", "old_text": "0",
+                 "content": "User prefers tabs"}]
+    results: list[dict[str, Any]] = []
+    build_journal(None, commands, clock=FakeClock(), results=results)
+    assert results[2]["success"] is False
+    assert results[2]["error"].startswith("Refusing to write MEMORY.md: its entries")
+    assert "snapshot" not in results[2]["error"] and "drift_backup" not in results[2]
+    with memoir.open(tmp_path / "home") as mem:
+        session = mem.start_session()
+        for args, built in zip(commands, results, strict=True):
+            session.new_turn()
+            real = session.call_tool("memory", args)
+            assert real["success"] == built["success"]
+        assert real["error"].split(".")[0] == results[2]["error"].split(".")[0]
+        assert "drift_backup" in real

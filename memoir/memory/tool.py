@@ -122,47 +122,45 @@ def failure_cap_result(count: int) -> dict[str, Any]:
     }
 
 
-def drift_result(target: str, kind: DriftKind, backup: str) -> dict[str, Any]:
+def drift_result(target: str, kind: DriftKind, backup: str | None) -> dict[str, Any]:
     """The refusal of a write to a drifted file, shaped as Hermes's (spec §1.7).
 
     ``backup`` is the path of the ``.bak.<unix>`` copy (with Hermes's suffix when the
-    copy could not be written).
+    copy could not be written); None where there is no file to copy (a journal built
+    without a home, as :func:`memoir.testing.build_journal` does).
     """
     name = FILE_NAMES[target]
+    saved = "" if backup is None else f" A snapshot was saved to {backup}."
     if kind == "malformed":
         # Hermes's own refusal (its drift guard), with memoir's way out.
-        return {
-            "success": False,
-            "error": (f"Refusing to write {name}: file on disk has content that wouldn't "
-                      "round-trip through the memory tool (likely added by the patch tool, "
-                      "a shell append, a manual edit, or a concurrent session). A snapshot "
-                      f"was saved to {backup}. Resolve the drift first — either rewrite the "
-                      "file as a clean §-delimited list of entries, or move the extra "
-                      "content out — then retry."),
-            "drift_backup": backup,
-            "remediation": (f"Ask the user to rewrite {name} as a clean list (entries "
-                            "separated by a line holding only §, each within the limit; "
-                            "memoir adopts it with the next write), or to run `memoir "
-                            "adopt` to keep it as it reads, or `memoir rebuild --force` to "
-                            "discard it; then retry."),
-        }
-    if kind == "edited":
-        why = ("it was edited by hand since memoir last wrote it, and this write would "
-               "overwrite the edit")
-        remediation = (f"Ask the user to run `memoir adopt` to keep the edit of {name} "
-                       "(or `memoir rebuild --force` to discard it), then retry.")
+        error = (f"Refusing to write {name}: file on disk has content that wouldn't "
+                 "round-trip through the memory tool (likely added by the patch tool, a "
+                 f"shell append, a manual edit, or a concurrent session).{saved} Resolve "
+                 "the drift first — either rewrite the file as a clean §-delimited list of "
+                 "entries, or move the extra content out — then retry.")
+        remediation = (f"Ask the user to rewrite {name} as a clean list (entries separated "
+                       "by a line holding only §, each within the limit; memoir adopts it "
+                       "with the next write), or to run `memoir adopt` to keep it as it "
+                       "reads, or `memoir rebuild --force` to discard it; then retry.")
     else:
-        why = ("its entries would not read back as written (an entry holds the '\\n§\\n' "
-               "delimiter or blanks around it, or is longer than the whole limit), and "
-               "rewriting it would change them")
-        remediation = ("Add an entry instead (an add rewrites the file as a clean list), or "
-                       f"have the user fix {name} by hand and run `memoir adopt`; then retry.")
-    return {
-        "success": False,
-        "error": f"Refusing to write {name}: {why}. A snapshot was saved to {backup}.",
-        "drift_backup": backup,
-        "remediation": remediation,
-    }
+        if kind == "edited":
+            why = ("it was edited by hand since memoir last wrote it, and this write would "
+                   "overwrite the edit")
+            remediation = (f"Ask the user to run `memoir adopt` to keep the edit of {name} "
+                           "(or `memoir rebuild --force` to discard it), then retry.")
+        else:  # unclean
+            why = ("its entries would not read back as written (an entry holds the '\\n§\\n' "
+                   "delimiter or blanks around it, or is longer than the whole limit), and "
+                   "rewriting it would change them")
+            remediation = ("Add an entry instead (an add rewrites the file as a clean list), "
+                           f"or have the user fix {name} by hand and run `memoir adopt`; "
+                           "then retry.")
+        error = f"Refusing to write {name}: {why}.{saved}"
+    result: dict[str, Any] = {"success": False, "error": error}
+    if backup is not None:
+        result["drift_backup"] = backup
+    result["remediation"] = remediation
+    return result
 
 
 def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
