@@ -52,6 +52,27 @@ def test_sessions_and_runs_stay_undecoded_until_read(home: Path) -> None:
         assert list(mem.state.sessions) == [*ids, fresh.id]
 
 
+def test_one_old_session_is_read_without_decoding_the_others(home: Path) -> None:
+    ids = _fill(home, 150)
+    with memoir.open(home, config=_config()) as mem:
+        sessions = mem.live.state.sessions
+        assert isinstance(sessions, LazyDict) and not sessions.is_loaded
+        assert ids[3] in sessions and sessions[ids[3]].id == ids[3]
+        assert "no-such-session" not in sessions
+        assert sessions.get("no-such-session", "missing") == "missing"
+        assert not sessions.is_loaded, "one lookup must not decode the whole history"
+        # A session read on its own and changed afterwards keeps the change when the
+        # whole history is decoded later.
+        resumed = mem.session(ids[3])
+        resumed.call_tool("memory", {"action": "add", "target": "user",
+                                     "content": "written on resume"})
+        resumed.end()
+        assert mem.state.sessions[ids[3]].ended_at is not None
+        full = State().apply_all(mem.journal.read())
+        assert list(mem.state.sessions) == list(full.sessions)
+        assert dict(mem.state.sessions) == dict(full.sessions)
+
+
 def test_a_checkpoint_that_does_not_match_the_journal_is_ignored(home: Path) -> None:
     _fill(home, 150)
     with memoir.open(home, config=_config()) as mem:

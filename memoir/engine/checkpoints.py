@@ -44,6 +44,15 @@ class Checkpoint(msgspec.Struct):
     state: State
 
 
+class RawHistory(msgspec.Struct):
+    """A ``<seq>.history`` with its entries left undecoded (one is decoded on demand)."""
+
+    seq: int
+    hash: str
+    sessions: dict[str, msgspec.Raw]
+    runs: dict[str, msgspec.Raw]
+
+
 class History(msgspec.Struct):
     """``<seq>.history``: the sessions and runs of the same checkpoint, kept apart so
     that opening a home with a long history reads only the small part (see
@@ -74,6 +83,9 @@ class CheckpointStore:
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(Checkpoint)
         self._history = msgspec.msgpack.Decoder(History)
+        self._raw_history = msgspec.msgpack.Decoder(RawHistory)
+        self._session = msgspec.msgpack.Decoder(SessionInfo)
+        self._run = msgspec.msgpack.Decoder(RunInfo)
 
     def seqs(self) -> list[int]:
         try:
@@ -107,8 +119,37 @@ class CheckpointStore:
                 box.append(self._load_history(cp, replay))
             return box[0]
 
-        cp.state.sessions = LazyDict(lambda: history().sessions)
-        cp.state.runs = LazyDict(lambda: history().runs)
+        raw_box: list[RawHistory | None] = []
+
+        def raw() -> RawHistory | None:
+            # One entry of an old session or run, without decoding the others (the
+            # whole history is decoded only when something iterates it).
+            if not raw_box:
+                try:
+                    found = self._raw_history.decode(self._open(self.folder /
+                                                                f"{seq}.history"))
+                    raw_box.append(found if found.seq == seq and found.hash == cp.hash
+                                   else None)
+                except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+                    raw_box.append(None)
+            return raw_box[0]
+
+        def one_session(key: str) -> SessionInfo | None:
+            got = raw()
+            if got is None:
+                return history().sessions.get(key)
+            data = got.sessions.get(key)
+            return None if data is None else self._session.decode(data)
+
+        def one_run(key: str) -> RunInfo | None:
+            got = raw()
+            if got is None:
+                return history().runs.get(key)
+            data = got.runs.get(key)
+            return None if data is None else self._run.decode(data)
+
+        cp.state.sessions = LazyDict(lambda: history().sessions, one_session)
+        cp.state.runs = LazyDict(lambda: history().runs, one_run)
         return cp
 
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:

@@ -22,11 +22,14 @@ _MISSING: Any = object()
 class LazyDict(dict[K, V]):
     """A ``dict`` filled from ``loader()`` on first read."""
 
-    __slots__ = ("_loader",)
+    __slots__ = ("_loader", "_one")
 
-    def __init__(self, loader: Callable[[], dict[K, V]]) -> None:
+    def __init__(self, loader: Callable[[], dict[K, V]],
+                 one: Callable[[K], V | None] | None = None) -> None:
         super().__init__()
         self._loader: Callable[[], dict[K, V]] | None = loader
+        #: Decodes one stored entry without the rest (None: not stored).
+        self._one = one
 
     def _ensure(self) -> None:
         loader = self._loader
@@ -44,19 +47,40 @@ class LazyDict(dict[K, V]):
         found = dict.get(self, key)
         return found if found is not None else self.get(key)
 
+    def _single(self, key: K) -> V | None:
+        """The value for ``key``, decoding only that entry of the stored part when the
+        store can (it joins the new entries, so changes to it are kept)."""
+        found = dict.get(self, key)
+        if found is not None or self._loader is None or self._one is None:
+            return found
+        value = self._one(key)
+        if value is not None:
+            dict.__setitem__(self, key, value)
+        return value
+
     @property
     def is_loaded(self) -> bool:
         return self._loader is None
 
     def __getitem__(self, key: K) -> V:
+        if self._loader is not None and self._one is not None:
+            found = self._single(key)
+            if found is None:
+                raise KeyError(key)
+            return found
         self._ensure()
         return dict.__getitem__(self, key)
 
     def get(self, key: K, default: Any = None) -> Any:
+        if self._loader is not None and self._one is not None:
+            found = self._single(key)
+            return default if found is None else found
         self._ensure()
         return dict.get(self, key, default)
 
     def __contains__(self, key: object) -> bool:
+        if self._loader is not None and self._one is not None:
+            return self._single(key) is not None  # type: ignore[arg-type]
         self._ensure()
         return dict.__contains__(self, key)
 
