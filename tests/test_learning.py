@@ -222,10 +222,20 @@ def test_reviews_still_queued_at_close_are_journaled_as_skipped(
     _nudged(home, "background", review_on_end=False, close_timeout_seconds=0.2, idle_ms=0)
     from memoir.reviewers import rules
 
-    monkeypatch.setattr(rules.RulesBackend, "review", lambda self, r: time.sleep(1.0))
+    running = threading.Event()
+
+    def slow_review(self: object, request: object) -> None:
+        running.set()
+        time.sleep(1.0)
+
+    monkeypatch.setattr(rules.RulesBackend, "review", slow_review)
     mem = memoir.open(home)
     session = mem.start_session()
-    for i in range(3):
+    session.record_turn(turn("turn 0"))
+    # The later turns must come while the first review runs (on a loaded machine the
+    # worker may not have picked it up yet, and all three would merge into one review).
+    assert running.wait(10)
+    for i in range(1, 3):
         session.record_turn(turn(f"turn {i}"))
     mem.close()
     with memoir.open(home) as again:
