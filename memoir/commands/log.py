@@ -11,7 +11,8 @@ import datetime as dt
 import itertools
 import re
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -108,19 +109,27 @@ def _data(event: Event) -> dict[str, Any]:
 @click.option("--newest-first/--oldest-first", "newest", default=None,
               help="Order (default: newest first on a terminal, oldest first when piped).")
 @click.option("--no-pager", is_flag=True, help="Never page the output on a terminal.")
+@click.option("--follow", "-f", is_flag=True,
+              help="Then wait for new events and show them as they are journaled, until "
+                   "interrupted (oldest first; -n 0 shows only new ones).")
 @click.pass_context
 def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str | None,
         session: str | None, entry: str | None, target: str | None, pattern: str | None,
         ignore_case: bool, since: str | None, until: str | None, limit: int | None,
-        newest: bool | None, no_pager: bool) -> None:
+        newest: bool | None, no_pager: bool, follow: bool) -> None:
     """Show journal events, filtered by type, actor, run, session, entry, target, text,
     seq and date.
 
     For example `memoir log --type 'memory.*' --actor user --since '2 days ago'`.
     On a terminal the newest events come first, in a pager; piped (or with --json,
     one event per line) the oldest come first, so scripts read the journal in order.
+    With --follow, memoir keeps reading: each event is shown as soon as its append is
+    complete (with --json, one line each, flushed), until Ctrl-C.
     """
     _check_types(types)
+    if follow and (until is not None or newest):
+        raise click.UsageError("--follow shows events as they come, oldest first: it takes "
+                               "no --until and no --newest-first")
     now = dt.datetime.now(dt.UTC)
     low, high = _bound(since, "--since", now), _bound(until, "--until", now)
     if isinstance(low, int) and isinstance(high, int) and low > high:
@@ -170,6 +179,13 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
 
     tty = sys.stdout.isatty() and not is_json()
     newest_first = tty if newest is None else newest
+    followed = None
+    if follow:
+        # Where following starts is fixed before the events so far are read, so none is
+        # missed or shown twice.
+        newest_first, followed = False, _follow_journal(ctx)
+        position = followed.end()
+        high = position.seq if not isinstance(high, int) else min(high, position.seq)
     found = events(
         types=types, actor=actor, run=run, session=session,
         after=(low - 1) if isinstance(low, int) and low > 0 else 0,
@@ -179,6 +195,19 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
         found = itertools.islice(found, limit)
         if not newest_first:
             found = reversed(list(found))
+    if followed is not None:
+        exact = {t for t in types if not t.endswith("*")}
+        prefixes = tuple(t[:-1] for t in types if t.endswith("*"))
+
+        def wanted(event: Event) -> bool:
+            return ((not types or event.type in exact
+                     or bool(prefixes and event.type.startswith(prefixes)))
+                    and (actor is None or event.actor == actor)
+                    and (run is None or event.run == run)
+                    and (session is None or event.session == session) and where(event))
+
+        _stream(found, followed, position, wanted)
+        return
     if is_json():
         for event in found:
             click.echo(event_json(event))
@@ -189,6 +218,49 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
     else:
         for line in lines:
             click.echo(line, nl=False)
+
+
+#: How often --follow looks at the end of the journal, in seconds.
+FOLLOW_POLL = 0.2
+
+
+def _show(event: Event) -> None:
+    click.echo(event_json(event) if is_json() else _summary_line(event))
+
+
+def _stream(found: Iterable[Event], journal: Any, position: Any,
+            wanted: Callable[[Event], bool]) -> None:
+    """Show ``found``, then each new event ``wanted`` as its append completes (each
+    batch flushed, for a pipe), until interrupted."""
+    try:
+        for event in found:
+            _show(event)
+        sys.stdout.flush()
+        while True:
+            new, position = journal.read_since(position)
+            for event in new:
+                if wanted(event):
+                    _show(event)
+            if new:
+                sys.stdout.flush()
+            else:
+                time.sleep(FOLLOW_POLL)
+    except KeyboardInterrupt:
+        return  # Ctrl-C is how following ends
+
+
+def _follow_journal(ctx: click.Context) -> Any:
+    """The home's journal file, opened read-only to follow (nothing folded)."""
+    from memoir.journal import FileJournal
+    from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+
+    home = Path(home_path(ctx) or default_home()).expanduser()
+    path = home / JOURNAL_FILE
+    if not path.is_file():
+        raise NotFoundError(no_home_message(home))
+    journal = FileJournal(path, readonly=True, scan=False)
+    ctx.call_on_close(journal.close)
+    return journal
 
 
 def _journal_events(ctx: click.Context) -> Any:

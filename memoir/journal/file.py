@@ -254,6 +254,31 @@ class FileReader(Journal):
                 return Tail(rec.seq, start + len(line) + 1, hash_of_line(line), 0)
         return Tail()
 
+    def end(self) -> Tail:
+        """The position just after the last complete append, found from the end of the
+        file (no forward scan); start :meth:`read_since` from it to follow new appends."""
+        with self._mutex:
+            return self._end_tail()
+
+    def read_since(self, position: Tail) -> tuple[list[Event], Tail]:
+        """The events of the appends completed after ``position`` (an :meth:`end`, or
+        what the last call returned), checked against the hash chain, and the position
+        after them.  Costs what was appended, not the journal's length: this is how
+        ``memoir log --follow`` waits for new events."""
+        with self._mutex:
+            tail = self._end_tail()
+        if tail.offset < position.offset or (tail.offset == position.offset
+                                             and tail.seq != position.seq):
+            raise JournalCorrupted(
+                f"the journal changed under this reader (it was at record {position.seq}, "
+                f"byte {position.offset}; the file now ends at record {tail.seq}): it was "
+                "repaired or replaced; read it again", path=str(self.path))
+        if tail.offset == position.offset:
+            return [], position
+        events = [self._scanner.event(rec) for rec, _line, _after
+                  in self._scanner.scan(position, tail.offset)]
+        return events, tail
+
     def tail_seq(self) -> int:
         """The last complete append's seq, found from the end of the file; bytes after
         it (a torn write, or one in progress) are reported as on opening, not judged."""
