@@ -60,6 +60,7 @@ COMMANDS: dict[str, str] = {
     "demo": "memoir.commands.demo:demo",
     "diff": "memoir.commands.audit:diff",
     "blame": "memoir.commands.audit:blame",
+    "watch": "memoir.commands.watch:watch",
 }
 
 

@@ -521,8 +521,9 @@ def _leaf_commands() -> set[str]:
 def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> None:
     covered = {" ".join(a[:2]) if " ".join(a[:2]) in _leaf_commands() else a[0]
                for a in EVERY_COMMAND}
-    # Accepting or rejecting a candidate needs one (tests/test_insights.py covers them).
-    assert covered | {"candidates accept", "candidates reject"} == _leaf_commands()
+    # Accepting or rejecting a candidate needs one (tests/test_insights.py covers them);
+    # `watch` runs until stopped (tests/test_watch.py drives it under --json).
+    assert covered | {"candidates accept", "candidates reject", "watch"} == _leaf_commands()
     (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
     with memoir.open(home) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":

@@ -1,0 +1,122 @@
+"""`memoir watch`: a real long-running process adopting hand edits as they are saved and
+writing deleted files again, one JSON line per thing it does."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import memoir
+from memoir.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Watcher:
+    def __init__(self, home: Path) -> None:
+        env = dict(os.environ, MEMOIR_DURABILITY="never")
+        env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "memoir", "--home", str(home), "--json", "watch",
+             "--tick", "0.5", "--debounce-ms", "100"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def next(self, timeout: float = 20) -> dict[str, Any]:
+        try:
+            return json.loads(self.lines.get(timeout=timeout))  # type: ignore[no-any-return]
+        except queue.Empty:
+            raise AssertionError(f"nothing from memoir watch within {timeout} s") from None
+
+    def stop(self) -> tuple[int, str]:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            _out, err = self.proc.communicate(timeout=20)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+        return self.proc.returncode, err
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    assert CliRunner().invoke(cli, ["--home", str(home), "init"]).exit_code == 0
+    with memoir.open(home) as mem:
+        assert mem.start_session().call_tool(
+            "memory", {"action": "add", "target": "memory", "content": "Project uses uv"}
+        )["success"]
+    return home
+
+
+def _texts(home: Path) -> list[str]:
+    with memoir.open(home, readonly=True) as mem:
+        return mem.state.memory.target("memory").texts()
+
+
+def test_watch_adopts_a_saved_hand_edit_and_writes_a_deleted_file_again(
+        watched: Path) -> None:
+    watcher = Watcher(watched)
+    try:
+        assert watcher.next()["action"] == "watching"
+        memory_md = watched / "memories" / "MEMORY.md"
+        memory_md.write_text("Project uses uv\n§\nDeploys go through staging first",
+                             encoding="utf-8")
+        adopted = watcher.next()
+        assert adopted["action"] == "adopted" and adopted["changes"] == 1
+        assert adopted["run"].startswith("adopt-")
+        assert _texts(watched) == ["Project uses uv", "Deploys go through staging first"]
+        # The adopted run is a normal run: `memoir log --run` shows it.
+        with memoir.open(watched, readonly=True) as mem:
+            assert [e.type for e in mem.events(run=adopted["run"])][-1] == \
+                "memory.entry_added"
+        memory_md.unlink()
+        rewrote = watcher.next()
+        assert rewrote == {"action": "rewrote", "files": ["memories/MEMORY.md"]}
+        assert "Deploys go through staging first" in memory_md.read_text(encoding="utf-8")
+        # An agent writing in another process is not taken for a hand edit.
+        with memoir.open(watched) as mem:
+            mem.start_session().call_tool(
+                "memory", {"action": "add", "target": "memory", "content": "CI runs ruff"})
+        with pytest.raises(queue.Empty):
+            watcher.lines.get(timeout=1.5)
+        assert _texts(watched)[-1] == "CI runs ruff"
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err
+    assert "Traceback" not in err
+
+
+def test_quick_saves_in_a_row_are_adopted_once_the_file_settles(watched: Path) -> None:
+    watcher = Watcher(watched)
+    try:
+        assert watcher.next()["action"] == "watching"
+        memory_md = watched / "memories" / "MEMORY.md"
+        # An editor saving several times (truncate, write, write again) is read when it
+        # is done: one adoption of the last version, no intermediate state journaled.
+        for text in ("", "Project uses uv\n§\nUse spaces", "Project uses uv\n§\nUse tabs"):
+            memory_md.write_text(text, encoding="utf-8")
+        got = watcher.next()
+        assert got["action"] == "adopted" and got["changes"] == 1
+        assert _texts(watched) == ["Project uses uv", "Use tabs"]
+        with pytest.raises(queue.Empty):
+            watcher.lines.get(timeout=1.0)
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err
