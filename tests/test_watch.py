@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import memoir
 from memoir.cli import cli
+from memoir.skills.tools import skill_manage_call
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -117,6 +118,29 @@ def test_quick_saves_in_a_row_are_adopted_once_the_file_settles(watched: Path) -
         assert _texts(watched) == ["Project uses uv", "Use tabs"]
         with pytest.raises(queue.Empty):
             watcher.lines.get(timeout=1.0)
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err
+
+
+def test_watch_adopts_an_edited_skill(watched: Path) -> None:
+    with memoir.open(watched) as mem:
+        assert skill_manage_call(mem, {
+            "action": "create", "name": "deploy", "content":
+            "---\nname: deploy\ndescription: How to deploy.\n---\nRun make deploy.\n"},
+            actor="user")["success"]
+        mem.flush()
+        skill_md = next((watched / "skills").rglob("SKILL.md"))
+    watcher = Watcher(watched)
+    try:
+        assert watcher.next()["action"] == "watching"
+        skill_md.write_text("---\nname: deploy\ndescription: How to deploy.\n---\n"
+                            "Run make deploy, then check the dashboard.\n", encoding="utf-8")
+        got = watcher.next()
+        assert got["action"] == "adopted"
+        with memoir.open(watched, readonly=True) as mem:
+            types = [e.type for e in mem.events(run=got["run"])]
+            assert any(t.startswith("skill.") for t in types), types
     finally:
         code, err = watcher.stop()
     assert code == 0, err
