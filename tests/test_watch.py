@@ -144,3 +144,21 @@ def test_watch_adopts_an_edited_skill(watched: Path) -> None:
     finally:
         code, err = watcher.stop()
     assert code == 0, err
+
+
+def test_watch_runs_the_curator_when_it_is_due(watched: Path) -> None:
+    # A pass every ~1 s and no idleness needed: the first tick defers the first run (as
+    # Hermes does), a later tick runs it.
+    (watched / "config.yaml").write_text(
+        "curator:\n  interval_hours: 0.0003\n  min_idle_hours: 0\n", encoding="utf-8")
+    watcher = Watcher(watched)
+    try:
+        assert watcher.next()["action"] == "watching"
+        got = watcher.next(timeout=30)
+        assert got["action"] == "curator" and got["run"]
+        with memoir.open(watched, readonly=True) as mem:
+            assert mem.state.curator.last_run_at is not None
+            assert got["run"] in mem.state.runs
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err

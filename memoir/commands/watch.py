@@ -125,8 +125,8 @@ def _tick(handle: Memoir) -> None:
                  events=len(events))
         result = maybe_run(handle)
         if result is not None:
-            run = getattr(result, "run", None)
-            _say("curator", f"curator: run {run}", run=run)
+            _say("curator", f"curator: run {result.run_id}: {result.summary}",
+                 run=result.run_id, changes=len(result.changes))
     except (MemoirError, OSError) as exc:
         _problem("a scheduled pass failed", exc)
 
