@@ -61,6 +61,8 @@ COMMANDS: dict[str, str] = {
     "diff": "memoir.commands.audit:diff",
     "blame": "memoir.commands.audit:blame",
     "watch": "memoir.commands.watch:watch",
+    "backup": "memoir.commands.backup:backup",
+    "restore": "memoir.commands.backup:restore",
 }
 
 

@@ -498,6 +498,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
     ["sessions", "export"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
+    ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
 ]
 
 
@@ -552,7 +553,9 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
         filled = [a.format(run=runs[-1], entry=entries[-1].id if entries else "",
                            file=source, folder=tmp_path / "tree", pending=pending,
                            demo=tmp_path / "demo", conversation=conversation,
-                           session=recorded[-1] if recorded else "") for a in args]
+                           session=recorded[-1] if recorded else "",
+                           archive=tmp_path / "home.tar.gz",
+                           restored=tmp_path / "restored") for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)
         lines = result.stdout.splitlines()
