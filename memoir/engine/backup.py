@@ -102,7 +102,10 @@ def write_backup(home: Path, target: Path) -> BackupInfo:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        # gzip's own default level: tarfile's 9 took 2.6x as long as `tar czf` for a
+        # 1% smaller archive; at 6 a backup takes 0.78x of `tar czf` (docs/cli.md).
+        with os.fdopen(fd, "wb") as raw, \
+                tarfile.open(fileobj=raw, mode="w:gz", compresslevel=6) as tar:
             files[JOURNAL_FILE] = _add_prefix(tar, JOURNAL_FILE, journal_path, end.offset)
             for pack, size in sizes.items():
                 name = f"{_TRANSCRIPTS}/{pack.name}"
