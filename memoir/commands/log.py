@@ -196,13 +196,10 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
         if not newest_first:
             found = reversed(list(found))
     if followed is not None:
-        exact = {t for t in types if not t.endswith("*")}
-        prefixes = tuple(t[:-1] for t in types if t.endswith("*"))
+        of_types = _of_types(types)
 
         def wanted(event: Event) -> bool:
-            return ((not types or event.type in exact
-                     or bool(prefixes and event.type.startswith(prefixes)))
-                    and (actor is None or event.actor == actor)
+            return (of_types(event.type) and (actor is None or event.actor == actor)
                     and (run is None or event.run == run)
                     and (session is None or event.session == session) and where(event))
 
@@ -249,22 +246,22 @@ def _stream(found: Iterable[Event], journal: Any, position: Any,
         return  # Ctrl-C is how following ends
 
 
-def _follow_journal(ctx: click.Context) -> Any:
-    """The home's journal file, opened read-only to follow (nothing folded)."""
-    from memoir.journal import FileJournal
-    from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+def _of_types(types: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether an event type is one of ``types`` (exact, or a prefix ending in ``*``);
+    everything matches when none are given."""
+    exact = {t for t in types if not t.endswith("*")}
+    prefixes = tuple(t[:-1] for t in types if t.endswith("*"))
 
-    home = Path(home_path(ctx) or default_home()).expanduser()
-    path = home / JOURNAL_FILE
-    if not path.is_file():
-        raise NotFoundError(no_home_message(home))
-    journal = FileJournal(path, readonly=True, scan=False)
-    ctx.call_on_close(journal.close)
-    return journal
+    def matches(kind: str) -> bool:
+        return not types or kind in exact or (bool(prefixes) and kind.startswith(prefixes))
+
+    return matches
 
 
-def _journal_events(ctx: click.Context) -> Any:
-    """``Memoir.events`` over the home's journal file alone (nothing folded)."""
+def _open_journal(ctx: click.Context) -> Any:
+    """The home's journal file opened read-only (nothing folded), closed with the
+    command; None for a home whose journal is gone (opening the home says what was
+    lost)."""
     from memoir.journal import FileJournal
     from memoir.layout import JOURNAL_FILE, default_home, no_home_message
 
@@ -272,23 +269,35 @@ def _journal_events(ctx: click.Context) -> Any:
     path = home / JOURNAL_FILE
     if not path.is_file():
         if (home / ".memoir").is_dir():
-            # A home whose journal is gone: opening it says what was lost.
-            return open_home(ctx, readonly=True, lazy=True).events
+            return None
         raise NotFoundError(no_home_message(home))
     journal = FileJournal(path, readonly=True, scan=False)
     ctx.call_on_close(journal.close)
+    return journal
+
+
+def _follow_journal(ctx: click.Context) -> Any:
+    """The journal to follow; a home without one is an error here too."""
+    journal = _open_journal(ctx)
+    if journal is None:
+        open_home(ctx, readonly=True, lazy=True)  # raises, naming what was lost
+        raise NotFoundError("the home has no journal to follow")
+    return journal
+
+
+def _journal_events(ctx: click.Context) -> Any:
+    """``Memoir.events`` over the home's journal file alone (nothing folded)."""
+    journal = _open_journal(ctx)
+    if journal is None:
+        return open_home(ctx, readonly=True, lazy=True).events
     journal.tail_seq()  # reports an incomplete append at the end, as opening does
 
     def events(*, types: tuple[str, ...], actor: None, run: None, session: None, after: int,
                until: int | None, reverse: bool, where: Any) -> Iterator[Event]:
-        exact = {t for t in types if not t.endswith("*")}
-        prefixes = tuple(t[:-1] for t in types if t.endswith("*"))
+        of_types = _of_types(types)
         read = journal.read_reverse if reverse else journal.read
         for event in read(after=after, until=until):
-            if types and event.type not in exact and not (
-                    prefixes and event.type.startswith(prefixes)):
-                continue
-            if where(event):
+            if of_types(event.type) and where(event):
                 yield event
 
     return events

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from memoir.commands.base import home_option, is_json, open_home
+from memoir.commands.base import (
+    home_option,
+    is_json,
+    open_home,
+    report_error,
+    user_error,
+)
 from memoir.errors import MemoirError
 
 if TYPE_CHECKING:
@@ -38,9 +44,8 @@ def _mine(home: Path, path: str) -> bool:
     except ValueError:
         return False
     name = rel.name
-    if name.startswith(".") or ".memoir-tmp-" in name or ".bak." in name \
-            or name.endswith(".tmp"):
-        return False
+    if name.startswith(".") or ".bak." in name or name.endswith(".tmp"):
+        return False  # memoir's temporary files are dot files; backups are .bak.<time>
     parts = rel.parts
     if parts[:1] == ("memories",):
         return len(parts) == 2 and name in _MEMORY_FILES
@@ -56,11 +61,10 @@ def _say(action: str, text: str, **fields: Any) -> None:
 
 
 def _problem(what: str, exc: BaseException) -> None:
-    # Watching goes on: the next save or tick tries again.
-    if is_json():
-        click.echo(json.dumps({"error": f"{what}: {exc}"}), err=True)
-    else:
-        click.echo(f"memoir watch: {what}: {exc}", err=True)
+    """Report a failure as any command reports one (JSON under ``--json``); watching goes
+    on: the next save or tick tries again."""
+    error = user_error(exc)
+    report_error(error.status, f"{what}: {error.message}", error.details)
 
 
 def _settle(paths: set[str], wait: float, most: float = 5.0) -> None:
@@ -100,16 +104,19 @@ def _adopt(handle: Memoir) -> None:
              run=run, changes=changes, first_seq=events[0].seq, last_seq=events[-1].seq)
 
 
-def _heal(handle: Memoir, home: Path, deleted: set[str]) -> None:
-    """Write again the projected files that are missing (a deletion is not an edit);
-    ``deleted``: the files seen deleted (adoption may have written them already)."""
+def _heal(handle: Memoir, home: Path, deleted: set[str] | None) -> None:
+    """Write again the projected files that are missing (a deletion is not an edit).
+    ``deleted``: the files seen deleted and still missing before adoption (which may
+    have written them already); None on starting, when anything may be missing."""
+    if deleted is not None and not deleted:
+        return  # a save, not a deletion: nothing to rewrite
     try:
         written = set(handle.rebuild(from_scratch=False))
         handle.flush()
     except (MemoirError, OSError) as exc:
         _problem("could not write the projected files", exc)
         return
-    back = sorted(written | {rel for rel in deleted if (home / rel).exists()})
+    back = sorted(written | {rel for rel in deleted or () if (home / rel).exists()})
     if back:
         _say("rewrote", f"rewrote {', '.join(back)}", files=back)
 
@@ -165,7 +172,7 @@ def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
                                    watch_filter=lambda _change, path: _mine(home, path)):
             if not ready:
                 _adopt(handle)
-                _heal(handle, home, set())
+                _heal(handle, home, None)
                 _tick(handle)
                 last_tick = time.monotonic()
                 _say("watching", f"watching {home} (Ctrl-C stops)", home=str(home))

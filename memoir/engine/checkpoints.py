@@ -19,6 +19,7 @@ import hmac
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -134,22 +135,18 @@ class CheckpointStore:
                     raw_box.append(None)
             return raw_box[0]
 
-        def one_session(key: str) -> SessionInfo | None:
-            got = raw()
-            if got is None:
-                return history().sessions.get(key)
-            data = got.sessions.get(key)
-            return None if data is None else self._session.decode(data)
+        def one(field: str, decoder: Any) -> Any:
+            def get(key: str) -> Any:
+                got = raw()
+                if got is None:  # no readable history file: the full load replays
+                    return getattr(history(), field).get(key)
+                data = getattr(got, field).get(key)
+                return None if data is None else decoder.decode(data)
 
-        def one_run(key: str) -> RunInfo | None:
-            got = raw()
-            if got is None:
-                return history().runs.get(key)
-            data = got.runs.get(key)
-            return None if data is None else self._run.decode(data)
+            return get
 
-        cp.state.sessions = LazyDict(lambda: history().sessions, one_session)
-        cp.state.runs = LazyDict(lambda: history().runs, one_run)
+        cp.state.sessions = LazyDict(lambda: history().sessions, one("sessions", self._session))
+        cp.state.runs = LazyDict(lambda: history().runs, one("runs", self._run))
         return cp
 
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
