@@ -25,6 +25,7 @@ from bench import (
     cold_open,
     durable_append,
     learning,
+    mcp_roundtrip,
     micro,
     rebuild,
     recall,
@@ -37,7 +38,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit, learning, recall)
+                   cli_start, cli_audit, learning, recall, mcp_roundtrip)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

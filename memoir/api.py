@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from memoir.engine.commit import Decision, Pending
+from memoir.engine.commit import Decision, Pending, caller_meta
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView, RecordingFiles
 from memoir.engine.materializer import Drift
@@ -68,12 +69,15 @@ class Memoir(Engine):
         actor: str = "agent",
         tools: Toolset = DEFAULT_TOOLS,
         started_at: str | None = None,
+        meta: Mapping[str, str] | None = None,
     ) -> Session:
         """Start a session pinned to the journal position of its start event.
         ``started_at`` (ISO-8601): when the conversation really began, for a history
         recorded later.
 
         ``tools``: what the session's :meth:`Session.call_tool` answers (default: all).
+        ``meta``: facts about the caller (say ``{"client": "cursor"}``) carried by the
+        start event and by every record the session writes (see :class:`Session`).
         Well-formed hand edits of MEMORY.md and USER.md are adopted first (as the
         person's, see :func:`~memoir.memory.commands.adopt_hand_edit`), so the prompt
         shows what the files show, as Hermes's would.
@@ -95,16 +99,17 @@ class Memoir(Engine):
 
         # The blocks are rendered right after the start event is folded, before any
         # other commit of the same group lands in the live state.
-        pending: Pending[Blocks] = Pending(
-            decide, actor, sid,
-            then=lambda state, _result: render_blocks(state, enabled_targets(self.config)),
-        )
+        with caller_meta(meta):
+            pending: Pending[Blocks] = Pending(
+                decide, actor, sid,
+                then=lambda state, _result: render_blocks(state, enabled_targets(self.config)),
+            )
         self.run(pending)
         pinned = pending.events[-1].seq
         blocks = session_blocks(self, sid, pinned, rendered=pending.result,
                                 record_hash=pending.events[-1].hash, actor=actor)
         return Session(self, sid, pinned, actor=actor, blocks=blocks, tools=tools,
-                       recorder=self._recorder())
+                       recorder=self._recorder(), meta=meta)
 
     def _adopt_before(self, what: str) -> None:
         """Adopt well-formed hand edits of the memory files before ``what``; a failure
@@ -118,7 +123,8 @@ class Memoir(Engine):
                 _log.warning("adoption.skipped", home=str(self.home), target=target,
                              error=str(exc))
 
-    def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS) -> Session:
+    def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS,
+                meta: Mapping[str, str] | None = None) -> Session:
         """Re-open a session that was started earlier (in any process).  A session whose
         prompt was kept (:mod:`memoir.engine.prompts`) opens from that file, however old
         its pin, without reading the session history."""
@@ -126,7 +132,7 @@ class Memoir(Engine):
         if kept is not None:
             seq, kept_actor, blocks = kept
             return Session(self, session_id, seq, actor=kept_actor, blocks=blocks,
-                           tools=tools, recorder=self._recorder())
+                           tools=tools, recorder=self._recorder(), meta=meta)
         sessions = self.state.sessions
         # A session started since the last checkpoint is found without decoding the
         # whole session history.
@@ -135,7 +141,7 @@ class Memoir(Engine):
         if info is None:
             raise NotFoundError(f"no session {session_id!r} in {self.home}")
         return Session(self, session_id, info.pinned_seq, actor=info.actor, tools=tools,
-                       recorder=self._recorder())
+                       recorder=self._recorder(), meta=meta)
 
     # -- the learning loop ------------------------------------------------------------------
 

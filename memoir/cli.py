@@ -63,6 +63,7 @@ COMMANDS: dict[str, str] = {
     "watch": "memoir.commands.watch:watch",
     "backup": "memoir.commands.backup:backup",
     "restore": "memoir.commands.backup:restore",
+    "mcp": "memoir.commands.mcp:mcp",
 }
 
 

@@ -10,11 +10,11 @@ consolidation-failure count of spec §1.6).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Decision, caller_meta
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
@@ -54,7 +54,9 @@ class Session:
     Like a Hermes agent's ``MemoryStore``, a session counts consolidation failures per
     turn (:meth:`new_turn` resets the count) and remembers the entries it last held
     per target, which Hermes answers from when a replace or remove lacks ``old_text``.
-    ``tools`` is what :meth:`call_tool` answers (default: every tool).
+    ``tools`` is what :meth:`call_tool` answers (default: every tool).  ``meta``: facts
+    about the caller (string keys and values) that every record the session writes
+    carries, such as the MCP client behind it.
     """
 
     def __init__(
@@ -67,13 +69,15 @@ class Session:
         blocks: Blocks | None = None,
         tools: Toolset = DEFAULT_TOOLS,
         recorder: Recorder | None = None,
+        meta: Mapping[str, str] | None = None,
     ) -> None:
         self.engine = engine
         self.id = session_id
         self.pinned_seq = pinned_seq
         self.actor = actor
         self.tools = tools
-        self.context = CallContext(actor=actor, session=session_id)
+        self.context = CallContext(actor=actor, session=session_id,
+                                   meta=dict(meta) if meta else None)
         self._blocks = blocks
         self._ended = False
         self._recorder = recorder
@@ -114,11 +118,13 @@ class Session:
         # An argument sent as null is an argument not given (OpenAI's strict mode sends
         # null for every optional one; Hermes's tools read arguments with .get()).
         args = {key: value for key, value in args.items() if value is not None}
-        return self.tools.dispatch(self.engine, self.context, name, args)
+        with caller_meta(self.context.meta):
+            return self.tools.dispatch(self.engine, self.context, name, args)
 
     def memory(self, args: dict[str, Any]) -> dict[str, Any]:
         """The ``memory`` tool (spec §1.3–1.7)."""
-        return memory_tool(self.engine, self.context, args)
+        with caller_meta(self.context.meta):
+            return memory_tool(self.engine, self.context, args)
 
     def tool_result_message(self, tool_call: Any) -> dict[str, str]:
         """Answer one tool call of an OpenAI-style assistant message and return the
@@ -179,7 +185,8 @@ class Session:
         if self._recorder is None:
             raise ValidationError("this session cannot record turns: open it with "
                                   "memoir.open(...).start_session() or .session(id)")
-        return self._recorder.record(self.id, self.actor, self.tools.names, messages)
+        with caller_meta(self.context.meta):
+            return self._recorder.record(self.id, self.actor, self.tools.names, messages)
 
     def end(self, reason: str = "closed") -> None:
         """Journal the end of the session (once: ending it again does nothing); with
@@ -187,10 +194,11 @@ class Session:
         if self._ended:
             return
         self._ended = True
-        self.engine.commit(
-            lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
-            actor=self.actor, session=self.id,
-        )
+        with caller_meta(self.context.meta):
+            self.engine.commit(
+                lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
+                actor=self.actor, session=self.id,
+            )
         if self._recorder is not None:
             self._recorder.ended(self.id)
 

@@ -241,7 +241,7 @@ def memory_command_lists(
 
 def memory_drafts(*, with_ids: bool = False) -> SearchStrategy[Draft]:
     """Drafts of memory events (added, replaced, removed, limits set, write rejected)
-    with the metadata of any actor, session, run and causation.
+    with the metadata of any actor, session, run, causation and caller ``meta``.
 
     Ids and timestamps are left for the journal to mint, unless ``with_ids``: then
     each draft carries a fresh random id (the form a writer uses to retry safely).
@@ -270,6 +270,8 @@ def memory_drafts(*, with_ids: bool = False) -> SearchStrategy[Draft]:
     return st.builds(
         Draft, data=payload, actor=st.sampled_from(ACTORS), session=names.map(_prefix("s-")),
         run=names.map(_prefix("run-")), causation=names, id=ids,
+        meta=st.none() | st.dictionaries(st.text(min_size=1, max_size=12), texts.map(
+            lambda t: t[:40]), min_size=1, max_size=3),
     )
 
 

@@ -523,8 +523,9 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     covered = {" ".join(a[:2]) if " ".join(a[:2]) in _leaf_commands() else a[0]
                for a in EVERY_COMMAND}
     # Accepting or rejecting a candidate needs one (tests/test_insights.py covers them);
-    # `watch` runs until stopped (tests/test_watch.py drives it under --json).
-    assert covered | {"candidates accept", "candidates reject", "watch"} == _leaf_commands()
+    # `watch` and `mcp` run until stopped (tests/test_watch.py, tests/test_mcp.py drive them).
+    assert covered | {"candidates accept", "candidates reject", "watch", "mcp"} == \
+        _leaf_commands()
     (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
     with memoir.open(home) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":

@@ -134,7 +134,7 @@ def test_the_fast_envelope_encoding_equals_the_plain_struct_encoding(
     from memoir.events.codec import body_of, encode_record, encode_record_reference
 
     fields = dict(seq=seq, id=ident, ts=ts, actor=draft.actor, session=meta[0], run=meta[1],
-                  causation=meta[2], more=more, data=draft.data)
+                  causation=meta[2], more=more, data=draft.data, meta=draft.meta)
     try:
         reference = encode_record_reference(**fields)  # type: ignore[arg-type]
     except (UnicodeEncodeError, msgspec.EncodeError):

@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 #: Files whose shell examples name `memoir` commands that must exist.
-COMMAND_DOCS = (README, DOCS / "cli.md", DOCS / "skills.md", DOCS / "revert.md")
+COMMAND_DOCS = (README, DOCS / "cli.md", DOCS / "skills.md", DOCS / "revert.md",
+                *sorted((DOCS / "integrations").glob("*.md")))
 #: Where every event type must be described.
 EVENT_DOCS = (DOCS / "events.md", DOCS / "skills.md", DOCS / "revert.md")
 
@@ -169,7 +170,7 @@ def _anchors(path: Path) -> set[str]:
     return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
 
 
-LINK_FILES = [README, *sorted(DOCS.glob("*.md"))]
+LINK_FILES = [README, *sorted(DOCS.rglob("*.md"))]
 LINKS = [(_rel(p), target) for p in LINK_FILES for target in _links(p)
          if not re.match(r"^[a-z][a-z0-9+.-]*:", target)]
 

@@ -57,6 +57,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.api": "api",
     "memoir.cli": "edges",
     "memoir.commands": "edges",
+    "memoir.integrations": "edges",
     "memoir.demo": "edges",
     "memoir.testing": "edges",
     "memoir.__main__": "edges",
@@ -76,6 +77,7 @@ SIDEWAYS = {
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
     ("memoir.commands", "memoir.demo"),
+    ("memoir.commands", "memoir.integrations"),
 }
 #: Modules allowed to import memoir modules inside functions (the CLI loads commands
 #: on use, so `memoir --version` stays fast).

@@ -173,6 +173,8 @@ def log(ctx: click.Context, types: tuple[str, ...], actor: str | None, run: str 
                 return False
         if regex is not None:
             text = f"{event.type} {event.actor} {msgspec.json.encode(event.data).decode()}"
+            if event.meta:
+                text += " " + " ".join(f"{k}={v}" for k, v in event.meta.items())
             if not regex.search(text):
                 return False
         return True
@@ -316,7 +318,8 @@ def _summary_line(event: Event) -> str:
         detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"
     if "target" in data:
         detail = f"[{data['target']}] {detail}"
-    where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session)) if v)
+    where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session),
+                                             *sorted((event.meta or {}).items())) if v)
     return f"{event.seq:>6}  {event.ts[:19]}  {event.actor:<14} {event.type:<24} {detail}" + (
         f"  ({where})" if where else "")
 

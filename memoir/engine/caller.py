@@ -41,6 +41,9 @@ class CallContext:
     run_kind: str | None = None
     #: The summary of the ``run.started`` a first write lands (default: the write's own).
     run_summary: str | None = None
+    #: The caller's own facts, carried as the ``meta`` of the records its calls write
+    #: (the MCP client of a session, say).
+    meta: dict[str, str] | None = None
     #: What skill_view showed this caller (read-before-write for background actors).
     viewed: set[ReadMark] = field(default_factory=set)
     #: The memory entries this caller last held, per target.

@@ -16,15 +16,20 @@ meanwhile, whose batch holds everyone who arrived during the sync.  Like Postgre
 raises or an expectation that fails fails only its own commit.  (Passing the lead
 before the sync, so the next batch is decided while this one syncs, was measured and
 rejected: under the GIL it made many batches of one.)
+
+A caller's own facts (the MCP client behind a session, the Hermes tool call behind a
+mirrored write) ride along as the records' ``meta``: :func:`caller_meta` sets them for
+the commits a block of code makes on its thread, without every command passing them on.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import contextvars
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -34,11 +39,29 @@ from memoir.events.types import Draft, Event, Payload
 from memoir.journal import Expectation, JournalWriter
 from memoir.projections.state import State
 
-__all__ = ["CommitQueue", "Decision", "Pending", "Prelude"]
+__all__ = ["CommitQueue", "Decision", "Pending", "Prelude", "caller_meta"]
 
 T = TypeVar("T")
 # How long a group-commit leader waits for the last batch's committers (seconds).
 GATHER_SECONDS = 0.0005
+
+_META: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "memoir_caller_meta", default=None)
+
+
+@contextlib.contextmanager
+def caller_meta(meta: Mapping[str, str] | None) -> Iterator[None]:
+    """Within the block, the records of this thread's commits carry ``meta`` (merged
+    over any the enclosing block set; empty or None: nothing added)."""
+    if not meta:
+        yield
+        return
+    outer = _META.get()
+    token = _META.set({**(outer or {}), **meta})
+    try:
+        yield
+    finally:
+        _META.reset(token)
 
 
 @dataclass
@@ -68,7 +91,7 @@ class Pending(Generic[T]):
     """
 
     __slots__ = ("actor", "causation", "decide", "done", "error", "events", "expect",
-                 "result", "run", "session", "then", "wake")
+                 "meta", "result", "run", "session", "then", "wake")
 
     def __init__(
         self,
@@ -88,6 +111,8 @@ class Pending(Generic[T]):
         self.causation = causation
         self.expect = expect
         self.then = then
+        # Taken on the committing thread, where caller_meta was set.
+        self.meta = _META.get()
         self.events: list[Event] = []
         self.result: T = None  # type: ignore[assignment]
         self.error: BaseException | None = None
@@ -273,7 +298,7 @@ class CommitQueue:
             drafts = [Draft(data=p, actor="system") for p in prelude]
             drafts += [
                 Draft(data=p, actor=pending.actor, session=pending.session, run=pending.run,
-                      causation=pending.causation)
+                      causation=pending.causation, meta=pending.meta)
                 for p in payloads
             ]
             events = writer.stage(drafts, expect=decision.expect or pending.expect)

@@ -55,6 +55,23 @@ class _Out(msgspec.Struct, kw_only=True):
     data: Any
 
 
+class _OutMeta(msgspec.Struct, kw_only=True):
+    """:class:`_Out` of a record that carries ``meta``."""
+
+    seq: int
+    id: str
+    ts: str
+    type: str
+    v: int
+    actor: str
+    session: str | None
+    run: str | None
+    causation: str | None
+    meta: dict[str, str]
+    more: int
+    data: Any
+
+
 class RawRecord(msgspec.Struct, kw_only=True, gc=False):
     """A journal line decoded as far as the envelope; ``data`` is still JSON bytes.
 
@@ -71,6 +88,7 @@ class RawRecord(msgspec.Struct, kw_only=True, gc=False):
     session: str | None = None
     run: str | None = None
     causation: str | None = None
+    meta: dict[str, str] | None = None
     more: int = 0
     data: msgspec.Raw
     hash: str = ""
@@ -107,6 +125,7 @@ def _cached(value: str | None) -> bytes:
 def encode_record(
     *, seq: int, id: str, ts: str, actor: str, session: str | None, run: str | None,
     causation: str | None, more: int, data: Payload, prev: bytes,
+    meta: dict[str, str] | None = None,
 ) -> tuple[bytes, bytes]:
     """Encode one record; returns ``(line without newline, its hash)``.
 
@@ -128,7 +147,6 @@ def encode_record(
                 b',"type":', _cached(data.TYPE), b',"v":', str(data.VERSION).encode(),
                 b',"actor":', _cached(actor), b',"session":', _cached(session),
                 b',"run":', _cached(run), b',"causation":', _cached(causation),
-                b',"more":',
             ))
             if len(_MIDDLES) >= 1024:
                 _MIDDLES.clear()
@@ -136,7 +154,8 @@ def encode_record(
         # The body without its closing brace: the line continues with the hash field.
         head = b"".join((
             b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', _cached(ts),
-            middle, str(more).encode(), b',"data":', enc(data),
+            middle, b',"meta":' + enc(meta) if meta else b"", b',"more":',
+            str(more).encode(), b',"data":', enc(data),
         ))
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(
@@ -149,10 +168,15 @@ def encode_record(
 
 def encode_record_reference(
     *, seq: int, id: str, ts: str, actor: str, session: str | None, run: str | None,
-    causation: str | None, more: int, data: Payload,
+    causation: str | None, more: int, data: Payload, meta: dict[str, str] | None = None,
 ) -> bytes:
     """The record body (no hash) as the plain struct encoding gives it: the reference
     :func:`encode_record` must match byte for byte."""
+    if meta:
+        return _encoder.encode(
+            _OutMeta(seq=seq, id=id, ts=ts, type=data.TYPE, v=data.VERSION, actor=actor,
+                     session=session, run=run, causation=causation, meta=meta, more=more,
+                     data=data))
     return _encoder.encode(
         _Out(seq=seq, id=id, ts=ts, type=data.TYPE, v=data.VERSION, actor=actor,
              session=session, run=run, causation=causation, more=more, data=data)
@@ -241,8 +265,8 @@ class Decoder:
             data = msgspec.convert(lifted, cls)
         return Event(
             seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=cls.VERSION, actor=rec.actor,
-            session=rec.session, run=rec.run, causation=rec.causation, more=rec.more,
-            data=data, hash=rec.hash,
+            session=rec.session, run=rec.run, causation=rec.causation, meta=rec.meta,
+            more=rec.more, data=data, hash=rec.hash,
         )
 
     def decode(self, line: bytes | memoryview) -> Event:

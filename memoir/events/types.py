@@ -6,6 +6,11 @@ A journal line is one JSON object::
      "v":2,"actor":"agent","session":"s-…","run":null,"causation":null,"more":0,
      "data":{…},"hash":"…"}
 
+A record may also carry ``"meta"`` (after ``causation``): string facts about the caller
+that are not memoir's own, such as the MCP client that made a write or the Hermes tool
+call a mirrored write came from.  It is written only when there is some, so records
+without it keep the bytes (and hashes) they always had.
+
 ``type`` names the payload class (the table of every type is
 :data:`memoir.events.catalog.REGISTRY`); ``v`` is that payload's
 schema version (older versions are upgraded on read, see :mod:`memoir.events.upcasters`);
@@ -101,6 +106,8 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     session: str | None = None
     run: str | None = None
     causation: str | None = None
+    #: The caller's own facts (see the module docstring); None on most records.
+    meta: dict[str, str] | None = None
     more: int = 0
     data: Payload
     hash: str = ""
@@ -121,6 +128,7 @@ class Draft(msgspec.Struct, frozen=True, kw_only=True):
     session: str | None = None
     run: str | None = None
     causation: str | None = None
+    meta: dict[str, str] | None = None
     id: str = ""
     ts: str = ""
 

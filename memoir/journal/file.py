@@ -690,7 +690,7 @@ class FileJournal(FileReader):
             reason="damaged record after seq " + str(kept.seq)))
         drafts = [[marker]] + [
             [Draft(data=e.data, actor=e.actor, session=e.session, run=e.run,
-                   causation=e.causation, id=e.id, ts=e.ts) for e in append]
+                   causation=e.causation, meta=e.meta, id=e.id, ts=e.ts) for e in append]
             for append in appends
         ]
         lines, minted = mint_records(drafts, (self._tail.seq, self._tail.hash), self.clock)

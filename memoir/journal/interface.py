@@ -316,13 +316,15 @@ def mint_records(
             line, prev = encode_record(
                 seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
                 run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,
+                meta=draft.meta,
             )
             lines.append(line)
             events.append(
                 Event(
                     seq=seq, id=event_id, ts=ts, type=data.TYPE, v=data.VERSION,
                     actor=draft.actor, session=draft.session, run=draft.run,
-                    causation=draft.causation, more=more, data=data, hash=prev.decode(),
+                    causation=draft.causation, meta=draft.meta or None, more=more, data=data,
+                    hash=prev.decode(),
                 )
             )
     return lines, events

@@ -71,7 +71,7 @@ class InMemoryJournal(Journal):
             line, prev = encode_record(
                 seq=event.seq, id=event.id, ts=event.ts, actor=event.actor,
                 session=event.session, run=event.run, causation=event.causation,
-                more=event.more, data=event.data, prev=prev,
+                more=event.more, data=event.data, prev=prev, meta=event.meta,
             )
             if prev.decode() != event.hash:
                 raise JournalCorrupted("hash does not match (the record was altered)",

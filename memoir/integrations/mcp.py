@@ -1,0 +1,283 @@
+"""memoir as an MCP server (``memoir mcp``; needs the ``memoir[mcp]`` extra).
+
+Built on the official ``mcp`` SDK's low-level server, so the tools keep memoir's own
+schemas and results byte for byte: ``tools/list`` gives each agent tool's JSON schema as
+its ``inputSchema``; ``tools/call`` answers with the tool's result dict as JSON text
+(and as ``structuredContent``), flagged ``isError`` when the result says
+``"success": false``.  An unknown tool or a malformed request is an MCP error; a tool
+that fails is an error result; nothing a client sends stops the server.
+
+Resources: ``memoir://memory`` and ``memoir://user`` are the MEMORY and USER blocks of
+the connection's session, frozen at its pin (what its prompt holds); ``memoir://skills/
+NAME`` is each active skill's SKILL.md as it is now.  Reading a resource writes nothing.
+
+One connection is one memoir session.  It starts with the connection's first request
+(after the handshake, so the client's name is known), with platform ``mcp``; its start
+event and every record it writes carry ``meta = {"client": NAME, "client_version": V}``,
+so ``memoir log`` tells which client learned what.  It ends (``session.ended``, reason
+``disconnected``) when the client goes: stdin closes (stdio), or the server stops
+(HTTP, where sessions left idle are also ended by the scheduled pass).  ``resume``
+continues an existing session instead of starting one.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import re
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import quote, unquote
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from memoir.api import Memoir
+from memoir.logs import get_logger
+from memoir.session import Session
+from memoir.skills.model import description_of
+from memoir.tools import DEFAULT_TOOLS, Toolset
+
+__all__ = ["LOOPBACK", "Connections", "build_server", "client_meta", "serve_http",
+           "serve_stdio"]
+
+log = get_logger("memoir.mcp")
+
+#: Addresses ``--http`` may listen on without a token.
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Longest client name or version kept in the journal (they come from the client).
+MAX_CLIENT_TEXT = 128
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_STDIO = "stdio"
+_SKILL_PREFIX = "memoir://skills/"
+_BLOCKS = {"memoir://memory": ("memory", "MEMORY block"),
+           "memoir://user": ("user", "USER block")}
+
+
+def _clean(text: object) -> str | None:
+    if not isinstance(text, str):
+        return None
+    text = _CONTROL.sub(" ", text).strip()[:MAX_CLIENT_TEXT]
+    return text or None
+
+
+def client_meta(params: types.InitializeRequestParams | None) -> dict[str, str]:
+    """The record ``meta`` of a connection: the client's name (``unknown`` if it gave
+    none) and version from the handshake, control characters removed, 128 chars each."""
+    info = params.client_info if params is not None else None
+    meta = {"client": _clean(getattr(info, "name", None)) or "unknown"}
+    version = _clean(getattr(info, "version", None))
+    if version:
+        meta["client_version"] = version
+    return meta
+
+
+class Connections:
+    """The memoir session of each MCP connection, started on first use."""
+
+    def __init__(self, memoir: Memoir, *, resume: str | None = None,
+                 tools: Toolset = DEFAULT_TOOLS) -> None:
+        self.memoir = memoir
+        self.tools = tools
+        self._resume = resume
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def session(self, key: str, meta: dict[str, str]) -> Session:
+        """The session of connection ``key`` (blocking: call it off the event loop)."""
+        with self._lock:
+            found = self._sessions.get(key)
+            if found is None:
+                if self._resume is not None:
+                    found = self.memoir.session(self._resume, tools=self.tools, meta=meta)
+                    self._resume = None  # one connection continues it; others start anew
+                else:
+                    found = self.memoir.start_session(platform="mcp", tools=self.tools,
+                                                      meta=meta)
+                self._sessions[key] = found
+                log.info("mcp.session_started", session=found.id, **meta)
+            return found
+
+    def end_all(self, reason: str = "disconnected") -> list[str]:
+        """End every connection's session; returns their ids.  Never raises (it runs
+        when the server goes down): a session that cannot be ended is logged."""
+        with self._lock:
+            sessions, self._sessions = list(self._sessions.values()), {}
+        for session in sessions:
+            try:
+                session.end(reason)
+            except Exception as exc:
+                log.error("mcp.session_end_failed", session=session.id, error=str(exc))
+        return [s.id for s in sessions]
+
+
+def _key(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The connection a request belongs to: the HTTP session id, else the stdio pipe."""
+    request = ctx.request
+    headers = getattr(request, "headers", None)
+    if headers is not None:
+        return str(headers.get("mcp-session-id") or "http")
+    return _STDIO
+
+
+def _tool_result(result: dict[str, Any]) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(result, ensure_ascii=False))],
+        structured_content=result,
+        is_error=result.get("success") is False,
+    )
+
+
+def build_server(connections: Connections, version: str = "") -> Server[Any]:
+    """The low-level MCP server answering for ``connections`` (``version``: memoir's,
+    for the handshake)."""
+    tools = connections.tools
+    listed = [
+        types.Tool(name=schema["function"]["name"],
+                   description=schema["function"].get("description"),
+                   input_schema=dict(schema["function"].get("parameters") or
+                                     {"type": "object", "properties": {}}))
+        for schema in tools.schemas()
+    ]
+
+    async def session_of(ctx: ServerRequestContext[Any, Any]) -> Session:
+        meta = client_meta(ctx.session.client_params)
+        return await anyio.to_thread.run_sync(connections.session, _key(ctx), meta)
+
+    async def list_tools(_ctx: ServerRequestContext[Any, Any],
+                         _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any],
+                        params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in tools:
+            raise MCPError(types.INVALID_PARAMS,
+                           f"Unknown tool {params.name!r}; memoir's tools are "
+                           f"{', '.join(tools.names)}")
+        session = await session_of(ctx)
+        # Session.call_tool never raises: a failing call is an error result.
+        result = await anyio.to_thread.run_sync(session.call_tool, params.name,
+                                                dict(params.arguments or {}))
+        return _tool_result(result)
+
+    def skills_now() -> list[types.Resource]:
+        state = connections.memoir.state.skills
+        return [
+            types.Resource(uri=_SKILL_PREFIX + quote(name, safe=""), name=f"skill {name}",
+                           description=description_of(record.content) or None,
+                           mime_type="text/markdown")
+            for name, record in sorted(state.skills.items()) if not record.archived
+        ]
+
+    async def list_resources(ctx: ServerRequestContext[Any, Any],
+                             _params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        await session_of(ctx)
+        blocks = [types.Resource(uri=uri, name=name, mime_type="text/plain",
+                                 description=f"{target} memory frozen at this session's pin")
+                  for uri, (target, name) in _BLOCKS.items()]
+        skills = await anyio.to_thread.run_sync(skills_now)
+        return types.ListResourcesResult(resources=blocks + skills)
+
+    def read_skill(name: str) -> str | None:
+        record = connections.memoir.state.skills.live(name)
+        return record.content if record is not None else None
+
+    async def read_resource(ctx: ServerRequestContext[Any, Any],
+                            params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri in _BLOCKS:
+            session = await session_of(ctx)
+            blocks = await anyio.to_thread.run_sync(session.prompt_blocks)
+            text = blocks.get(_BLOCKS[uri][0]) or ""
+            mime = "text/plain"
+        elif uri.startswith(_SKILL_PREFIX):
+            found = await anyio.to_thread.run_sync(read_skill, unquote(uri[len(_SKILL_PREFIX):]))
+            if found is None:
+                raise MCPError(types.INVALID_PARAMS, f"no active skill at {uri}")
+            text, mime = found, "text/markdown"
+        else:
+            raise MCPError(types.INVALID_PARAMS,
+                           f"no resource {uri}; memoir serves memoir://memory, memoir://user "
+                           "and memoir://skills/NAME")
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+    return Server(
+        "memoir", version=version,
+        instructions="memoir: the agent's long-term memory (the memory tool), its skills "
+                     "(skills_list, skill_view, skill_manage) and its past sessions "
+                     "(session_search, memory_search). Every write is journaled.",
+        on_list_tools=list_tools, on_call_tool=call_tool,
+        on_list_resources=list_resources, on_read_resource=read_resource,
+    )
+
+
+def serve_stdio(memoir: Memoir, *, resume: str | None = None, version: str = "") -> list[str]:
+    """Serve one client on stdin/stdout until it goes; then end its session and return
+    the ids of the sessions ended.  stdout carries only protocol messages."""
+    connections = Connections(memoir, resume=resume)
+    server = build_server(connections, version)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    try:
+        anyio.run(main)
+    finally:
+        ended = connections.end_all("disconnected")
+    return ended
+
+
+ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]],
+                    Callable[[MutableMapping[str, Any]], Awaitable[None]]], Awaitable[None]]
+
+
+def _bearer(app: ASGIApp, token: str) -> ASGIApp:
+    """``app`` behind a bearer token: other HTTP requests get 401."""
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                      send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+        if scope.get("type") == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, expected):
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body",
+                            "body": b'{"error":"a valid bearer token is required"}'})
+                return
+        await app(scope, receive, send)
+
+    return guarded
+
+
+def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None,
+               resume: str | None = None, version: str = "") -> list[str]:
+    """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted; each MCP
+    session is a memoir session, all ended when the server stops.  A ``token`` is
+    required of every request when given (the caller refuses a non-loopback ``host``
+    without one)."""
+    import uvicorn
+
+    connections = Connections(memoir, resume=resume)
+    server = build_server(connections, version)
+    app: Any = server.streamable_http_app(host=host)
+    if token:
+        app = _bearer(app, token)
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                            lifespan="on")
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        ended = connections.end_all("disconnected")
+    return ended

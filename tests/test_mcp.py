@@ -1,0 +1,405 @@
+"""``memoir mcp``: the SDK's own client drives a real ``memoir mcp`` subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+import memoir
+from memoir.tools import tool_schemas
+
+SKILL = textwrap.dedent("""\
+    ---
+    name: tabs-style
+    description: How this user wants Python files indented.
+    ---
+    # Tabs style
+
+    Indent with tabs, never spaces.
+    """)
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "MEMOIR_DEBUG": "1", "PYTHONUNBUFFERED": "1"}
+
+
+def _params(home: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "memoir", "--home", str(home), "mcp", *extra],
+                                 env=_env())
+
+
+def _connect(home: Path, body: Callable[[ClientSession], Awaitable[Any]], *,
+             client: str = "test-client", extra: tuple[str, ...] = ()) -> Any:
+    async def main() -> Any:
+        async with stdio_client(_params(home, *extra)) as (read, write), \
+                ClientSession(read, write, client_info=types.Implementation(
+                    name=client, version="1.2.3")) as session:
+            await session.initialize()
+            return await body(session)
+
+    return anyio.run(main)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    memoir.open(path, create=True).close()
+    return path
+
+
+def _result(res: types.CallToolResult) -> dict[str, Any]:
+    assert len(res.content) == 1 and isinstance(res.content[0], types.TextContent)
+    data = json.loads(res.content[0].text)
+    assert res.structured_content == data
+    assert res.is_error == (data.get("success") is False)
+    return data
+
+
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("memory", {"action": "add", "target": "memory", "content": "The build uses make."}),
+    ("memory", {"action": "add", "target": "user", "content": "Prefers tabs."}),
+    ("memory", {"action": "add", "target": "memory", "content": "The build uses make."}),
+    ("memory", {"action": "replace", "target": "memory", "old_text": "make",
+                "content": "The build uses ninja."}),
+    ("memory", {"action": "bogus"}),
+    ("memory", {"action": "add", "target": "memory", "content": 5}),
+    ("skill_manage", {"action": "create", "name": "tabs-style", "content": SKILL}),
+    ("skills_list", {}),
+    ("skill_view", {"name": "tabs-style"}),
+    ("skill_manage", {"action": "patch", "name": "tabs-style", "old_string": "never spaces",
+                      "new_string": "never, ever spaces"}),
+    ("skill_view", {"name": "missing-skill"}),
+    ("memory_search", {"query": "build"}),
+    ("session_search", {"query": "tabs"}),
+    ("memory", {"action": "remove", "target": "user", "old_text": "tabs"}),
+]
+
+
+def test_tools_have_memoirs_exact_schemas_and_results(home: Path, tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> tuple[list[types.Tool], list[dict[str, Any]]]:
+        listed = await session.list_tools()
+        return listed.tools, [_result(await session.call_tool(name, args))
+                              for name, args in CALLS]
+
+    tools, results = _connect(home, body)
+    expected = {s["function"]["name"]: s["function"] for s in tool_schemas()}
+    assert {t.name for t in tools} == set(expected)
+    for tool in tools:
+        assert tool.input_schema == expected[tool.name]["parameters"]
+        assert tool.description == expected[tool.name]["description"]
+
+    # The same calls through the library on a twin home give the same results.
+    twin = tmp_path / "twin"
+    with memoir.open(twin, create=True) as mem:
+        session = mem.start_session(platform="mcp")
+        direct = [session.call_tool(name, args) for name, args in CALLS]
+        session.end()
+    assert len(results) == len(direct)
+    for (name, args), got, want in zip(CALLS, results, direct, strict=True):
+        if name == "session_search":  # names the live session, whose id differs
+            assert got["success"] is want["success"] is True, (args, got)
+            continue
+        assert got == want, (name, args)
+    assert results[0]["success"] is True and results[4]["success"] is False
+
+
+def test_every_write_names_the_client_and_the_session_ends_on_disconnect(home: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        await session.call_tool("memory", {"action": "add", "target": "memory",
+                                           "content": "Deploys go through CI."})
+        await session.call_tool("skill_manage", {"action": "create", "name": "tabs-style",
+                                                 "content": SKILL})
+
+    _connect(home, body, client="Claude Desktop")
+    with memoir.open(home, readonly=True) as mem:
+        events = list(mem.journal.read())
+    mine = [e for e in events if e.session is not None]
+    assert mine[0].type == "session.started"
+    assert mine[-1].type == "session.ended" and mine[-1].data.reason == "disconnected"
+    assert mine[0].data.platform == "mcp"
+    writes = [e for e in mine if e.type in ("memory.entry_added", "skill.created")]
+    assert len(writes) == 2
+    for event in mine:
+        assert event.actor == "agent"
+        assert event.meta == {"client": "Claude Desktop", "client_version": "1.2.3"}
+    shown = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "log",
+                            "--type", "memory.entry_added"], capture_output=True, text=True,
+                           env=_env(), check=True).stdout
+    assert "client=Claude Desktop" in shown
+
+
+def test_resources_are_the_frozen_blocks_and_the_skills(home: Path) -> None:
+    with memoir.open(home) as mem, mem.start_session() as before:
+        before.call_tool("memory", {"action": "add", "target": "user",
+                                    "content": "Name is Ada."})
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        await session.call_tool("memory", {"action": "add", "target": "memory",
+                                           "content": "Written during the connection."})
+        await session.call_tool("skill_manage", {"action": "create", "name": "tabs-style",
+                                                 "content": SKILL})
+        listed = await session.list_resources()
+        read = {}
+        for resource in listed.resources:
+            contents = (await session.read_resource(resource.uri)).contents
+            read[str(resource.uri)] = (contents[0].text, contents[0].mime_type)  # type: ignore[union-attr]
+        with pytest.raises(MCPError):
+            await session.read_resource("memoir://skills/no-such-skill")
+        with pytest.raises(MCPError):
+            await session.read_resource("file:///etc/passwd")
+        return read
+
+    read = _connect(home, body)
+    assert set(read) == {"memoir://memory", "memoir://user", "memoir://skills/tabs-style"}
+    # Frozen at the pin: what was written before the connection, not during it.
+    assert "Name is Ada." in read["memoir://user"][0]
+    assert "Written during" not in read["memoir://memory"][0]
+    assert read["memoir://skills/tabs-style"] == (SKILL, "text/markdown")
+
+
+def test_malformed_calls_get_errors_and_the_server_lives_on(home: Path) -> None:
+    async def body(session: ClientSession) -> list[Any]:
+        seen: list[Any] = []
+        with pytest.raises(MCPError) as unknown:
+            await session.call_tool("no_such_tool", {})
+        seen.append(unknown.value.code)
+        for args in ({"action": "add", "target": "nowhere", "content": "x"},
+                     {"action": "add", "target": "memory", "content": "x" * 100_000},
+                     {"action": "add", "target": "memory", "content": "a\x00b"}):
+            seen.append(_result(await session.call_tool("memory", args)))
+        seen.append(_result(await session.call_tool(
+            "memory", {"action": "add", "target": "memory", "content": "Still alive."})))
+        return seen
+
+    seen = _connect(home, body)
+    assert seen[0] == types.INVALID_PARAMS
+    for answer in seen[1:4]:
+        assert answer["success"] is False and answer["error"]
+    assert seen[-1]["success"] is True
+
+
+def _raw_server(home: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "memoir", "--home", str(home), "mcp"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env())
+
+
+def _send(proc: subprocess.Popen[bytes], message: dict[str, Any] | bytes) -> None:
+    assert proc.stdin is not None
+    line = message if isinstance(message, bytes) else json.dumps(message).encode()
+    proc.stdin.write(line + b"\n")
+    proc.stdin.flush()
+
+
+def _receive(proc: subprocess.Popen[bytes], want_id: int) -> dict[str, Any]:
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        assert line, "the server closed stdout"
+        message = json.loads(line)  # every stdout line is a protocol message
+        if message.get("id") == want_id:
+            return message  # type: ignore[no-any-return]
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "raw\x1b[31m-client", "version": "0"}}}
+
+
+def test_garbage_on_stdin_gets_errors_and_stdout_stays_protocol_only(home: Path) -> None:
+    proc = _raw_server(home)
+    try:
+        _send(proc, INIT)
+        assert "result" in _receive(proc, 1)
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(proc, b"{this is not json")
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                     "params": {"name": "memory", "arguments": "not an object"}})
+        assert "error" in _receive(proc, 2)
+        deep = b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory",' \
+            b'"arguments":{"action":"add","target":"memory","content":' + b"[" * 20000 + \
+            b"]" * 20000 + b"}}}"
+        _send(proc, deep)
+        _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "no/such/method"})
+        assert _receive(proc, 3)["error"]["code"] == types.METHOD_NOT_FOUND
+        _send(proc, {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "memory", "arguments": {"action": "add", "target": "memory",
+                                            "content": "Survived the garbage."}}})
+        answer = _receive(proc, 4)["result"]
+        assert json.loads(answer["content"][0]["text"])["success"] is True
+    finally:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        rest = proc.stdout.read()
+    for line in rest.splitlines():
+        json.loads(line)
+    assert proc.returncode == 0
+    with memoir.open(home, readonly=True) as mem:
+        started = [e for e in mem.journal.read() if e.type == "session.started"]
+    # Control characters of the client's name never reach the journal.
+    assert started[0].meta == {"client": "raw [31m-client", "client_version": "0"}
+
+
+def test_two_clients_write_at_once(home: Path) -> None:
+    count = 15
+
+    async def one(name: str) -> list[dict[str, Any]]:
+        async def body(session: ClientSession) -> list[dict[str, Any]]:
+            return [_result(await session.call_tool("memory", {
+                "action": "add", "target": "memory", "content": f"{name} fact {i}."}))
+                for i in range(count)]
+
+        async with stdio_client(_params(home)) as (read, write), \
+                ClientSession(read, write, client_info=types.Implementation(
+                    name=name, version="1")) as session:
+            await session.initialize()
+            return await body(session)
+
+    results: dict[str, list[dict[str, Any]]] = {}
+
+    async def main() -> None:
+        async def run(name: str) -> None:
+            results[name] = await one(name)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(run, "alpha")
+            group.start_soon(run, "beta")
+
+    anyio.run(main)
+    assert all(r["success"] for rs in results.values() for r in rs)
+    with memoir.open(home, readonly=True) as mem:
+        mem.verify()
+        added = [e for e in mem.journal.read() if e.type == "memory.entry_added"]
+        texts = {e.data.text for e in added}
+        assert texts == {f"{n} fact {i}." for n in ("alpha", "beta") for i in range(count)}
+        for event in added:
+            assert event.meta is not None
+            assert event.data.text.startswith(event.meta["client"])
+        ended = [e for e in mem.journal.read() if e.type == "session.ended"]
+        assert len(ended) == 2
+
+
+CLIENT = textwrap.dedent("""\
+    import sys, anyio, mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    async def main():
+        params = StdioServerParameters(command=sys.executable, args=[
+            "-m", "memoir", "--home", sys.argv[1], "mcp"])
+        async with stdio_client(params) as (r, w), ClientSession(
+                r, w, client_info=types.Implementation(name="doomed", version="1")) as s:
+            await s.initialize()
+            print("ready", flush=True)
+            i = 0
+            while True:
+                i += 1
+                await s.call_tool("skill_manage", {"action": "create", "name": f"skill-{i}",
+                    "content": "---\\nname: skill-%d\\ndescription: d\\n---\\nbody %s\\n"
+                               % (i, "x" * 20000)})
+    anyio.run(main)
+    """)
+
+
+def test_client_killed_mid_call_leaves_a_whole_journal_and_an_ended_session(
+        home: Path, tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    script = tmp_path / "client.py"
+    script.write_text(CLIENT, encoding="utf-8")
+    client = subprocess.Popen([sys.executable, str(script), str(home)], stdout=subprocess.PIPE,
+                              env=_env())
+    assert client.stdout is not None
+    assert client.stdout.readline().strip() == b"ready"
+    servers = psutil.Process(client.pid).children(recursive=True)
+    assert servers
+    time.sleep(1.0)  # some calls land, one is in flight
+    client.send_signal(signal.SIGKILL)
+    client.wait(timeout=10)
+    _gone, alive = psutil.wait_procs(servers, timeout=30)
+    assert not alive, "memoir mcp outlived its client"
+    with memoir.open(home, readonly=True) as mem:
+        mem.verify()
+        events = list(mem.journal.read())
+        created = [e for e in events if e.type == "skill.created"]
+        assert created
+        assert events[-1].type == "session.ended"
+        assert events[-1].data.reason == "disconnected"
+        assert len(mem.state.skills.skills) == len(created)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_http_refuses_a_public_address_without_a_token(home: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "mcp",
+                           "--http", "0.0.0.0:8765"], capture_output=True, text=True,
+                          env={k: v for k, v in _env().items() if k != "MEMOIR_MCP_TOKEN"},
+                          timeout=60)
+    assert done.returncode == 2
+    assert "--token" in done.stderr
+    assert done.stdout == ""
+
+
+def test_http_serves_sessions_behind_a_token(home: Path) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "memoir", "--home", str(home), "mcp", "--http",
+         f"127.0.0.1:{port}"], env={**_env(), "MEMOIR_MCP_TOKEN": "s3cret"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                refused = httpx2.post(url, json=INIT)
+                break
+            except httpx2.TransportError:
+                assert time.monotonic() < deadline, "the HTTP server never came up"
+                time.sleep(0.1)
+        assert refused.status_code == 401
+
+        async def main() -> dict[str, Any]:
+            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write), \
+                    ClientSession(read, write, client_info=types.Implementation(
+                        name="http-client", version="2")) as session:
+                await session.initialize()
+                return _result(await session.call_tool("memory", {
+                    "action": "add", "target": "memory", "content": "Over HTTP."}))
+
+        assert anyio.run(main)["success"] is True
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+    with memoir.open(home, readonly=True) as mem:
+        events = list(mem.journal.read())
+    added = [e for e in events if e.type == "memory.entry_added"]
+    assert added and added[0].meta == {"client": "http-client", "client_version": "2"}
+    assert events[-1].type == "session.ended"
