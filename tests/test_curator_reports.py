@@ -78,7 +78,9 @@ def test_a_pass_writes_its_report_folder_and_points_the_state_at_it(home: Path) 
     assert second.report_path == "logs/curator/20260304-050607-2"
     m.flush()
     state = json.loads((home / "skills/.curator_state").read_text(encoding="utf-8"))
-    assert state["last_report_path"] == second.report_path
+    # Absolute, as Hermes tests it with Path(p).exists() from its own working directory.
+    assert state["last_report_path"] == str(home.absolute() / second.report_path)
+    assert Path(state["last_report_path"]).is_dir()
     assert state["run_count"] == 2
     assert state["last_run_at"] == "2026-03-04T05:06:07.500000+00:00"
     run = json.loads((home / first.report_path / "run.json").read_text(encoding="utf-8"))

@@ -82,7 +82,10 @@ _MEMORY_CHANGES = (EntryAdded, EntryReplaced, EntryRemoved)
 # sessions, and the curator's own record of its passes (see the module docstring).
 _INERT_PREFIXES = ("run.", "session.", "review.", "journal.", "curator.run_", "curator.plan_",
                    "curator.first_run")
-_INERT_TYPES = frozenset({"skill.viewed", "skill.used", "memory.limits_set"})
+# An import's telemetry, sources and curator record describe the Hermes home it came
+# from; reverting the import removes what it added, not those records.
+_INERT_TYPES = frozenset({"skill.viewed", "skill.used", "memory.limits_set", "skill.usage_set",
+                          "skill.sources_imported", "curator.state_imported"})
 
 
 def change_keys(event: Event) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from memoir.events.types import Event
 from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
 from memoir.layout import JOURNAL_FILE, default_home, no_home_message
 from memoir.logs import get_logger
+from memoir.projections.render import renderers_for
 from memoir.projections.state import State
 
 __all__ = ["JOURNAL_FILE", "Engine", "HomeCheck", "default_home"]
@@ -145,10 +146,9 @@ class Engine:
                               save_checkpoints=not readonly,
                               saved=self.seals.seal if self.seals and not readonly else None)
         self.projector = Projector(
-            self.live, self.materializer,
+            self.live, self.materializer, renderers=renderers_for(self.home.absolute()),
             background=self.config.projections.mode == "background",
-            coalesce=self.config.projections.coalesce_ms / 1000,
-        )
+            coalesce=self.config.projections.coalesce_ms / 1000)
         self.followers = Followers([self.projector, *followers])
         self.limits = ConfiguredLimits(self.config.memory.memory_char_limit,
                                        self.config.memory.user_char_limit)

@@ -23,6 +23,7 @@ __all__ = [
     "CuratorResumed",
     "CuratorRunFinished",
     "CuratorRunStarted",
+    "CuratorStateImported",
     "PlanAccepted",
     "RunReverted",
 ]
@@ -99,6 +100,23 @@ class CuratorResumed(Payload, frozen=True, kw_only=True):
         return ("curator",)
 
 
+@event_type("curator.state_imported")
+class CuratorStateImported(Payload, frozen=True, kw_only=True):
+    """A Hermes ``.curator_state`` taken over as it was (spec §4.1): its fields replace
+    the curator's record (memoir's own report list is kept)."""
+
+    last_run_at: str | None = None
+    last_run_duration_seconds: float | None = None
+    last_run_summary: str | None = None
+    last_run_summary_shown_at: str | None = None
+    last_report_path: str | None = None
+    paused: bool = False
+    run_count: int = 0
+
+    def entities(self) -> tuple[str, ...]:
+        return ("curator",)
+
+
 @event_type("run.reverted")
 class RunReverted(Payload, frozen=True, kw_only=True):
     """Run ``reverted_run`` was undone; the compensating events follow with this event's
@@ -127,4 +145,5 @@ PAYLOADS: tuple[type[Payload], ...] = (
     CuratorPaused,
     CuratorResumed,
     RunReverted,
+    CuratorStateImported,
 )

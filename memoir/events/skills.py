@@ -14,7 +14,7 @@ nothing.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from memoir.events.types import Payload, event_type
 
@@ -32,9 +32,11 @@ __all__ = [
     "SkillRestored",
     "SkillStateChanged",
     "SkillUnpinned",
+    "SkillUsageSet",
     "SkillUsed",
     "SkillViewed",
     "SkillWriteRejected",
+    "SkillsSourcesImported",
 ]
 
 #: Where a skill came from, recorded once when it enters the journal.
@@ -193,6 +195,43 @@ class SkillWriteRejected(_SkillPayload, frozen=True, kw_only=True):
         return ()
 
 
+@event_type("skill.usage_set")
+class SkillUsageSet(_SkillPayload, frozen=True, kw_only=True):
+    """The skill's telemetry as another program recorded it — a Hermes ``.usage.json``
+    record, imported or adopted from a home both use: these counts and times replace
+    memoir's.  ``source`` names that program."""
+
+    source: str = "hermes"
+    created_at: str | None = None
+    use_count: int = 0
+    view_count: int = 0
+    patch_count: int = 0
+    last_used_at: str | None = None
+    last_viewed_at: str | None = None
+    last_patched_at: str | None = None
+    archived_at: str | None = None
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"skill-usage:{self.name}",)
+
+
+@event_type("skill.sources_imported")
+class SkillsSourcesImported(Payload, frozen=True, kw_only=True):
+    """What a Hermes home records about where its skills came from, kept so an export
+    writes it back: ``bundled`` (``.bundled_manifest``: name → hash, in file order),
+    ``hub`` (``.hub/lock.json``'s ``installed`` records), ``hub_lock`` (that file's other
+    top-level keys) and ``suppressed`` (``.curator_suppressed``).  Replaces what an
+    earlier import recorded."""
+
+    bundled: list[tuple[str, str]] = []
+    hub: dict[str, Any] = {}
+    hub_lock: dict[str, Any] = {}
+    suppressed: list[str] = []
+
+    def entities(self) -> tuple[str, ...]:
+        return ("skills:sources",)
+
+
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     SkillCreated,
@@ -209,4 +248,6 @@ PAYLOADS: tuple[type[Payload], ...] = (
     SkillUsed,
     SkillStateChanged,
     SkillWriteRejected,
+    SkillUsageSet,
+    SkillsSourcesImported,
 )

@@ -14,6 +14,7 @@ from memoir.events.curator import (
     CuratorPaused,
     CuratorResumed,
     CuratorRunFinished,
+    CuratorStateImported,
     RunReverted,
 )
 from memoir.events.types import Event, Payload
@@ -90,6 +91,19 @@ def _paused(cur: CuratorState, event: Event) -> None:
     cur.written = True
 
 
+def _state_imported(cur: CuratorState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, CuratorStateImported)
+    cur.last_run_at = data.last_run_at
+    cur.last_run_duration_seconds = data.last_run_duration_seconds
+    cur.last_run_summary = data.last_run_summary
+    cur.last_run_summary_shown_at = data.last_run_summary_shown_at
+    cur.last_report_path = data.last_report_path
+    cur.paused = data.paused
+    cur.run_count = data.run_count
+    cur.written = True
+
+
 def _run_reverted(cur: CuratorState, event: Event) -> None:
     data = event.data
     assert isinstance(data, RunReverted)
@@ -113,4 +127,5 @@ FOLDS: dict[type[Payload], Callable[[CuratorState, Event], None]] = {
     CuratorPaused: _paused,
     CuratorResumed: _paused,
     RunReverted: _run_reverted,
+    CuratorStateImported: _state_imported,
 }

@@ -16,6 +16,7 @@ both incrementally and in a rebuild from scratch.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -29,8 +30,10 @@ from memoir.events.skills import (
     SkillPatched,
     SkillPinned,
     SkillRestored,
+    SkillsSourcesImported,
     SkillStateChanged,
     SkillUnpinned,
+    SkillUsageSet,
     SkillUsed,
     SkillViewed,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "SKILLS_DIR",
     "SKILL_FILE",
     "SkillRecord",
+    "SkillSources",
     "SkillsState",
     "event_names",
     "fold_skill_event",
@@ -110,10 +114,22 @@ class SkillRecord(msgspec.Struct, kw_only=True):
         return self.content if path == SKILL_FILE else self.files.get(path)
 
 
+class SkillSources(msgspec.Struct, kw_only=True):
+    """What a Hermes home recorded about where its skills came from (see
+    :class:`~memoir.events.skills.SkillsSourcesImported`)."""
+
+    bundled: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    hub: dict[str, Any] = msgspec.field(default_factory=dict)
+    hub_lock: dict[str, Any] = msgspec.field(default_factory=dict)
+    suppressed: list[str] = msgspec.field(default_factory=list)
+
+
 class SkillsState(msgspec.Struct):
     skills: dict[str, SkillRecord] = msgspec.field(default_factory=dict)
     #: name → home-relative paths the skill once occupied and no longer does.
     vacated: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    #: A Hermes home's records of its skills' sources (bundled, hub), kept for export.
+    sources: SkillSources = msgspec.field(default_factory=SkillSources)
 
     def live(self, name: str) -> SkillRecord | None:
         """The skill if it exists and is not archived (what agent tools may touch)."""
@@ -300,6 +316,30 @@ def _used(skills: SkillsState, event: Event) -> None:
         record.last_used_at = event.ts
 
 
+def _usage_set(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillUsageSet)
+    record = skills.skills.get(data.name)
+    if record is None:
+        return
+    if data.created_at:
+        record.created_at = data.created_at
+    record.use_count, record.view_count = data.use_count, data.view_count
+    record.patch_count = data.patch_count
+    record.last_used_at, record.last_viewed_at = data.last_used_at, data.last_viewed_at
+    record.last_patched_at = data.last_patched_at
+    if record.archived and data.archived_at:
+        record.archived_at = data.archived_at
+
+
+def _sources(skills: SkillsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SkillsSourcesImported)
+    skills.sources = SkillSources(bundled=[(n, h) for n, h in data.bundled],
+                                  hub=dict(data.hub), hub_lock=dict(data.hub_lock),
+                                  suppressed=list(data.suppressed))
+
+
 def _state_changed(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillStateChanged)
@@ -328,6 +368,8 @@ _STEPS: dict[type[Payload], Fold] = {
     SkillViewed: _viewed,
     SkillUsed: _used,
     SkillStateChanged: _state_changed,
+    SkillUsageSet: _usage_set,
+    SkillsSourcesImported: _sources,
 }
 #: payload class → fold step on :class:`SkillsState` (composed by :mod:`memoir.projections.state`).
 FOLDS: dict[type[Payload], Fold] = dict.fromkeys(_STEPS, fold_skill_event)

@@ -12,6 +12,7 @@ exist).  A new projected file is a new renderer added to :data:`RENDERERS`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 from memoir.events.types import Event, Payload
@@ -29,6 +30,7 @@ __all__ = [
     "memory_file",
     "render_all",
     "render_memory_file",
+    "renderers_for",
 ]
 
 
@@ -43,8 +45,14 @@ class Renderer(Protocol):
     def files(self, state: State, paths: set[str] | None) -> dict[str, bytes | None]: ...
 
 
-#: Every renderer, in the order their files are written.
+#: Every renderer, in the order their files are written (paths in files relative).
 RENDERERS: tuple[Renderer, ...] = (MemoryRenderer(), SkillsRenderer(), CuratorRenderer())
+
+
+def renderers_for(home: Path) -> tuple[Renderer, ...]:
+    """The renderers of the home at ``home`` (an absolute path): as :data:`RENDERERS`,
+    with the paths files name absolute under it (``.curator_state``'s report path)."""
+    return (MemoryRenderer(), SkillsRenderer(), CuratorRenderer(home))
 
 
 def render_all(state: State, renderers: Iterable[Renderer] = RENDERERS) -> dict[str, bytes | None]:

@@ -4,14 +4,18 @@ pass's ``logs/curator/<stamp>/run.json`` and ``REPORT.md``.
 Formats are Hermes's (spec §4.1, §4.7): ``.curator_state`` is JSON with ``indent=2``,
 sorted keys and no trailing newline; ``run.json`` holds Hermes's fields in Hermes's
 order (``indent=2``, newline-terminated); ``REPORT.md`` has Hermes's sections, in its
-order.  Paths in ``last_report_path`` are relative to the home, so a home can move.
-Everything here is a pure function of the state.
+order.  The journal keeps ``last_report_path`` relative to the home, so a home can
+move; the file shows it absolute, under the home the renderer was made for, because
+Hermes tests it with ``Path(p).exists()`` from its own working directory.  Everything
+here is a pure function of the state (and that home).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from memoir.events.curator import (
@@ -19,6 +23,7 @@ from memoir.events.curator import (
     CuratorPaused,
     CuratorResumed,
     CuratorRunFinished,
+    CuratorStateImported,
     RunReverted,
 )
 from memoir.events.types import Event
@@ -82,16 +87,20 @@ def render_run_json(payload: Mapping[str, Any]) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
-def render_curator_state(cur: CuratorState) -> bytes | None:
-    """``skills/.curator_state``, or None before anything wrote it."""
+def render_curator_state(cur: CuratorState, home: Path | None = None) -> bytes | None:
+    """``skills/.curator_state``, or None before anything wrote it.  ``home``: where
+    the file goes, to make ``last_report_path`` absolute (kept as it is without one)."""
     if not cur.written:
         return None
+    report = cur.last_report_path
+    if report is not None and home is not None and not os.path.isabs(report):
+        report = str(home / report)
     data = {
         "last_run_at": cur.last_run_at,
         "last_run_duration_seconds": cur.last_run_duration_seconds,
         "last_run_summary": cur.last_run_summary,
         "last_run_summary_shown_at": cur.last_run_summary_shown_at,
-        "last_report_path": cur.last_report_path,
+        "last_report_path": report,
         "paused": cur.paused,
         "run_count": cur.run_count,
     }
@@ -205,9 +214,13 @@ def _entry_section(
 
 
 class CuratorRenderer:
-    """Projects ``.curator_state`` and the pass reports into the home."""
+    """Projects ``.curator_state`` and the pass reports into the home (``home``: its
+    absolute path, for ``last_report_path``; None keeps the path relative)."""
 
     name = "curator"
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.home = home
 
     # Stands for "every report folder" in a touched set: a revert marks the report
     # of the run it undoes, and only the state knows which folder that is.
@@ -215,7 +228,7 @@ class CuratorRenderer:
 
     #: Payload types that can change these files.
     watches: tuple[type, ...] = (CuratorRunFinished, CuratorPaused, CuratorResumed,
-                                 CuratorFirstRunDeferred, RunReverted)
+                                 CuratorFirstRunDeferred, RunReverted, CuratorStateImported)
 
     def touched(self, events: Sequence[Event]) -> set[str]:
         paths: set[str] = set()
@@ -226,7 +239,8 @@ class CuratorRenderer:
                 if data.report_path:
                     paths.add(f"{data.report_path}/run.json")
                     paths.add(f"{data.report_path}/REPORT.md")
-            elif isinstance(data, CuratorPaused | CuratorResumed | CuratorFirstRunDeferred):
+            elif isinstance(data, CuratorPaused | CuratorResumed | CuratorFirstRunDeferred
+                            | CuratorStateImported):
                 paths.add(STATE_FILE)
             elif isinstance(data, RunReverted):
                 paths.add(self.ALL_REPORTS)
@@ -236,7 +250,7 @@ class CuratorRenderer:
         cur: CuratorState = state.curator
         out: dict[str, bytes | None] = {}
         if paths is None or STATE_FILE in paths:
-            out[STATE_FILE] = render_curator_state(cur)
+            out[STATE_FILE] = render_curator_state(cur, self.home)
         every = paths is None or self.ALL_REPORTS in paths
         for path, report in cur.reports.items():
             for name, render in (("run.json", _run_json_of), ("REPORT.md", render_report_md)):
