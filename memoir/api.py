@@ -41,6 +41,7 @@ from memoir.prompt import (
 )
 from memoir.session import Session
 from memoir.skills import adopt as skills_adoption
+from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
 
@@ -112,16 +113,22 @@ class Memoir(Engine):
                        recorder=self._recorder(), meta=meta)
 
     def _adopt_before(self, what: str) -> None:
-        """Adopt well-formed hand edits of the memory files before ``what``; a failure
-        is logged, never raised (the session starts from the journal as it is)."""
-        if self.readonly or not self.config.memory.adopt_hand_edits:
+        """Adopt well-formed hand edits of the memory files, and the usage records
+        Hermes wrote, before ``what``; a failure is logged, never raised (the session
+        starts from the journal as it is)."""
+        if self.readonly:
             return
-        for target in TARGETS:
+        for target in TARGETS if self.config.memory.adopt_hand_edits else ():
             try:
                 adopt_hand_edit(self, target, before=what)
             except MemoirError as exc:
                 _log.warning("adoption.skipped", home=str(self.home), target=target,
                              error=str(exc))
+        try:
+            skills_usage.adopt_usage(self, before=what)
+        except MemoirError as exc:
+            _log.warning("adoption.skipped", home=str(self.home), target="usage",
+                         error=str(exc))
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS,
                 meta: Mapping[str, str] | None = None) -> Session:
@@ -186,7 +193,8 @@ class Memoir(Engine):
         drop empties, drop exact duplicates), and the result must pass the same
         validation as any write: no threat pattern, within the limit.  Entries are
         matched by text, so unchanged entries keep their ids; an entry edited in place
-        becomes a replace.  Skills: see :mod:`memoir.skills.adopt`.
+        becomes a replace.  Skills: see :mod:`memoir.skills.adopt`; the usage records
+        Hermes writes into ``.usage.json``: see :mod:`memoir.skills.usage`.
 
         Adoption is three-way: an edit is compared with the version the person started
         from (what memoir last wrote to the file), so writes journaled since are kept.
@@ -211,6 +219,9 @@ class Memoir(Engine):
                 state, recording, bases=skill_bases, force=force)
             payloads += skill_payloads
             changed += skill_paths
+            usage_payloads, usage_paths = skills_usage.adoption_events(state, recording)
+            payloads += usage_payloads
+            changed += usage_paths
             if not changed:
                 return Decision(events=[], result=[])
             head = RunStarted(run_id=run_id, kind="adopt",

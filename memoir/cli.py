@@ -64,6 +64,8 @@ COMMANDS: dict[str, str] = {
     "backup": "memoir.commands.backup:backup",
     "restore": "memoir.commands.backup:restore",
     "mcp": "memoir.commands.mcp:mcp",
+    "import": "memoir.commands.hermes:import_group",
+    "export": "memoir.commands.hermes:export_group",
 }
 
 

@@ -216,7 +216,8 @@ def test_a_failing_write_is_retried_and_the_commit_is_unaffected(home: Path) -> 
     _add(mem, "before")
     mem.flush()
     # Make the memories folder unusable: replace it with a plain file.
-    (home / "memories/MEMORY.md").unlink()
+    for left in (home / "memories").iterdir():  # MEMORY.md and Hermes's MEMORY.md.lock
+        left.unlink()
     (home / "memories").rmdir()
     (home / "memories").write_text("not a folder")
     _add(mem, "during")  # the journal takes it; the file cannot be written

@@ -499,6 +499,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "export"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
+    ["import", "hermes", "{folder}"], ["export", "hermes", "{exported}"],
 ]
 
 
@@ -556,7 +557,8 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
                            demo=tmp_path / "demo", conversation=conversation,
                            session=recorded[-1] if recorded else "",
                            archive=tmp_path / "home.tar.gz",
-                           restored=tmp_path / "restored") for a in args]
+                           restored=tmp_path / "restored",
+                           exported=tmp_path / "exported") for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)
         lines = result.stdout.splitlines()

@@ -162,3 +162,27 @@ def test_watch_runs_the_curator_when_it_is_due(watched: Path) -> None:
     finally:
         code, err = watcher.stop()
     assert code == 0, err
+
+
+def test_watch_adopts_hermes_usage_records_as_they_are_saved(watched: Path) -> None:
+    with memoir.open(watched) as mem:
+        skill_manage_call(mem, {"action": "create", "name": "deploy", "content":
+                                "---\nname: deploy\ndescription: d.\n---\nbody\n"},
+                          actor="agent")
+        mem.flush()
+    watcher = Watcher(watched)
+    try:
+        assert watcher.next()["action"] == "watching"
+        usage = watched / "skills" / ".usage.json"
+        data = json.loads(usage.read_text(encoding="utf-8"))
+        data["deploy"]["view_count"] = 4  # what Hermes's bump_view leaves
+        usage.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
+        line = watcher.next()
+        while line["action"] != "adopted":
+            line = watcher.next()
+        assert line["changes"] >= 1
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err
+    with memoir.open(watched, readonly=True) as mem:
+        assert mem.state.skills.skills["deploy"].view_count == 4

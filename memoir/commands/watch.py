@@ -44,6 +44,8 @@ def _mine(home: Path, path: str) -> bool:
     except ValueError:
         return False
     name = rel.name
+    if rel.parts == ("skills", ".usage.json"):
+        return True  # Hermes's usage records, adopted as usage events
     if name.startswith(".") or ".bak." in name or name.endswith(".tmp"):
         return False  # memoir's temporary files are dot files; backups are .bak.<time>
     parts = rel.parts

@@ -34,6 +34,7 @@ reported by ``memoir status``, and the next write tries it again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -51,6 +52,12 @@ from memoir.errors import ProjectionError
 from memoir.journal.locking import LockTimeout, ProcessLock
 
 __all__ = ["Drift", "Materializer", "atomic_write"]
+
+#: Files Hermes writes under a lock of its own (``<file>.lock`` beside it, spec §1.7):
+#: memoir holds that lock too while it writes them, so the two never write at once.
+HERMES_LOCKED = frozenset({"memories/MEMORY.md", "memories/USER.md"})
+#: How long memoir waits for Hermes to release such a lock (seconds).
+HERMES_LOCK_WAIT = 10.0
 
 #: Which drifts: bytes someone else wrote, a link where memoir keeps a file (never
 #: followed), or something else that is not a regular file (a folder, a device).
@@ -422,7 +429,9 @@ class Materializer:
         digest = _digest(data)
         folder, _, name = rel.rpartition("/")
         changed = False
-        with safefs.open_dir(self.home, folder, create=True) as dfd:
+        with safefs.open_dir(self.home, folder, create=True) as dfd, \
+                safefs.file_lock(dfd, f"{name}.lock", timeout=HERMES_LOCK_WAIT) \
+                if rel in HERMES_LOCKED else contextlib.nullcontext():
             if safefs.entry(dfd, name)[1] != data:
                 temp = safefs.write_temp(dfd, data, fsync=self.fsync)
 
@@ -446,7 +455,9 @@ class Materializer:
         removed = safefs.remove(
             self.home, rel,
             lambda previous: previous is not None and (
-                previous == accepted or self._own_bytes(rel, previous)))
+                previous == accepted or self._own_bytes(rel, previous)),
+            lock=f"{rel.rpartition('/')[2]}.lock" if rel in HERMES_LOCKED else None,
+            lock_timeout=HERMES_LOCK_WAIT)
         manifest.files.pop(rel, None)
         manifest.at.pop(rel, None)
         self._own.pop(rel, None)

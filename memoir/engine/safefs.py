@@ -35,6 +35,7 @@ __all__ = [
     "LinkRefused",
     "entry",
     "exchange_supported",
+    "file_lock",
     "install",
     "is_temp",
     "kind",
@@ -301,12 +302,41 @@ def _install_replace(dfd: int, temp: str, name: str,
     return True
 
 
-def remove(home: Path, rel: str, is_ours: Callable[[bytes | None], bool]) -> bool:
+@contextmanager
+def file_lock(dfd: int, name: str, *, timeout: float) -> Iterator[None]:
+    """Hold ``flock(LOCK_EX)`` on the file ``name`` in the folder ``dfd`` (created if
+    missing, never through a link) — the lock another program takes around its own
+    writes, such as Hermes's ``MEMORY.md.lock``.  OSError (EAGAIN) if it is still held
+    after ``timeout`` seconds."""
+    import fcntl
+
+    fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
+                 dir_fd=dfd)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise OSError(errno.EAGAIN, f"{name} is held by another program for "
+                                                f"more than {timeout:g} s") from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def remove(home: Path, rel: str, is_ours: Callable[[bytes | None], bool],
+           lock: str | None = None, lock_timeout: float = 10.0) -> bool:
     """Remove the file at ``rel`` if it is memoir's; True if something was removed.
-    Folders left empty are removed up to (not including) the home's top-level folders."""
+    Folders left empty are removed up to (not including) the home's top-level folders.
+    ``lock``: a file in the same folder to hold :func:`file_lock` on meanwhile."""
     folder, name = _split(rel)
     try:
-        with open_dir(home, folder) as dfd:
+        with open_dir(home, folder) as dfd, file_lock(dfd, lock, timeout=lock_timeout) \
+                if lock else _nothing():
             exists, previous = entry(dfd, name)
             if not exists or not is_ours(previous):
                 return False
@@ -315,6 +345,11 @@ def remove(home: Path, rel: str, is_ours: Callable[[bytes | None], bool]) -> boo
         return False
     prune_empty(home, folder)
     return True
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
 
 
 def prune_empty(home: Path, folder: str) -> None:

@@ -40,7 +40,8 @@ from memoir.skills.model import (
     check_name,
 )
 
-__all__ = ["PROVENANCES", "ImportReport", "import_skills", "read_skill_files", "skill_folders"]
+__all__ = ["PROVENANCES", "FoundSkill", "ImportReport", "import_skills", "read_skill_files",
+           "scan_skills", "skill_folders"]
 
 PROVENANCES = ("agent", "user", "bundled", "hub", "import")
 # Folders Hermes never scans for skills.
@@ -61,7 +62,7 @@ class ImportReport:
 
 
 @dataclass
-class _Found:
+class FoundSkill:
     name: str
     category: str | None
     content: str
@@ -135,9 +136,13 @@ def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[s
     return files
 
 
-def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
-    bundled, hub, usage = _hermes_sets(root)
-    found: list[_Found] = []
+def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
+                records: Path | None = None) -> list[FoundSkill]:
+    """Every skill folder under ``root``, read, with the provenance and ownership the
+    Hermes records in ``records`` (default: ``root``, a skills root) give it; what
+    cannot be imported goes in ``skipped``."""
+    bundled, hub, usage = _hermes_sets(records or root)
+    found: list[FoundSkill] = []
     for folder in skill_folders(root):
         parts = folder.relative_to(root).parts
         skill_md = folder / SKILL_FILE
@@ -158,7 +163,7 @@ def _scan(root: Path, provenance: str, skipped: dict[str, str]) -> list[_Found]:
         raw = usage.get(name)
         record: dict[str, Any] = raw if isinstance(raw, dict) else {}
         origin = "bundled" if name in bundled else "hub" if name in hub else provenance
-        found.append(_Found(
+        found.append(FoundSkill(
             name=name, category=category, content=content,
             files=read_skill_files(folder, name, skipped), provenance=origin,
             created_by=("agent" if record.get("created_by") == "agent" and origin not in
@@ -181,7 +186,7 @@ def import_skills(
     if not root.is_dir():
         raise ValidationError(f"{root} is not a folder")
     report = ImportReport(run=run or short_id("import-"))
-    found = _scan(root, provenance, report.skipped)
+    found = scan_skills(root, provenance, report.skipped)
 
     def decide(state: State) -> Decision[None]:
         events: list[Payload] = []

@@ -1,0 +1,333 @@
+"""A whole Hermes home into the journal, and a memoir home out as a Hermes home.
+
+:func:`import_hermes` takes, in one run (actor ``import``): the entries of MEMORY.md
+and USER.md (as Hermes reads them: split on ``§``, stripped, deduplicated), every skill
+under ``skills/`` with its support files and provenance (``.bundled_manifest``,
+``.hub/lock.json``, ``.usage.json``'s ``created_by``), its pin, its usage counts and
+dates and its state (``.usage.json``), the archived skills of ``skills/.archive/``, the
+sources files themselves and ``.curator_state``.  What is already in the journal is
+left alone, so importing the same home twice changes nothing the second time.
+
+:func:`export_hermes` writes a folder Hermes 0.19.0 reads as its own: the projected
+files of the home (MEMORY.md, USER.md, the skills tree, ``.usage.json``,
+``.curator_state`` and the curator reports) with the archive flat under
+``skills/.archive/<name>/`` as Hermes keeps it, plus the imported sources files.
+Import → export → import gives the journal's state back: every entry, skill file,
+count, date, pin, state, source record and curator field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memoir.engine.commit import Decision
+from memoir.engine.engine import Engine
+from memoir.engine.materializer import atomic_write
+from memoir.errors import ValidationError
+from memoir.events.curator import CuratorStateImported
+from memoir.events.runs import RunStarted
+from memoir.events.skills import (
+    SkillArchived,
+    SkillCreated,
+    SkillPinned,
+    SkillsSourcesImported,
+)
+from memoir.events.types import Event, Payload
+from memoir.ids import short_id
+from memoir.memory.adoption import plan_adoption
+from memoir.projections.memory import TARGETS, dedupe, parse_file
+from memoir.projections.render import memory_file, render_all, renderers_for
+from memoir.projections.skills import ARCHIVE_DIR, SkillRecord
+from memoir.projections.state import State
+from memoir.reading import read_text
+from memoir.skills.importer import FoundSkill, scan_skills
+from memoir.skills.model import PROTECTED_SKILLS
+from memoir.skills.usage import record_events
+
+__all__ = ["HermesExport", "HermesImport", "export_hermes", "import_hermes"]
+
+#: The largest memory file, sources file or state file read (Hermes's are kilobytes).
+_MAX_META_BYTES = 16 * 1024 * 1024
+_CURATOR_FIELDS = ("last_run_at", "last_run_duration_seconds", "last_run_summary",
+                   "last_run_summary_shown_at", "last_report_path", "paused", "run_count")
+
+
+@dataclass
+class HermesImport:
+    """What :func:`import_hermes` did."""
+
+    run: str
+    source: Path
+    events: list[Event] = field(default_factory=list)
+    #: target → entries added.
+    memory: dict[str, int] = field(default_factory=dict)
+    skills: list[str] = field(default_factory=list)
+    archived: list[str] = field(default_factory=list)
+    #: Skills whose counts, dates or state were taken from ``.usage.json``.
+    usage: list[str] = field(default_factory=list)
+    sources: bool = False
+    curator: bool = False
+    #: What could not be imported (a path or a skill) → why.
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"run": self.run if self.events else None, "source": str(self.source),
+                "seqs": [e.seq for e in self.events], "memory": self.memory,
+                "skills": self.skills, "archived": self.archived, "usage": self.usage,
+                "sources": self.sources, "curator": self.curator, "skipped": self.skipped}
+
+
+@dataclass
+class _Scan:
+    memory: dict[str, list[str]]
+    active: list[FoundSkill]
+    archived: list[FoundSkill]
+    usage: dict[str, dict[str, Any]]
+    sources: SkillsSourcesImported | None
+    curator: dict[str, Any] | None
+
+
+def _read(path: Path, skipped: dict[str, str]) -> str | None:
+    if not path.exists():
+        return None
+    try:
+        return read_text(path, limit=_MAX_META_BYTES, what=path.name)
+    except ValidationError as exc:
+        skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
+        return None
+
+
+def _json_object(path: Path, skipped: dict[str, str]) -> dict[str, Any] | None:
+    text = _read(path, skipped)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        skipped[str(path)] = f"not JSON ({exc})"
+        return None
+    if not isinstance(data, dict):
+        skipped[str(path)] = "not a JSON object"
+        return None
+    return data
+
+
+def _sources(skills: Path, skipped: dict[str, str]) -> SkillsSourcesImported | None:
+    bundled: list[tuple[str, str]] = []
+    manifest = _read(skills / ".bundled_manifest", skipped)
+    for line in (manifest or "").splitlines():
+        name, _, digest = line.strip().partition(":")
+        if name.strip():
+            bundled.append((name.strip(), digest.strip()))
+    lock = _json_object(skills / ".hub" / "lock.json", skipped) or {}
+    installed = lock.get("installed")
+    hub = dict(installed) if isinstance(installed, dict) else {}
+    hub_lock = {k: v for k, v in lock.items() if k != "installed"}
+    suppressed_text = _read(skills / ".curator_suppressed", skipped)
+    suppressed = sorted({line.strip() for line in (suppressed_text or "").splitlines()
+                         if line.strip() and not line.strip().startswith("#")})
+    if not (bundled or hub or hub_lock or suppressed):
+        return None
+    return SkillsSourcesImported(bundled=bundled, hub=hub, hub_lock=hub_lock,
+                                 suppressed=suppressed)
+
+
+def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
+    if not source.is_dir():
+        raise ValidationError(f"{source} is not a folder")
+    memory: dict[str, list[str]] = {}
+    for target in TARGETS:
+        text = _read(source / memory_file(target), skipped)
+        memory[target] = dedupe(parse_file(text)) if text else []
+    skills = source / "skills"
+    active = scan_skills(skills, "import", skipped) if skills.is_dir() else []
+    # The archive's provenance records live beside the live skills.
+    archived = scan_skills(skills / ".archive", "import", skipped, records=skills) \
+        if (skills / ".archive").is_dir() else []
+    raw_usage = (_json_object(skills / ".usage.json", skipped) or {}) if skills.is_dir() else {}
+    usage = {str(k): v for k, v in raw_usage.items() if isinstance(v, dict)}
+    sources = _sources(skills, skipped) if skills.is_dir() else None
+    curator = _json_object(skills / ".curator_state", skipped) if skills.is_dir() else None
+    return _Scan(memory, active, archived, usage, sources, curator)
+
+
+def _creation(skill: FoundSkill) -> list[Payload]:
+    events: list[Payload] = [SkillCreated(
+        name=skill.name, category=skill.category, content=skill.content,
+        provenance=skill.provenance, files=skill.files,  # type: ignore[arg-type]
+        protected=skill.name in PROTECTED_SKILLS, created_by=skill.created_by)]
+    if skill.pinned:
+        events.append(SkillPinned(name=skill.name))
+    return events
+
+
+def _same(record: SkillRecord, skill: FoundSkill) -> bool:
+    return record.content == skill.content and record.files == skill.files and \
+        record.category == skill.category
+
+
+def _plan_skills(state: State, scan: _Scan, report: HermesImport,
+                 source: Path) -> list[Payload]:
+    events: list[Payload] = []
+    known = state.skills.skills
+    taken: set[str] = set()
+    for archived, group in ((False, scan.active), (True, scan.archived)):
+        for skill in group:
+            where = f"skills/{'.archive/' if archived else ''}{skill.name}"
+            record = known.get(skill.name)
+            if skill.name in taken:
+                report.skipped[where] = f"a second skill named '{skill.name}'"
+                continue
+            taken.add(skill.name)
+            if record is not None:
+                if record.archived != archived or not _same(record, skill):
+                    report.skipped[where] = (f"memoir already has a skill '{skill.name}' "
+                                             "with other content or state; left as it is")
+                    continue
+            else:
+                events += _creation(skill)
+                (report.archived if archived else report.skills).append(skill.name)
+                if archived:
+                    events.append(SkillArchived(name=skill.name,
+                                                reason=f"archived in {source.name or source}"))
+            raw = scan.usage.get(skill.name)
+            if raw is None:
+                continue
+            # A skill created now starts as the creation leaves it.
+            base = record or SkillRecord(name=skill.name, pinned=skill.pinned,
+                                         state="archived" if archived else "active")
+            usage = record_events(skill.name, base, raw, reason="as in the Hermes home")
+            if usage:
+                events += usage
+                report.usage.append(skill.name)
+    return events
+
+
+def _curator_event(state: State, raw: dict[str, Any] | None) -> CuratorStateImported | None:
+    if raw is None:
+        return None
+    values: dict[str, Any] = {key: raw.get(key) for key in _CURATOR_FIELDS}
+    values["paused"] = bool(values["paused"])
+    count = values["run_count"]
+    values["run_count"] = count if isinstance(count, int) and count >= 0 else 0
+    duration = values["last_run_duration_seconds"]
+    values["last_run_duration_seconds"] = float(duration) if isinstance(
+        duration, int | float) and not isinstance(duration, bool) else None
+    for key in ("last_run_at", "last_run_summary", "last_run_summary_shown_at",
+                "last_report_path"):
+        if not isinstance(values[key], str):
+            values[key] = None
+    cur = state.curator
+    if cur.written and all(getattr(cur, key) == values[key] for key in _CURATOR_FIELDS):
+        return None
+    return CuratorStateImported(**values)
+
+
+def import_hermes(engine: Engine, source: str | os.PathLike[str], *,
+                  run: str | None = None) -> HermesImport:
+    """Import the Hermes home at ``source`` as one run (see the module docstring)."""
+    root = Path(source).expanduser()
+    report = HermesImport(run=run or short_id("import-"), source=root)
+    scan = _scan(root, report.skipped)
+
+    def decide(state: State) -> Decision[None]:
+        report.memory, report.skills, report.archived, report.usage = {}, [], [], []
+        events: list[Payload] = []
+        for target in TARGETS:
+            have = [e.text for e in state.memory.target(target).entries]
+            new = [t for t in scan.memory[target] if t not in set(have)]
+            if new:
+                events += plan_adoption(state, target, have + new, memory_file(target))
+                report.memory[target] = len(new)
+        events += _plan_skills(state, scan, report, root)
+        sources = scan.sources
+        current = state.skills.sources
+        if sources is not None and (
+                [tuple(p) for p in sources.bundled] != [tuple(p) for p in current.bundled]
+                or sources.hub != current.hub or sources.hub_lock != current.hub_lock
+                or sources.suppressed != current.suppressed):
+            events.append(sources)
+            report.sources = True
+        curator = _curator_event(state, scan.curator)
+        if curator is not None:
+            events.append(curator)
+            report.curator = True
+        if not events:
+            return Decision(events=[])
+        summary = (f"imported the Hermes home {root.name or root}: "
+                   f"{sum(report.memory.values())} memory entries, {len(report.skills)} "
+                   f"skills, {len(report.archived)} archived")
+        return Decision(events=[RunStarted(run_id=report.run, kind="import", summary=summary),
+                                *events])
+
+    report.events, _ = engine.commit(decide, actor="import", run=report.run)
+    return report
+
+
+# -- export ---------------------------------------------------------------------------------
+
+
+@dataclass
+class HermesExport:
+    """What :func:`export_hermes` wrote."""
+
+    dest: Path
+    head: int
+    files: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"dest": str(self.dest), "head": self.head, "files": len(self.files)}
+
+
+def _flat_archive(state: State) -> dict[str, str]:
+    """Folder prefixes to rewrite: memoir keeps an archived skill's category
+    (``skills/.archive/category/name/``), Hermes keeps the archive flat."""
+    return {f"{ARCHIVE_DIR}/{r.category}/{r.name}/": f"{ARCHIVE_DIR}/{r.name}/"
+            for r in state.skills.skills.values() if r.archived and r.category}
+
+
+def _moved(rel: str, moves: dict[str, str]) -> str:
+    for old, new in moves.items():
+        if rel.startswith(old):
+            return new + rel[len(old):]
+    return rel
+
+
+def _source_files(state: State) -> dict[str, bytes]:
+    sources = state.skills.sources
+    out: dict[str, bytes] = {}
+    if sources.bundled:
+        out["skills/.bundled_manifest"] = "".join(
+            f"{name}:{digest}\n" for name, digest in sources.bundled).encode("utf-8")
+    live = state.skills.skills
+    hub = {name: rec for name, rec in sources.hub.items() if name in live}
+    if hub or sources.hub_lock:
+        lock = {**sources.hub_lock, "installed": hub}
+        out["skills/.hub/lock.json"] = json.dumps(lock, indent=2, ensure_ascii=False).encode()
+    if sources.suppressed:
+        out["skills/.curator_suppressed"] = "".join(
+            f"{name}\n" for name in sources.suppressed).encode("utf-8")
+    return out
+
+
+def export_hermes(engine: Engine, dest: str | os.PathLike[str]) -> HermesExport:
+    """Write the home as a Hermes home into ``dest``, which must not exist or be an
+    empty folder (an export never overwrites anything)."""
+    target = Path(dest).expanduser()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ValidationError(f"{target} is not an empty folder; export hermes writes a new "
+                              "Hermes home and never overwrites one")
+    state = engine.state
+    rendered = render_all(state, renderers_for(target.absolute()))
+    moves = _flat_archive(state)
+    files = {_moved(rel, moves): data for rel, data in rendered.items() if data is not None}
+    files.update(_source_files(state))
+    target.mkdir(parents=True, exist_ok=True)
+    for rel in sorted(files):
+        atomic_write(target / rel, files[rel])
+    (target / "memories").mkdir(exist_ok=True)
+    return HermesExport(dest=target, head=state.seq, files=sorted(files))
