@@ -24,6 +24,7 @@ from bench import (
     cli_start,
     cold_open,
     durable_append,
+    hermes_home,
     learning,
     mcp_roundtrip,
     micro,
@@ -38,7 +39,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit, learning, recall, mcp_roundtrip)
+                   cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}
