@@ -66,6 +66,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "memoir.commands.mcp:mcp",
     "import": "memoir.commands.hermes:import_group",
     "export": "memoir.commands.hermes:export_group",
+    "hermes": "memoir.commands.hermes:hermes_group",
 }
 
 

@@ -230,6 +230,15 @@ class DisplayConfig(_Section):
             else value
 
 
+class HermesConfig(_Section):
+    """``hermes:`` — this home mirrors a Hermes home's memory (``memoir hermes install``
+    writes it): Hermes writes its MEMORY.md and USER.md, memoir journals each write,
+    and ``memoir revert`` of those writes is applied to Hermes's files."""
+
+    #: The Hermes home whose memory files this home mirrors (None: none).
+    home: str | None = None
+
+
 class Config(_Section):
     """Everything configurable; every field has Hermes's default where Hermes has one."""
 
@@ -244,6 +253,7 @@ class Config(_Section):
     sessions: SessionsConfig = pydantic.Field(default_factory=SessionsConfig)
     procedural: ProceduralConfig = pydantic.Field(default_factory=ProceduralConfig)
     insights: InsightsConfig = pydantic.Field(default_factory=InsightsConfig)
+    hermes: HermesConfig = pydantic.Field(default_factory=HermesConfig)
     extra: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -500,6 +501,9 @@ EVERY_COMMAND: list[list[str]] = [
     ["candidates", "list"], ["maintain"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
     ["import", "hermes", "{folder}"], ["export", "hermes", "{exported}"],
+    # Last: from here on the home mirrors a Hermes home.
+    ["hermes", "install", "--hermes-home", "{hermes}", "--memoir-home", "{home}",
+     "--hermes-python", "{python}"], ["hermes", "push"],
 ]
 
 
@@ -543,6 +547,8 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text("---\nname: imported\ndescription: i.\n---\nb\n",
                                      encoding="utf-8")
+    hermes_home = tmp_path / "hermes-home"
+    (hermes_home / "memories").mkdir(parents=True)
     conversation = tmp_path / "conversation.json"
     conversation.write_text(json.dumps([{"role": "user", "content": "I use vim."},
                                         {"role": "assistant", "content": "Noted."}]),
@@ -558,7 +564,8 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
                            session=recorded[-1] if recorded else "",
                            archive=tmp_path / "home.tar.gz",
                            restored=tmp_path / "restored",
-                           exported=tmp_path / "exported") for a in args]
+                           exported=tmp_path / "exported", hermes=hermes_home,
+                           home=home, python=sys.executable) for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)
         lines = result.stdout.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import click
@@ -321,10 +322,16 @@ def _revert_json(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
     }
 
 
-def _print_revert(plan: RevertPlan, dry_run: bool) -> None:
+def _print_revert(plan: RevertPlan, dry_run: bool,
+                  hermes: dict[str, Any] | None = None) -> None:
     if is_json():
-        echo_json(_revert_json(plan, dry_run))
+        echo_json({**_revert_json(plan, dry_run), **({"hermes": hermes} if hermes else {})})
         return
+    for path in (hermes or {}).get("written", []):
+        click.echo(f"  wrote Hermes's {path}")
+    for target, backup in (hermes or {}).get("refused", {}).items():
+        click.echo(f"  left Hermes's {target} file alone: it fails Hermes's drift check "
+                   f"(copied to {backup}); fix it, then `memoir hermes push`", err=True)
     verb = "would append" if dry_run else "appended"
     for c in plan.conflicts:
         what = {"force": "reverted anyway", "skip": "left as is"}.get(plan.resolution,
@@ -346,6 +353,17 @@ def _print_revert(plan: RevertPlan, dry_run: bool) -> None:
 
 def _revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool) -> None:
     run = resolve(run, handle.state.runs, "run", hint="`memoir runs` lists them")
+    mirrored = handle.config.hermes.home
+    if mirrored:
+        # A home that mirrors a Hermes home: the revert is applied to Hermes's files too.
+        from memoir.integrations.hermes_mirror import revert as mirror_revert
+
+        done = mirror_revert(handle, Path(mirrored).expanduser(), run, dry_run=dry_run,
+                             on_conflict=_conflict_choice(force, skip))
+        assert done.plan is not None
+        _print_revert(done.plan, dry_run, {"mirrored": done.mirrored, "written": done.written,
+                                           "refused": done.refused})
+        return
     plan = revert_run(handle, run, dry_run=dry_run, on_conflict=_conflict_choice(force, skip))
     _print_revert(plan, dry_run)
 
