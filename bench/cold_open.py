@@ -19,7 +19,9 @@ MEMORY.md and USER.md memoir projected, in a fresh Hermes process, imports exclu
 
 from __future__ import annotations
 
+import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 from bench._corpus import copy_home, ensure_corpus
@@ -33,6 +35,20 @@ NAME = "cold_open"
 
 def _ms(results: list[dict[str, Any]], key: str = "seconds") -> float:
     return median([r[key] * 1000 for r in results])
+
+
+def _sessions_near(home: Path, events: int, count: int) -> list[str]:
+    """Sessions started at evenly spaced points of the journal (the first after each)."""
+    marks = [events * (i + 1) // (count + 1) for i in range(count)]
+    found: list[str] = []
+    with open(home / "journal.jsonl", "rb") as lines:
+        for seq, line in enumerate(lines, 1):
+            if len(found) < len(marks) and seq >= marks[len(found)] and \
+                    b'"session.started"' in line:
+                found.append(json.loads(line)["data"]["session_id"])
+                if len(found) == len(marks):
+                    break
+    return found
 
 
 def run(ctx: Context) -> list[Figure]:
@@ -58,6 +74,13 @@ def run(ctx: Context) -> list[Figure]:
         old = [run_child("open-existing", str(home), corpus.meta["last_session"])
                for _ in range(ctx.pick(1, 3))]
         ctx.log(f"  corpus's last session: {_ms(old):.1f} ms")
+        # Sessions pinned long ago whose kept prompt is gone (a restored backup, a
+        # cleared cache): each one's first reopen renders its blocks again.
+        oldest = _sessions_near(home, corpus.events, ctx.pick(3, 5))
+        shutil.rmtree(home / ".memoir" / "prompts", ignore_errors=True)
+        ancient = [run_child("open-existing", str(home), sid) for sid in oldest]
+        ctx.log("  old sessions, no kept prompt: " + ", ".join(
+            f"{r['pinned_seq']:,} {r['seconds'] * 1000:.1f} ms" for r in ancient))
         bare = copy_home(corpus, folder / "bare", checkpoints=False)
         replay = [run_child("open-new", str(bare))]
         ctx.log(f"  no checkpoint (full replay): {_ms(replay):.1f} ms")
@@ -90,6 +113,13 @@ def run(ctx: Context) -> list[Figure]:
             baseline_value=base,
             notes={"pinned_seq": corpus.meta["last_session_seq"],
                    "ms": [round(r["seconds"] * 1000, 1) for r in old]},
+        ),
+        Figure(
+            bench=NAME, name="open + an old session, prompt not kept (renders it again)",
+            value=_ms(ancient), unit="ms", better="lower", baseline_name=base_name,
+            baseline_value=base, target=Target("value", "<", 50),
+            notes={"pinned_seqs": [r["pinned_seq"] for r in ancient],
+                   "ms": [round(r["seconds"] * 1000, 1) for r in ancient]},
         ),
         Figure(
             bench=NAME, name="open + start_session + prompt_blocks, no checkpoint (full replay)",

@@ -47,7 +47,8 @@ def blocks_at(engine: Engine, seq: int | None = None) -> Blocks:
         live.catch_up()
         if seq is None or seq == live.state.seq:
             return render_blocks(live.state, enabled)
-    return render_blocks(engine.view(seq), enabled)
+    # Only the memory part of the state at the pin is needed.
+    return render_blocks(live.memory_view(seq), enabled)
 
 
 def _cache(engine: Engine) -> PromptCache:

@@ -134,7 +134,7 @@ def test_damage_before_the_checkpoint_is_found_by_verify(home: Path) -> None:
 
 def test_a_missing_history_file_is_replayed_from_the_journal(home: Path) -> None:
     ids = _fill(home, 150)
-    for history in (home / ".memoir" / "checkpoints").glob("*.history"):
+    for history in (home / ".memoir" / "checkpoints").glob("*.history*"):
         history.unlink()
     with memoir.open(home, config=_config()) as mem:
         assert list(mem.state.sessions) == ids

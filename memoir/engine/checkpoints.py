@@ -35,6 +35,15 @@ FORMAT = 4
 _DIGEST = 32
 
 
+#: The history of a checkpoint is kept in this many files, by a hash of each key, so
+#: one old session is found by decoding a sixteenth of it.
+_SHARDS = 16
+
+
+def _shard(key: str) -> str:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=1).hexdigest()[1]
+
+
 class Checkpoint(msgspec.Struct):
     """``<seq>.mpk``: the state without its sessions and runs, and where it was taken."""
 
@@ -120,24 +129,25 @@ class CheckpointStore:
                 box.append(self._load_history(cp, replay))
             return box[0]
 
-        raw_box: list[RawHistory | None] = []
+        raw_shards: dict[str, RawHistory | None] = {}
 
-        def raw() -> RawHistory | None:
-            # One entry of an old session or run, without decoding the others (the
-            # whole history is decoded only when something iterates it).
-            if not raw_box:
+        def raw(key: str) -> RawHistory | None:
+            # The part of the history that holds ``key``: one entry of an old session
+            # or run is found by decoding one shard, not the whole history (which is
+            # decoded only when something iterates it).
+            name = self._history_names(seq, key)
+            if name not in raw_shards:
                 try:
-                    found = self._raw_history.decode(self._open(self.folder /
-                                                                f"{seq}.history"))
-                    raw_box.append(found if found.seq == seq and found.hash == cp.hash
-                                   else None)
+                    found = self._raw_history.decode(self._open(self.folder / name))
+                    raw_shards[name] = found if found.seq == seq and found.hash == cp.hash \
+                        else None
                 except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-                    raw_box.append(None)
-            return raw_box[0]
+                    raw_shards[name] = None
+            return raw_shards[name]
 
         def one(field: str, decoder: Any) -> Any:
             def get(key: str) -> Any:
-                got = raw()
+                got = raw(key)
                 if got is None:  # no readable history file: the full load replays
                     return getattr(history(), field).get(key)
                 data = getattr(got, field).get(key)
@@ -149,10 +159,33 @@ class CheckpointStore:
         cp.state.runs = LazyDict(lambda: history().runs, one("runs", self._run))
         return cp
 
+    def _history_names(self, seq: int, key: str | None = None) -> str:
+        """The history file of checkpoint ``seq`` holding ``key`` (a shard, or the one
+        file of a checkpoint saved before histories were sharded); without a key, the
+        first shard's name."""
+        if not (self.folder / f"{seq}.history.0").exists():
+            return f"{seq}.history"
+        return f"{seq}.history.{_shard(key or '')}"
+
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
         try:
-            found = self._history.decode(self._open(self.folder / f"{cp.seq}.history"))
-            if found.seq == cp.seq and found.hash == cp.hash:
+            if (self.folder / f"{cp.seq}.history.0").exists():
+                parts = [self._history.decode(self._open(self.folder /
+                                                         f"{cp.seq}.history.{x:x}"))
+                         for x in range(_SHARDS)]
+                found = History(seq=cp.seq, hash=cp.hash, sessions={}, runs={})
+                good = all(p.seq == cp.seq and p.hash == cp.hash for p in parts)
+                # Back in the order they were recorded (a dict's order is the state's).
+                found.sessions = dict(sorted(
+                    (item for part in parts for item in part.sessions.items()),
+                    key=lambda item: item[1].pinned_seq))
+                found.runs = dict(sorted(
+                    (item for part in parts for item in part.runs.items()),
+                    key=lambda item: item[1].first_seq))
+            else:
+                found = self._history.decode(self._open(self.folder / f"{cp.seq}.history"))
+                good = found.seq == cp.seq and found.hash == cp.hash
+            if good:
                 return found
             problem = "does not match its checkpoint"
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -187,11 +220,16 @@ class CheckpointStore:
 
     def save(self, state: State, offset: int) -> None:
         state.load_history()
-        history = History(seq=state.seq, hash=state.hash, sessions=state.sessions,
-                          runs=state.runs)
+        shards = [History(seq=state.seq, hash=state.hash, sessions={}, runs={})
+                  for _ in range(_SHARDS)]
+        for sid, info in state.sessions.items():
+            shards[int(_shard(sid), 16)].sessions[sid] = info
+        for rid, run in state.runs.items():
+            shards[int(_shard(rid), 16)].runs[rid] = run
         # History first: a checkpoint file never exists without the history it needs.
-        atomic_write(self.folder / f"{state.seq}.history",
-                     self._sealed(self._encoder.encode(history)))
+        for x, shard in enumerate(shards):
+            atomic_write(self.folder / f"{state.seq}.history.{x:x}",
+                         self._sealed(self._encoder.encode(shard)))
         core = msgspec.structs.replace(state, sessions={}, runs={})
         cp = Checkpoint(format=FORMAT, seq=state.seq, offset=offset, hash=state.hash,
                         state=core)
@@ -216,6 +254,8 @@ class CheckpointStore:
     def _remove(self, seq: int) -> None:
         (self.folder / f"{seq}.mpk").unlink(missing_ok=True)
         (self.folder / f"{seq}.history").unlink(missing_ok=True)
+        for x in range(_SHARDS):
+            (self.folder / f"{seq}.history.{x:x}").unlink(missing_ok=True)
 
     def clear(self) -> None:
         for s in self.seqs():

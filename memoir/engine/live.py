@@ -17,7 +17,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from memoir.engine import memsnaps
 from memoir.engine.checkpoints import CheckpointStore
+from memoir.engine.memsnaps import MemorySnapshot, MemorySnapshots
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Journal
@@ -62,6 +64,12 @@ class LiveState:
         saved: Callable[[int, str], None] | None = None,
     ) -> None:
         self.journal = journal
+        #: Memory snapshots beside the checkpoints, for past prompts (None: none kept).
+        self.snapshots = MemorySnapshots(
+            checkpoints.folder.parent / "memory", key=checkpoints.key,
+            readonly=not save_checkpoints) if checkpoints is not None and journal.persistent \
+            else None
+        self.last_snapshot = 0
         self.checkpoints = checkpoints if journal.persistent else None
         #: False for a home opened to read: checkpoints are used, never written.
         self.save_checkpoints = save_checkpoints
@@ -75,6 +83,7 @@ class LiveState:
         #: The seq of the last checkpoint saved or loaded.
         self.last_checkpoint = 0
         self.state = self._initial()
+        self.last_snapshot = self.state.seq
 
     def _initial(self) -> State:
         state = self._from_checkpoint(None)
@@ -114,9 +123,12 @@ class LiveState:
             # Fold while reading: a long catch-up must not hold every event in memory.
             fresh = 0
             chunk: list[Event] = []
+            taken: list[MemorySnapshot] = []
             for event in journal.read(after=self.state.seq):
                 self.state.apply(event)
                 fresh += 1
+                if event.seq % memsnaps.EVERY == 0 and event.more == 0:
+                    taken.append(self._memory_at(event.seq))
                 if progress is not None and fresh % _PROGRESS_EVERY == 0:
                     progress("reading", fresh, total)
                 if listener is not None:
@@ -129,7 +141,40 @@ class LiveState:
                     listener.folded(chunk)
                     listener.advanced(committed=False)
                 self.maybe_checkpoint()
+                self._keep(taken)
             return fresh
+
+    def _memory_at(self, seq: int) -> MemorySnapshot:
+        """The memory of the state being folded, now at ``seq`` (position filled in
+        later, once the journal knows it)."""
+        return MemorySnapshot(seq=seq, offset=0, hash="", memory=self.state.memory.copy())
+
+    def _keep(self, taken: Sequence[MemorySnapshot]) -> None:
+        """Save the snapshots taken while folding whose positions the journal knows."""
+        if self.snapshots is None or not self.save_checkpoints:
+            return
+        for snap in taken:
+            if self.snapshots.has(snap.seq):
+                continue
+            where = self.journal.position_after(snap.seq)
+            if where is not None:
+                snap.offset, snap.hash = where.offset, where.hash
+                self.snapshots.save(snap)
+                self.last_snapshot = max(self.last_snapshot, snap.seq)
+
+    def snapshot_if_due(self) -> None:
+        """After a commit: keep the memory at the head when it has moved
+        ``memsnaps.EVERY`` records past the last snapshot."""
+        if self.snapshots is None or not self.save_checkpoints or \
+                self.state.seq - self.last_snapshot < memsnaps.EVERY:
+            return
+        with self.mutex:
+            seq, offset, record_hash = self.journal.position()
+            if seq != self.state.seq or record_hash != self.state.hash:
+                return
+            self.snapshots.save(MemorySnapshot(seq=seq, offset=offset, hash=record_hash,
+                                               memory=self.state.memory.copy()))
+            self.last_snapshot = seq
 
     def maybe_checkpoint(self, force: bool = False) -> None:
         """Under the mutex: save a checkpoint if ``checkpoint_every`` seqs have passed."""
@@ -146,10 +191,12 @@ class LiveState:
             self.saved(seq, record_hash)
 
     def checkpoint_if_due(self) -> None:
-        """After a commit, outside the journal lock (other writers need not wait)."""
+        """After a commit, outside the journal lock (other writers need not wait): a
+        checkpoint, or a memory snapshot, when one is due."""
         if self.state.seq - self.last_checkpoint >= self.checkpoint_every:
             with self.mutex:
                 self.maybe_checkpoint()
+        self.snapshot_if_due()
 
     def view(self, seq: int | None = None) -> State:
         """An independent copy of the state at ``seq`` (default: the head)."""
@@ -161,6 +208,24 @@ class LiveState:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
         state = self._from_checkpoint(seq) or State()
         return state.apply_all(self.journal.read(after=state.seq, until=seq))
+
+    def memory_view(self, seq: int) -> State:
+        """A state whose *memory* is as of ``seq`` (its other parts are not: only for
+        reading MEMORY and USER, e.g. a past session's prompt): the nearest checkpoint
+        at or before ``seq``, then only the ``memory.*`` records after it are decoded and
+        folded (every record's chain is still checked)."""
+        with self.mutex:
+            self.catch_up()
+            if seq < 0 or seq > self.state.seq:
+                raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
+        state = self._from_checkpoint(seq) or State()
+        snap = self.snapshots.best(seq) if self.snapshots is not None else None
+        if snap is not None and snap.seq > state.seq and \
+                self.journal.anchor(snap.seq, snap.offset, snap.hash):
+            state = State(memory=snap.memory, seq=snap.seq)
+        state.apply_all(self.journal.read_family("memory.", after=state.seq, until=seq))
+        state.seq = seq
+        return state
 
     def reload(self) -> None:
         """Throw the state away and fold it again from the journal (after a failure left
@@ -180,6 +245,12 @@ class LiveState:
         """Fold the whole journal from its first record (rebuild, repair): checkpoints
         are not consulted, and the listener is told to assume nothing."""
         with self.mutex:
-            self.state = State().apply_all(self.journal.read())
+            self.state = State()
+            taken = []
+            for event in self.journal.read():
+                self.state.apply(event)
+                if event.seq % memsnaps.EVERY == 0 and event.more == 0:
+                    taken.append(self._memory_at(event.seq))
+            self._keep(taken)
             if self.listener is not None:
                 self.listener.reset()

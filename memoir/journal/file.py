@@ -217,15 +217,34 @@ class FileReader(Journal):
         stop = tail.seq if until is None else min(until, tail.seq)
         if after >= stop:
             return
-        for rec, line, _after in self._scanner.scan(start, tail.offset):
-            if rec.seq > stop:
+        for rec, line, end in self._scanner.scan(start, tail.offset):
+            seq = rec.seq
+            if seq > stop:
                 return
-            if rec.seq > after:
+            if seq % _INDEX_EVERY == 0 and seq + 1 not in self._index:
+                # Positions seen while reading are remembered as while opening, so a
+                # later read (or a memory snapshot) can start there.
+                with self._mutex:
+                    self._index[seq + 1] = Tail(seq, end, hash_of_line(line), rec.more)
+            if seq > after:
                 yield rec, line
 
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         for rec, _line in self._records(after, until):
             yield self._scanner.event(rec)
+
+    def position_after(self, seq: int) -> Position | None:
+        with self._mutex:
+            known = self._index.get(seq + 1)
+        if known is None or known.seq != seq or known.more != 0 or seq <= 0:
+            return None
+        return Position(seq, known.offset, known.hash.decode())
+
+    def read_family(self, prefix: str, after: int = 0, until: int | None = None
+                    ) -> Iterator[Event]:
+        for rec, _line in self._records(after, until):
+            if rec.type.startswith(prefix):
+                yield self._scanner.event(rec)
 
     def _end_tail(self) -> Tail:
         """The end of the last complete append, found from the end of the file (no

@@ -190,6 +190,19 @@ class Journal(ABC):
         reads it from the end of the file instead of scanning it)."""
         return self.head()
 
+    def position_after(self, seq: int) -> Position | None:
+        """The position of record ``seq`` when the backend already knows it without
+        reading (a file journal keeps one every few thousand records it has scanned),
+        and ``seq`` ends an append; else None."""
+        return None
+
+    def read_family(self, prefix: str, after: int = 0, until: int | None = None
+                    ) -> Iterator[Event]:
+        """The records of :meth:`read` whose type starts with ``prefix`` (``memory.``):
+        a file journal still checks every record's chain but decodes only their
+        payloads, which is how a past prompt is rendered without folding everything."""
+        return (e for e in self.read(after, until) if e.type.startswith(prefix))
+
     def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         """Committed records with ``after < seq <= until``, newest first.
 

@@ -1,0 +1,96 @@
+"""Memory snapshots: the memory part of the state every few thousand records, so a past
+session's prompt renders from a nearby point however old its pin.
+
+A full checkpoint carries every session and run ever recorded (tens of megabytes on a
+long journal), so only a few are kept; MEMORY and USER are a few kilobytes.  A snapshot
+holds them as of a seq, with the byte offset and hash of that record (the journal
+vouches for both before a snapshot is used, as for a checkpoint) and a BLAKE2b digest
+of the rest (keyed with the home's key when there is one).  They are a cache under
+``.memoir/memory/``: deleting them only makes old prompts slower to render.
+
+They are taken while folding — every :data:`EVERY` records of a long catch-up or a
+rebuild, at the journal's own index points — and after commits, whenever the head has
+moved :data:`EVERY` records past the last one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import msgspec
+
+from memoir.engine.materializer import atomic_write
+from memoir.projections.memory import MemoryState
+
+__all__ = ["EVERY", "MemorySnapshot", "MemorySnapshots"]
+
+#: Records between snapshots (the file journal indexes positions as often).
+EVERY = 4096
+_DIGEST = 32
+
+
+class MemorySnapshot(msgspec.Struct, kw_only=True):
+    seq: int
+    offset: int
+    hash: str
+    memory: MemoryState
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(MemorySnapshot)
+
+
+class MemorySnapshots:
+    """The snapshots of one home (see the module docstring)."""
+
+    def __init__(self, folder: Path, *, key: bytes | None = None, readonly: bool = False
+                 ) -> None:
+        self.folder = folder
+        self.key = key
+        self.readonly = readonly
+
+    def _digest(self, body: bytes) -> bytes:
+        return hashlib.blake2b(body, digest_size=_DIGEST, key=self.key or b"").digest()
+
+    def save(self, snapshot: MemorySnapshot) -> None:
+        """Keep ``snapshot`` (never raises: a cache that cannot be written is skipped)."""
+        if self.readonly:
+            return
+        body = _ENCODER.encode(snapshot)
+        try:
+            atomic_write(self.folder / f"{snapshot.seq:012d}.mpk", body + self._digest(body))
+        except OSError:
+            return
+
+    def has(self, seq: int) -> bool:
+        return (self.folder / f"{seq:012d}.mpk").exists()
+
+    def seqs(self) -> list[int]:
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return []
+        return sorted(int(n[:-4]) for n in names if n.endswith(".mpk") and n[:-4].isdigit())
+
+    def best(self, at_most: int) -> MemorySnapshot | None:
+        """The newest sound snapshot at or before ``at_most`` (the caller still checks
+        that the journal vouches for its position)."""
+        for seq in reversed(self.seqs()):
+            if seq > at_most:
+                continue
+            try:
+                data = (self.folder / f"{seq:012d}.mpk").read_bytes()
+            except OSError:
+                continue
+            body, digest = data[:-_DIGEST], data[-_DIGEST:]
+            if len(data) <= _DIGEST or self._digest(body) != digest:
+                continue
+            try:
+                snapshot = _DECODER.decode(body)
+            except msgspec.DecodeError:
+                continue
+            if snapshot.seq == seq:
+                return snapshot
+        return None
