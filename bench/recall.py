@@ -102,23 +102,29 @@ def run(ctx: Context) -> list[Figure]:
                                                                            20_000)))
         rng = random.Random(5)
         queries = [f"{rng.choice(_VOCAB)} {rng.choice(_VOCAB)}" for _ in range(200)]
-        ours, raw = [], []
+        # Rounds alternate the two sides; each side's p95 per round, then the median
+        # round (the disk cache and the machine's load move between rounds).
+        ours_p95, raw_p95 = [], []
         db = sqlite3.connect(index.path)
-        for q in queries:
-            t0 = time.perf_counter()
-            index.search(q, limit=5)
-            ours.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            db.execute("SELECT session_id FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT 5",
-                       (q,)).fetchall()
-            raw.append(time.perf_counter() - t0)
+        for r in range(ctx.pick(2, 3)):
+            ours, raw = [], []
+            for q in queries:
+                t0 = time.perf_counter()
+                index.search(q, limit=5)
+                ours.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                db.execute("SELECT session_id FROM docs WHERE docs MATCH ? ORDER BY rank "
+                           "LIMIT 5", (q,)).fetchall()
+                raw.append(time.perf_counter() - t0)
+            ours_p95.append(_p95(ours))
+            raw_p95.append(_p95(raw))
+            ctx.log(f"  round {r + 1}: session_search p95 {ours_p95[-1] * 1000:.2f} ms, raw "
+                    f"FTS5 {raw_p95[-1] * 1000:.2f} ms")
         db.close()
-        ctx.log(f"  session_search p95 {_p95(ours) * 1000:.1f} ms, raw FTS5 "
-                f"{_p95(raw) * 1000:.1f} ms")
         figures.append(Figure(NAME, f"session_search p95, {sessions:,} sessions",
-                              _p95(ours) * 1000, "ms", "lower",
+                              median(ours_p95) * 1000, "ms", "lower",
                               baseline_name="FTS5 MATCH ... ORDER BY rank LIMIT 5",
-                              baseline_value=_p95(raw) * 1000,
+                              baseline_value=median(raw_p95) * 1000,
                               target=Target("value", "<", 20)))
         for i in range(ctx.pick(200, 1000)):
             skill_manage_call(mem, {"action": "create", "name": f"skill-{i:04d}", "content":

@@ -266,38 +266,59 @@ class SearchIndex:
             # (people rarely search with the words they used).
             rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
                                query, scan)
-        info = {row[0]: row[6:] for row in rows}
-        best: dict[str, tuple[float, float, float, tuple[Any, ...]]] = {}
-        for row in rows:
-            sid, score = row[0], row[1]
+        info = self._sessions_of({row[1] for row in rows})
+        best: dict[str, tuple[float, float, float, int]] = {}
+        for rowid, sid, score in rows:
             if sid in skip or sid not in info:
                 continue
             weight = recency_weight(info[sid][1], when, *weights)
             weighted = round(score * weight, 6)
             if sid not in best or weighted > best[sid][0]:
-                best[sid] = (weighted, round(score, 6), weight, row)
+                best[sid] = (weighted, round(score, 6), weight, rowid)
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        docs = self._docs([chosen[3] for _sid, chosen in ranked])
         words = [t.strip('"').lower() for t in terms if t not in ("AND", "OR", "NOT")]
         hits = []
-        for sid, (weighted, score, weight, row) in ranked:
+        for sid, (weighted, score, weight, rowid) in ranked:
             started, last, platform, first = info[sid]
-            hits.append(Hit(sid, weighted, score, weight, _snippet(row[5], words), row[2],
-                            row[3], row[4], started, last, platform, _title(first)))
+            text, kind, turn, role = docs[rowid]
+            hits.append(Hit(sid, weighted, score, weight, _snippet(text, words), kind,
+                            turn, role, started, last, platform, _title(first)))
         return hits
 
-    def _match(self, expression: str, query: str, scan: int) -> list[tuple[Any, ...]]:
-        """(session, bm25 score, kind, turn, role, text, and the session's started_at,
-        last_active, platform, first message) of the best documents."""
+    def _match(self, expression: str, query: str, scan: int) -> list[tuple[int, str, float]]:
+        """(rowid, session, BM25 score) of the best documents.  Ordering by ``bm25()``
+        and reading the texts and sessions of the few chosen rows afterwards measured
+        1.27x a bare ``ORDER BY rank LIMIT 5`` (one joined query: 1.6x)."""
         try:
             with self._lock:
-                return self._connect().execute(
-                    "SELECT d.session_id, -bm25(docs), d.kind, d.turn, d.role, d.text, "
-                    "s.started_at, s.last_active, s.platform, coalesce(s.first_message, '') "
-                    "FROM docs d JOIN sessions s ON s.session_id = d.session_id "
-                    "WHERE docs MATCH ? ORDER BY rank LIMIT ?", (expression, scan)).fetchall()
+                return [(rowid, sid, -score) for rowid, sid, score in self._connect().execute(
+                    "SELECT rowid, session_id, bm25(docs) FROM docs WHERE docs MATCH ? "
+                    "ORDER BY bm25(docs) LIMIT ?", (expression, scan))]
         except sqlite3.Error as exc:
             raise ValidationError(f"the query {query[:80]!r} could not be searched ({exc}); "
                                   "use plain words or \"a phrase\"") from None
+
+    def _sessions_of(self, ids: set[str]) -> dict[str, tuple[str, str, str, str]]:
+        """started_at, last_active, platform and first message of these sessions."""
+        if not ids:
+            return {}
+        keys = _padded(list(ids))
+        with self._lock:
+            return {row[0]: row[1:] for row in self._connect().execute(
+                "SELECT session_id, started_at, last_active, platform, "
+                f"coalesce(first_message, '') FROM sessions WHERE session_id IN "
+                f"({','.join('?' * len(keys))})", keys)}
+
+    def _docs(self, rowids: list[int]) -> dict[int, tuple[str, str, int | None, str | None]]:
+        """text, kind, turn and role of these documents."""
+        if not rowids:
+            return {}
+        keys = _padded(rowids)
+        with self._lock:
+            return {row[0]: row[1:] for row in self._connect().execute(
+                "SELECT rowid, text, kind, turn, role FROM docs WHERE rowid IN "
+                f"({','.join('?' * len(keys))})", keys)}
 
     def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
         """Sessions by last activity, newest first."""
@@ -341,6 +362,12 @@ class SearchIndex:
                 float(config.older_weight))
 
 
+
+
+def _padded(keys: list[Any]) -> tuple[Any, ...]:
+    """``keys`` padded with NULLs to a multiple of 8, so the few statement shapes stay in
+    sqlite3's statement cache instead of being prepared for every search."""
+    return (*keys, *([None] * (-len(keys) % 8)))
 
 
 def _snippet(text: str, words: list[str], size: int = 14) -> str:
