@@ -395,11 +395,39 @@ def test_http_serves_sessions_behind_a_token(home: Path) -> None:
                     "action": "add", "target": "memory", "content": "Over HTTP."}))
 
         assert anyio.run(main)["success"] is True
+        # Leaving the client sent DELETE: the session ends while the server runs on.
+        deadline = time.monotonic() + 20
+        while True:
+            with memoir.open(home, readonly=True) as mem:
+                events = list(mem.journal.read())
+            if events[-1].type == "session.ended" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert events[-1].type == "session.ended" and server.poll() is None
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=30)
+    added = [e for e in events if e.type == "memory.entry_added"]
+    assert added and added[0].meta == {"client": "http-client", "client_version": "2"}
+
+
+def test_session_option_continues_a_session(home: Path) -> None:
+    with memoir.open(home) as mem:
+        first = mem.start_session(session_id="ongoing-1")
+        first.call_tool("memory", {"action": "add", "target": "user", "content": "Name is Ada."})
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        return _result(await session.call_tool("memory", {
+            "action": "add", "target": "memory", "content": "Continued over MCP."}))
+
+    assert _connect(home, body, extra=("--session", "ongoing-1"))["success"] is True
     with memoir.open(home, readonly=True) as mem:
         events = list(mem.journal.read())
     added = [e for e in events if e.type == "memory.entry_added"]
-    assert added and added[0].meta == {"client": "http-client", "client_version": "2"}
-    assert events[-1].type == "session.ended"
+    assert added[-1].session == "ongoing-1" and added[-1].meta is not None
+    assert [e.type for e in events if e.type == "session.started"] == ["session.started"]
+    assert events[-1].type == "session.ended" and events[-1].session == "ongoing-1"
+    missing = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "mcp",
+                              "--session", "no-such-session"], capture_output=True, text=True,
+                             env=_env(), timeout=60, stdin=subprocess.DEVNULL)
+    assert missing.returncode == 3 and "no-such-session" in missing.stderr

@@ -15,9 +15,9 @@ One connection is one memoir session.  It starts with the connection's first req
 (after the handshake, so the client's name is known), with platform ``mcp``; its start
 event and every record it writes carry ``meta = {"client": NAME, "client_version": V}``,
 so ``memoir log`` tells which client learned what.  It ends (``session.ended``, reason
-``disconnected``) when the client goes: stdin closes (stdio), or the server stops
-(HTTP, where sessions left idle are also ended by the scheduled pass).  ``resume``
-continues an existing session instead of starting one.
+``disconnected``) when the client goes: stdin closes (stdio); over HTTP, the client's
+DELETE, the transport's idle timeout or the server stopping.  ``resume`` continues an
+existing session instead of starting one.
 """
 
 from __future__ import annotations
@@ -103,6 +103,19 @@ class Connections:
                 self._sessions[key] = found
                 log.info("mcp.session_started", session=found.id, **meta)
             return found
+
+    def end(self, key: str, reason: str = "disconnected") -> str | None:
+        """End the session of connection ``key`` (the client went); its id, or None.
+        Never raises."""
+        with self._lock:
+            session = self._sessions.pop(key, None)
+        if session is None:
+            return None
+        try:
+            session.end(reason)
+        except Exception as exc:
+            log.error("mcp.session_end_failed", session=session.id, error=str(exc))
+        return session.id
 
     def end_all(self, reason: str = "disconnected") -> list[str]:
         """End every connection's session; returns their ids.  Never raises (it runs
@@ -272,6 +285,17 @@ def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None
     connections = Connections(memoir, resume=resume)
     server = build_server(connections, version)
     app: Any = server.streamable_http_app(host=host)
+    # An HTTP session that ends (the client's DELETE, the SDK's idle timeout) ends its
+    # memoir session.  The SDK has no public hook for it: its manager's discard step is
+    # wrapped (tests/test_mcp.py checks that a DELETE ends the session).
+    manager = server.session_manager
+    discard = manager._discard_session
+
+    async def discarded(session_id: str, transport: Any) -> None:
+        await discard(session_id, transport)
+        await anyio.to_thread.run_sync(connections.end, session_id)
+
+    manager._discard_session = discarded  # type: ignore[method-assign]
     if token:
         app = _bearer(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
