@@ -231,3 +231,24 @@ def test_a_hook_gives_up_on_a_held_journal_within_hermes_drain_time(tmp_path: Pa
     provider.shutdown()
     with memoir.open(home, readonly=True) as mem:
         assert mem.state.memory.target("memory").texts() == ["Written while memoir is busy."]
+
+
+def test_a_session_switch_ends_one_session_and_starts_the_next(tmp_path: Path) -> None:
+    from memoir.integrations.hermes_provider import MemoirHermes
+
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    provider = MemoirHermes(tmp_path / "memoir", hermes)
+    provider.initialize("first-1", hermes_home=str(hermes), platform="cli")
+    provider.on_session_switch("second-2", parent_session_id="first-1", reset=False,
+                               reason="compression")
+    provider.sync_turn("hello", "hi", messages=[{"role": "user", "content": "hello"},
+                                                {"role": "assistant", "content": "hi"}])
+    provider.on_session_end([])
+    provider.shutdown()
+    with memoir.open(tmp_path / "memoir", readonly=True) as mem:
+        sessions = mem.state.sessions
+        ended = {e.session: e.data.reason for e in mem.journal.read()
+                 if e.type == "session.ended"}
+        assert ended == {"first-1": "switched", "second-2": "closed"}
+        assert sessions["second-2"].parent == "first-1" and sessions["second-2"].turns == 1
