@@ -32,6 +32,13 @@ def _add(home: Path, content: str, target: str = "memory") -> None:
         assert result["success"], result
 
 
+def _interruptible() -> None:
+    """Ctrl-C reaches the follower even when the tests themselves run in the
+    background (a shell starts background jobs with SIGINT ignored, and children
+    inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Follower:
     """``memoir --json log --follow …`` in its own process, its lines read by a thread."""
 
@@ -41,7 +48,7 @@ class Follower:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "memoir", "--home", str(home), "--json", "log",
              "--follow", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=env)
+            env=env, preexec_fn=_interruptible)
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
