@@ -399,3 +399,25 @@ def test_hermes_own_telemetry_bumps_become_usage_events(tmp_path: Path) -> None:
         sets = [e for e in mem.journal.read() if e.type == "skill.usage_set"]
         assert sets and sets[-1].data.source == "hermes"
         assert mem.projector.drift() == []
+
+
+def test_an_export_that_fails_leaves_nothing_under_the_name(
+        hermes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memoir.integrations import hermes_home
+
+    with memoir.open(tmp_path / "m", create=True) as mem:
+        import_hermes(mem, hermes)
+        calls = {"n": 0}
+        real = hermes_home.atomic_write
+
+        def failing(path: Path, data: bytes, **kwargs: Any) -> None:
+            calls["n"] += 1
+            if calls["n"] == 5:
+                raise OSError(28, "No space left on device")
+            real(path, data, **kwargs)
+
+        monkeypatch.setattr(hermes_home, "atomic_write", failing)
+        with pytest.raises(OSError):
+            export_hermes(mem, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -316,7 +318,9 @@ def _source_files(state: State) -> dict[str, bytes]:
 
 def export_hermes(engine: Engine, dest: str | os.PathLike[str]) -> HermesExport:
     """Write the home as a Hermes home into ``dest``, which must not exist or be an
-    empty folder (an export never overwrites anything)."""
+    empty folder (an export never overwrites anything).  The files are written into a
+    folder beside it, renamed into place once complete: an export that fails leaves no
+    half-written home under the name."""
     target = Path(dest).expanduser()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ValidationError(f"{target} is not an empty folder; export hermes writes a new "
@@ -326,8 +330,16 @@ def export_hermes(engine: Engine, dest: str | os.PathLike[str]) -> HermesExport:
     moves = _flat_archive(state)
     files = {_moved(rel, moves): data for rel, data in rendered.items() if data is not None}
     files.update(_source_files(state))
-    target.mkdir(parents=True, exist_ok=True)
-    for rel in sorted(files):
-        atomic_write(target / rel, files[rel])
-    (target / "memories").mkdir(exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.export-", dir=target.parent))
+    try:
+        for rel in sorted(files):
+            atomic_write(staging / rel, files[rel])
+        (staging / "memories").mkdir(exist_ok=True)
+        if target.exists():
+            target.rmdir()  # empty, checked above
+        os.rename(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return HermesExport(dest=target, head=state.seq, files=sorted(files))

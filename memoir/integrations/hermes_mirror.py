@@ -161,6 +161,8 @@ def push(engine: Engine, hermes_home: str | os.PathLike[str]) -> MirrorRevert | 
     """Write the journal's memory into Hermes's files (under Hermes's locks, with its
     drift guard), for a revert whose write was refused; None when nothing differs."""
     home = Path(hermes_home)
+    if not home.is_dir():
+        raise ValidationError(f"{home} (hermes.home) is not a folder")
     with hermes_locks(home):
         result = MirrorRevert()
         _push(engine.state, home, result)

@@ -134,6 +134,8 @@ class MemoirHermes:
     def _start(self, session_id: str, *, platform: str, parent: str | None = None) -> None:
         assert self.memoir is not None
         sid = _session_id(session_id)
+        if self.session is not None and self.session.id != sid:
+            self.session.end("switched")  # initialised again for another session
         try:
             self.session = self.memoir.session(sid, meta=self.meta)
         except NotFoundError:
