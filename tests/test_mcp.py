@@ -431,3 +431,15 @@ def test_session_option_continues_a_session(home: Path) -> None:
                               "--session", "no-such-session"], capture_output=True, text=True,
                              env=_env(), timeout=60, stdin=subprocess.DEVNULL)
     assert missing.returncode == 3 and "no-such-session" in missing.stderr
+
+
+def test_without_the_mcp_extra_the_command_says_how_to_get_it(home: Path) -> None:
+    # The SDK made unimportable, as in an install without memoir[mcp].
+    code = ("import sys; sys.modules['mcp'] = None\n"
+            "from memoir.cli import main\n"
+            f"sys.argv = ['memoir', '--home', {str(home)!r}, 'mcp']\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert "pip install 'memoir[mcp]'" in done.stderr and done.stdout == ""
