@@ -292,6 +292,8 @@ class Memoir(Engine):
             "unwritten": {**self.materializer.failed, **blocked},
             # Open sessions with recorded turns, most recent first: their nudge counters.
             "nudges": nudges,
+            # The Hermes home whose memory this home mirrors (hermes.home), or None.
+            "mirrors": self.config.hermes.home,
         }
 
     def __enter__(self) -> Memoir:

@@ -80,6 +80,9 @@ def status(ctx: click.Context) -> None:
         return
     click.echo(f"home     {info['home']}")
     click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
+    if info.get("mirrors"):
+        click.echo(f"mirrors  the Hermes home {info['mirrors']} (its memory writes are "
+                   "journaled; reverts are applied to its files)")
     for target, t in info["memory"].items():
         click.echo(f"{target:<8} {t['entries']} entries, {t['usage']}")
         for flag in t["flagged"]:
