@@ -421,3 +421,19 @@ def test_an_export_that_fails_leaves_nothing_under_the_name(
             export_hermes(mem, tmp_path / "out")
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out")] == []
+
+
+def test_a_skill_whose_folder_would_clash_with_memoirs_is_named_not_imported(
+        hermes: Path, tmp_path: Path) -> None:
+    from memoir.skills import skill_manage_call
+
+    with memoir.open(tmp_path / "m", create=True) as mem:
+        # memoir has a flat skill named like the Hermes home's category "devops".
+        skill_manage_call(mem, {"action": "create", "name": "devops", "content": _skill(
+            "devops", "Ops.", "Ops notes.")}, actor="user")
+        report = import_hermes(mem, hermes)
+        assert "deploy-app" not in mem.state.skills.skills
+        assert "nest in" in report.skipped["skills/deploy-app"]
+        # Importing memoir's own export back changes nothing, archive included.
+        export_hermes(mem, tmp_path / "out")
+        assert import_hermes(mem, tmp_path / "out").events == []

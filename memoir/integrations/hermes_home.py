@@ -167,9 +167,10 @@ def _creation(skill: FoundSkill) -> list[Payload]:
     return events
 
 
-def _same(record: SkillRecord, skill: FoundSkill) -> bool:
+def _same(record: SkillRecord, skill: FoundSkill, archived: bool) -> bool:
+    # Hermes keeps its archive flat: an archived skill's category is not compared.
     return record.content == skill.content and record.files == skill.files and \
-        record.category == skill.category
+        (archived or record.category == skill.category)
 
 
 def _plan_skills(state: State, scan: _Scan, report: HermesImport,
@@ -177,6 +178,9 @@ def _plan_skills(state: State, scan: _Scan, report: HermesImport,
     events: list[Payload] = []
     known = state.skills.skills
     taken: set[str] = set()
+    # A category folder and a flat skill of the same name cannot both exist on disk.
+    categories = {r.category for r in known.values() if r.category}
+    flat = {r.name for r in known.values() if r.category is None}
     for archived, group in ((False, scan.active), (True, scan.archived)):
         for skill in group:
             where = f"skills/{'.archive/' if archived else ''}{skill.name}"
@@ -186,11 +190,21 @@ def _plan_skills(state: State, scan: _Scan, report: HermesImport,
                 continue
             taken.add(skill.name)
             if record is not None:
-                if record.archived != archived or not _same(record, skill):
+                if record.archived != archived or not _same(record, skill, archived):
                     report.skipped[where] = (f"memoir already has a skill '{skill.name}' "
                                              "with other content or state; left as it is")
                     continue
+            elif not archived and ((skill.category in flat) or (
+                    skill.category is None and skill.name in categories)):
+                report.skipped[where] = "its folder would nest in, or hold, another skill's"
+                continue
             else:
+                if archived:
+                    pass  # the archive lives apart from the tree's folders
+                elif skill.category:
+                    categories.add(skill.category)
+                else:
+                    flat.add(skill.name)
                 events += _creation(skill)
                 (report.archived if archived else report.skills).append(skill.name)
                 if archived:
@@ -305,10 +319,10 @@ def _source_files(state: State) -> dict[str, bytes]:
     if sources.bundled:
         out["skills/.bundled_manifest"] = "".join(
             f"{name}:{digest}\n" for name, digest in sources.bundled).encode("utf-8")
-    live = state.skills.skills
-    hub = {name: rec for name, rec in sources.hub.items() if name in live}
-    if hub or sources.hub_lock:
-        lock = {**sources.hub_lock, "installed": hub}
+    # Written as imported, records of skills memoir no longer has included: they are
+    # Hermes's record of what it installed (a re-import must find them unchanged).
+    if sources.hub or sources.hub_lock:
+        lock = {**sources.hub_lock, "installed": sources.hub}
         out["skills/.hub/lock.json"] = json.dumps(lock, indent=2, ensure_ascii=False).encode()
     if sources.suppressed:
         out["skills/.curator_suppressed"] = "".join(
