@@ -4,6 +4,7 @@ and Hermes Agent homes (see :mod:`memoir.integrations.hermes_home` and
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -90,7 +91,8 @@ def _hermes_python(given: str | None) -> str:
     import sys
 
     if given:
-        return given
+        # A relative path is taken from here, as the shell would.
+        return str(Path(given).absolute()) if os.sep in given else given
     found = shutil.which("hermes")
     if found:
         try:
@@ -104,13 +106,18 @@ def _hermes_python(given: str | None) -> str:
 
 
 def _check_import(python: str) -> tuple[bool, str]:
+    """Whether ``python`` imports memoir, run from an empty folder (a memoir checkout,
+    or a memoir home named ``memoir``, in the current folder would be found by this
+    check and not by Hermes)."""
     import subprocess
+    import tempfile
 
     code = ("import memoir, memoir.integrations.hermes_provider as p; "
             "print(memoir.__version__)")
     try:
-        done = subprocess.run([python, "-c", code], capture_output=True, text=True,
-                              timeout=120, check=False)
+        with tempfile.TemporaryDirectory(prefix="memoir-check-") as empty:
+            done = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                                  timeout=120, check=False, cwd=empty)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, str(exc)
     if done.returncode != 0:
