@@ -55,6 +55,11 @@ DRIVE = textwrap.dedent("""\
     manager.flush_pending(5.0)
     block = manager.build_system_prompt()
     context = manager.prefetch_all("deploy the app", session_id="sess-1")
+    manager.on_session_switch("sess-2", parent_session_id="sess-1", reset=True)
+    args = {"action": "add", "target": "user", "content": "Works in Berlin."}
+    manager.notify_memory_tool_write(memory_tool(store=store, **args), args,
+                                     build_metadata=lambda: {"session_id": "sess-2",
+                                                             "tool_call_id": "call_9"})
     manager.on_session_end(turn)
     manager.shutdown_all()
     print(json.dumps({"found": found, "name": provider.name, "block": block,
@@ -135,7 +140,8 @@ def test_hermes_loads_the_provider_and_every_hook_reaches_the_journal(
         state = mem.state
     assert [e.text for e in state.memory.target("memory").entries] == [
         "Older fact.", "The build uses ninja.", "Deploys go through CI."]
-    assert [e.text for e in state.memory.target("user").entries] == ["Prefers short answers."]
+    assert [e.text for e in state.memory.target("user").entries] == [
+        "Prefers short answers.", "Works in Berlin."]
     started = next(e for e in events if e.type == "session.started")
     assert started.data.session_id == "sess-1" and started.data.platform == "hermes:cli"
     assert started.meta is not None and started.meta["client"] == "hermes"
@@ -143,18 +149,28 @@ def test_hermes_loads_the_provider_and_every_hook_reaches_the_journal(
     assert [e.data.text for e in baseline if e.type == "memory.entry_added"] == ["Older fact."]
     mirrored = [e for e in events if e.actor == "agent" and e.type.startswith("memory.")]
     calls = [e.meta["hermes_tool_call_id"] for e in mirrored if e.meta]
-    assert calls == ["call_0", "call_1", "call_2", "call_3"]
-    assert all(e.meta and e.meta["hermes_write_origin"] == "foreground" for e in mirrored)
+    assert calls == ["call_0", "call_1", "call_2", "call_3", "call_9"]
+    assert all(e.meta and e.meta["hermes_write_origin"] == "foreground"
+               for e in mirrored if e.session == "sess-1")
     replaced = next(e for e in mirrored if e.type == "memory.entry_replaced")
     assert replaced.data.previous == "The build uses make."
     assert replaced.meta is not None and replaced.meta["hermes_old_text"] == "make"
     assert state.runs[replaced.run].kind == "mirror"
     assert any(e.type == "session.turn_recorded" and e.session == "sess-1" for e in events)
     assert any(e.type == "session.ended" and e.session == "sess-1" for e in events)
+    # Hermes's session switch: the next session, its parent, and its own writes.
+    second = next(e for e in events if e.type == "session.started" and e.session == "sess-2")
+    assert second.data.parent == "sess-1"
+    berlin = next(e for e in events if e.type == "memory.entry_added"
+                  and e.data.text == "Works in Berlin.")
+    assert berlin.session == "sess-2" and berlin.meta and berlin.meta["hermes_tool_call_id"] \
+        == "call_9"
+    assert any(e.type == "session.ended" and e.session == "sess-2" for e in events)
     assert any(e.type == "session.summarized" and e.session == "sess-1" for e in events)
 
     # memoir revert of a mirrored write is applied to Hermes's file, under its lock.
-    last = next(e for e in reversed(mirrored) if e.type == "memory.entry_added")
+    last = next(e for e in mirrored if e.type == "memory.entry_added"
+                and e.data.text == "Deploys go through CI.")
     undone = _memoir("--home", str(home / "memoir"), "--json", "revert", last.run or "")
     assert undone.returncode == 0, undone.stderr
     assert json.loads(undone.stdout)["hermes"]["written"] == [str(home / "memories/MEMORY.md")]
