@@ -18,10 +18,11 @@ from memoir.recall.index import SearchIndex
 DATA = Path(__file__).parent / "data"
 
 
-def recall_at(home: Path, k: int = 5) -> tuple[float, list[str]]:
+def recall_at(home: Path, k: int = 5, questions: str = "recall_queries.jsonl"
+              ) -> tuple[float, list[str]]:
     sessions = json.loads((DATA / "recall_sessions.json").read_text(encoding="utf-8"))
     queries = [json.loads(line) for line in
-               (DATA / "recall_queries.jsonl").read_text(encoding="utf-8").splitlines()]
+               (DATA / questions).read_text(encoding="utf-8").splitlines()]
     (home / "config.yaml").write_text("reviewers:\n  mode: off\n", encoding="utf-8")
     ids: dict[str, str] = {}
     distractors = [json.loads(line)["text"] for line in
@@ -50,3 +51,13 @@ def test_recall_at_5(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMOIR_DURABILITY", "never")
     score, missed = recall_at(home)
     assert score >= 0.8, missed
+
+
+def test_recall_at_5_of_paraphrases(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """20 questions that share almost no word with the session that answers them ("the
+    overnight data load kept giving up" for "the nightly ETL job keeps timing out"): what
+    word matching cannot find, and the set a semantic extra would have to lift.
+    Measured 0.60 at 5 (0.40 at 1, 0.55 at 3); CI holds the floor under it."""
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    score, missed = recall_at(home, questions="recall_paraphrase.jsonl")
+    assert score >= 0.55, missed
