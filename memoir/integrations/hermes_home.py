@@ -32,12 +32,7 @@ from memoir.engine.materializer import atomic_write
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorStateImported
 from memoir.events.runs import RunStarted
-from memoir.events.skills import (
-    SkillArchived,
-    SkillCreated,
-    SkillPinned,
-    SkillsSourcesImported,
-)
+from memoir.events.skills import SkillArchived, SkillsSourcesImported
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.memory.adoption import plan_adoption
@@ -46,14 +41,18 @@ from memoir.projections.render import memory_file, render_all, renderers_for
 from memoir.projections.skills import ARCHIVE_DIR, SkillRecord
 from memoir.projections.state import State
 from memoir.reading import read_text
-from memoir.skills.importer import FoundSkill, scan_skills
-from memoir.skills.model import PROTECTED_SKILLS
+from memoir.skills.importer import (
+    MAX_RECORDS_BYTES,
+    FoundSkill,
+    creation_events,
+    read_records,
+    record_object,
+    scan_skills,
+)
 from memoir.skills.usage import record_events
 
 __all__ = ["HermesExport", "HermesImport", "export_hermes", "import_hermes"]
 
-#: The largest memory file, sources file or state file read (Hermes's are kilobytes).
-_MAX_META_BYTES = 16 * 1024 * 1024
 _CURATOR_FIELDS = ("last_run_at", "last_run_duration_seconds", "last_run_summary",
                    "last_run_summary_shown_at", "last_report_path", "paused", "run_count")
 
@@ -93,78 +92,33 @@ class _Scan:
     curator: dict[str, Any] | None
 
 
-def _read(path: Path, skipped: dict[str, str]) -> str | None:
-    if not path.exists():
-        return None
-    try:
-        return read_text(path, limit=_MAX_META_BYTES, what=path.name)
-    except ValidationError as exc:
-        skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
-        return None
-
-
-def _json_object(path: Path, skipped: dict[str, str]) -> dict[str, Any] | None:
-    text = _read(path, skipped)
-    if text is None:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        skipped[str(path)] = f"not JSON ({exc})"
-        return None
-    if not isinstance(data, dict):
-        skipped[str(path)] = "not a JSON object"
-        return None
-    return data
-
-
-def _sources(skills: Path, skipped: dict[str, str]) -> SkillsSourcesImported | None:
-    bundled: list[tuple[str, str]] = []
-    manifest = _read(skills / ".bundled_manifest", skipped)
-    for line in (manifest or "").splitlines():
-        name, _, digest = line.strip().partition(":")
-        if name.strip():
-            bundled.append((name.strip(), digest.strip()))
-    lock = _json_object(skills / ".hub" / "lock.json", skipped) or {}
-    installed = lock.get("installed")
-    hub = dict(installed) if isinstance(installed, dict) else {}
-    hub_lock = {k: v for k, v in lock.items() if k != "installed"}
-    suppressed_text = _read(skills / ".curator_suppressed", skipped)
-    suppressed = sorted({line.strip() for line in (suppressed_text or "").splitlines()
-                         if line.strip() and not line.strip().startswith("#")})
-    if not (bundled or hub or hub_lock or suppressed):
-        return None
-    return SkillsSourcesImported(bundled=bundled, hub=hub, hub_lock=hub_lock,
-                                 suppressed=suppressed)
-
-
 def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
     if not source.is_dir():
         raise ValidationError(f"{source} is not a folder")
     memory: dict[str, list[str]] = {}
     for target in TARGETS:
-        text = _read(source / memory_file(target), skipped)
+        path = source / memory_file(target)
+        try:
+            text = read_text(path, limit=MAX_RECORDS_BYTES, what=path.name) \
+                if path.exists() else ""
+        except ValidationError as exc:
+            skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
+            text = ""
         memory[target] = dedupe(parse_file(text)) if text else []
     skills = source / "skills"
-    active = scan_skills(skills, "import", skipped) if skills.is_dir() else []
+    if not skills.is_dir():
+        return _Scan(memory, [], [], {}, None, None)
+    records = read_records(skills, skipped)
+    active = scan_skills(skills, "import", skipped, records=records)
     # The archive's provenance records live beside the live skills.
-    archived = scan_skills(skills / ".archive", "import", skipped, records=skills) \
+    archived = scan_skills(skills / ".archive", "import", skipped, records=records) \
         if (skills / ".archive").is_dir() else []
-    raw_usage = (_json_object(skills / ".usage.json", skipped) or {}) if skills.is_dir() else {}
-    usage = {str(k): v for k, v in raw_usage.items() if isinstance(v, dict)}
-    sources = _sources(skills, skipped) if skills.is_dir() else None
-    curator = _json_object(skills / ".curator_state", skipped) if skills.is_dir() else None
-    return _Scan(memory, active, archived, usage, sources, curator)
-
-
-def _creation(skill: FoundSkill) -> list[Payload]:
-    events: list[Payload] = [SkillCreated(
-        name=skill.name, category=skill.category, content=skill.content,
-        provenance=skill.provenance, files=skill.files,  # type: ignore[arg-type]
-        protected=skill.name in PROTECTED_SKILLS, created_by=skill.created_by)]
-    if skill.pinned:
-        events.append(SkillPinned(name=skill.name))
-    return events
+    sources = SkillsSourcesImported(
+        bundled=records.bundled, hub=records.hub, hub_lock=records.hub_lock,
+        suppressed=records.suppressed,
+    ) if records.bundled or records.hub or records.hub_lock or records.suppressed else None
+    return _Scan(memory, active, archived, records.usage, sources,
+                 record_object(skills / ".curator_state", skipped))
 
 
 def _same(record: SkillRecord, skill: FoundSkill, archived: bool) -> bool:
@@ -205,7 +159,7 @@ def _plan_skills(state: State, scan: _Scan, report: HermesImport,
                     categories.add(skill.category)
                 else:
                     flat.add(skill.name)
-                events += _creation(skill)
+                events += creation_events(skill)
                 (report.archived if archived else report.skills).append(skill.name)
                 if archived:
                     events.append(SkillArchived(name=skill.name,
@@ -255,7 +209,8 @@ def import_hermes(engine: Engine, source: str | os.PathLike[str], *,
         events: list[Payload] = []
         for target in TARGETS:
             have = [e.text for e in state.memory.target(target).entries]
-            new = [t for t in scan.memory[target] if t not in set(have)]
+            held = set(have)
+            new = [t for t in scan.memory[target] if t not in held]
             if new:
                 events += plan_adoption(state, target, have + new, memory_file(target))
                 report.memory[target] = len(new)
@@ -263,7 +218,7 @@ def import_hermes(engine: Engine, source: str | os.PathLike[str], *,
         sources = scan.sources
         current = state.skills.sources
         if sources is not None and (
-                [tuple(p) for p in sources.bundled] != [tuple(p) for p in current.bundled]
+                list(map(tuple, sources.bundled)) != list(map(tuple, current.bundled))
                 or sources.hub != current.hub or sources.hub_lock != current.hub_lock
                 or sources.suppressed != current.suppressed):
             events.append(sources)

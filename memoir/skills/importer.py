@@ -40,8 +40,19 @@ from memoir.skills.model import (
     check_name,
 )
 
-__all__ = ["PROVENANCES", "FoundSkill", "ImportReport", "import_skills", "read_skill_files",
-           "scan_skills", "skill_folders"]
+__all__ = [
+    "PROVENANCES",
+    "FoundSkill",
+    "HermesRecords",
+    "ImportReport",
+    "creation_events",
+    "import_skills",
+    "read_records",
+    "read_skill_files",
+    "record_object",
+    "scan_skills",
+    "skill_folders",
+]
 
 PROVENANCES = ("agent", "user", "bundled", "hub", "import")
 # Folders Hermes never scans for skills.
@@ -72,26 +83,69 @@ class FoundSkill:
     pinned: bool
 
 
-def _hermes_sets(root: Path) -> tuple[set[str], set[str], dict[str, Any]]:
-    bundled: set[str] = set()
-    manifest = root / ".bundled_manifest"
-    if manifest.is_file():
-        for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines():
-            name = line.split(":", 1)[0].strip()
-            if name:
-                bundled.add(name)
-    hub: set[str] = set()
-    usage: dict[str, Any] = {}
-    for path, target in ((root / ".hub" / "lock.json", "hub"), (root / ".usage.json", "usage")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if target == "hub" and isinstance(data, dict) and isinstance(data.get("installed"), dict):
-            hub = {str(k) for k in data["installed"]}
-        elif target == "usage" and isinstance(data, dict):
-            usage = data
-    return bundled, hub, usage
+#: The largest Hermes record file read (``.usage.json`` and friends are kilobytes).
+MAX_RECORDS_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class HermesRecords:
+    """What a Hermes skills root records about its skills: ``.bundled_manifest`` (name
+    and hash, in file order), ``.hub/lock.json`` (its ``installed`` records, and its
+    other keys), ``.curator_suppressed`` (sorted, comments left out) and ``.usage.json``
+    (name → record)."""
+
+    bundled: list[tuple[str, str]] = field(default_factory=list)
+    hub: dict[str, Any] = field(default_factory=dict)
+    hub_lock: dict[str, Any] = field(default_factory=dict)
+    suppressed: list[str] = field(default_factory=list)
+    usage: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _record_text(path: Path, skipped: dict[str, str]) -> str | None:
+    if not path.exists():
+        return None
+    try:
+        return read_text(path, limit=MAX_RECORDS_BYTES, what=path.name)
+    except ValidationError as exc:
+        skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
+        return None
+
+
+def record_object(path: Path, skipped: dict[str, str]) -> dict[str, Any] | None:
+    """The JSON object in ``path``; None when there is none (a file that is not one is
+    named in ``skipped``)."""
+    text = _record_text(path, skipped)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        skipped[str(path)] = f"not JSON ({exc})"
+        return None
+    if not isinstance(data, dict):
+        skipped[str(path)] = "not a JSON object"
+        return None
+    return data
+
+
+def read_records(root: Path, skipped: dict[str, str]) -> HermesRecords:
+    """The records of the Hermes skills root ``root`` (see :class:`HermesRecords`); a
+    file that cannot be read is named in ``skipped`` and counts as empty."""
+    records = HermesRecords()
+    for line in (_record_text(root / ".bundled_manifest", skipped) or "").splitlines():
+        name, _, digest = line.strip().partition(":")
+        if name.strip():
+            records.bundled.append((name.strip(), digest.strip()))
+    lock = record_object(root / ".hub" / "lock.json", skipped) or {}
+    installed = lock.get("installed")
+    records.hub = dict(installed) if isinstance(installed, dict) else {}
+    records.hub_lock = {k: v for k, v in lock.items() if k != "installed"}
+    suppressed = _record_text(root / ".curator_suppressed", skipped) or ""
+    records.suppressed = sorted({line.strip() for line in suppressed.splitlines()
+                                 if line.strip() and not line.strip().startswith("#")})
+    usage = record_object(root / ".usage.json", skipped) or {}
+    records.usage = {str(k): v for k, v in usage.items() if isinstance(v, dict)}
+    return records
 
 
 def skill_folders(root: Path) -> list[Path]:
@@ -137,11 +191,13 @@ def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[s
 
 
 def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
-                records: Path | None = None) -> list[FoundSkill]:
+                records: HermesRecords | None = None) -> list[FoundSkill]:
     """Every skill folder under ``root``, read, with the provenance and ownership the
-    Hermes records in ``records`` (default: ``root``, a skills root) give it; what
-    cannot be imported goes in ``skipped``."""
-    bundled, hub, usage = _hermes_sets(records or root)
+    Hermes ``records`` give it (default: those of ``root``, a skills root); what cannot
+    be imported goes in ``skipped``."""
+    records = records if records is not None else read_records(root, skipped)
+    bundled = {name for name, _digest in records.bundled}
+    hub, usage = set(records.hub), records.usage
     found: list[FoundSkill] = []
     for folder in skill_folders(root):
         parts = folder.relative_to(root).parts
@@ -160,8 +216,7 @@ def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
         if problem:
             skipped[str(skill_md)] = problem
             continue
-        raw = usage.get(name)
-        record: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        record = usage.get(name, {})
         origin = "bundled" if name in bundled else "hub" if name in hub else provenance
         found.append(FoundSkill(
             name=name, category=category, content=content,
@@ -171,6 +226,17 @@ def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
             pinned=bool(record.get("pinned")) and origin not in ("bundled", "hub"),
         ))
     return found
+
+
+def creation_events(skill: FoundSkill) -> list[Payload]:
+    """The events that bring ``skill`` into the journal: its creation, and its pin."""
+    events: list[Payload] = [SkillCreated(
+        name=skill.name, category=skill.category, content=skill.content,
+        provenance=skill.provenance, files=skill.files,  # type: ignore[arg-type]
+        protected=skill.name in PROTECTED_SKILLS, created_by=skill.created_by)]
+    if skill.pinned:
+        events.append(SkillPinned(name=skill.name))
+    return events
 
 
 def import_skills(
@@ -202,13 +268,7 @@ def import_skills(
             if (skill.category in flat) or (skill.category is None and skill.name in categories):
                 report.skipped[where] = "its folder would nest in, or hold, another skill's"
                 continue
-            events.append(SkillCreated(
-                name=skill.name, category=skill.category, content=skill.content,
-                provenance=skill.provenance, files=skill.files,  # type: ignore[arg-type]
-                protected=skill.name in PROTECTED_SKILLS, created_by=skill.created_by,
-            ))
-            if skill.pinned:
-                events.append(SkillPinned(name=skill.name))
+            events += creation_events(skill)
             imported.append(skill.name)
             if skill.category:
                 categories.add(skill.category)
