@@ -303,22 +303,20 @@ class SearchIndex:
         """started_at, last_active, platform and first message of these sessions."""
         if not ids:
             return {}
-        keys = _padded(list(ids))
         with self._lock:
             return {row[0]: row[1:] for row in self._connect().execute(
                 "SELECT session_id, started_at, last_active, platform, "
                 f"coalesce(first_message, '') FROM sessions WHERE session_id IN "
-                f"({','.join('?' * len(keys))})", keys)}
+                f"({','.join('?' * len(ids))})", tuple(ids))}
 
     def _docs(self, rowids: list[int]) -> dict[int, tuple[str, str, int | None, str | None]]:
         """text, kind, turn and role of these documents."""
         if not rowids:
             return {}
-        keys = _padded(rowids)
         with self._lock:
             return {row[0]: row[1:] for row in self._connect().execute(
                 "SELECT rowid, text, kind, turn, role FROM docs WHERE rowid IN "
-                f"({','.join('?' * len(keys))})", keys)}
+                f"({','.join('?' * len(rowids))})", tuple(rowids))}
 
     def sessions(self, *, limit: int = 20) -> list[dict[str, Any]]:
         """Sessions by last activity, newest first."""
@@ -362,12 +360,6 @@ class SearchIndex:
                 float(config.older_weight))
 
 
-
-
-def _padded(keys: list[Any]) -> tuple[Any, ...]:
-    """``keys`` padded with NULLs to a multiple of 8, so the few statement shapes stay in
-    sqlite3's statement cache instead of being prepared for every search."""
-    return (*keys, *([None] * (-len(keys) % 8)))
 
 
 def _snippet(text: str, words: list[str], size: int = 14) -> str:
