@@ -360,8 +360,6 @@ class SearchIndex:
                 float(config.older_weight))
 
 
-
-
 def _snippet(text: str, words: list[str], size: int = 14) -> str:
     """About ``size`` words of ``text`` around the first match, matches in [brackets]."""
     tokens = text.split()
