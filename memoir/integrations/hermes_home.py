@@ -35,14 +35,13 @@ from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillArchived, SkillsSourcesImported
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.integrations.hermes_mirror import hermes_entries
 from memoir.memory.adoption import plan_adoption
-from memoir.projections.memory import TARGETS, dedupe, parse_file
+from memoir.projections.memory import TARGETS
 from memoir.projections.render import memory_file, render_all, renderers_for
 from memoir.projections.skills import ARCHIVE_DIR, SkillRecord
 from memoir.projections.state import State
-from memoir.reading import read_text
 from memoir.skills.importer import (
-    MAX_RECORDS_BYTES,
     FoundSkill,
     creation_events,
     read_records,
@@ -97,14 +96,12 @@ def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
         raise ValidationError(f"{source} is not a folder")
     memory: dict[str, list[str]] = {}
     for target in TARGETS:
-        path = source / memory_file(target)
         try:
-            text = read_text(path, limit=MAX_RECORDS_BYTES, what=path.name) \
-                if path.exists() else ""
+            memory[target] = hermes_entries(source, target)
         except ValidationError as exc:
+            path = source / memory_file(target)
             skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
-            text = ""
-        memory[target] = dedupe(parse_file(text)) if text else []
+            memory[target] = []
     skills = source / "skills"
     if not skills.is_dir():
         return _Scan(memory, [], [], {}, None, None)

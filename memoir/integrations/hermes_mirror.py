@@ -35,11 +35,9 @@ from memoir.projections.memory import TARGETS, dedupe, file_text, parse_file, we
 from memoir.projections.render import memory_file
 from memoir.projections.state import State
 from memoir.reading import read_text
+from memoir.skills.importer import MAX_RECORDS_BYTES
 
 __all__ = ["MirrorRevert", "hermes_entries", "hermes_locks", "pull", "push", "revert"]
-
-_MAX_BYTES = 16 * 1024 * 1024
-
 
 def _path(hermes_home: Path, target: str) -> Path:
     return hermes_home / memory_file(target)
@@ -51,7 +49,7 @@ def hermes_entries(hermes_home: Path, target: str) -> list[str]:
     path = _path(hermes_home, target)
     if not path.exists():
         return []
-    return dedupe(parse_file(read_text(path, limit=_MAX_BYTES, what=path.name)))
+    return dedupe(parse_file(read_text(path, limit=MAX_RECORDS_BYTES, what=path.name)))
 
 
 def _plan(state: State, hermes_home: Path, targets: Sequence[str]) -> list[Payload]:
@@ -145,7 +143,7 @@ def _push(state: State, home: Path, result: MirrorRevert) -> None:
     for target in TARGETS:
         path = _path(home, target)
         texts = [e.text for e in state.memory.target(target).entries]
-        raw = read_text(path, limit=_MAX_BYTES, what=path.name) if path.exists() else ""
+        raw = read_text(path, limit=MAX_RECORDS_BYTES, what=path.name) if path.exists() else ""
         if dedupe(parse_file(raw)) == texts:
             continue
         if raw.strip() and not well_formed(raw, state.memory.limits[target]):
