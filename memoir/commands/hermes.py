@@ -15,6 +15,7 @@ from memoir.commands.base import (
     echo_json,
     home_option,
     is_json,
+    json_option,
     open_home,
     write_json,
 )
@@ -126,6 +127,7 @@ def _check_import(python: str) -> tuple[bool, str]:
 
 
 @hermes_group.command("install")
+@json_option
 @click.option("--hermes-home", type=click.Path(file_okay=False, path_type=Path),
               default=None, envvar="HERMES_HOME", show_envvar=True,
               help="The Hermes home (default: $HERMES_HOME, else ~/.hermes).")
