@@ -500,7 +500,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "export"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
-    ["import", "hermes", "{folder}"], ["export", "hermes", "{exported}"],
+    ["import", "hermes", "{hermes}"], ["export", "hermes", "{exported}"],
     # Last: from here on the home mirrors a Hermes home.
     ["hermes", "install", "--hermes-home", "{hermes}", "--memoir-home", "{home}",
      "--hermes-python", "{python}"], ["hermes", "push"],

@@ -437,3 +437,11 @@ def test_a_skill_whose_folder_would_clash_with_memoirs_is_named_not_imported(
         # Importing memoir's own export back changes nothing, archive included.
         export_hermes(mem, tmp_path / "out")
         assert import_hermes(mem, tmp_path / "out").events == []
+
+
+def test_a_folder_that_is_not_a_hermes_home_is_refused(tmp_path: Path) -> None:
+    home, other = tmp_path / "m", tmp_path / "photos"
+    other.mkdir()
+    memoir.open(home, create=True).close()
+    result = CliRunner().invoke(cli, ["--home", str(home), "import", "hermes", str(other)])
+    assert result.exit_code == 4 and "not a Hermes home" in result.output

@@ -94,6 +94,9 @@ class _Scan:
 def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
     if not source.is_dir():
         raise ValidationError(f"{source} is not a folder")
+    if not (source / "memories").is_dir() and not (source / "skills").is_dir():
+        raise ValidationError(f"{source} is not a Hermes home: it has neither memories/ "
+                              "nor skills/ (HERMES_HOME, ~/.hermes by default, has them)")
     memory: dict[str, list[str]] = {}
     for target in TARGETS:
         try:
