@@ -100,6 +100,11 @@ def adopt_usage(engine: Engine, *, before: str) -> str | None:
     ``before`` says what the adoption makes way for."""
     if engine.readonly or not engine.config.skills.adopt_hand_edits:
         return None
+    state = engine.state
+    # Checked before taking the journal lock: a session start must not pay a commit
+    # when the file is memoir's own (the usual case; one stat vouches for it).
+    if engine.files.drifted(USAGE_FILE, lambda: usage_json(state)) is None:
+        return None
     run_id = short_id("adopt-")
     read: list[RecordingFiles] = []
 
