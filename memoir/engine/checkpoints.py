@@ -130,12 +130,15 @@ class CheckpointStore:
             return box[0]
 
         raw_shards: dict[str, RawHistory | None] = {}
+        sharded: list[bool] = []  # found out on the first lookup, not on every load
 
         def raw(key: str) -> RawHistory | None:
             # The part of the history that holds ``key``: one entry of an old session
             # or run is found by decoding one shard, not the whole history (which is
             # decoded only when something iterates it).
-            name = self._history_names(seq, key)
+            if not sharded:
+                sharded.append(self._sharded(seq))
+            name = f"{seq}.history.{_shard(key)}" if sharded[0] else f"{seq}.history"
             if name not in raw_shards:
                 try:
                     found = self._raw_history.decode(self._open(self.folder / name))
@@ -159,17 +162,14 @@ class CheckpointStore:
         cp.state.runs = LazyDict(lambda: history().runs, one("runs", self._run))
         return cp
 
-    def _history_names(self, seq: int, key: str | None = None) -> str:
-        """The history file of checkpoint ``seq`` holding ``key`` (a shard, or the one
-        file of a checkpoint saved before histories were sharded); without a key, the
-        first shard's name."""
-        if not (self.folder / f"{seq}.history.0").exists():
-            return f"{seq}.history"
-        return f"{seq}.history.{_shard(key or '')}"
+    def _sharded(self, seq: int) -> bool:
+        """Whether checkpoint ``seq``'s history is in shards (else one file, as saved
+        before histories were sharded)."""
+        return (self.folder / f"{seq}.history.0").exists()
 
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
         try:
-            if (self.folder / f"{cp.seq}.history.0").exists():
+            if self._sharded(cp.seq):
                 parts = [self._history.decode(self._open(self.folder /
                                                          f"{cp.seq}.history.{x:x}"))
                          for x in range(_SHARDS)]
