@@ -138,3 +138,22 @@ def test_a_missing_history_file_is_replayed_from_the_journal(home: Path) -> None
         history.unlink()
     with memoir.open(home, config=_config()) as mem:
         assert list(mem.state.sessions) == ids
+
+
+def test_a_history_saved_in_one_file_before_sharding_still_reads(home: Path) -> None:
+    ids = _fill(home, 150)
+    folder = home / ".memoir" / "checkpoints"
+    with memoir.open(home, config=_config()) as mem:
+        store = mem.checkpoints
+        for seq in store.seqs():
+            cp = store.load(seq)
+            assert cp is not None
+            whole = store._load_history(cp, None)
+            (folder / f"{seq}.history").write_bytes(store._sealed(store._encoder.encode(whole)))
+            for shard in folder.glob(f"{seq}.history.*"):
+                shard.unlink()
+    assert not list(folder.glob("*.history.*"))
+    with memoir.open(home, config=_config()) as mem:
+        sessions = mem.live.state.sessions
+        assert sessions[ids[3]].id == ids[3] and not sessions.is_loaded
+        assert list(mem.state.sessions) == ids
