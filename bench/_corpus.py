@@ -37,6 +37,7 @@ import msgspec
 from memoir.clock import format_ts
 from memoir.engine import JOURNAL_FILE
 from memoir.engine.checkpoints import Checkpoint, CheckpointStore
+from memoir.engine.safefs import Folder
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.runs import RunStarted
@@ -81,7 +82,7 @@ class _Writer:
     def __init__(self, home: Path, rng: random.Random) -> None:
         self.rng = rng
         self.fh = open(home / JOURNAL_FILE, "wb")  # noqa: SIM115  (closed by finish())
-        self.checkpoints = CheckpointStore(home / ".memoir" / "checkpoints")
+        self.checkpoints = CheckpointStore(Folder(home, ".memoir/checkpoints"))
         self.state = State()
         self.prev = GENESIS
         self.seq = 0

@@ -10,7 +10,6 @@ hand edits of the projected files as events, and report the home's status.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +26,7 @@ from memoir.learning import Learning
 from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
+from memoir.names import check_session_id
 from memoir.projections.lazy import LazyDict
 from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
@@ -48,11 +48,6 @@ from memoir.tools import DEFAULT_TOOLS, Toolset
 _log = get_logger("memoir.adoption")
 
 __all__ = ["Memoir"]
-
-
-#: What a session id given by a caller may look like: it names files and appears in
-#: logs and URLs, so no spaces, slashes or dots at the start.
-SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 
 
 class Memoir(Engine):
@@ -83,10 +78,9 @@ class Memoir(Engine):
         person's, see :func:`~memoir.memory.commands.adopt_hand_edit`), so the prompt
         shows what the files show, as Hermes's would.
         """
-        if session_id is not None and not SESSION_ID.fullmatch(session_id):
-            raise ValidationError(
-                f"session id {session_id!r} is not acceptable: use 1-128 letters, digits, "
-                "'.', '_', ':' or '-', starting with a letter or a digit")
+        problem = None if session_id is None else check_session_id(session_id)
+        if problem is not None:
+            raise ValidationError(problem)
         sid = session_id or short_id("s-")
         self._adopt_before(f"session {sid} started")
 

@@ -79,8 +79,8 @@ class Learning:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.transcripts = TranscriptStore(
-            engine.home / ".memoir" / "transcripts",
+        self.transcripts = TranscriptStore.in_home(
+            engine.home,
             fsync=engine.config.journal.durability != "never", readonly=engine.readonly)
         self.queue = ReviewQueue(engine, self.transcripts, lambda: make_backend(engine))
         self._submitted: dict[str, int] = {}

@@ -7,7 +7,8 @@ from collections.abc import Collection
 
 from memoir.config import Config
 from memoir.engine.engine import Engine
-from memoir.engine.prompts import PromptCache
+from memoir.engine.prompts import PROMPTS, PromptCache
+from memoir.engine.safefs import Folder
 from memoir.projections.memory import TARGETS, render_block
 from memoir.projections.state import State
 
@@ -52,7 +53,7 @@ def blocks_at(engine: Engine, seq: int | None = None) -> Blocks:
 
 
 def _cache(engine: Engine) -> PromptCache:
-    return PromptCache(engine.home / ".memoir" / "prompts", key=engine.checkpoints.key,
+    return PromptCache(Folder(engine.home, PROMPTS), key=engine.checkpoints.key,
                        readonly=engine.readonly or not engine.journal.persistent)
 
 

@@ -53,9 +53,11 @@ def test_a_restored_home_is_the_same_home(source: Path, tmp_path: Path) -> None:
         names = set(tar.getnames())
     assert {"journal.jsonl", "config.yaml", "manifest.json"} <= names
     assert any(n.startswith(".memoir/transcripts/") for n in names)
-    code, out = run("--home", str(tmp_path / "new"), "--json", "restore", str(archive))
+    code, out = run("--home", str(tmp_path / "new"), "--json", "restore", str(archive),
+                    "--with-config")
     assert code == 0, out
     assert json.loads(out)["head"] == made["head"]
+    assert json.loads(out)["config"] == "config.yaml"
     with memoir.open(source, readonly=True) as a, memoir.open(tmp_path / "new") as b:
         assert b.head == a.head and b.journal.head_hash() == a.journal.head_hash()
         assert b.state.memory == a.state.memory

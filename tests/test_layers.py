@@ -38,6 +38,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.threats": "base",
     "memoir.logs": "base",
     "memoir.reading": "base",
+    "memoir.names": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",

@@ -34,21 +34,37 @@ def backup(ctx: click.Context, archive: Path) -> None:
 @click.command()
 @home_option
 @click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--with-config", is_flag=True,
+              help="Use the archive's config.yaml as the new home's (default: it is put "
+                   "aside as config.yaml.restored, since a configuration from elsewhere "
+                   "could send conversations to another server).")
 @click.pass_context
-def restore(ctx: click.Context, archive: Path) -> None:
+def restore(ctx: click.Context, archive: Path, with_config: bool) -> None:
     """Restore ARCHIVE into a new home (--home, which must not exist or be empty): the
-    manifest, every file's digest and the whole hash chain are checked before anything
-    is written there; then every projection is rebuilt."""
+    manifest, every file's digest, the whole hash chain and every record (no name or
+    path that leaves the home) are checked before anything is written there; then
+    every projection is rebuilt."""
     from memoir.engine.backup import restore_archive
     from memoir.layout import default_home
 
     target = Path(home_path(ctx) or default_home()).expanduser()
-    info = restore_archive(archive, target)
+    restored = restore_archive(archive, target, with_config=with_config)
+    info = restored.info
     handle = open_home(ctx)
     written = handle.rebuild()
     handle.flush()
     if is_json():
-        echo_json({"home": str(target), "rewrote": list(written), **info.as_json()})
+        echo_json({"home": str(target), "rewrote": list(written), **info.as_json(),
+                   "config": restored.config, "config_keys": restored.config_keys})
         return
     click.echo(f"restored {info.head} records into {target} (chain verified to "
                f"{info.hash[:12]}…); its files are written from the journal")
+    if restored.config is not None:
+        keys = ", ".join(restored.config_keys) or "none"
+        if restored.config == "config.yaml":
+            click.echo(f"its config.yaml is in use (keys that differ from the defaults: "
+                       f"{keys})")
+        else:
+            click.echo(f"its config.yaml was put aside as {restored.config} (keys that "
+                       f"differ from the defaults: {keys}); read it, then rename it to "
+                       "config.yaml to use it, or restore again with --with-config")

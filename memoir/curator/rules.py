@@ -15,9 +15,9 @@ well, so the curator never gets past a guard the reviewers obey.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
+from memoir.names import MAX_NAME_CHARS, NAME_RE
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
 from memoir.skills.guards import check_background_change
@@ -36,8 +36,7 @@ BACKGROUND_ACTORS: frozenset[str] = frozenset({"curator", "reviewer.skills", "re
 #: Built-ins that back load-bearing features; never archived or consolidated.
 PROTECTED_BUILTINS: frozenset[str] = frozenset({"plan"})
 #: Hermes's skill-name rule (64 characters at most).
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-NAME_MAX = 64
+NAME_MAX = MAX_NAME_CHARS
 
 
 def is_protected(record: SkillRecord) -> bool:

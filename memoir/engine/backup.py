@@ -1,7 +1,8 @@
 """Backups that prove themselves: one gzip'd tar of what a home cannot rebuild.
 
 An archive holds the journal up to its last complete append, the transcript store's
-packs, ``config.yaml`` when there is one, and ``manifest.json``: the head seq, the chain
+packs, the seals of those records (a home with a key), ``config.yaml`` when there is
+one, and ``manifest.json``: the head seq, the chain
 hash of that record, and the size and SHA-256 of every file.  Everything else (MEMORY.md,
 USER.md, the skills tree, checkpoints, the search index) is a projection and is rebuilt
 on restore.
@@ -11,7 +12,10 @@ first and only the bytes before it are copied; transcript bodies are written bef
 events that refer to them, and packs only grow, so every pack copied after that point
 holds what those events reference.  Restoring checks the manifest, every file's digest
 and the whole hash chain up to the recorded head before anything is written to the new
-home, and refuses a truncated, altered or hostile archive with the reason.
+home, and refuses a truncated, altered or hostile archive with the reason: a member
+that is not a file memoir writes, larger than its manifest says, or a journal holding
+a record no command would write (a skill named ``../../x``, its chain recomputed).  A
+backup never reads through a link.
 """
 
 from __future__ import annotations
@@ -21,23 +25,33 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
+import stat
 import tarfile
 import tempfile
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from memoir.errors import JournalCorrupted, NotFoundError, ValidationError
+import yaml
+
+from memoir.config import CONFIG_FILE, Config
+from memoir.engine import safefs
+from memoir.engine.seals import SEALS_FILE, seal_lines
+from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
+from memoir.errors import JournalCorrupted, NotFoundError, UnknownEventType, ValidationError
 from memoir.journal import FileJournal
 from memoir.layout import JOURNAL_FILE
 
-__all__ = ["BACKUP_FORMAT", "BackupInfo", "restore_archive", "write_backup"]
+__all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "restore_archive", "write_backup"]
 
 BACKUP_FORMAT = "memoir-backup/1"
 MANIFEST = "manifest.json"
-_TRANSCRIPTS = ".memoir/transcripts"
+_PACK = re.compile(r"pack-[0-9]{6,9}\.jsonl")
 _CHUNK = 1 << 20
+# A manifest lists a few files: kilobytes.  A bigger one is refused before it is read.
+_MANIFEST_LIMIT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -55,48 +69,88 @@ class BackupInfo:
                 "bytes": sum(int(f["size"]) for f in self.files.values())}
 
 
-def _add_prefix(tar: tarfile.TarFile, name: str, path: Path, size: int) -> dict[str, Any]:
-    """Add the first ``size`` bytes of ``path`` as ``name``; its size and digest."""
+def _add_prefix(tar: tarfile.TarFile, name: str, fd: int, size: int) -> dict[str, Any]:
+    """Add the first ``size`` bytes of the open file ``fd`` as ``name``; its size and
+    digest."""
     digest = hashlib.sha256()
+    offset = [0]
 
     class Reader(io.RawIOBase):
-        def __init__(self, f: Any) -> None:
-            self.f, self.left = f, size
-
         def readable(self) -> bool:
             return True
 
         def readinto(self, buffer: Any) -> int:
-            want = min(len(buffer), self.left)
-            data = self.f.read(want)
+            want = min(len(buffer), size - offset[0])
+            data = os.pread(fd, want, offset[0])
             if len(data) < want:
-                raise OSError(f"{path} shrank while it was being backed up")
+                raise OSError(f"{name} shrank while it was being backed up")
             buffer[:len(data)] = data
             digest.update(data)
-            self.left -= len(data)
+            offset[0] += len(data)
             return len(data)
 
     info = tarfile.TarInfo(name)
     info.size = size
-    info.mtime = int(os.stat(path).st_mtime)
-    with open(path, "rb") as f:
-        tar.addfile(info, io.BufferedReader(Reader(f), _CHUNK))
+    info.mtime = int(os.fstat(fd).st_mtime)
+    tar.addfile(info, io.BufferedReader(Reader(), _CHUNK))
     return {"size": size, "sha256": digest.hexdigest()}
+
+
+def _add_bytes(tar: tarfile.TarFile, name: str, data: bytes) -> dict[str, Any]:
+    entry = tarfile.TarInfo(name)
+    entry.size = len(data)
+    tar.addfile(entry, io.BytesIO(data))
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _open_regular(home: Path, rel: str) -> int | None:
+    """A descriptor of the regular file at ``rel`` (never through a link); None when
+    there is none."""
+    try:
+        fd = safefs.open_file(home, rel, os.O_RDONLY)
+    except (FileNotFoundError, NotADirectoryError, safefs.LinkRefused):
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
 
 
 def write_backup(home: Path, target: Path) -> BackupInfo:
     """Write an archive of ``home`` to ``target`` (written aside, then renamed into
-    place, so a failed backup leaves no half archive under the name)."""
+    place, so a failed backup leaves no half archive under the name).  Every file is
+    opened without following a link: an archive holds the home's own files only."""
     journal_path = home / JOURNAL_FILE
-    if not journal_path.is_file():
+    journal_fd = _open_regular(home, JOURNAL_FILE)
+    if journal_fd is None:
         raise NotFoundError(f"no journal at {journal_path}: nothing to back up")
-    journal = FileJournal(journal_path, readonly=True, scan=False)
+    fds: dict[str, tuple[int, int]] = {}
     try:
-        end = journal.end()
+        journal = FileJournal(journal_path, readonly=True, scan=False)
+        try:
+            end = journal.end()
+        finally:
+            journal.close()
+        fds[JOURNAL_FILE] = (journal_fd, end.offset)
+        for name in sorted(safefs.listdir(home, TRANSCRIPTS)):
+            if _PACK.fullmatch(name):
+                fd = _open_regular(home, f"{TRANSCRIPTS}/{name}")
+                if fd is not None:
+                    fds[f"{TRANSCRIPTS}/{name}"] = (fd, os.fstat(fd).st_size)
+        config_fd = _open_regular(home, CONFIG_FILE)
+        if config_fd is not None:
+            fds[CONFIG_FILE] = (config_fd, os.fstat(config_fd).st_size)
+        seals = seal_lines(home, end.seq)
+        return _write_archive(target, fds, seals, end.seq, end.hash.decode())
     finally:
-        journal.close()
-    packs = sorted((home / _TRANSCRIPTS).glob("*")) if (home / _TRANSCRIPTS).is_dir() else []
-    sizes = {p: p.stat().st_size for p in packs if p.is_file() and not p.name.endswith(".lock")}
+        for fd, _size in fds.values():
+            os.close(fd)
+        if JOURNAL_FILE not in fds:
+            os.close(journal_fd)
+
+
+def _write_archive(target: Path, fds: dict[str, tuple[int, int]], seals: bytes, head: int,
+                   head_hash: str) -> BackupInfo:
     files: dict[str, dict[str, Any]] = {}
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -106,22 +160,16 @@ def write_backup(home: Path, target: Path) -> BackupInfo:
         # 1% smaller archive; at 6 a backup takes 0.78x of `tar czf` (docs/cli.md).
         with os.fdopen(fd, "wb") as raw, \
                 tarfile.open(fileobj=raw, mode="w:gz", compresslevel=6) as tar:
-            files[JOURNAL_FILE] = _add_prefix(tar, JOURNAL_FILE, journal_path, end.offset)
-            for pack, size in sizes.items():
-                name = f"{_TRANSCRIPTS}/{pack.name}"
-                files[name] = _add_prefix(tar, name, pack, size)
-            config = home / "config.yaml"
-            if config.is_file():
-                files["config.yaml"] = _add_prefix(tar, "config.yaml", config,
-                                                   config.stat().st_size)
-            info = BackupInfo(end.seq, end.hash.decode(), files,
+            for name, (source, size) in fds.items():
+                files[name] = _add_prefix(tar, name, source, size)
+            if seals:
+                files[SEALS_FILE] = _add_bytes(tar, SEALS_FILE, seals)
+            info = BackupInfo(head, head_hash, files,
                               dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
             manifest = json.dumps({"format": BACKUP_FORMAT, "head": info.head,
                                    "hash": info.hash, "created_at": info.created_at,
                                    "files": files}, indent=2, sort_keys=True).encode()
-            entry = tarfile.TarInfo(MANIFEST)
-            entry.size = len(manifest)
-            tar.addfile(entry, io.BytesIO(manifest))
+            _add_bytes(tar, MANIFEST, manifest)
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(tmp, target)
@@ -137,16 +185,36 @@ def _refuse(archive: Path, why: str) -> ValidationError:
 
 
 def _safe_name(name: str) -> bool:
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts or not path.parts:
-        return False
-    return name in (JOURNAL_FILE, "config.yaml", MANIFEST) or (
-        str(path.parent) == _TRANSCRIPTS and not path.name.startswith("."))
+    return name in (JOURNAL_FILE, CONFIG_FILE, MANIFEST, SEALS_FILE) or (
+        name.startswith(TRANSCRIPTS + "/") and bool(_PACK.fullmatch(name[len(TRANSCRIPTS) + 1:])))
+
+
+def _manifest(archive: Path, tar: tarfile.TarFile, member: tarfile.TarInfo) -> dict[str, Any]:
+    """The manifest, read within its bound and checked for shape."""
+    if member.size > _MANIFEST_LIMIT:
+        raise _refuse(archive, f"its manifest is {member.size:,} bytes (a manifest is a few "
+                               f"KB; at most {_MANIFEST_LIMIT:,} are read)")
+    extracted = tar.extractfile(member)
+    assert extracted is not None
+    manifest = json.loads(extracted.read(_MANIFEST_LIMIT + 1))
+    if not isinstance(manifest, dict) or manifest.get("format") != BACKUP_FORMAT:
+        got = manifest.get("format") if isinstance(manifest, dict) else None
+        raise _refuse(archive, f"unknown format {got!r}")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(
+            isinstance(f, dict) and isinstance(f.get("size"), int) and f["size"] >= 0
+            and isinstance(f.get("sha256"), str) for f in files.values()):
+        raise _refuse(archive, "its manifest's file list is malformed")
+    if not isinstance(manifest.get("head"), int) or not isinstance(manifest.get("hash"), str):
+        raise _refuse(archive, "its manifest names no head")
+    return manifest
 
 
 def read_backup(archive: Path, into: Path) -> BackupInfo:
     """Extract and check ``archive`` into the empty folder ``into``: known names only,
-    regular files only, every digest and the whole chain as the manifest says."""
+    regular files only, each no larger than the manifest says (checked before a byte of
+    it is written), every digest, the whole chain as the manifest says, and every
+    record against the rules a command obeys (no name or path that leaves the home)."""
     try:
         with tarfile.open(archive, mode="r:gz") as tar:
             members = tar.getmembers()
@@ -154,36 +222,26 @@ def read_backup(archive: Path, into: Path) -> BackupInfo:
                 if not member.isfile() or not _safe_name(member.name):
                     raise _refuse(archive, f"it holds {member.name!r}, which a memoir "
                                            "backup never does")
-            names = {m.name for m in members}
-            if MANIFEST not in names or JOURNAL_FILE not in names:
+            by_name = {m.name: m for m in members}
+            if len(by_name) != len(members):
+                raise _refuse(archive, "it holds a file twice")
+            if MANIFEST not in by_name or JOURNAL_FILE not in by_name:
                 raise _refuse(archive, "its manifest or journal is missing")
-            extracted = tar.extractfile(MANIFEST)
-            assert extracted is not None
-            manifest = json.loads(extracted.read())
-            if manifest.get("format") != BACKUP_FORMAT:
-                raise _refuse(archive, f"unknown format {manifest.get('format')!r}")
+            manifest = _manifest(archive, tar, by_name[MANIFEST])
             files: dict[str, dict[str, Any]] = manifest["files"]
-            if set(files) != names - {MANIFEST}:
+            if set(files) != set(by_name) - {MANIFEST}:
                 raise _refuse(archive, "its files differ from those its manifest lists")
             for member in members:
                 if member.name == MANIFEST:
                     continue
-                source = tar.extractfile(member)
-                assert source is not None
-                path = into / member.name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                digest = hashlib.sha256()
-                with open(path, "wb") as out:
-                    while chunk := source.read(_CHUNK):
-                        digest.update(chunk)
-                        out.write(chunk)
                 want = files[member.name]
-                if member.size != want["size"] or digest.hexdigest() != want["sha256"]:
-                    raise _refuse(archive, f"{member.name} does not match its digest "
-                                           "(altered or truncated)")
+                if member.size != want["size"]:
+                    raise _refuse(archive, f"{member.name} is {member.size:,} bytes, its "
+                                           f"manifest says {want['size']:,}")
+                _extract(archive, tar, member, into, want)
     except (tarfile.TarError, EOFError, OSError, ValueError, KeyError, TypeError) as exc:
         raise _refuse(archive, f"it cannot be read ({type(exc).__name__}: {exc})") from None
-    info = BackupInfo(int(manifest["head"]), str(manifest["hash"]), files,
+    info = BackupInfo(manifest["head"], manifest["hash"], files,
                       str(manifest.get("created_at", "")))
     journal = FileJournal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
     try:
@@ -191,29 +249,115 @@ def read_backup(archive: Path, into: Path) -> BackupInfo:
         if journal.head() != info.head or end.seq != info.head or end.hash.decode() != info.hash:
             raise _refuse(archive, f"its journal ends at record {end.seq}, not at the head "
                                    f"{info.head} its manifest records")
-    except JournalCorrupted as exc:
+        # Every payload decoded: a record naming a skill '../../x' (its chain recomputed,
+        # which needs no key) is refused here, with its seq, before anything is restored.
+        journal.verify()
+    except (JournalCorrupted, UnknownEventType) as exc:
         raise _refuse(archive, f"its journal fails verification ({exc})") from None
     finally:
         journal.close()
     return info
 
 
-def restore_archive(archive: Path, home: Path) -> BackupInfo:
+def _extract(archive: Path, tar: tarfile.TarFile, member: tarfile.TarInfo, into: Path,
+             want: dict[str, Any]) -> None:
+    source = tar.extractfile(member)
+    assert source is not None
+    digest = hashlib.sha256()
+    left = member.size
+    fd = safefs.open_file(into, member.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                          0o644, create_dirs=True)
+    with os.fdopen(fd, "wb") as out:
+        while left > 0 and (chunk := source.read(min(_CHUNK, left))):
+            digest.update(chunk)
+            out.write(chunk)
+            left -= len(chunk)
+    if left or digest.hexdigest() != want["sha256"]:
+        raise _refuse(archive, f"{member.name} does not match its digest (altered or "
+                               "truncated)")
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`restore_archive` did: the archive's manifest, and what became of the
+    configuration it carried."""
+
+    info: BackupInfo
+    #: ``config.yaml`` (applied), ``config.yaml.restored`` (put aside) or None.
+    config: str | None = None
+    #: The archived configuration's keys that differ from the defaults (dotted).
+    config_keys: list[str] = field(default_factory=list)
+
+
+def restore_archive(archive: Path, home: Path, *, with_config: bool = False) -> Restored:
     """Check ``archive`` fully, then move its files into ``home`` (which must not exist
-    or be empty).  The projections are the caller's to rebuild (open the home)."""
+    or be empty).  The archive's ``config.yaml`` is put aside as
+    ``config.yaml.restored`` unless ``with_config``: a configuration from elsewhere could
+    send the home's conversations to another server.  Staging folders of restores that
+    were killed are removed first.  The projections are the caller's to rebuild (open
+    the home)."""
     if home.exists() and (not home.is_dir() or any(home.iterdir())):
         raise ValidationError(f"{home} is not empty: restore into a new folder")
     if not archive.is_file():
         raise NotFoundError(f"no backup at {archive}")
     home.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{home.name}.restore-", dir=home.parent))
+    _sweep_staging(home)
+    staging = Path(tempfile.mkdtemp(prefix=f"{_staging_prefix(home)}{os.getpid()}-",
+                                    dir=home.parent))
     try:
         info = read_backup(archive, staging)
+        config, keys = None, []
+        if CONFIG_FILE in info.files:
+            keys = _changed_keys(staging / CONFIG_FILE)
+            config = CONFIG_FILE
+            if not with_config:
+                config = f"{CONFIG_FILE}.restored"
+                os.rename(staging / CONFIG_FILE, staging / config)
         if home.exists():
             home.rmdir()
         os.replace(staging, home)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return info
+    return Restored(info, config, keys)
 
+
+def _staging_prefix(home: Path) -> str:
+    return f".{home.name}.restore-"
+
+
+def _sweep_staging(home: Path) -> None:
+    """Remove the staging folders restores into ``home`` left when they were killed
+    (``.<name>.restore-<pid>-…`` whose process is gone)."""
+    prefix = _staging_prefix(home)
+    try:
+        entries = list(os.scandir(home.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(prefix) or not entry.is_dir(follow_symlinks=False):
+            continue
+        pid = entry.name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or not safefs.pid_alive(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _changed_keys(path: Path) -> list[str]:
+    """The dotted keys of the YAML configuration at ``path`` whose values differ from the
+    defaults (what applying it would change)."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return ["(not readable YAML)"]
+    defaults = Config().model_dump(mode="json")
+    out: list[str] = []
+
+    def walk(value: Any, default: Any, keys: tuple[str, ...]) -> None:
+        if isinstance(value, dict) and (isinstance(default, dict) or default is None):
+            for key, inner in value.items():
+                walk(inner, (default or {}).get(str(key)), (*keys, str(key)))
+        elif value != default:
+            out.append(".".join(keys))
+
+    walk(raw if isinstance(raw, dict) else {}, defaults, ())
+    return sorted(out)

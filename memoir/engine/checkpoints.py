@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from memoir.engine.materializer import atomic_write
+from memoir.engine.safefs import Folder
 from memoir.logs import get_logger
 from memoir.projections.lazy import LazyDict
 from memoir.projections.state import RunInfo, SessionInfo, State
@@ -87,8 +86,9 @@ class CheckpointStore:
     KEEP_RECENT = 3
     KEEP_EVERY = 100_000
 
-    def __init__(self, folder: Path, *, key: bytes | None = None) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | Folder, *, key: bytes | None = None) -> None:
+        self.place = Folder.of(folder)
+        self.folder = self.place.path
         self.key = key
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(Checkpoint)
@@ -98,12 +98,8 @@ class CheckpointStore:
         self._run = msgspec.msgpack.Decoder(RunInfo)
 
     def seqs(self) -> list[int]:
-        try:
-            names = os.listdir(self.folder)
-        except FileNotFoundError:
-            return []
         out = []
-        for name in names:
+        for name in self.place.names():
             stem, dot, ext = name.partition(".")
             if dot and ext == "mpk" and stem.isdigit():
                 out.append(int(stem))
@@ -116,7 +112,7 @@ class CheckpointStore:
         that has gone missing or does not match (another process pruned it, say).
         """
         try:
-            cp = self._decoder.decode(self._open(self.folder / f"{seq}.mpk"))
+            cp = self._decoder.decode(self._open(f"{seq}.mpk"))
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             log.warning("checkpoint.unreadable", seq=seq, error=str(exc))
             return None
@@ -141,7 +137,7 @@ class CheckpointStore:
             name = f"{seq}.history.{_shard(key)}" if sharded[0] else f"{seq}.history"
             if name not in raw_shards:
                 try:
-                    found = self._raw_history.decode(self._open(self.folder / name))
+                    found = self._raw_history.decode(self._open(name))
                     raw_shards[name] = found if found.seq == seq and found.hash == cp.hash \
                         else None
                 except (OSError, msgspec.DecodeError, msgspec.ValidationError):
@@ -165,13 +161,12 @@ class CheckpointStore:
     def _sharded(self, seq: int) -> bool:
         """Whether checkpoint ``seq``'s history is in shards (else one file, as saved
         before histories were sharded)."""
-        return (self.folder / f"{seq}.history.0").exists()
+        return self.place.exists(f"{seq}.history.0")
 
     def _load_history(self, cp: Checkpoint, replay: Replay | None) -> History:
         try:
             if self._sharded(cp.seq):
-                parts = [self._history.decode(self._open(self.folder /
-                                                         f"{cp.seq}.history.{x:x}"))
+                parts = [self._history.decode(self._open(f"{cp.seq}.history.{x:x}"))
                          for x in range(_SHARDS)]
                 found = History(seq=cp.seq, hash=cp.hash, sessions={}, runs={})
                 good = all(p.seq == cp.seq and p.hash == cp.hash for p in parts)
@@ -183,7 +178,7 @@ class CheckpointStore:
                     (item for part in parts for item in part.runs.items()),
                     key=lambda item: item[1].first_seq))
             else:
-                found = self._history.decode(self._open(self.folder / f"{cp.seq}.history"))
+                found = self._history.decode(self._open(f"{cp.seq}.history"))
                 good = found.seq == cp.seq and found.hash == cp.hash
             if good:
                 return found
@@ -204,13 +199,15 @@ class CheckpointStore:
     def _sealed(self, payload: bytes) -> bytes:
         return self._digest(payload) + payload
 
-    def _open(self, path: Path) -> bytes:
+    def _open(self, name: str) -> bytes:
         """The payload of a checkpoint file whose digest matches (OSError otherwise)."""
-        data = path.read_bytes()
+        data = self.place.read(name)
+        if data is None:
+            raise FileNotFoundError(f"{name}: missing, or not a regular file")
         payload = data[_DIGEST:]
         if len(data) < _DIGEST or not hmac.compare_digest(data[:_DIGEST],
                                                           self._digest(payload)):
-            raise OSError(f"{path.name}: its digest does not match its content (damaged, "
+            raise OSError(f"{name}: its digest does not match its content (damaged, "
                           "edited, or saved with another key)")
         return payload
 
@@ -228,12 +225,12 @@ class CheckpointStore:
             shards[int(_shard(rid), 16)].runs[rid] = run
         # History first: a checkpoint file never exists without the history it needs.
         for x, shard in enumerate(shards):
-            atomic_write(self.folder / f"{state.seq}.history.{x:x}",
-                         self._sealed(self._encoder.encode(shard)))
+            self.place.write(f"{state.seq}.history.{x:x}",
+                             self._sealed(self._encoder.encode(shard)))
         core = msgspec.structs.replace(state, sessions={}, runs={})
         cp = Checkpoint(format=FORMAT, seq=state.seq, offset=offset, hash=state.hash,
                         state=core)
-        atomic_write(self.folder / f"{state.seq}.mpk", self._sealed(self._encoder.encode(cp)))
+        self.place.write(f"{state.seq}.mpk", self._sealed(self._encoder.encode(cp)))
         self._prune()
 
     def _prune(self) -> None:
@@ -252,10 +249,10 @@ class CheckpointStore:
         self._remove(seq)
 
     def _remove(self, seq: int) -> None:
-        (self.folder / f"{seq}.mpk").unlink(missing_ok=True)
-        (self.folder / f"{seq}.history").unlink(missing_ok=True)
+        self.place.unlink(f"{seq}.mpk")
+        self.place.unlink(f"{seq}.history")
         for x in range(_SHARDS):
-            (self.folder / f"{seq}.history.{x:x}").unlink(missing_ok=True)
+            self.place.unlink(f"{seq}.history.{x:x}")
 
     def clear(self) -> None:
         for s in self.seqs():

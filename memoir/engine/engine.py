@@ -13,13 +13,14 @@ import atexit
 import os
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from memoir.clock import Clock, SystemClock
 from memoir.config import Config, load_config
+from memoir.engine import safefs
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.commit import CommitQueue, Decision, Pending
 from memoir.engine.files import FilesView
@@ -28,8 +29,11 @@ from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState, Progress
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.projector import Projector
-from memoir.engine.seals import Seals, load_key
+from memoir.engine.prompts import PROMPTS, PromptCache
+from memoir.engine.safefs import Folder
+from memoir.engine.seals import SEALS_FILE, Seals, load_key
 from memoir.errors import (
+    ConfigError,
     DriftError,
     JournalError,
     JournalLost,
@@ -59,6 +63,8 @@ class HomeCheck:
     seals: int = 0
     checkpoints: int = 0
     unchecked_seals: bool = False
+    #: Records no seal covers (with a key).
+    unsealed: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -104,9 +110,8 @@ class Engine:
         self.config = config or load_config(self.home)
         self.clock = clock or SystemClock()
         key = load_key(self.config.journal.key_file, self.home)
-        self.checkpoints = CheckpointStore(self.home / ".memoir" / "checkpoints", key=key)
-        #: Seals of the journal's head, when the home has a key (see memoir.engine.seals).
-        self.seals = Seals(self.home / ".memoir" / "seals.jsonl", key) if key else None
+        self.checkpoints = CheckpointStore(Folder(self.home, ".memoir/checkpoints"), key=key)
+        self._key = key
         # Projected files are fsynced like the journal unless durability is "never": a
         # file half-written by a crash would otherwise look like a hand edit.
         self.materializer = Materializer(
@@ -140,11 +145,13 @@ class Engine:
                 readonly=readonly,
             )
         self.journal = journal
+        #: Seals of the journal's appends, when the home has a key (memoir.engine.seals).
+        self.seals = Seals(self.home, key) if key and not readonly and journal.persistent \
+            else None
         self.files = FilesView(self.materializer)
         self.live = LiveState(journal, self.checkpoints,
                               checkpoint_every=self.config.journal.checkpoint_every,
-                              save_checkpoints=not readonly,
-                              saved=self.seals.seal if self.seals and not readonly else None)
+                              save_checkpoints=not readonly)
         self.projector = Projector(
             self.live, self.materializer, renderers=renderers_for(self.home.absolute()),
             background=self.config.projections.mode == "background",
@@ -152,7 +159,7 @@ class Engine:
         self.followers = Followers([self.projector, *followers])
         self.limits = ConfiguredLimits(self.config.memory.memory_char_limit,
                                        self.config.memory.user_char_limit)
-        self.commits = CommitQueue(self.live, self.limits, written=self.followers.folded)
+        self.commits = CommitQueue(self.live, self.limits, written=self._written)
         self._closed = False
         # A handle belongs to the process that opened it (see _own_process).
         self._pid = os.getpid()
@@ -170,7 +177,7 @@ class Engine:
                 raise JournalLost(self.home / JOURNAL_FILE, head, acknowledged)
             lost = accept_loss and self.live.state.seq < seen
             if lost:
-                self._accept_loss()
+                _accept_loss(self)
         except BaseException:
             self.materializer.close()
             self.journal.close()
@@ -187,30 +194,20 @@ class Engine:
                        f"seq {seen}; files that showed more were kept as .bak copies")
             self.commit(lambda _state: Decision(events=[marker]), actor="system")
 
+    def _written(self, events: Sequence[Event]) -> None:
+        """A batch's events were written (under the journal lock): seal them, tell the
+        followers."""
+        if self.seals is not None and events:
+            try:
+                self.seals.seal(events[0].seq, events[-1].seq, events[-1].hash)
+            except OSError as exc:
+                log.warning("seal.failed", home=str(self.home), error=str(exc))
+        self.followers.folded(events)
+
     def _seen_seq(self) -> int:
         """The newest seq anything derived from the journal says the home reached."""
         seqs = self.checkpoints.seqs()
         return max(seqs[-1] if seqs else 0, self.materializer.seq)
-
-    def _accept_loss(self) -> None:
-        """Take the journal as it is: checkpoints beyond its head go, and projected files
-        that show more than it holds are kept as ``.bak`` copies before the files are
-        written again from the journal."""
-        head = self.live.state.seq
-        for seq in self.checkpoints.seqs():
-            if seq > head:
-                self.checkpoints.remove(seq)
-        for kept in (self.home / ".memoir" / "prompts").glob("*.json"):
-            kept.unlink(missing_ok=True)  # pins beyond the head are gone
-        stamp = int(time.time())
-        for rel, data in self.projector.projected_files().items():
-            if self.materializer.read(rel) not in (None, data):
-                self.materializer.backup(rel, stamp)
-        self.projector.reset()
-        log.warning("journal.loss_accepted", home=str(self.home), head=head,
-                    files_showed=self.materializer.seq,
-                    why="the journal is taken as it is: the files are written again from "
-                        "it; what they showed beyond it is in .bak copies")
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -396,10 +393,12 @@ class Engine:
         """Check what the journal alone cannot: the seals (with the home's key) and, with
         ``deep``, every checkpoint against a fold of the journal from its first record."""
         found = HomeCheck()
-        if self.seals is not None:
-            seals = self.seals.check(self.journal)
-            found.seals, found.problems = seals.checked, list(seals.problems)
-        elif (self.home / ".memoir" / "seals.jsonl").exists():
+        seals = Seals(self.home, self._key) if self._key else None
+        if seals is not None:
+            check = seals.check(self.journal)
+            found.seals, found.problems = check.checked, list(check.problems)
+            found.unsealed = sum(b - a + 1 for a, b in check.unsealed)
+        elif safefs.kind(self.home, SEALS_FILE) == "file":
             found.unchecked_seals = True
         if deep:
             wanted = self.checkpoints.seqs()
@@ -408,28 +407,26 @@ class Engine:
                 state.apply(event)
                 if event.seq in wanted:
                     found.checkpoints += 1
-                    problem = self._checkpoint_problem(event.seq, state)
+                    problem = _checkpoint_problem(self.checkpoints, event.seq, state)
                     if problem:
                         found.problems.append(problem)
         return found
 
-    def _checkpoint_problem(self, seq: int, folded: State) -> str | None:
-        cp = self.checkpoints.load(seq)
-        if cp is None:
-            return f"checkpoint {seq} cannot be read or its digest does not match"
-        try:
-            cp.state.load_history()
-        except OSError as exc:
-            return f"checkpoint {seq}: {exc}"
-        if cp.state != folded:
-            return (f"checkpoint {seq} holds a state the journal does not fold to (edited); "
-                    "delete it, or run `memoir rebuild`, which saves a new one")
-        return None
+    def reseal(self) -> int:
+        """Seal the records no seal covers (a person vouches for them: written without
+        the key, or by a writer killed before it sealed); how many were sealed."""
+        if self._key is None:
+            raise ConfigError("no key: set $MEMOIR_KEY or journal.key_file to seal")
+        if self.readonly:
+            raise ValidationError("this handle is read-only; open the home to write")
+        return Seals(self.home, self._key).reseal(self.journal)
 
     def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
         """Repair the journal (see :meth:`Journal.repair`); the state is folded again and
         every projected file is owed (the files may show records the repair cut)."""
         report = self.journal.repair(salvage=salvage)
+        if report is not None and self.seals is not None:
+            self.seals.cut(self.journal.head())
         if report is not None:
             with self.live.mutex:
                 self.checkpoints.clear()
@@ -449,11 +446,8 @@ class Engine:
             flush = False  # a forked child leaves the parent's work to the parent
         for follower in self.followers:
             follower.close(flush=flush)
-        if self.seals is not None and not self.readonly and flush and self.live.state.seq:
-            try:
-                self.seals.seal(self.live.state.seq, self.live.state.hash)
-            except OSError as exc:
-                log.warning("seal.failed", home=str(self.home), error=str(exc))
+        if self.seals is not None:
+            self.seals.close()
         with self.live.mutex:
             self._closed = True
             _OPEN.discard(self)
@@ -469,6 +463,43 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _accept_loss(engine: Engine) -> None:
+    """Take the journal as it is: checkpoints beyond its head go, and projected files
+    that show more than it holds are kept as ``.bak`` copies before the files are
+    written again from the journal."""
+    head = engine.live.state.seq
+    for seq in engine.checkpoints.seqs():
+        if seq > head:
+            engine.checkpoints.remove(seq)
+    PromptCache(Folder(engine.home, PROMPTS)).clear()  # pins beyond the head are gone
+    if engine.seals is not None:
+        engine.seals.cut(head)
+    stamp = int(time.time())
+    for rel, data in engine.projector.projected_files().items():
+        if engine.materializer.read(rel) not in (None, data):
+            engine.materializer.backup(rel, stamp)
+    engine.projector.reset()
+    log.warning("journal.loss_accepted", home=str(engine.home), head=head,
+                files_showed=engine.materializer.seq,
+                why="the journal is taken as it is: the files are written again from "
+                    "it; what they showed beyond it is in .bak copies")
+
+
+def _checkpoint_problem(checkpoints: CheckpointStore, seq: int, folded: State) -> str | None:
+    """Why checkpoint ``seq`` is not the state the journal folds to there (None: it is)."""
+    cp = checkpoints.load(seq)
+    if cp is None:
+        return f"checkpoint {seq} cannot be read or its digest does not match"
+    try:
+        cp.state.load_history()
+    except OSError as exc:
+        return f"checkpoint {seq}: {exc}"
+    if cp.state != folded:
+        return (f"checkpoint {seq} holds a state the journal does not fold to (edited); "
+                "delete it, or run `memoir rebuild`, which saves a new one")
+    return None
 
 
 #: Open handles, flushed at interpreter exit (the background writer's threads are daemons).

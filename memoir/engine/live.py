@@ -14,7 +14,7 @@ as read-only.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from memoir.engine import memsnaps
@@ -61,20 +61,17 @@ class LiveState:
         checkpoint_every: int = 10_000,
         listener: Listener | None = None,
         save_checkpoints: bool = True,
-        saved: Callable[[int, str], None] | None = None,
     ) -> None:
         self.journal = journal
         #: Memory snapshots beside the checkpoints, for past prompts (None: none kept).
         self.snapshots = MemorySnapshots(
-            checkpoints.folder.parent / "memory", key=checkpoints.key,
+            checkpoints.place.beside("memory"), key=checkpoints.key,
             readonly=not save_checkpoints) if checkpoints is not None and journal.persistent \
             else None
         self.last_snapshot = 0
         self.checkpoints = checkpoints if journal.persistent else None
         #: False for a home opened to read: checkpoints are used, never written.
         self.save_checkpoints = save_checkpoints
-        #: Told the seq and hash of every checkpoint saved (to seal them).
-        self.saved = saved
         self.checkpoint_every = checkpoint_every
         self.listener = listener
         self.mutex = threading.RLock()
@@ -187,8 +184,6 @@ class LiveState:
             return
         self.checkpoints.save(self.state, offset)
         self.last_checkpoint = seq
-        if self.saved is not None:
-            self.saved(seq, record_hash)
 
     def checkpoint_if_due(self) -> None:
         """After a commit, outside the journal lock (other writers need not wait): a

@@ -58,6 +58,11 @@ __all__ = ["Drift", "Materializer", "atomic_write"]
 HERMES_LOCKED = frozenset({"memories/MEMORY.md", "memories/USER.md"})
 #: How long memoir waits for Hermes to release such a lock (seconds).
 HERMES_LOCK_WAIT = 10.0
+#: memoir's record of what it wrote, and the lock its writers take.
+MANIFEST = ".memoir/manifest.json"
+LOCK = ".memoir/projections.lock"
+# The manifest holds a digest per projected file: far below this for any home.
+_MANIFEST_LIMIT = 256 << 20
 
 #: Which drifts: bytes someone else wrote, a link where memoir keeps a file (never
 #: followed), or something else that is not a regular file (a folder, a device).
@@ -133,11 +138,13 @@ class Materializer:
         self.lock_timeout = lock_timeout
         #: Never write (a home opened to read): drift checks still work.
         self.readonly = readonly
-        self._manifest_path = home / ".memoir" / "manifest.json"
+        self._manifest_path = home / MANIFEST
         self._manifest = self._load()
         self._mutex = threading.RLock()
-        self._flock = ProcessLock(str(home / ".memoir" / "projections.lock"),
-                                  readonly=readonly)
+        self._flock = ProcessLock(
+            str(home / LOCK), readonly=readonly,
+            opener=lambda flags: safefs.open_own(home, LOCK, flags) if flags & os.O_CREAT
+            else safefs.open_file(home, LOCK, flags))
         # rel -> stat key of a file last seen to be memoir's own.
         self._own: dict[str, tuple[int, int, int, int]] = {}
         # rel -> hash of bytes found equal to what the journal rendered then: memoir's
@@ -166,8 +173,6 @@ class Materializer:
                 f"this handle of {self.home} was opened by process {self._pid}; a forked "
                 "child must open the home again (memoir.open)")
         with self._mutex:
-            if not self._flock.is_locked and not self.readonly:
-                self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 self._flock.acquire(timeout=self.lock_timeout)
             except LockTimeout:
@@ -190,7 +195,8 @@ class Materializer:
 
     def _load(self) -> _Manifest:
         try:
-            return msgspec.json.decode(self._manifest_path.read_bytes(), type=_Manifest)
+            data = safefs.read(self.home, MANIFEST, limit=_MANIFEST_LIMIT)
+            return msgspec.json.decode(data, type=_Manifest) if data else _Manifest()
         except (OSError, msgspec.DecodeError, msgspec.ValidationError):
             return _Manifest()
 
@@ -199,9 +205,8 @@ class Materializer:
         # facts the journal can re-derive, a temp file and a rename cost more than the
         # write itself, and a reader that catches it half-written fails to decode it
         # and compares against the current rendering instead.
-        self._manifest_path.parent.mkdir(parents=True, exist_ok=True)
         data = msgspec.json.encode(self._manifest)
-        fd = os.open(self._manifest_path, os.O_WRONLY | os.O_CREAT, 0o644)
+        fd = safefs.open_own(self.home, MANIFEST, os.O_WRONLY | os.O_CREAT)
         try:
             os.write(fd, data)
             os.ftruncate(fd, len(data))

@@ -16,12 +16,11 @@ moved :data:`EVERY` records past the last one.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import msgspec
 
-from memoir.engine.materializer import atomic_write
+from memoir.engine.safefs import Folder
 from memoir.projections.memory import MemoryState
 
 __all__ = ["EVERY", "MemorySnapshot", "MemorySnapshots"]
@@ -45,9 +44,9 @@ _DECODER = msgspec.msgpack.Decoder(MemorySnapshot)
 class MemorySnapshots:
     """The snapshots of one home (see the module docstring)."""
 
-    def __init__(self, folder: Path, *, key: bytes | None = None, readonly: bool = False
-                 ) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | Folder, *, key: bytes | None = None,
+                 readonly: bool = False) -> None:
+        self.place = Folder.of(folder)
         self.key = key
         self.readonly = readonly
 
@@ -60,16 +59,16 @@ class MemorySnapshots:
             return
         body = _ENCODER.encode(snapshot)
         try:
-            atomic_write(self.folder / f"{snapshot.seq:012d}.mpk", body + self._digest(body))
+            self.place.write(f"{snapshot.seq:012d}.mpk", body + self._digest(body))
         except OSError:
             return
 
     def has(self, seq: int) -> bool:
-        return (self.folder / f"{seq:012d}.mpk").exists()
+        return self.place.exists(f"{seq:012d}.mpk")
 
     def seqs(self) -> list[int]:
         try:
-            names = os.listdir(self.folder)
+            names = self.place.names()
         except OSError:
             return []
         return sorted(int(n[:-4]) for n in names if n.endswith(".mpk") and n[:-4].isdigit())
@@ -81,8 +80,10 @@ class MemorySnapshots:
             if seq > at_most:
                 continue
             try:
-                data = (self.folder / f"{seq:012d}.mpk").read_bytes()
+                data = self.place.read(f"{seq:012d}.mpk")
             except OSError:
+                continue
+            if data is None:
                 continue
             body, digest = data[:-_DIGEST], data[-_DIGEST:]
             if len(data) <= _DIGEST or self._digest(body) != digest:

@@ -7,35 +7,44 @@ written when the session starts (or first re-renders).  It is used only when it 
 the same pin, the record at the pin still has the hash it saw, the enabled blocks are
 the same, and its BLAKE2b digest (keyed with the home's key when there is one, as the
 checkpoints are) matches; anything else is ignored and the blocks are rendered again.
-Deleting the folder loses nothing.
+Deleting the folder loses nothing.  Files are read and written through
+:class:`~memoir.engine.safefs.Folder` (no link followed, one plain name per session).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from memoir.engine.safefs import Folder
 from memoir.logs import get_logger
 
-__all__ = ["PromptCache"]
+__all__ = ["PROMPTS", "PromptCache"]
+
+#: Where a home keeps them.
+PROMPTS = ".memoir/prompts"
 
 log = get_logger("memoir.prompts")
+#: A kept prompt is a few KB (the memory blocks); a bigger file is not one.
+_LIMIT = 16 << 20
 
 
 class PromptCache:
     """The rendered blocks of sessions (see the module docstring)."""
 
-    def __init__(self, folder: Path, *, key: bytes | None = None,
+    def __init__(self, folder: Path | Folder, *, key: bytes | None = None,
                  readonly: bool = False) -> None:
-        self.folder = folder
+        self.place = Folder.of(folder)
         self.key = key
         self.readonly = readonly
 
-    def _path(self, session_id: str) -> Path:
-        return self.folder / f"{session_id}.json"
+    def _read(self, session_id: str) -> bytes:
+        data = self.place.read(f"{session_id}.json", limit=_LIMIT)
+        if data is None:
+            raise FileNotFoundError(session_id)
+        return data
 
     def _digest(self, body: bytes) -> str:
         return hashlib.blake2b(body, digest_size=16, key=self.key or b"").hexdigest()
@@ -43,7 +52,7 @@ class PromptCache:
     def get(self, session_id: str, seq: int, record_hash: str,
             enabled: Sequence[str]) -> dict[str, str | None] | None:
         try:
-            raw = json.loads(self._path(session_id).read_bytes())
+            raw = json.loads(self._read(session_id))
             body = json.dumps(raw["body"], sort_keys=True, ensure_ascii=False).encode()
             fine = (raw["digest"] == self._digest(body) and raw["body"]["seq"] == seq
                     and raw["body"]["hash"] == record_hash
@@ -57,7 +66,7 @@ class PromptCache:
         """(pinned seq, actor, blocks) kept for a session, if the file is whole (its
         digest matches) and was made for the same enabled blocks."""
         try:
-            raw = json.loads(self._path(session_id).read_bytes())
+            raw = json.loads(self._read(session_id))
             body = raw["body"]
             encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
             if raw["digest"] != self._digest(encoded) or body["enabled"] != list(enabled):
@@ -68,9 +77,9 @@ class PromptCache:
 
     def clear(self) -> None:
         """Forget every kept prompt (the journal was cut: pins may have moved)."""
-        if self.folder.is_dir():
-            for path in self.folder.glob("*.json"):
-                path.unlink(missing_ok=True)
+        for name in self.place.names():
+            if name.endswith(".json"):
+                self.place.unlink(name)
 
     def put(self, session_id: str, seq: int, record_hash: str, enabled: Sequence[str],
             blocks: dict[str, str | None], actor: str = "agent") -> None:
@@ -82,9 +91,6 @@ class PromptCache:
         data = json.dumps({"body": body, "digest": self._digest(json.dumps(
             body, sort_keys=True, ensure_ascii=False).encode())}, ensure_ascii=False)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".{session_id}.{os.getpid()}.tmp"
-            tmp.write_text(data, encoding="utf-8")
-            os.replace(tmp, self._path(session_id))
+            self.place.write(f"{session_id}.json", data.encode("utf-8"))
         except OSError as exc:
             log.warning("prompt_cache.not_written", session=session_id, error=str(exc))

@@ -3,9 +3,13 @@ someone else just wrote.
 
 Every path is walked from the home's own folder one component at a time with
 ``O_NOFOLLOW``: a symbolic link anywhere below the home (``skills/base`` pointing at
-``/etc``, a dangling ``scripts/run.sh``) is never followed, so memoir neither reads nor
-writes nor deletes outside the home.  The home folder itself may be a link: where the
-home lives is the user's choice.
+``/etc``, a dangling ``scripts/run.sh``, ``.memoir/prompts``) is never followed, so
+memoir neither reads nor writes nor deletes outside the home.  A component that is
+empty, ``.`` or ``..``, or an absolute path, is refused (:class:`UnsafePath`) whatever
+the caller passed: this layer holds on its own.  The home folder itself may be a link
+(where the home lives is the user's choice), and so may its top-level ``memories/``
+and ``skills/`` folders (:data:`OWNER_LINKS`: a dotfiles checkout, say): those are
+followed once, as Hermes follows them, and nothing below them is.
 
 A new version of a file is written to a short temp name beside it (its length does not
 depend on the file's, so any name the file system holds can be written) and put in
@@ -28,23 +32,37 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
+from memoir.names import path_problem
+
 __all__ = [
+    "OWNER_LINKS",
     "TEMP_PREFIX",
+    "Folder",
     "LinkRefused",
+    "UnsafePath",
+    "append_file",
     "entry",
     "exchange_supported",
     "file_lock",
     "install",
     "is_temp",
     "kind",
+    "listdir",
     "open_dir",
+    "open_file",
+    "open_own",
+    "parts",
+    "pid_alive",
     "prune_empty",
     "read",
     "remove",
     "stat_key",
     "sweep_temps",
+    "unlink",
+    "write_file",
     "write_temp",
 ]
 
@@ -63,8 +81,27 @@ _RENAME_EXCHANGE = 2
 _LARGEST_OWN = 64 << 20
 
 
+#: The top-level folders of a home that may be links its owner placed (followed once).
+OWNER_LINKS = frozenset({"memories", "skills"})
+
+
 class LinkRefused(OSError):
     """A path below the home goes through a link (or a non-folder) memoir will not follow."""
+
+
+class UnsafePath(LinkRefused):
+    """A path with an empty, ``.`` or ``..`` component, a NUL, or absolute: refused
+    before anything is opened."""
+
+
+def parts(rel: str) -> list[str]:
+    """The components of the home-relative path ``rel`` (none for the home itself);
+    :class:`UnsafePath` when one of them could leave or confuse the walk."""
+    problem = path_problem(rel)
+    if problem is not None:
+        raise UnsafePath(errno.EINVAL, f"{problem}; memoir walks only plain paths below "
+                                       "its home")
+    return rel.split("/") if rel else []
 
 
 def _renameat2() -> Callable[..., int] | None:
@@ -101,17 +138,20 @@ def open_dir(home: Path, rel_dir: str, *, create: bool = False) -> Iterator[int]
     """A descriptor of ``home/rel_dir``, every component opened without following links;
     ``create`` makes missing folders.  Raises FileNotFoundError for a missing folder and
     :class:`LinkRefused` where a component is a link or not a folder."""
+    walk = parts(rel_dir)
     fd = os.open(home, os.O_RDONLY | _DIRECTORY)
     try:
-        for part in (p for p in rel_dir.split("/") if p):
+        for depth, part in enumerate(walk):
+            # The owner may have placed memories/ or skills/ elsewhere: followed once.
+            follow = 0 if depth == 0 and part in OWNER_LINKS else _NOFOLLOW
             try:
-                inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                inner = os.open(part, os.O_RDONLY | _DIRECTORY | follow, dir_fd=fd)
             except FileNotFoundError:
                 if not create:
                     raise
                 with suppress(FileExistsError):
                     os.mkdir(part, 0o755, dir_fd=fd)
-                inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                inner = os.open(part, os.O_RDONLY | _DIRECTORY | follow, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     link = stat.S_ISLNK(os.lstat(part, dir_fd=fd).st_mode)
@@ -129,6 +169,8 @@ def open_dir(home: Path, rel_dir: str, *, create: bool = False) -> Iterator[int]
 
 
 def _split(rel: str) -> tuple[str, str]:
+    if not parts(rel):
+        raise UnsafePath(errno.EINVAL, "the home itself is not a file")
     folder, _, name = rel.rpartition("/")
     return folder, name
 
@@ -154,6 +196,7 @@ def stat_key(home: Path, rel: str) -> tuple[int, int, int, int] | None:
 
     A plain ``lstat`` of the path: cheap, for telling that a file has not changed since
     it was last read through :func:`read`."""
+    parts(rel)
     try:
         st = os.lstat(os.path.join(home, rel))
     except (FileNotFoundError, NotADirectoryError):
@@ -195,6 +238,90 @@ def read(home: Path, rel: str, *, limit: int | None = None) -> bytes | None:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def open_file(home: Path, rel: str, flags: int, mode: int = 0o644, *,
+              create_dirs: bool = False) -> int:
+    """A descriptor of the file at ``rel`` opened with ``flags``, no component of the path
+    followed if it is a link (:class:`LinkRefused`).  ``create_dirs`` makes missing
+    folders (with ``os.O_CREAT`` in ``flags``, the file too)."""
+    folder, name = _split(rel)
+    with open_dir(home, folder, create=create_dirs) as dfd:
+        try:
+            return os.open(name, flags | _NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise LinkRefused(errno.ELOOP, f"{rel} is a symbolic link; memoir does not "
+                                               "follow links below its home") from None
+            raise
+
+
+def open_own(home: Path, rel: str, flags: int, mode: int = 0o644) -> int:
+    """:func:`open_file` for a file only memoir keeps (a lock, its manifest, its seals,
+    under ``.memoir/``): a link standing at its name is removed (the link, never what it
+    points at) and the file opened again, so a planted link neither redirects memoir's
+    writes nor stops them.  Missing folders are made."""
+    try:
+        return open_file(home, rel, flags, mode, create_dirs=True)
+    except LinkRefused as exc:
+        if exc.errno != errno.ELOOP or kind(home, rel) != "link":
+            raise
+    unlink(home, rel)
+    return open_file(home, rel, flags, mode, create_dirs=True)
+
+
+def write_file(home: Path, rel: str, data: bytes, *, fsync: bool = False) -> None:
+    """Replace the file at ``rel`` with ``data`` atomically (a temp file beside it, then a
+    rename, which replaces a link standing there, never its target); missing folders
+    are made."""
+    folder, name = _split(rel)
+    with open_dir(home, folder, create=True) as dfd:
+        temp = write_temp(dfd, data, fsync=fsync)
+        try:
+            os.replace(temp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(temp, dir_fd=dfd)
+            raise
+
+
+def append_file(home: Path, rel: str, data: bytes, *, fsync: bool = False) -> int:
+    """Append ``data`` to the file at ``rel`` (created, with its folders, if missing)
+    with one ``write``; returns the offset it was written at."""
+    fd = open_file(home, rel, os.O_WRONLY | os.O_CREAT | os.O_APPEND, create_dirs=True)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LinkRefused(errno.EINVAL, f"{rel} is not a regular file")
+        offset = os.lseek(fd, 0, os.SEEK_END)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if fsync:
+            os.fsync(fd)
+        return offset
+    finally:
+        os.close(fd)
+
+
+def listdir(home: Path, rel: str) -> list[str]:
+    """The names in the folder at ``rel`` (empty when it is missing or not a folder)."""
+    try:
+        with open_dir(home, rel) as dfd:
+            return os.listdir(dfd)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def unlink(home: Path, rel: str) -> bool:
+    """Remove the file (or link) at ``rel``, never what a link points at; True if
+    something was removed."""
+    folder, name = _split(rel)
+    try:
+        with open_dir(home, folder) as dfd:
+            os.unlink(name, dir_fd=dfd)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return True
 
 
 def write_temp(dfd: int, data: bytes, *, fsync: bool) -> str:
@@ -394,6 +521,11 @@ def _owner_alive(name: str) -> bool:
         pid = int(digits)
     except ValueError:
         return False
+    return pid_alive(pid)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (this one included)."""
     if pid == os.getpid():
         return True
     try:
@@ -403,3 +535,68 @@ def _owner_alive(name: str) -> bool:
     except PermissionError:
         return True
     return True
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A folder of memoir's own below a home (``.memoir/transcripts``, say): every read,
+    write, append, listing and removal in it walks from ``home`` without following a
+    link, and every name is one plain component."""
+
+    home: Path
+    rel: str
+
+    @classmethod
+    def of(cls, where: Path | Folder) -> Folder:
+        """``where`` as a folder; a plain path is walked from its parent (for tests and
+        tools that hold one folder)."""
+        return where if isinstance(where, Folder) else cls(where.parent, where.name)
+
+    @property
+    def path(self) -> Path:
+        """Where it is, for messages."""
+        return self.home / self.rel
+
+    def beside(self, name: str) -> Folder:
+        """The folder ``name`` next to this one."""
+        parent = self.rel.rpartition("/")[0]
+        return Folder(self.home, f"{parent}/{name}" if parent else name)
+
+    def _rel(self, name: str) -> str:
+        if "/" in name:
+            raise UnsafePath(errno.EINVAL, f"{name!r} is not one file name")
+        rel = f"{self.rel}/{name}" if self.rel else name
+        parts(rel)
+        return rel
+
+    def read(self, name: str, *, limit: int | None = None) -> bytes | None:
+        """The file's bytes; None when it is missing, a link or not a regular file."""
+        return read(self.home, self._rel(name), limit=limit)
+
+    def write(self, name: str, data: bytes, *, fsync: bool = False) -> None:
+        write_file(self.home, self._rel(name), data, fsync=fsync)
+
+    def append(self, name: str, data: bytes, *, fsync: bool = False) -> int:
+        return append_file(self.home, self._rel(name), data, fsync=fsync)
+
+    def open(self, name: str, flags: int, *, create_dirs: bool = False) -> int:
+        return open_file(self.home, self._rel(name), flags, create_dirs=create_dirs)
+
+    def names(self) -> list[str]:
+        return listdir(self.home, self.rel)
+
+    def unlink(self, name: str) -> bool:
+        return unlink(self.home, self._rel(name))
+
+    def exists(self, name: str) -> bool:
+        return kind(self.home, self._rel(name)) == "file"
+
+    def size(self, name: str) -> int | None:
+        """The file's size in bytes (None: not a regular file here)."""
+        self._rel(name)  # checks the name
+        try:
+            with open_dir(self.home, self.rel) as dfd:
+                st = os.lstat(name, dir_fd=dfd)
+        except (FileNotFoundError, NotADirectoryError, LinkRefused):
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None

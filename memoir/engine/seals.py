@@ -1,11 +1,25 @@
-"""Tamper evidence with a key: seals of the journal's head, and where the key comes from.
+"""Tamper evidence with a key: seals over the journal's appends, and where the key comes
+from.
 
 The hash chain shows any change to a record — unless someone rewrites the whole file
-and computes every hash again.  A key closes that gap: a *seal* is the seq and hash of
-a record with a MAC over them (keyed BLAKE2b), appended to ``.memoir/seals.jsonl``
-whenever a checkpoint is saved and when a handle closes.  ``memoir verify`` with the key
-checks every seal: a recomputed chain no longer has the sealed hash at the sealed seq,
-and a forged seal needs the key.  The key also keys the checkpoints' digests.
+and computes every hash again, which needs no key.  A key closes that gap.  Every
+append a handle with the key makes is *sealed*: a line in ``.memoir/seals.jsonl``
+naming the append's first and last seq, the chain hash of its last record, and a MAC
+over the three (keyed BLAKE2b), written under the journal lock right after the append.
+
+``memoir verify`` with the key checks that (see :meth:`Seals.check`):
+
+- every seal's MAC matches (a forged seal needs the key);
+- the journal holds, at the highest sealed seq, the hash sealed there (the chain makes
+  that hash vouch for every record before it: a rewritten history fails here);
+- the seals *cover* the journal: every record from 1 to the head lies in a sealed
+  range.  Deleting or truncating the seals file, or adding records after it, leaves
+  records uncovered, and verify fails naming them.  Records are legitimately left
+  uncovered only by a writer without the key or one killed between its append and its
+  seal; ``memoir verify --reseal`` seals them once the person has checked them.
+
+Seals written before ranges existed (``{"seq","hash","mac"}``) vouch for records 1 to
+their seq.  The key also keys the checkpoints' digests.
 
 The key comes from ``$MEMOIR_KEY`` or from the file ``journal.key_file`` names, which
 must live outside the home: a key kept beside the journal protects nothing.
@@ -21,14 +35,18 @@ from pathlib import Path
 
 import msgspec
 
-from memoir.errors import ConfigError, ValidationError
+from memoir.engine import safefs
+from memoir.errors import ConfigError, MemoirError, ValidationError
 from memoir.journal import Journal
 from memoir.reading import read_regular
 
-__all__ = ["KEY_ENV", "SealCheck", "Seals", "load_key"]
+__all__ = ["KEY_ENV", "SEALS_FILE", "SealCheck", "Seals", "load_key", "seal_lines"]
 
 KEY_ENV = "MEMOIR_KEY"
+SEALS_FILE = ".memoir/seals.jsonl"
 _MIN_KEY = 16
+# A seal line is under 200 bytes; a file this big is not a seals file.
+_LIMIT = 1 << 30
 
 
 def load_key(key_file: str | None, home: Path) -> bytes | None:
@@ -55,68 +73,161 @@ def load_key(key_file: str | None, home: Path) -> bytes | None:
     return key
 
 
-class _Seal(msgspec.Struct):
+class _Seal(msgspec.Struct, omit_defaults=True):
     seq: int
     hash: str
     mac: str
+    #: The first seq of the sealed append; 0 in a seal written before ranges existed,
+    #: which vouches for every record up to ``seq``.
+    first: int = 0
+
+
+_decoder = msgspec.json.Decoder(_Seal)
+
+
+def seal_lines(home: Path, upto: int) -> bytes:
+    """The seals of the home at ``home`` that seal records up to ``upto`` (for a backup
+    of the journal's first ``upto`` records); no key is needed to choose them."""
+    data = safefs.read(home, SEALS_FILE, limit=_LIMIT) or b""
+    kept = []
+    for line in data.splitlines():
+        try:
+            if _decoder.decode(line).seq <= upto:
+                kept.append(line + b"\n")
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+    return b"".join(kept)
 
 
 @dataclass
 class SealCheck:
-    """What checking the seals found: how many were checked, and every problem."""
+    """What checking the seals found: how many were checked, the ranges of records no
+    seal covers, and every problem (uncovered ranges included)."""
 
     checked: int = 0
+    unsealed: list[tuple[int, int]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
 class Seals:
-    """The seals of one home (``.memoir/seals.jsonl``)."""
+    """The seals of one home (``.memoir/seals.jsonl``, see the module docstring)."""
 
-    def __init__(self, path: Path, key: bytes) -> None:
-        self.path = path
+    def __init__(self, home: Path, key: bytes) -> None:
+        self.home = home
+        self.path = home / SEALS_FILE
         self._key = key
-        self._last = -1
+        self._fd = -1
+        self._pid = os.getpid()
 
-    def _mac(self, seq: int, record_hash: str) -> str:
-        return hashlib.blake2b(f"{seq}:{record_hash}".encode(), digest_size=16,
-                               key=self._key).hexdigest()
+    def _mac(self, first: int, seq: int, record_hash: str) -> str:
+        text = f"{first}-{seq}:{record_hash}" if first else f"{seq}:{record_hash}"
+        return hashlib.blake2b(text.encode(), digest_size=16, key=self._key).hexdigest()
 
-    def seal(self, seq: int, record_hash: str) -> None:
-        """Seal record ``seq`` (its hash), once."""
-        if seq <= 0 or seq == self._last:
+    def seal(self, first: int, last: int, record_hash: str) -> None:
+        """Seal the append of records ``first``..``last`` (``record_hash``: the last's)."""
+        if first <= 0 or last < first:
             return
-        line = msgspec.json.encode(_Seal(seq, record_hash, self._mac(seq, record_hash)))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "ab") as fh:
-            fh.write(line + b"\n")
-        self._last = seq
+        line = msgspec.json.encode(_Seal(last, record_hash, self._mac(first, last, record_hash),
+                                         first)) + b"\n"
+        if self._fd < 0 or self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._fd = safefs.open_own(self.home, SEALS_FILE,
+                                       os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        os.write(self._fd, line)
+
+    def close(self) -> None:
+        if self._fd >= 0 and self._pid == os.getpid():
+            os.close(self._fd)
+        self._fd = -1
+
+    def _read(self) -> list[bytes]:
+        return (safefs.read(self.home, SEALS_FILE, limit=_LIMIT) or b"").splitlines()
 
     def check(self, journal: Journal) -> SealCheck:
-        """Check every seal against the key and the journal."""
-        found = SealCheck()
-        try:
-            lines = self.path.read_bytes().splitlines()
-        except FileNotFoundError:
-            return found
+        """Check the seals against the key and the journal (see the module docstring)."""
         head = journal.head()
+        found = self._check(journal, head, self._read())
+        if found.unsealed or any("records were lost" in p for p in found.problems):
+            # A writer may be between its append and its seal, or appended after the
+            # head was read: look again once its lock is released.
+            try:
+                with journal.locked():
+                    head = journal.head()
+                    lines = self._read()
+            except MemoirError:
+                head, lines = journal.tail_seq(), self._read()
+            found = self._check(journal, head, lines)
+        return found
+
+    def _check(self, journal: Journal, head: int, lines: list[bytes]) -> SealCheck:
+        found = SealCheck()
+        ranges: list[tuple[int, int]] = []
+        top: _Seal | None = None
         for number, line in enumerate(lines, start=1):
             try:
-                seal = msgspec.json.decode(line, type=_Seal)
+                seal = _decoder.decode(line)
             except (msgspec.DecodeError, msgspec.ValidationError):
                 found.problems.append(f"seal on line {number} is not a seal")
                 continue
             found.checked += 1
-            if not hmac.compare_digest(seal.mac, self._mac(seal.seq, seal.hash)):
+            if not hmac.compare_digest(seal.mac, self._mac(seal.first, seal.seq, seal.hash)):
                 found.problems.append(f"seal of seq {seal.seq} does not match the key "
                                       "(forged, or another key)")
-            elif seal.seq > head:
+                continue
+            if seal.seq > head:
                 found.problems.append(f"seq {seal.seq} was sealed but the journal ends at "
                                       f"{head}: records were lost")
-            else:
-                at = next(iter(journal.read(after=seal.seq - 1, until=seal.seq)), None)
-                if at is None or at.hash != seal.hash:
-                    found.problems.append(
-                        f"seq {seal.seq} was sealed with hash {seal.hash} but the journal "
-                        f"holds {at.hash if at else 'nothing'} there: the chain was "
-                        "rewritten")
+                continue
+            ranges.append((seal.first or 1, seal.seq))
+            if top is None or seal.seq > top.seq:
+                top = seal
+        if top is not None:
+            at = next(iter(journal.read(after=top.seq - 1, until=top.seq)), None)
+            if at is None or at.hash != top.hash:
+                found.problems.append(
+                    f"seq {top.seq} was sealed with hash {top.hash} but the journal holds "
+                    f"{at.hash if at else 'nothing'} there: the chain was rewritten")
+        found.unsealed = _gaps(ranges, head)
+        if found.unsealed:
+            shown = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in found.unsealed[:5])
+            more = f" and {len(found.unsealed) - 5} more range(s)" if len(found.unsealed) > 5 \
+                else ""
+            count = sum(b - a + 1 for a, b in found.unsealed)
+            found.problems.append(
+                f"{count} record(s) are not sealed (seq {shown}{more}): the seals file was "
+                "deleted or cut, the records were added without the key, or a writer died "
+                "between its append and its seal; if you trust them, `memoir verify "
+                "--reseal` seals them")
         return found
+
+    def reseal(self, journal: Journal) -> int:
+        """Seal every record no seal covers (the person vouches for them); returns how
+        many records were sealed."""
+        check = self.check(journal)
+        count = 0
+        for first, last in check.unsealed:
+            at = next(iter(journal.read(after=last - 1, until=last)), None)
+            if at is None:
+                continue
+            self.seal(first, last, at.hash)
+            count += last - first + 1
+        return count
+
+    def cut(self, head: int) -> None:
+        """Drop the seals of records after ``head`` (the journal was repaired to it)."""
+        safefs.write_file(self.home, SEALS_FILE, seal_lines(self.home, head))
+
+
+def _gaps(ranges: list[tuple[int, int]], head: int) -> list[tuple[int, int]]:
+    """The ranges of 1..``head`` that none of ``ranges`` covers."""
+    gaps = []
+    nxt = 1
+    for first, last in sorted(ranges):
+        if first > nxt:
+            gaps.append((nxt, min(first - 1, head)))
+        nxt = max(nxt, last + 1)
+        if nxt > head:
+            break
+    if nxt <= head:
+        gaps.append((nxt, head))
+    return [(a, b) for a, b in gaps if a <= b]

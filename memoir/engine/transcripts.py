@@ -10,7 +10,9 @@ Writing takes the store's own lock, appends every message of a turn (or of a who
 imported conversation) with one ``write``, and fsyncs before the turn's event is
 appended, so an event never points at bytes that are not there.  A crash between the two
 leaves unreferenced bytes in a pack, which nothing reads.  Packs roll over at 64 MiB.
-A reference names its pack, so readers need no index.
+A reference names its pack, so readers need no index.  Packs are read and appended
+through :class:`~memoir.engine.safefs.Folder`: a link planted in the folder (a pack
+pointing at a shell's rc file, say) is never written or read through.
 """
 
 from __future__ import annotations
@@ -23,10 +25,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memoir.engine.safefs import Folder, LinkRefused
 from memoir.errors import JournalCorrupted, NotFoundError
 from memoir.journal.locking import ProcessLock
+from memoir.names import TRANSCRIPT_REF
 
-__all__ = ["TranscriptStore"]
+__all__ = ["FOLDER", "TranscriptStore"]
+
+#: Where a home keeps its packs.
+FOLDER = ".memoir/transcripts"
 
 _PACK_LIMIT = 64 << 20
 
@@ -38,17 +45,20 @@ def _hash(data: bytes) -> str:
 class TranscriptStore:
     """The message bodies of a home (see the module docstring)."""
 
-    def __init__(self, folder: Path, *, fsync: bool = True, readonly: bool = False) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | Folder, *, fsync: bool = True,
+                 readonly: bool = False) -> None:
+        self.place = Folder.of(folder)
+        self.folder = self.place.path
         self.fsync = fsync
         self.readonly = readonly
         self._mutex = threading.Lock()
         self._lock: ProcessLock | None = None
 
-    def _pack_path(self, name: str) -> Path:
-        if not name.startswith("pack-") or "/" in name or ".." in name:
-            raise JournalCorrupted(f"transcript reference names no pack: {name!r}")
-        return self.folder / f"{name}.jsonl"
+    @classmethod
+    def in_home(cls, home: Path, *, fsync: bool = True,
+                readonly: bool = False) -> TranscriptStore:
+        """The store of the home at ``home`` (``.memoir/transcripts/``)."""
+        return cls(Folder(home, FOLDER), fsync=fsync, readonly=readonly)
 
     def put(self, messages: Sequence[dict[str, Any]]) -> list[str]:
         """Store ``messages`` (JSON-able dicts); their references, in order."""
@@ -56,25 +66,17 @@ class TranscriptStore:
             return []
         lines = [json.dumps(m, ensure_ascii=False, separators=(",", ":"),
                             sort_keys=True).encode("utf-8") + b"\n" for m in messages]
-        self.folder.mkdir(parents=True, exist_ok=True)
         with self._mutex:
             if self._lock is None:
-                self._lock = ProcessLock(str(self.folder / "transcripts.lock"))
+                place = self.place
+                self._lock = ProcessLock(str(self.folder / "transcripts.lock"), opener=lambda
+                                         flags: place.open("transcripts.lock", flags,
+                                                           create_dirs=True))
             self._lock.acquire(timeout=60.0)
             try:
                 name = self._current_pack(sum(len(line) for line in lines))
-                path = self.folder / f"{name}.jsonl"
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-                try:
-                    offset = os.fstat(fd).st_size
-                    data = b"".join(lines)
-                    written = 0
-                    while written < len(data):
-                        written += os.write(fd, data[written:])
-                    if self.fsync:
-                        os.fsync(fd)
-                finally:
-                    os.close(fd)
+                offset = self.place.append(f"{name}.jsonl", b"".join(lines),
+                                           fsync=self.fsync)
             finally:
                 self._lock.release()
         refs = []
@@ -84,10 +86,11 @@ class TranscriptStore:
         return refs
 
     def _current_pack(self, adding: int) -> str:
-        packs = sorted(p.stem for p in self.folder.glob("pack-*.jsonl"))
+        packs = sorted(n[:-6] for n in self.place.names()
+                       if n.startswith("pack-") and n.endswith(".jsonl"))
         if packs:
             last = packs[-1]
-            size = (self.folder / f"{last}.jsonl").stat().st_size
+            size = self.place.size(f"{last}.jsonl") or 0
             if size + adding <= _PACK_LIMIT or size == 0:
                 return last
             number = int(last.removeprefix("pack-")) + 1
@@ -97,16 +100,16 @@ class TranscriptStore:
 
     def get(self, ref: str) -> dict[str, Any]:
         """The message a reference points at; its bytes are checked against the hash."""
+        if not TRANSCRIPT_REF.fullmatch(ref):
+            raise JournalCorrupted(f"not a transcript reference: {ref[:100]!r}")
+        name, offset, length, digest = ref.split(":")
+        start, size = int(offset), int(length)
+        path = self.folder / f"{name}.jsonl"
         try:
-            name, offset, length, digest = ref.split(":")
-            start, size = int(offset), int(length)
-        except ValueError:
-            raise JournalCorrupted(f"not a transcript reference: {ref!r}") from None
-        path = self._pack_path(name)
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            raise NotFoundError(f"the transcript store has no {path.name} (message {ref}); "
+            fd = self.place.open(path.name, os.O_RDONLY)
+        except (FileNotFoundError, NotADirectoryError, LinkRefused) as exc:
+            raise NotFoundError(f"the transcript store has no {path.name} (message {ref}"
+                                f"{': ' + str(exc) if isinstance(exc, LinkRefused) else ''}); "
                                 "the journal is intact, the message body is lost") from None
         try:
             data = os.pread(fd, size, start)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memoir.events.types import Payload, event_type
+from memoir.events.types import Payload, event_type, require
+from memoir.names import check_report_path, check_skill_key
 
 __all__ = [
     "PAYLOADS",
@@ -71,6 +72,13 @@ class CuratorRunFinished(Payload, frozen=True, kw_only=True):
     started_at: str | None = None
     report: dict[str, Any] = {}
     seeded: list[str] = []
+
+    def __post_init__(self) -> None:
+        # The report folder is written to: logs/curator/<stamp>/{run.json,REPORT.md}.
+        if self.report_path is not None:
+            require("report_path", check_report_path(self.report_path))
+        for name in self.seeded:
+            require("seeded", check_skill_key(name))
 
     def entities(self) -> tuple[str, ...]:
         return ("curator",)

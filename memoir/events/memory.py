@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from memoir.events.types import Payload, event_type
+from memoir.events.types import Payload, event_type, require
+from memoir.names import MAX_MEMORY_CHARS, check_text_size
 
 __all__ = [
     "PAYLOADS",
@@ -35,6 +36,9 @@ class EntryAdded(Payload, frozen=True, kw_only=True):
     #: edit can carry any (an agent's write is refused instead).  The prompt masks it.
     flagged: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        require("text", check_text_size(self.text))
+
     def entities(self) -> tuple[str, ...]:
         return (f"memory:{self.target}", f"memory:{self.target}:{self.entry_id}")
 
@@ -49,6 +53,9 @@ class EntryReplaced(Payload, frozen=True, kw_only=True):
     previous: str
     #: As for ``memory.entry_added``.
     flagged: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        require("text", check_text_size(self.text))
 
     def entities(self) -> tuple[str, ...]:
         return (f"memory:{self.target}", f"memory:{self.target}:{self.entry_id}")
@@ -101,6 +108,11 @@ class LimitsSet(Payload, frozen=True, kw_only=True):
 
     memory: int
     user: int
+
+    def __post_init__(self) -> None:
+        for field, value in (("memory", self.memory), ("user", self.user)):
+            if not 1 <= value <= MAX_MEMORY_CHARS:
+                require(field, f"limit {value} is outside 1..{MAX_MEMORY_CHARS:,}")
 
 
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import msgspec
 
-from memoir.events.types import Payload, event_type
+from memoir.events.types import Payload, event_type, require
+from memoir.names import TRANSCRIPT_REF, check_session_id
 
 __all__ = ["PAYLOADS", "ContextRecalled", "MessageRef", "RecalledHit", "SessionEnded",
            "SessionStarted", "SessionSummarized", "ToolError", "TurnRecorded"]
@@ -33,6 +34,11 @@ class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     error: str | None = None
     #: The message's own time, when it carried one (ISO-8601).
     at: str | None = None
+
+    def __post_init__(self) -> None:
+        # The reference names a pack file under .memoir/transcripts/.
+        if not TRANSCRIPT_REF.fullmatch(self.ref):
+            require("ref", f"{self.ref[:80]!r} is not a transcript reference")
 
 
 class ToolError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -75,6 +81,10 @@ class SessionStarted(Payload, frozen=True, kw_only=True):
     parent: str | None = None
     #: When the conversation really began, if not now (an imported history).
     started_at: str | None = None
+
+    def __post_init__(self) -> None:
+        # The id names the session's kept prompt (.memoir/prompts/<id>.json).
+        require("session_id", check_session_id(self.session_id))
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from memoir.events.types import Payload, event_type
+from memoir.events.types import Payload, event_type, require
+from memoir.names import (
+    check_category,
+    check_content_size,
+    check_file_content,
+    check_name,
+    check_skill_file,
+    check_skill_key,
+)
 
 __all__ = [
     "PAYLOADS",
@@ -47,8 +55,23 @@ LifecycleState = Literal["active", "stale", "archived"]
 class _SkillPayload(Payload, frozen=True, kw_only=True):
     name: str
 
+    def __post_init__(self) -> None:
+        # The name is a folder of the skills tree (see memoir.names).
+        require("name", check_skill_key(self.name))
+
     def entities(self) -> tuple[str, ...]:
         return (f"skill:{self.name}",)
+
+
+def _require_files(name: str, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        require("files", check_skill_file(path, name)
+                or check_file_content(text, path))
+
+
+def _require_key(field: str, name: str | None) -> None:
+    if name is not None:
+        require(field, check_skill_key(name))
 
 
 @event_type("skill.created")
@@ -67,6 +90,13 @@ class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
     #: (``<name>-<archived YYYYMMDDHHMMSS>``, Hermes's suffix), so the name is free.
     archived_as: str | None = None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("category", _stored_category(self.category))
+        require("content", check_content_size(self.content))
+        _require_files(self.name, self.files)
+        _require_key("archived_as", self.archived_as)
+
     def entities(self) -> tuple[str, ...]:
         own = (f"skill:{self.name}",)
         return (*own, f"skill:{self.archived_as}") if self.archived_as else own
@@ -78,6 +108,10 @@ class SkillContentSet(_SkillPayload, frozen=True, kw_only=True):
 
     content: str
     previous: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("content", check_content_size(self.content))
 
 
 @event_type("skill.patched")
@@ -91,6 +125,12 @@ class SkillPatched(_SkillPayload, frozen=True, kw_only=True):
     new_string: str
     replacements: int
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("file", check_skill_file(self.file, self.name, skill_md=True))
+        require("content", check_content_size(self.content) if self.file == "SKILL.md"
+                else check_file_content(self.content, self.file))
+
 
 @event_type("skill.file_written")
 class SkillFileWritten(_SkillPayload, frozen=True, kw_only=True):
@@ -100,11 +140,20 @@ class SkillFileWritten(_SkillPayload, frozen=True, kw_only=True):
     content: str
     previous: str | None = None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("file", check_skill_file(self.file, self.name)
+                or check_file_content(self.content, self.file))
+
 
 @event_type("skill.file_removed")
 class SkillFileRemoved(_SkillPayload, frozen=True, kw_only=True):
     file: str
     previous: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("file", check_skill_file(self.file, self.name))
 
 
 @event_type("skill.archived")
@@ -116,6 +165,10 @@ class SkillArchived(_SkillPayload, frozen=True, kw_only=True):
     reason: str
     previous_state: LifecycleState = "active"
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require_key("absorbed_into", self.absorbed_into)
+
 
 @event_type("skill.restored")
 class SkillRestored(_SkillPayload, frozen=True, kw_only=True):
@@ -125,6 +178,11 @@ class SkillRestored(_SkillPayload, frozen=True, kw_only=True):
 
     reason: str = ""
     as_name: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.as_name is not None:
+            require("as_name", check_name(self.as_name))
 
     def entities(self) -> tuple[str, ...]:
         own = (f"skill:{self.name}",)
@@ -143,6 +201,12 @@ class SkillDeleted(_SkillPayload, frozen=True, kw_only=True):
     provenance: Provenance = "agent"
     created_by: str | None = None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require("category", _stored_category(self.category))
+        _require_key("absorbed_into", self.absorbed_into)
+        _require_files(self.name, self.files)
+
 
 @event_type("skill.pinned")
 class SkillPinned(_SkillPayload, frozen=True, kw_only=True):
@@ -159,6 +223,11 @@ class SkillViewed(_SkillPayload, frozen=True, kw_only=True):
     """``skill_view`` read the skill (or one of its files); counted once per call."""
 
     file: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.file is not None:
+            require("file", check_skill_file(self.file, self.name, skill_md=True))
 
     def entities(self) -> tuple[str, ...]:
         return (f"skill-usage:{self.name}",)
@@ -190,6 +259,9 @@ class SkillWriteRejected(_SkillPayload, frozen=True, kw_only=True):
     action: str
     reason: str
     guard: str
+
+    def __post_init__(self) -> None:
+        pass  # records what was refused, whatever name it was given; names no folder
 
     def entities(self) -> tuple[str, ...]:
         return ()
@@ -228,8 +300,28 @@ class SkillsSourcesImported(Payload, frozen=True, kw_only=True):
     hub_lock: dict[str, Any] = {}
     suppressed: list[str] = []
 
+    def __post_init__(self) -> None:
+        # Written back line by line (``name:hash``, ``name``) by an export.
+        for name, digest in self.bundled:
+            if not _one_line(name) or ":" in name or not _one_line(digest):
+                require("bundled", f"{name!r}: {digest!r} is not a manifest line")
+        for name in self.suppressed:
+            if not _one_line(name):
+                require("suppressed", f"{name!r} is not one line")
+
     def entities(self) -> tuple[str, ...]:
         return ("skills:sources",)
+
+
+def _one_line(text: str) -> bool:
+    return text == text.strip() and text.isprintable()
+
+
+def _stored_category(category: str | None) -> str | None:
+    """A category as the journal keeps it: None, or one folder name, already stripped."""
+    if category is not None and (category != category.strip() or not category):
+        return f"category {category!r} is not stored stripped"
+    return check_category(category)
 
 
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).

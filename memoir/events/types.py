@@ -34,6 +34,7 @@ __all__ = [
     "Payload",
     "event_type",
     "registry",
+    "require",
 ]
 
 Actor = str
@@ -64,6 +65,15 @@ class Payload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 P = TypeVar("P", bound=type[Payload])
+
+
+def require(field: str, problem: str | None) -> None:
+    """Refuse a payload whose ``field`` failed a check (``problem`` is the check's
+    message).  Called from payloads' ``__post_init__``, which msgspec runs for every
+    record it decodes, so a journal read back holds only names and paths a command
+    would have accepted; msgspec reports the refusal as a ValidationError."""
+    if problem is not None:
+        raise ValueError(f"{field}: {problem}")
 
 
 def event_type(name: str, version: int = 1) -> Callable[[P], P]:

@@ -39,12 +39,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
-from memoir.api import SESSION_ID, Memoir
+from memoir.api import Memoir
 from memoir.config import load_config
 from memoir.engine.commit import caller_meta
 from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
+from memoir.names import SESSION_ID
 from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
 from memoir.recall.assemble import skills_index

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 import filelock
 
@@ -32,12 +33,16 @@ class ProcessLock:
 
     ``readonly``: never create or write the lock file (a home opened to read, perhaps on
     a read-only file system); when the file is missing, no writer has ever locked it and
-    acquiring is a no-op.
+    acquiring is a no-op.  ``opener(flags)`` opens the lock file (default: ``path``,
+    never through a link at its last component); memoir passes one that walks its
+    home without following links.
     """
 
-    def __init__(self, path: str, *, readonly: bool = False) -> None:
+    def __init__(self, path: str, *, readonly: bool = False,
+                 opener: Callable[[int], int] | None = None) -> None:
         self.path = path
         self.readonly = readonly
+        self._opener = opener or self._open_path
         self._count = 0
         self._fd = -1
         self._fallback = filelock.FileLock(path, thread_local=False) if fcntl is None else None
@@ -68,17 +73,20 @@ class ProcessLock:
         if self._fd < 0:
             if self.readonly:
                 try:
-                    self._fd = os.open(self.path, os.O_RDONLY)
+                    self._fd = self._opener(os.O_RDONLY)
                 except FileNotFoundError:
                     self._count = 1  # nobody ever wrote here: nothing to exclude
                     return
             else:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+                self._fd = self._opener(os.O_RDWR | os.O_CREAT)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self._wait(timeout)
         self._count = 1
+
+    def _open_path(self, flags: int) -> int:
+        return os.open(self.path, flags | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC, 0o644)
 
     def _wait(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir.clock import parse_ts
+from memoir.engine import safefs
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
@@ -47,6 +48,9 @@ from memoir.messages import message_text
 __all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_of", "recency_weight"]
 
 SEARCH_FILE = "search.db"
+_REL = f".memoir/{SEARCH_FILE}"
+#: The database and the files SQLite keeps beside it.
+_SUFFIXES = ("", "-wal", "-shm", "-journal")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -140,18 +144,25 @@ class SearchIndex:
     def __init__(self, engine: Engine, store: TranscriptStore) -> None:
         self.engine = engine
         self.store = store
-        self.path = engine.home / ".memoir" / SEARCH_FILE
+        self.path = engine.home / _REL
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._synced = -1  # the head this object last synced to
 
     def _connect(self) -> sqlite3.Connection:
         """This object's connection (one, kept open; used under the lock)."""
-        if self._db is None or not self.path.exists():
+        home = self.engine.home
+        if self._db is None or safefs.kind(home, _REL) != "file":
             if self._db is not None:
                 self._db.close()
                 self._synced = -1
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # SQLite opens by path: first make sure no link stands at the folder or at
+            # any of the index's files (one planted there is removed, never followed).
+            with safefs.open_dir(home, ".memoir", create=True):
+                pass
+            for suffix in _SUFFIXES:
+                if safefs.kind(home, _REL + suffix) not in ("file", "missing"):
+                    safefs.unlink(home, _REL + suffix)
             db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
                                  check_same_thread=False)
             db.executescript(_SCHEMA)
@@ -384,12 +395,12 @@ def index_of(engine: Engine) -> SearchIndex:
     """The search index of a handle (one per handle, its connection kept open)."""
     found = _INDEXES.get(engine)
     if found is None:
-        store = TranscriptStore(engine.home / ".memoir" / "transcripts", readonly=True)
+        store = TranscriptStore.in_home(engine.home, readonly=True)
         found = _INDEXES[engine] = SearchIndex(engine, store)
     return found
 
 
 def delete_index(home: Path) -> None:
     """Remove the index file (it is rebuilt on the next search)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        (home / ".memoir" / f"{SEARCH_FILE}{suffix}").unlink(missing_ok=True)
+    for suffix in _SUFFIXES:
+        safefs.unlink(home, _REL + suffix)

@@ -56,7 +56,7 @@ _READ_HEAD, _READ_TAIL = 20, 10
 
 
 def _store(engine: Engine) -> TranscriptStore:
-    return TranscriptStore(engine.home / ".memoir" / "transcripts", readonly=True)
+    return TranscriptStore.in_home(engine.home, readonly=True)
 
 
 def read_session(engine: Engine, session_id: str) -> dict[str, Any]:

@@ -15,10 +15,22 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
-from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
+
+from memoir.names import (
+    ALLOWED_SUBDIRS,
+    MAX_FILE_BYTES,
+    MAX_NAME_CHARS,
+    MAX_SKILL_CHARS,
+    NAME_RE,
+    canonical_file_path,
+    check_category,
+    check_content_size,
+    check_file_content,
+    check_name,
+)
 
 __all__ = [
     "ALLOWED_SUBDIRS",
@@ -42,13 +54,7 @@ __all__ = [
     "parse_frontmatter",
 ]
 
-MAX_NAME_CHARS = 64
 MAX_DESCRIPTION_CHARS = 1024
-MAX_SKILL_CHARS = 100_000
-MAX_FILE_BYTES = 1_048_576
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-#: The folders a skill may keep support files in.
-ALLOWED_SUBDIRS = ("assets", "references", "scripts", "templates")
 #: Load-bearing built-ins no background actor may change (Hermes's protected set).
 PROTECTED_SKILLS = frozenset({"plan"})
 
@@ -58,42 +64,6 @@ _CLOSING_FENCE = re.compile(r"\n---\s*\n")
 _BOM = "\ufeff"
 
 Frontmatter = dict[str, Any]
-
-
-def check_name(name: object) -> str | None:
-    """Whether ``name`` can name a skill (regex ``^[a-z0-9][a-z0-9._-]*$``, ≤64 chars)."""
-    if not isinstance(name, str) or not name:
-        return "Skill name is required."
-    if len(name) > MAX_NAME_CHARS:
-        return f"Skill name exceeds {MAX_NAME_CHARS} characters."
-    if not NAME_RE.match(name):
-        return (
-            f"Invalid skill name '{name}'. Use lowercase letters, numbers, hyphens, dots, "
-            "and underscores. Must start with a letter or digit."
-        )
-    return None
-
-
-def check_category(category: object) -> str | None:
-    """Whether ``category`` can be a category: one folder name with the name rules."""
-    if category is None:
-        return None
-    if not isinstance(category, str):
-        return "Category must be a string."
-    category = category.strip()
-    if not category:
-        return None
-    invalid = (
-        f"Invalid category '{category}'. Use lowercase letters, numbers, hyphens, dots, "
-        "and underscores. Categories must be a single directory name."
-    )
-    if "/" in category or "\\" in category:
-        return invalid
-    if len(category) > MAX_NAME_CHARS:
-        return f"Category exceeds {MAX_NAME_CHARS} characters."
-    if not NAME_RE.match(category):
-        return invalid
-    return None
 
 
 def parse_frontmatter(content: str) -> tuple[Frontmatter, str]:
@@ -166,67 +136,6 @@ def check_found_skill_md(content: object) -> str | None:
     if "\0" in content:
         return "SKILL.md contains a NUL character (U+0000); skill files are text."
     return check_content_size(content)
-
-
-def check_content_size(content: str, label: str = "SKILL.md") -> str | None:
-    """Whether a SKILL.md or support file fits the 100,000-character limit."""
-    if len(content) > MAX_SKILL_CHARS:
-        return (
-            f"{label} content is {len(content):,} characters (limit: {MAX_SKILL_CHARS:,}). "
-            "Consider splitting into a smaller SKILL.md with supporting files in "
-            "references/ or templates/."
-        )
-    return None
-
-
-def check_file_content(content: str, label: str) -> str | None:
-    """Whether a support file fits: ≤1 MiB as UTF-8 and ≤100,000 characters."""
-    try:
-        size = len(content.encode("utf-8"))
-    except UnicodeEncodeError:
-        return f"{label} is not valid Unicode text."
-    if "\0" in content:
-        return f"{label} contains a NUL character (U+0000); skill files are text."
-    if size > MAX_FILE_BYTES:
-        return (
-            f"File content is {size:,} bytes (limit: {MAX_FILE_BYTES:,} bytes / 1 MiB). "
-            "Consider splitting into smaller files."
-        )
-    return check_content_size(content, label)
-
-
-def canonical_file_path(file_path: object, name: str) -> tuple[str | None, str | None]:
-    """``(path, None)`` for an acceptable file of skill ``name`` or ``(None, error)``.
-
-    The path is ``SKILL.md`` (also spelled ``<name>/SKILL.md``) or a file under
-    references/, templates/, scripts/ or assets/, written as pathlib writes it (empty
-    and ``.`` segments dropped).  ``..``, backslashes and NUL characters are refused,
-    so no path can leave the skill's folder: memoir's paths are data, never resolved
-    on disk.  (Hermes takes ``<x>/SKILL.md`` for any ``x`` and writes a second
-    SKILL.md inside the skill; memoir takes only the skill's own name there.)
-    """
-    if not isinstance(file_path, str) or not file_path:
-        return None, "file_path is required."
-    pure = PurePosixPath(file_path)
-    if ".." in pure.parts:
-        return None, "Path traversal ('..') is not allowed."
-    if "\0" in file_path or "\\" in file_path:
-        return None, f"file_path '{file_path}' contains a backslash or NUL character."
-    segments = list(pure.parts)
-    if segments == ["SKILL.md"] or segments == [name, "SKILL.md"]:
-        return "SKILL.md", None
-    if segments and segments[-1] == "SKILL.md" and len(segments) == 2:
-        return None, f"file_path '{file_path}' names another skill's SKILL.md."
-    if not segments or segments[0] not in ALLOWED_SUBDIRS:
-        return None, (
-            f"File must be under one of: {', '.join(ALLOWED_SUBDIRS)}. Got: '{file_path}'"
-        )
-    if len(segments) < 2:
-        return None, (
-            "Provide a file path, not just a directory. "
-            f"Example: '{segments[0]}/myfile.md'"
-        )
-    return "/".join(segments), None
 
 
 #: The longest file name (bytes) a skill file may have: the file systems' 255, less
