@@ -245,12 +245,17 @@ def adopt(ctx: click.Context, force: bool) -> None:
 @click.option("--key-file", type=click.Path(dir_okay=False), default=None,
               help="The key that seals the chain (default: $MEMOIR_KEY, else "
                    "journal.key_file): check every seal with it.")
+@click.option("--reseal", is_flag=True,
+              help="With the key: after checking, seal the records no seal covers (only "
+                   "when you trust them: written without the key, or by a writer killed "
+                   "before it sealed).")
 @click.pass_context
-def verify(ctx: click.Context, deep: bool, key_file: str | None) -> None:
+def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -> None:
     """Read the whole journal and check every record and the hash chain.
 
-    With a key (--key-file, $MEMOIR_KEY or journal.key_file) also check the seals of
-    the chain's head, which catch a journal whose hashes were all computed again.
+    With a key (--key-file, $MEMOIR_KEY or journal.key_file) also check the seals: every
+    append is sealed, so a journal whose hashes were all computed again, a deleted or
+    cut seals file, or records added without the key are reported.
     """
     home = home_path(ctx)
     path = Path(home).expanduser() if home else default_home()
@@ -260,7 +265,7 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None) -> None:
         config.journal.key_file = key_file
     progress = StderrProgress()
     try:
-        handle = Memoir(path, readonly=True, config=config, progress=progress)
+        handle = Memoir(path, readonly=not reseal, config=config, progress=progress)
     finally:
         progress.finish()
     ctx.call_on_close(handle.close)
@@ -270,25 +275,31 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None) -> None:
     finally:
         progress.finish()
     check = handle.verify_home(deep=deep)
+    resealed = handle.reseal() if reseal else 0
+    if resealed:
+        check = handle.verify_home(deep=deep)
     if is_json():
         echo_json({"ok": not check.problems, "records": report.records, "bytes": report.bytes,
                    "head_hash": report.head_hash, "pending_bytes": report.pending_bytes,
-                   "types": report.types, "seals": check.seals,
-                   "unchecked_seals": check.unchecked_seals,
+                   "types": report.types, "seals": check.seals, "unsealed": check.unsealed,
+                   "resealed": resealed, "unchecked_seals": check.unchecked_seals,
                    "checkpoints": check.checkpoints if deep else None,
                    "problems": check.problems})
     else:
         for problem in check.problems:
             click.echo(f"problem: {problem}", err=True)
     if check.problems:
-        raise UserError(f"{len(check.problems)} problem(s) found (listed above); the "
-                        f"journal's own {report.records} records and hash chain are sound",
-                        exit=Exit.DAMAGED)
+        checked = f"; {check.seals} seal(s) checked" if handle.keyed else ""
+        raise UserError(f"{len(check.problems)} problem(s) found (listed above){checked}; "
+                        f"the journal's own {report.records} records and hash chain are "
+                        "sound", exit=Exit.DAMAGED)
     if is_json():
         return
     extra = []
-    if check.seals:
-        extra.append(f"{check.seals} seal(s) match the key")
+    if resealed:
+        extra.append(f"sealed {resealed} record(s) no seal covered")
+    if handle.keyed:
+        extra.append(f"{check.seals} seal(s) checked, every record sealed")
     if check.unchecked_seals:
         extra.append("seals not checked (no key: --key-file or $MEMOIR_KEY)")
     if deep:

@@ -243,7 +243,10 @@ def read_backup(archive: Path, into: Path) -> BackupInfo:
         raise _refuse(archive, f"it cannot be read ({type(exc).__name__}: {exc})") from None
     info = BackupInfo(manifest["head"], manifest["hash"], files,
                       str(manifest.get("created_at", "")))
-    journal = FileJournal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
+    try:
+        journal = FileJournal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
+    except (JournalCorrupted, UnknownEventType) as exc:
+        raise _refuse(archive, f"its journal fails verification ({exc})") from None
     try:
         end = journal.end()
         if journal.head() != info.head or end.seq != info.head or end.hash.decode() != info.hash:

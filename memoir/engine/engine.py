@@ -412,6 +412,11 @@ class Engine:
                         found.problems.append(problem)
         return found
 
+    @property
+    def keyed(self) -> bool:
+        """Whether the home has a key (its appends are sealed)."""
+        return self._key is not None
+
     def reseal(self) -> int:
         """Seal the records no seal covers (a person vouches for them: written without
         the key, or by a writer killed before it sealed); how many were sealed."""

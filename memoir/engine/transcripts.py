@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = ["FOLDER", "TranscriptStore"]
 FOLDER = ".memoir/transcripts"
 
 _PACK_LIMIT = 64 << 20
+_PACK_NAME = re.compile(r"pack-[0-9]{6,9}\.jsonl")
 
 
 def _hash(data: bytes) -> str:
@@ -86,17 +88,16 @@ class TranscriptStore:
         return refs
 
     def _current_pack(self, adding: int) -> str:
-        packs = sorted(n[:-6] for n in self.place.names()
-                       if n.startswith("pack-") and n.endswith(".jsonl"))
-        if packs:
-            last = packs[-1]
-            size = self.place.size(f"{last}.jsonl") or 0
-            if size + adding <= _PACK_LIMIT or size == 0:
-                return last
-            number = int(last.removeprefix("pack-")) + 1
-        else:
-            number = 1
-        return f"pack-{number:06d}"
+        """The pack to append to: the newest, unless it is full (or something that is not
+        a pack file, a link say, stands at or above it: a new pack is started past it)."""
+        numbers = sorted(int(n[5:-6]) for n in self.place.names() if _PACK_NAME.fullmatch(n))
+        if not numbers:
+            return "pack-000001"
+        last = f"pack-{numbers[-1]:06d}"
+        size = self.place.size(f"{last}.jsonl")
+        if size is not None and (size + adding <= _PACK_LIMIT or size == 0):
+            return last
+        return f"pack-{numbers[-1] + 1:06d}"
 
     def get(self, ref: str) -> dict[str, Any]:
         """The message a reference points at; its bytes are checked against the hash."""
