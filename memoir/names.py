@@ -34,9 +34,11 @@ __all__ = [
     "check_name",
     "check_report_path",
     "check_session_id",
+    "check_shown_path",
     "check_skill_file",
     "check_skill_key",
     "check_text_size",
+    "is_record_line",
     "path_problem",
 ]
 
@@ -195,6 +197,16 @@ def check_text_size(text: str, limit: int = MAX_MEMORY_CHARS) -> str | None:
     return None
 
 
+def check_shown_path(value: object) -> str | None:
+    """Whether ``value`` can be a path memoir only shows (``.curator_state``'s
+    ``last_report_path``, absolute as Hermes writes it or relative to the home): one
+    line, no ``..`` component."""
+    if not isinstance(value, str) or not value.isprintable() or "\0" in value or \
+            ".." in value.split("/"):
+        return f"path {value!r} is not one a report could be at"
+    return None
+
+
 def check_report_path(value: object) -> str | None:
     """Whether ``value`` is a curator report folder (``logs/curator/<stamp>``)."""
     if not isinstance(value, str) or not REPORT_PATH_RE.fullmatch(value):
@@ -216,3 +228,9 @@ def path_problem(rel: str) -> str | None:
         if part in ("", ".", ".."):
             return f"{rel!r} has a component {part!r} (empty, '.' and '..' are refused)"
     return None
+
+
+def is_record_line(text: str) -> bool:
+    """Whether ``text`` can be one line of a Hermes record file (``.bundled_manifest``,
+    ``.curator_suppressed``): printable, no surrounding space, no line break."""
+    return text == text.strip() and text.isprintable()

@@ -408,15 +408,15 @@ def test_an_export_that_fails_leaves_nothing_under_the_name(
     with memoir.open(tmp_path / "m", create=True) as mem:
         import_hermes(mem, hermes)
         calls = {"n": 0}
-        real = hermes_home.atomic_write
+        real = hermes_home.safefs.write_file
 
-        def failing(path: Path, data: bytes, **kwargs: Any) -> None:
+        def failing(home: Path, rel: str, data: bytes, **kwargs: Any) -> None:
             calls["n"] += 1
             if calls["n"] == 5:
                 raise OSError(28, "No space left on device")
-            real(path, data, **kwargs)
+            real(home, rel, data, **kwargs)
 
-        monkeypatch.setattr(hermes_home, "atomic_write", failing)
+        monkeypatch.setattr(hermes_home.safefs, "write_file", failing)
         with pytest.raises(OSError):
             export_hermes(mem, tmp_path / "out")
     assert not (tmp_path / "out").exists()

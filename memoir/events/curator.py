@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from memoir.events.types import Payload, event_type, require
-from memoir.names import check_report_path, check_skill_key
+from memoir.names import check_report_path, check_shown_path, check_skill_key
 
 __all__ = [
     "PAYLOADS",
@@ -120,6 +120,10 @@ class CuratorStateImported(Payload, frozen=True, kw_only=True):
     last_report_path: str | None = None
     paused: bool = False
     run_count: int = 0
+
+    def __post_init__(self) -> None:
+        if self.last_report_path is not None:
+            require("last_report_path", check_shown_path(self.last_report_path))
 
     def entities(self) -> tuple[str, ...]:
         return ("curator",)

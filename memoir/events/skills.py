@@ -24,6 +24,7 @@ from memoir.names import (
     check_name,
     check_skill_file,
     check_skill_key,
+    is_record_line,
 )
 
 __all__ = [
@@ -303,18 +304,14 @@ class SkillsSourcesImported(Payload, frozen=True, kw_only=True):
     def __post_init__(self) -> None:
         # Written back line by line (``name:hash``, ``name``) by an export.
         for name, digest in self.bundled:
-            if not _one_line(name) or ":" in name or not _one_line(digest):
+            if not is_record_line(name) or ":" in name or not is_record_line(digest):
                 require("bundled", f"{name!r}: {digest!r} is not a manifest line")
         for name in self.suppressed:
-            if not _one_line(name):
+            if not is_record_line(name):
                 require("suppressed", f"{name!r} is not one line")
 
     def entities(self) -> tuple[str, ...]:
         return ("skills:sources",)
-
-
-def _one_line(text: str) -> bool:
-    return text == text.strip() and text.isprintable()
 
 
 def _stored_category(category: str | None) -> str | None:

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memoir.engine import safefs
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
-from memoir.engine.materializer import atomic_write
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorStateImported
 from memoir.events.runs import RunStarted
@@ -37,6 +37,7 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.integrations.hermes_mirror import hermes_entries
 from memoir.memory.adoption import plan_adoption
+from memoir.names import check_shown_path
 from memoir.projections.memory import TARGETS
 from memoir.projections.render import memory_file, render_all, renderers_for
 from memoir.projections.skills import ARCHIVE_DIR, SkillRecord
@@ -111,8 +112,12 @@ def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
     records = read_records(skills, skipped)
     active = scan_skills(skills, "import", skipped, records=records)
     # The archive's provenance records live beside the live skills.
-    archived = scan_skills(skills / ".archive", "import", skipped, records=records) \
-        if (skills / ".archive").is_dir() else []
+    archive = skills / ".archive"
+    if archive.is_symlink():
+        skipped[str(archive)] = "a symbolic link; memoir does not follow links in a " \
+                                "folder it imports"
+    archived = scan_skills(archive, "import", skipped, records=records) \
+        if archive.is_dir() and not archive.is_symlink() else []
     sources = SkillsSourcesImported(
         bundled=records.bundled, hub=records.hub, hub_lock=records.hub_lock,
         suppressed=records.suppressed,
@@ -191,6 +196,8 @@ def _curator_event(state: State, raw: dict[str, Any] | None) -> CuratorStateImpo
                 "last_report_path"):
         if not isinstance(values[key], str):
             values[key] = None
+    if check_shown_path(values["last_report_path"]) is not None:
+        values["last_report_path"] = None  # '../../etc/passwd' is no report
     cur = state.curator
     if cur.written and all(getattr(cur, key) == values[key] for key in _CURATOR_FIELDS):
         return None
@@ -291,6 +298,10 @@ def export_hermes(engine: Engine, dest: str | os.PathLike[str]) -> HermesExport:
     folder beside it, renamed into place once complete: an export that fails leaves no
     half-written home under the name."""
     target = Path(dest).expanduser()
+    if target.is_symlink():
+        raise ValidationError(f"{target} is a symbolic link; export hermes writes a new "
+                              "folder and never through a link: give a path that does not "
+                              "exist yet")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ValidationError(f"{target} is not an empty folder; export hermes writes a new "
                               "Hermes home and never overwrites one")
@@ -303,7 +314,9 @@ def export_hermes(engine: Engine, dest: str | os.PathLike[str]) -> HermesExport:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.export-", dir=target.parent))
     try:
         for rel in sorted(files):
-            atomic_write(staging / rel, files[rel])
+            # Paths come from the journal: written by the no-follow walk, which refuses
+            # any that would leave the staging folder.
+            safefs.write_file(staging, rel, files[rel])
         (staging / "memories").mkdir(exist_ok=True)
         if target.exists():
             target.rmdir()  # empty, checked above

@@ -47,9 +47,11 @@ def hermes_entries(hermes_home: Path, target: str) -> list[str]:
     """The entries of Hermes's file for ``target``, read as Hermes reads them (a
     missing file holds none)."""
     path = _path(hermes_home, target)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
-    return dedupe(parse_file(read_text(path, limit=MAX_RECORDS_BYTES, what=path.name)))
+    # Never through a link: one at MEMORY.md could make ~/.aws/credentials a memory.
+    return dedupe(parse_file(read_text(path, limit=MAX_RECORDS_BYTES, what=path.name,
+                                       follow_links=False)))
 
 
 def _plan(state: State, hermes_home: Path, targets: Sequence[str]) -> list[Payload]:

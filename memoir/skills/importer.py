@@ -27,6 +27,7 @@ from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.names import is_record_line
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
 from memoir.reading import read_text
@@ -101,24 +102,40 @@ class HermesRecords:
     usage: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def _record_text(path: Path, skipped: dict[str, str]) -> str | None:
+_LINK = "a symbolic link; memoir does not follow links in a folder it imports"
+
+
+def _record_text(path: Path, skipped: dict[str, str], root: Path | None = None) -> str | None:
+    """The text of a record file (None: there is none).  Neither the file nor a folder
+    between ``root`` and it is followed if it is a link: that is named in ``skipped``."""
+    base = root if root is not None else path.parent
+    here = base
+    for part in path.relative_to(base).parts:
+        here = here / part
+        if here.is_symlink():
+            skipped[str(here)] = _LINK
+            return None
     if not path.exists():
         return None
     try:
-        return read_text(path, limit=MAX_RECORDS_BYTES, what=path.name)
+        return read_text(path, limit=MAX_RECORDS_BYTES, what=path.name, follow_links=False)
     except ValidationError as exc:
         skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
         return None
 
 
-def record_object(path: Path, skipped: dict[str, str]) -> dict[str, Any] | None:
+def record_object(path: Path, skipped: dict[str, str],
+                  root: Path | None = None) -> dict[str, Any] | None:
     """The JSON object in ``path``; None when there is none (a file that is not one is
-    named in ``skipped``)."""
-    text = _record_text(path, skipped)
+    named in ``skipped``, as are links: see :func:`_record_text`)."""
+    text = _record_text(path, skipped, root)
     if text is None:
         return None
     try:
         data = json.loads(text)
+    except RecursionError:
+        skipped[str(path)] = "JSON nested too deeply to be a Hermes record"
+        return None
     except ValueError as exc:
         skipped[str(path)] = f"not JSON ({exc})"
         return None
@@ -132,25 +149,33 @@ def read_records(root: Path, skipped: dict[str, str]) -> HermesRecords:
     """The records of the Hermes skills root ``root`` (see :class:`HermesRecords`); a
     file that cannot be read is named in ``skipped`` and counts as empty."""
     records = HermesRecords()
-    for line in (_record_text(root / ".bundled_manifest", skipped) or "").splitlines():
+    manifest = root / ".bundled_manifest"
+    for number, line in enumerate((_record_text(manifest, skipped) or "").splitlines(), 1):
         name, _, digest = line.strip().partition(":")
-        if name.strip():
-            records.bundled.append((name.strip(), digest.strip()))
-    lock = record_object(root / ".hub" / "lock.json", skipped) or {}
+        name, digest = name.strip(), digest.strip()
+        if not name:
+            continue
+        if is_record_line(name) and is_record_line(digest):
+            records.bundled.append((name, digest))
+        else:
+            skipped[f"{manifest}:{number}"] = "not a 'name:hash' line (control characters)"
+    lock = record_object(root / ".hub" / "lock.json", skipped, root) or {}
     installed = lock.get("installed")
     records.hub = dict(installed) if isinstance(installed, dict) else {}
     records.hub_lock = {k: v for k, v in lock.items() if k != "installed"}
     suppressed = _record_text(root / ".curator_suppressed", skipped) or ""
     records.suppressed = sorted({line.strip() for line in suppressed.splitlines()
-                                 if line.strip() and not line.strip().startswith("#")})
+                                 if line.strip() and not line.strip().startswith("#")
+                                 and is_record_line(line.strip())})
     usage = record_object(root / ".usage.json", skipped) or {}
     records.usage = {str(k): v for k, v in usage.items() if isinstance(v, dict)}
     return records
 
 
-def skill_folders(root: Path) -> list[Path]:
+def skill_folders(root: Path, skipped: dict[str, str] | None = None) -> list[Path]:
     """Every folder under ``root`` holding a SKILL.md (Hermes's excluded and hidden
-    folders skipped; a skill's own folders are not searched for more skills)."""
+    folders skipped; a skill's own folders are not searched for more skills).  A folder
+    that is a link is not followed; ``skipped`` names it."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         if SKILL_FILE in filenames and Path(dirpath) != root:
@@ -158,7 +183,18 @@ def skill_folders(root: Path) -> list[Path]:
             dirnames[:] = []  # a skill's folders hold its files, not more skills
             continue
         dirnames[:] = sorted(d for d in dirnames if d not in _EXCLUDED and not d.startswith("."))
+        _skip_links(Path(dirpath), dirnames, skipped)
     return sorted(found)
+
+
+def _skip_links(folder: Path, dirnames: list[str], skipped: dict[str, str] | None) -> None:
+    """Drop the links from ``dirnames`` (os.walk would list them and not enter them),
+    naming each in ``skipped``."""
+    for name in list(dirnames):
+        if (folder / name).is_symlink():
+            dirnames.remove(name)
+            if skipped is not None:
+                skipped[str(folder / name)] = _LINK
 
 
 def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[str, str]:
@@ -167,6 +203,7 @@ def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[s
     files: dict[str, str] = {}
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        _skip_links(Path(dirpath), dirnames, skipped)
         for fname in sorted(filenames):
             full = Path(dirpath) / fname
             inner = full.relative_to(folder).as_posix()
@@ -199,7 +236,7 @@ def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
     bundled = {name for name, _digest in records.bundled}
     hub, usage = set(records.hub), records.usage
     found: list[FoundSkill] = []
-    for folder in skill_folders(root):
+    for folder in skill_folders(root, skipped):
         parts = folder.relative_to(root).parts
         skill_md = folder / SKILL_FILE
         if len(parts) > 2:
