@@ -36,6 +36,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.llm": "base",
     "memoir.config": "base",
     "memoir.threats": "base",
+    "memoir.credentials": "base",
     "memoir.logs": "base",
     "memoir.reading": "base",
     "memoir.names": "base",

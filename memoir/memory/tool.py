@@ -27,6 +27,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from memoir.credentials import credential_message, find_credentials
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target, WriteRejected
 from memoir.events.types import Payload
 from memoir.ids import short_id
@@ -165,15 +166,23 @@ def drift_result(target: str, kind: DriftKind, backup: str | None) -> dict[str, 
 
 def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
     message = first_threat_message(text)
+    reason = "threat"
     if message is None:
-        return None
-    ids = scan_for_threats(text)
-    first = first_threat_id(text)
-    ordered = [first, *[i for i in ids if i != first]] if first else ids
+        # Nothing secret is stored, whoever writes it (the pattern ids name the kinds
+        # of credential; the refusal never repeats the secret).
+        kinds = find_credentials(text)
+        if not kinds:
+            return None
+        message, reason = credential_message(kinds), "secret"
+        ordered = [f"credential:{kind}" for kind in kinds]
+    else:
+        ids = scan_for_threats(text)
+        first = first_threat_id(text)
+        ordered = [first, *[i for i in ids if i != first]] if first else ids
     event = WriteRejected(
         target=target,
         action=action,
-        reason="threat",
+        reason=reason,
         pattern_ids=ordered,
         preview=redacted_preview(text),
         length=len(text),

@@ -29,6 +29,7 @@ from typing import Any
 
 import msgspec
 
+from memoir.credentials import credential_message, find_credentials
 from memoir.engine.caller import ReadMark
 from memoir.events.skills import (
     Provenance,
@@ -447,14 +448,19 @@ def decide_manage(
     if scan is None:
         scan = is_background(actor)
     if scan and outcome.success:
+        name = str(args.get("name", ""))
         for text in _written_texts(outcome.events):
             threat = first_threat_id(text)
             if threat is not None:
-                name = str(args.get("name", ""))
                 return _refuse(name, str(args.get("action")), Refusal("threat", (
                     f"Refusing to write skill '{name}': its text matches threat pattern "
                     f"'{threat}'. Skills are read into the agent's context, so they may not "
                     "carry instructions aimed at the agent or commands that leak data.")))
+            kinds = find_credentials(text)
+            if kinds:
+                return _refuse(name, str(args.get("action")), Refusal(
+                    "secret", f"Refusing to write skill '{name}': "
+                              f"{credential_message(kinds).removeprefix('Blocked: ')}"))
     return outcome
 
 

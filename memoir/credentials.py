@@ -1,0 +1,89 @@
+"""Finding credentials in text, so nothing secret is stored.
+
+MEMORY.md and USER.md are pasted into every prompt and every version of them stays in
+the journal, its backups and its exports; a skill is read by every agent that loads
+it.  A key said in passing in a conversation ("the project uses the AWS key AKIA…")
+must not end up there.  :func:`find_credentials` names what a text holds:
+
+- tokens with a known shape: cloud and API keys (``AKIA…``, ``AIza…``, ``sk-…``,
+  ``sk_live_…``), GitHub (``ghp_…``, ``github_pat_…``) and Slack (``xox?-…``) tokens,
+  JSON web tokens, PEM private key blocks;
+- passwords in URLs (``scheme://user:password@host``);
+- a value given to a credential word (``the password is hunter2-Correct-Horse``,
+  ``token: …``) when the value looks like one (8+ characters mixing letters with digits
+  or symbols);
+- high-entropy tokens: 24+ characters mixing upper case, lower case and digits with
+  more than 4.3 bits of entropy per character (random keys; not paths, hex digests,
+  UUIDs or identifiers, which measure lower).
+
+It says which kinds it found, never the secret itself.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Final
+
+__all__ = ["CREDENTIAL_KINDS", "credential_message", "find_credentials"]
+
+_SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
+    ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
+    ("github_token",
+     re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})")),
+    ("api_key", re.compile(r"\bsk-(?:[A-Za-z]{2,8}-)?[A-Za-z0-9_-]{20,}")),
+    ("stripe_key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    ("slack_token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("url_password", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,256}:[^\s/@]{1,256}@")),
+)
+_GIVEN: Final = re.compile(
+    r"(?i)\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key|"
+    r"secret[ _-]?key|private[ _-]?key)s?\b(?:\s+(?:is|was|are|=|:)\s*|\s*[=:]\s*)"
+    r"[\"'`]?([^\s\"'`]{8,256})")
+_TOKEN: Final = re.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
+_ENTROPY_BITS: Final = 4.3
+
+#: Every kind :func:`find_credentials` reports.
+CREDENTIAL_KINDS: Final[tuple[str, ...]] = (
+    *(kind for kind, _ in _SHAPES), "credential_value", "high_entropy_token")
+
+
+def _entropy(text: str) -> float:
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def _mixed(text: str, classes: int) -> bool:
+    kinds = (any(c.islower() for c in text), any(c.isupper() for c in text),
+             any(c.isdigit() for c in text), any(not c.isalnum() for c in text))
+    return sum(kinds) >= classes
+
+
+def find_credentials(text: str) -> list[str]:
+    """The kinds of credential ``text`` holds (see the module docstring), in the order
+    of :data:`CREDENTIAL_KINDS`; empty when it holds none."""
+    found = [kind for kind, shape in _SHAPES if shape.search(text)]
+    for match in _GIVEN.finditer(text):
+        value = match.group(1).rstrip(".,;)")
+        if len(value) >= 8 and _mixed(value, 3) and not value.startswith(("$", "<", "{")):
+            found.append("credential_value")
+            break
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if (any(c.isupper() for c in token) and any(c.islower() for c in token)
+                and any(c.isdigit() for c in token) and _entropy(token) > _ENTROPY_BITS):
+            found.append("high_entropy_token")
+            break
+    return found
+
+
+def credential_message(kinds: list[str]) -> str:
+    """The refusal of a write holding credentials of ``kinds``."""
+    return (f"Blocked: content holds what looks like a credential ({', '.join(kinds)}). "
+            "Memory and skills are kept in the journal and shown to agents: never store "
+            "secrets there; refer to where they are kept (an environment variable, a "
+            "secret manager) instead.")

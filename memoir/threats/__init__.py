@@ -1,0 +1,156 @@
+"""Threat scanning for memory text, matching Hermes's ``scan_for_threats`` (spec §1.5).
+
+Memory entries are pasted into the system prompt, so a write that tries to steer the
+agent, leak secrets or plant a backdoor is refused, and an entry that slipped in by
+hand is masked when the prompt is built.  This module reproduces which pattern ids
+Hermes reports for a text, in Hermes's order, with its own regexes and matchers::
+
+    scan_for_threats(text, scope)      every finding: invisible characters, then patterns
+    first_threat_id(text)              the finding a refused write reports
+    first_threat_message(text)         the refusal message for that finding
+    sanitize_for_prompt(entries, f)    entries as the system prompt may show them
+
+A scan truncates the text to :data:`MAX_SCAN_CHARS`, reports each invisible character
+(checked on the raw text), then NFKC-normalises and searches each pattern of the
+scope case-insensitively.  Scopes nest: ``all`` ⊂ ``context`` ⊂ ``strict``.
+
+Two rules are memoir's own, where Hermes is not deterministic or not fast:
+
+* Invisible characters are reported in order of first appearance.  Hermes reports them
+  in the iteration order of a frozenset of strings, which changes with the process's
+  hash seed, so its order (and hence its refusal message) varies between runs.
+* A scan takes time close to linear in the text, whatever the text.  Hermes's patterns
+  with unbounded gaps (``.*``, ``[^>]*``) backtrack quadratically or worse on hostile
+  input (a 64 KiB write can take minutes); here those gaps are resolved by looking up
+  anchor positions instead of by backtracking.  CPython's own NFKC is quadratic in a
+  run of combining marks, so long texts are normalised piecewise to the same result.
+
+Matching runs on a case-folded copy of the normalised text rather than with
+``re.IGNORECASE``: every pattern is ASCII, and besides ASCII letters only four code
+points fold onto an ASCII letter under Python's ignore-case rules (U+0130 and U+0131,
+the dotted and dotless i; U+017F, long s; U+212A, the Kelvin sign), so the fold is exact
+and several times faster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.threats._beyond import OWN_PATTERN_IDS, scan_beyond_hermes
+from memoir.threats._hermes import (
+    _BLOCKED_PREFIX,
+    _INVISIBLE_PREFIX,
+    INVISIBLE_CHARS,
+    MAX_SCAN_CHARS,
+    PATTERN_IDS,
+    _scan,
+    pattern_scope,
+)
+from memoir.threats._matchers import SCOPES, Scope
+
+__all__ = [
+    "INVISIBLE_CHARS",
+    "MAX_SCAN_CHARS",
+    "OWN_PATTERN_IDS",
+    "PATTERN_IDS",
+    "SCOPES",
+    "Scope",
+    "all_threats",
+    "blocked_placeholder",
+    "first_threat_id",
+    "first_threat_message",
+    "pattern_scope",
+    "prompt_threats",
+    "redacted_preview",
+    "sanitize_for_prompt",
+    "scan_beyond_hermes",
+    "scan_for_threats",
+]
+
+
+def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
+    """Every threat finding in ``text`` at ``scope``, as Hermes reports them.
+
+    Invisible characters come first (``invisible_unicode_U+XXXX``, in order of first
+    appearance), then pattern ids in pattern order; each id at most once.  An unknown
+    scope raises :class:`~memoir.errors.ValidationError` (a ValueError).
+    """
+    return _scan(text, scope, first_only=False)
+
+
+def first_threat_id(text: str) -> str | None:
+    """The finding a write of ``text`` is refused for (strict scope), or None if clean:
+    Hermes's first finding, else memoir's first (:func:`scan_beyond_hermes`)."""
+    found = _scan(text, "strict", first_only=True)
+    if found:
+        return found[0]
+    beyond = scan_beyond_hermes(text)
+    return beyond[0] if beyond else None
+
+
+def all_threats(text: str) -> list[str]:
+    """Every finding memoir refuses a write for: Hermes's scan, then what memoir finds
+    beyond it."""
+    return scan_for_threats(text, "strict") + scan_beyond_hermes(text)
+
+
+def first_threat_message(text: str) -> str | None:
+    """The error a write of ``text`` is refused with (strict scope), or None if clean."""
+    threat = first_threat_id(text)
+    if threat is None:
+        return None
+    if threat.startswith(_INVISIBLE_PREFIX):
+        code = threat.removeprefix(_INVISIBLE_PREFIX)
+        return (
+            f"Blocked: content contains invisible unicode character {code} "
+            "(possible injection)."
+        )
+    return (
+        f"Blocked: content matches threat pattern '{threat}'. Content is injected into the "
+        "system prompt and must not contain injection or exfiltration payloads."
+    )
+
+
+def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
+    """The line that stands in the system prompt for an entry that matched threats."""
+    return (
+        f"{_BLOCKED_PREFIX} {file_name} entry contained threat pattern(s): "
+        f"{', '.join(pattern_ids)}. Removed from system prompt; use memory(action=remove) "
+        "to delete the original.]"
+    )
+
+
+def prompt_threats(text: str) -> list[str]:
+    """The findings that keep ``text`` out of the prompt: Hermes's (strict scope), as
+    Hermes shows them, and memoir's own only where Hermes finds nothing."""
+    return scan_for_threats(text, "strict") or scan_beyond_hermes(text)
+
+
+def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:
+    """``entries`` as the system prompt may show them (Hermes's load-time rule).
+
+    Each entry is scanned at strict scope (and, where Hermes finds nothing, by
+    :func:`scan_beyond_hermes`); a matching one is replaced by
+    :func:`blocked_placeholder`.  Empty entries and entries that already start with
+    ``[BLOCKED:`` are kept as they are.  The stored entries are never changed, so the
+    user can still see and remove the original.
+    """
+    shown: list[str] = []
+    for entry in entries:
+        if entry and not entry.startswith(_BLOCKED_PREFIX):
+            found = prompt_threats(entry)
+            if found:
+                entry = blocked_placeholder(file_name, found)
+        shown.append(entry)
+    return shown
+
+
+def redacted_preview(text: str, limit: int = 60) -> str:
+    """The shape of a refused text without what it could leak: each word longer than
+    three characters cut to its first three (``api_key=sk-…`` keeps ``api…``), at most
+    ``limit`` characters.  Enough to recognise an attempt in the audit log; a secret or
+    a payload cannot be read back from it."""
+    words = re.split(r"(\s+)", text[: limit * 4])
+    shown = "".join(w if w.isspace() or len(w) <= 3 else w[:3] + "…" for w in words)
+    return shown[:limit]

@@ -1,0 +1,149 @@
+"""memoir's scan beyond Hermes's: a harder normalisation and patterns of its own."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+from memoir.threats._hermes import _PATTERNS, MAX_SCAN_CHARS, _fold, _scan
+from memoir.threats._matchers import _ADDRESS, _HOST, Pattern, _Exfil, _HeadThenTail, _Search
+
+# ---------------------------------------------------------------------------------------
+# Beyond Hermes.  The patterns above are Hermes's, matched as Hermes matches them, so the
+# same texts are refused.  They are easy to slip past: a soft hyphen or a Unicode tag
+# character inside "ignore", a Cyrillic "о" for a Latin "o", another language, a shell
+# pipe, a payload in base64.  A second look normalises harder and adds patterns of
+# memoir's own; what it finds is refused too, after Hermes's findings.
+
+# Lookalikes that NFKC leaves alone: Cyrillic, Greek and a few others that render like a
+# Latin letter in common fonts (a subset of Unicode's confusables, lower case; capitals
+# are folded first).
+_CONFUSABLE: Final[dict[int, str]] = {ord(k): v for k, v in {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɩ": "i", "ı": "i", "ℓ": "l",
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ʏ": "y", "ᴀ": "a",
+}.items()}
+# Characters that change nothing a reader sees: format characters (soft hyphen, zero
+# width and bidi controls, the U+E0000 tag block) and variation selectors.
+_UNSEEN: Final = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\U000e0000-\U000e0fff]"
+)
+
+
+def _unseen_fold(text: str) -> str:
+    """``_fold`` after removing unseen characters (NFKC first: it makes some)."""
+    return _fold(_UNSEEN.sub("", unicodedata.normalize("NFKC", text).lower()))
+
+
+_FOREIGN_INJECTION: Final = (
+    # "ignore the previous instructions" in Spanish, French, German, Portuguese,
+    # Italian, Dutch, Russian, Chinese and Japanese.
+    r"ignor(?:a|ar|e|ez|er)\s++(?:\w++\s++){0,4}(?:instrucciones|instructions|instruções|"
+    r"istruzioni|instructies)\s++(?:anteriores|previas|précédentes|precedentes|antérieures|"
+    r"precedenti|vorige|eerdere)"
+    r"|ignorier\w*\s++(?:\w++\s++){0,4}(?:vorherigen|bisherigen|obigen|früheren)\s++"
+    r"(?:anweisungen|instruktionen)"
+    r"|игнорир\w*\s++(?:\w++\s++){0,4}(?:предыдущие|прежние|все)\s++(?:\w++\s++){0,2}"
+    r"инструкци"
+    r"|忽略(?:之前|以上|先前|前面|所有)(?:的|所有的)?(?:指令|指示|说明|提示)"
+    r"|(?:以前|前|これまで)の(?:指示|命令)を(?:すべて)?無視"
+)
+
+#: memoir's own patterns (strict scope), checked on the harder normalisation.
+_OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
+    Pattern(
+        "disregard_above", "strict", (("disregard", "forget", "ignore"),),
+        _Search(
+            r"(?:disregard|forget|ignore)\s++(?:everything|anything|all)\s++"
+            r"(?:(?:of\s++)?(?:that|this|the)\s++)?(?:\w++\s++){0,2}"
+            r"(?:above|before|prior|previous|earlier|you\s++(?:were|have\s++been)\s++told)"
+        ),
+    ),
+    Pattern(
+        "pipe_to_shell", "strict", (("|",), ("curl", "wget", "iwr", "invoke-webrequest")),
+        _HeadThenTail(
+            r"\b(?:curl|wget|iwr|invoke-webrequest)\b",
+            r"\|\s*+(?:sudo\s++)?(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|python3?|"
+            r"perl|ruby|node)\b",
+            "\n", 2048,
+        ),
+    ),
+    Pattern(
+        "encoded_payload", "strict", (),
+        _Search(r"[a-z0-9+/]{200,}+={0,2}"),
+    ),
+    Pattern(
+        "foreign_injection", "strict", (),
+        _Search(_FOREIGN_INJECTION),
+    ),
+    Pattern("exfil_instruction", "strict", (), _Exfil()),
+    Pattern(
+        "conceal_from_user", "strict", (("never", "not", "don't", "dont", "without"),),
+        _Search(
+            r"\b(?:never|don'?t|do\s++not|without)\s++(?:ever\s++)?(?:tell|telling|mention|"
+            r"mentioning|inform|informing|notify|notifying|reveal|revealing|let)\b"
+            r"(?:\s++[\w']++){0,6}?\s++(?:the\s++user|users?|them|anyone|it)\b"
+        ),
+    ),
+    Pattern(
+        "remote_instructions", "strict", (("from", "at"),),
+        _Search(
+            r"\b(?:fetch|load|read|get|download|pull|follow|obey|take|use)\s++(?:[\w']++\s++)"
+            r"{0,4}(?:instructions|rules|commands|orders|prompts?|directives|tasks)\s++"
+            r"(?:[\w']++\s++){0,3}(?:from|at)\s++(?:https?://|www\.|" + _HOST + ")"
+        ),
+    ),
+    Pattern(
+        "obey_external", "strict", (("from",),),
+        _Search(
+            r"\b(?:obey|follow|execute|trust)\s++(?:[\w']++\s++){0,3}(?:messages?|"
+            r"instructions|commands|orders|requests|emails?)\s++(?:[\w']++\s++){0,2}from\s++"
+            r"(?:https?://|www\.|" + _ADDRESS + "|" + _HOST + ")"
+        ),
+    ),
+    Pattern(
+        # A link every answer must carry: its host learns of every answer (and of
+        # whatever the agent is told to put in the query string).
+        "link_in_answers", "strict", (("http", "www."),),
+        _Search(
+            r"\b(?:answers?|repl(?:y|ies)|responses?|messages?|outputs?)\b[^.!?\n]{0,80}?"
+            r"\b(?:links?|urls?|images?|badges?|pixels?|beacons?)\b[^.!?\n]{0,40}?"
+            r"(?:https?://|www\.)"
+        ),
+    ),
+    Pattern(
+        "image_beacon", "strict", (("](http",),),
+        _Search(r"!\[[^\]\n]{0,200}\]\(https?://[^)\s]{1,500}\?"),
+    ),
+    Pattern(
+        "override_safety", "strict", (("override", "safety", "developer mode"),),
+        _Search(r"system\s++override|safety\s++(?:\w++\s++)?(?:is\s++|are\s++)?"
+                r"(?:disabled|off)\b|developer\s++mode\s++(?:on|enabled)"),
+    ),
+)
+
+#: memoir's own pattern ids (reported after Hermes's, see :func:`scan_beyond_hermes`).
+OWN_PATTERN_IDS: Final[tuple[str, ...]] = tuple(p.id for p in _OWN_PATTERNS)
+
+
+def scan_beyond_hermes(text: str) -> list[str]:
+    """What memoir finds in ``text`` that Hermes's scan does not: Hermes's patterns after
+    the harder normalisation (unseen characters removed, lookalikes mapped), then
+    memoir's own patterns.  Ids as in :data:`PATTERN_IDS` and :data:`OWN_PATTERN_IDS`."""
+    text = text[:MAX_SCAN_CHARS]
+    hermes = set(_scan(text, "strict", first_only=False))
+    plain = _unseen_fold(text)
+    latin = plain.translate(_CONFUSABLE)  # other scripts' words are looked for in `plain`
+    found = [p.id for p in _PATTERNS if p.id not in hermes and p.found(latin)]
+    for p in _OWN_PATTERNS:
+        seen = plain if p.id == "foreign_injection" else latin
+        if all(any(w in seen for w in group) for group in p.needs) and p.found(seen):
+            found.append(p.id)
+    return found
+
+
