@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -21,6 +22,7 @@ from memoir.lookup import did_you_mean
 from memoir.reading import read_text
 
 __all__ = [
+    "ALLOW_KEY_ENV",
     "CONFIG_FILE",
     "HERMES_IGNORED",
     "Config",
@@ -37,6 +39,7 @@ __all__ = [
     "SessionsConfig",
     "SkillsConfig",
     "check_config",
+    "key_variable_problem",
     "load_config",
 ]
 
@@ -149,6 +152,9 @@ class ReviewersConfig(_Section):
             if isinstance(value, bool) else value
     #: When a session ends, review the turns no review has covered yet (beyond Hermes).
     review_on_end: bool = True
+    #: The most writes (memory and skill_manage calls that change something) one review
+    #: may make; the rest are refused and the limit is journaled.
+    max_writes: int = pydantic.Field(10, ge=1, le=1_000)
     queue_size: int = pydantic.Field(64, ge=1, le=10_000)
     #: A queued review waits until its session has recorded no turn for this long, so
     #: reviews run between turns (flush and close do not wait).
@@ -285,6 +291,8 @@ class ConfigReport:
     problems: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    #: What is accepted but will be refused where it is used (see key_variable_problem).
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_config(home: Path) -> Config:
@@ -380,11 +388,34 @@ def check_config(home: Path) -> ConfigReport:
     report.problems.sort(key=_line_of)
     if not report.problems:
         report.config = config
+        problem = key_variable_problem(config.reviewers.llm.api_key_env)
+        if problem:
+            report.warnings.append(f"{where('reviewers', 'llm', 'api_key_env')}: {problem}")
         for keys in lines:
             dotted = ".".join(keys)
             if len(keys) == 2 and keys[0] in sections and dotted not in report.sources:
                 report.sources[dotted] = where(*keys)
     return report
+
+
+#: What an API key variable's name looks like (OPENAI_API_KEY, GROQ_API_KEY, …).
+_KEY_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*API_?KEY[A-Z0-9_]*")
+#: Names, comma-separated, the person confirms may hold the model's key.
+ALLOW_KEY_ENV = "MEMOIR_ALLOW_KEY_ENV"
+
+
+def key_variable_problem(name: str) -> str | None:
+    """Why ``reviewers.llm.api_key_env`` may not name ``name``, or None.  Its value is sent
+    to ``reviewers.llm.base_url``, so a configuration from elsewhere naming
+    ``AWS_SECRET_ACCESS_KEY`` would send that secret away: only names that look like an
+    API key variable are taken, or names the person lists in ``$MEMOIR_ALLOW_KEY_ENV``
+    (an environment no file can set)."""
+    allowed = {n.strip() for n in os.environ.get(ALLOW_KEY_ENV, "").split(",")}
+    if _KEY_VARIABLE.fullmatch(name) or name in allowed:
+        return None
+    return (f"reviewers.llm.api_key_env names {name}, which does not look like an API key "
+            f"variable (…API_KEY), and its value would be sent to the LLM server; if {name} "
+            f"really holds the model's key, confirm it: export {ALLOW_KEY_ENV}={name}")
 
 
 def _line_of(problem: str) -> int:

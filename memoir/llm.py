@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from memoir.config import Config, LLMConfig
-from memoir.errors import ValidationError
+from memoir.config import Config, LLMConfig, key_variable_problem
+from memoir.errors import ConfigError, ValidationError
 
 __all__ = ["LLMClient", "LLMError", "client_from_config"]
 
@@ -72,5 +72,8 @@ def client_from_config(config: Config) -> LLMClient:
     if not model:
         raise ValidationError("no model for the LLM reviewer: set reviewers.llm.model in "
                               "config.yaml or $MEMOIR_LLM_MODEL")
+    problem = key_variable_problem(llm.api_key_env)
+    if problem:
+        raise ConfigError(problem)
     return LLMClient(base_url=base_url, model=model, api_key=os.environ.get(llm.api_key_env),
                      timeout=llm.timeout_seconds, max_retries=llm.max_retries)

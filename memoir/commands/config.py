@@ -42,10 +42,12 @@ def config_check(ctx: click.Context) -> None:
     if is_json():
         echo_json({"file": str(report.path), "exists": report.path.exists(),
                    "ok": report.config is not None, "problems": report.problems,
-                   "ignored": report.ignored})
+                   "ignored": report.ignored, "warnings": report.warnings})
     else:
         for key in report.ignored:
             click.echo(f"ignored: {key} (a Hermes setting memoir does not use)")
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}")
         if report.config is not None:
             where = report.path if report.path.exists() else f"{report.path} (absent: defaults)"
             click.echo(f"ok: {where}")

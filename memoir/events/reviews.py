@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from memoir.events.types import Payload, event_type
 
-__all__ = ["PAYLOADS", "ReviewCompleted", "ReviewFailed", "ReviewSkipped"]
+__all__ = ["PAYLOADS", "ReviewCompleted", "ReviewFailed", "ReviewSkipped",
+           "ReviewWriteLimitReached"]
 
 
 @event_type("review.completed")
@@ -62,9 +63,24 @@ class ReviewSkipped(Payload, frozen=True, kw_only=True):
         return (f"session:{self.session_id}",)
 
 
+@event_type("review.write_limit_reached")
+class ReviewWriteLimitReached(Payload, frozen=True, kw_only=True):
+    """A review made the ``limit`` writes it may (``reviewers.max_writes``); its later
+    writes were refused.  A review that wants more is probably being steered by what it
+    reads."""
+
+    session_id: str
+    through_turn: int
+    limit: int
+
+    def entities(self) -> tuple[str, ...]:
+        return (f"session:{self.session_id}",)
+
+
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     ReviewCompleted,
     ReviewFailed,
     ReviewSkipped,
+    ReviewWriteLimitReached,
 )

@@ -25,7 +25,7 @@ from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
-from memoir.events.reviews import ReviewCompleted, ReviewFailed
+from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewWriteLimitReached
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import TurnRecorded
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
@@ -38,6 +38,8 @@ from memoir.tools import DEFAULT_TOOLS, Toolset
 __all__ = ["REVIEW_TOOLS", "Backend", "Review", "ReviewRequest", "run_review", "summarize",
            "turns_of"]
 
+#: The tools whose calls change something (each success counts against the budget).
+_WRITING_TOOLS = frozenset({"memory", "skill_manage"})
 #: What a review may call (spec §2.2), by construction: nothing else exists for it.
 REVIEW_TOOLS: Toolset = DEFAULT_TOOLS.only({"memory", "skills_list", "skill_view",
                                              "skill_manage"})
@@ -69,6 +71,11 @@ class Review:
     state: State
     refused: list[str] = field(default_factory=list)
     calls: int = 0
+    #: Writes made (calls of memory or skill_manage that succeeded), and the most allowed.
+    writes: int = 0
+    max_writes: int = 10
+    #: Writes refused because the review had made ``max_writes``.
+    over_budget: int = 0
     _contexts: dict[str, CallContext] = field(default_factory=dict)
 
     def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -80,12 +87,31 @@ class Review:
                                                f"tool: {name}. Only memory, skills_list, "
                                                "skill_view and skill_manage may be called."}
         actor = "reviewer.memory" if name == "memory" else "reviewer.skills"
+        writing = name in _WRITING_TOOLS
+        if writing and self.writes >= self.max_writes:
+            return self._over_budget(actor)
         ctx = self._contexts.get(actor)
         if ctx is None:
             ctx = self._contexts[actor] = CallContext(
                 actor=actor, session=self.request.session_id, run=self.run,
                 run_kind="review", run_summary=self.summary)
-        return REVIEW_TOOLS.dispatch(self.engine, ctx, name, args)
+        result = REVIEW_TOOLS.dispatch(self.engine, ctx, name, args)
+        if writing and result.get("success"):
+            self.writes += 1
+        return result
+
+    def _over_budget(self, actor: str) -> dict[str, Any]:
+        """Refuse a write past ``max_writes``; the first refusal is journaled."""
+        self.over_budget += 1
+        if self.over_budget == 1:
+            limit = ReviewWriteLimitReached(session_id=self.request.session_id,
+                                            through_turn=self.request.through_turn,
+                                            limit=self.max_writes)
+            self.engine.commit(lambda _s: Decision(events=[limit]), actor=actor,
+                               session=self.request.session_id, run=self.run)
+        return {"success": False, "error": f"This review has made the {self.max_writes} "
+                                           "writes a review may make (reviewers.max_writes); "
+                                           "no more are accepted. Stop here."}
 
     def user_texts(self) -> list[tuple[int, str]]:
         """(turn number, text) of every user message under review."""
@@ -141,7 +167,7 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
     # its closing event when it wrote nothing: one append fewer per review.
     try:
         review = Review(engine, request, run, summary, turns_of(engine, store, request),
-                        engine.view())
+                        engine.view(), max_writes=engine.config.reviewers.max_writes)
         backend.review(review)
     except Exception as exc:  # a backend's failure is a record, not a lost log line
         reason = f"{type(exc).__name__}: {exc}"[:500]
@@ -152,6 +178,9 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
     if review is not None and review.refused:
         text = (text + " · " if text else "") + \
             f"refused {len(review.refused)} call(s) of {', '.join(sorted(set(review.refused)))}"
+    if review is not None and review.over_budget:
+        text = (text + " · " if text else "") + \
+            f"refused {review.over_budget} write(s) past reviewers.max_writes"
     close: ReviewCompleted | ReviewFailed
     if reason is None:
         close = ReviewCompleted(session_id=request.session_id, through_turn=request.through_turn,

@@ -127,8 +127,9 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
     ),
 )
 
-#: memoir's own pattern ids (reported after Hermes's, see :func:`scan_beyond_hermes`).
-OWN_PATTERN_IDS: Final[tuple[str, ...]] = tuple(p.id for p in _OWN_PATTERNS)
+#: memoir's own pattern ids (reported after Hermes's, see :func:`scan_beyond_hermes`);
+#: ``hidden_tag_text`` is reported for text spelled in invisible tag characters.
+OWN_PATTERN_IDS: Final[tuple[str, ...]] = (*(p.id for p in _OWN_PATTERNS), "hidden_tag_text")
 
 
 def scan_beyond_hermes(text: str) -> list[str]:
@@ -137,13 +138,29 @@ def scan_beyond_hermes(text: str) -> list[str]:
     memoir's own patterns.  Ids as in :data:`PATTERN_IDS` and :data:`OWN_PATTERN_IDS`."""
     text = text[:MAX_SCAN_CHARS]
     hermes = set(_scan(text, "strict", first_only=False))
-    plain = _unseen_fold(text)
-    latin = plain.translate(_CONFUSABLE)  # other scripts' words are looked for in `plain`
-    found = [p.id for p in _PATTERNS if p.id not in hermes and p.found(latin)]
-    for p in _OWN_PATTERNS:
-        seen = plain if p.id == "foreign_injection" else latin
-        if all(any(w in seen for w in group) for group in p.needs) and p.found(seen):
-            found.append(p.id)
-    return found
+    hidden = _TAG.search(_FLAG.sub("", text)) is not None
+    # Tag characters spell ASCII a model reads and a person does not see: the text is
+    # scanned as a person sees it (tags removed) and as they spell it.
+    readings = [text, text.translate(_TAG_TO_ASCII)] if hidden else [text]
+    found: list[str] = []
+    for reading in readings:
+        plain = _unseen_fold(reading)
+        latin = plain.translate(_CONFUSABLE)  # other scripts' words: looked for in `plain`
+        found += [p.id for p in _PATTERNS if p.id not in hermes and p.found(latin)]
+        for p in _OWN_PATTERNS:
+            seen = plain if p.id == "foreign_injection" else latin
+            if all(any(w in seen for w in group) for group in p.needs) and p.found(seen):
+                found.append(p.id)
+    if hidden:
+        found.append("hidden_tag_text")
+    return list(dict.fromkeys(found))
+
+
+# Unicode tag characters (U+E0000-U+E007F) mirror ASCII invisibly; their one use in text
+# is a subdivision flag (U+1F3F4, tag letters, cancel tag), which is left alone.
+_TAG: Final = re.compile("[\U000e0000-\U000e007f]")
+_FLAG: Final = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}"
+                          "\U000e007f")
+_TAG_TO_ASCII: Final = {cp: chr(cp - 0xE0000) for cp in range(0xE0020, 0xE007F)}
 
 
