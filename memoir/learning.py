@@ -20,7 +20,7 @@ from memoir.clock import parse_ts
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
-from memoir.errors import NotFoundError, ValidationError
+from memoir.errors import ConfigError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionEnded, SessionSummarized
 from memoir.events.types import Event, Payload
 from memoir.llm import LLMError, client_from_config
@@ -65,7 +65,7 @@ def make_backend(engine: Engine) -> Backend:
         return RulesBackend()
     try:
         client = client_from_config(config)
-    except ValidationError as exc:
+    except (ValidationError, ConfigError) as exc:
         return _Unavailable("llm", str(exc))
     return LLMBackend(client, max_iterations=config.reviewers.llm.max_iterations)
 
@@ -157,7 +157,7 @@ class Learning:
             try:
                 summary = llm_summary(client_from_config(self.engine.config), turns)
                 source = "llm"
-            except (LLMError, ValidationError) as exc:
+            except (LLMError, ValidationError, ConfigError) as exc:
                 _log.warning("summary.llm_failed", session=session_id, error=str(exc),
                              why="the offline summary is journaled instead")
         payload = SessionSummarized(session_id=session_id, through_turn=info.turns,

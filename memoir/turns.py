@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -37,6 +39,7 @@ from memoir.recall.signatures import signature
 
 __all__ = [
     "MAX_CONVERSATION_CHARS",
+    "MAX_DEPTH",
     "MAX_MESSAGE_CHARS",
     "ROLES",
     "check_messages",
@@ -45,10 +48,57 @@ __all__ = [
 ]
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
-#: A message longer than this is refused (a pasted log belongs in a file, not memory).
+#: A message longer than this is refused (a pasted log belongs in a file, not memory):
+#: every string it holds counts, its keys and tool-call arguments included.
 MAX_MESSAGE_CHARS = 1_000_000
 #: A conversation (all its messages) longer than this is refused.
 MAX_CONVERSATION_CHARS = 16_000_000
+#: How deep a message's objects and lists may nest.
+MAX_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _size(message: dict[str, Any], where: str) -> int:
+    """The characters of every string in ``message`` (keys included), checking on the
+    way that it is JSON a file can hold: objects with string keys, lists, strings
+    without lone surrogates, finite numbers, booleans, null, at most :data:`MAX_DEPTH`
+    deep.  Stops as soon as it passes :data:`MAX_MESSAGE_CHARS`."""
+    total = 0
+    stack: list[tuple[Any, int, str]] = [(message, 0, "")]
+    while stack:
+        value, depth, path = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValidationError(f"{where}: nested more than {MAX_DEPTH} levels deep "
+                                  f"(at {path or 'the message'})")
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                raise ValidationError(f"{where}: {path or 'a string'} holds a lone surrogate "
+                                      "(not valid Unicode text)")
+            total += len(value)
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                if not isinstance(key, str):
+                    raise ValidationError(f"{where}: {path or 'an object'} has a key that "
+                                          f"is not a string ({key!r})")
+                total += len(key)
+                stack.append((key, depth + 1, f"{path}.{key}" if path else key))
+                stack.append((inner, depth + 1, f"{path}.{key}" if path else key))
+        elif isinstance(value, list | tuple):
+            stack.extend((inner, depth + 1, f"{path}[{i}]") for i, inner in enumerate(value))
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValidationError(f"{where}: {path} is {value}, which JSON cannot hold")
+            total += 24
+        elif isinstance(value, bool | int) or value is None:
+            total += 24
+        else:
+            raise ValidationError(f"{where}: {path or 'the message'} is a "
+                                  f"{type(value).__name__}, which JSON cannot hold")
+        if total > MAX_MESSAGE_CHARS:
+            raise ValidationError(f"{where}: more than {MAX_MESSAGE_CHARS:,} characters "
+                                  "(every key and value counts, tool-call arguments "
+                                  "included); a message may hold at most that")
+    return total
 
 
 def _text(content: Any, where: str) -> str:
@@ -106,13 +156,10 @@ def check_messages(messages: Any, *, known_calls: Iterable[str] = ()) -> list[di
         if role not in ROLES:
             raise ValidationError(f"{where}: unknown role {role!r} (roles: "
                                   f"{', '.join(sorted(ROLES))})")
+        total += _size(message, where)
         text = _text(message.get("content"), where)
         if "\x00" in text:
             raise ValidationError(f"{where}: the text holds a NUL character")
-        if len(text) > MAX_MESSAGE_CHARS:
-            raise ValidationError(f"{where}: {len(text):,} characters; a message may hold "
-                                  f"at most {MAX_MESSAGE_CHARS:,}")
-        total += len(text)
         copy = dict(message)
         copy.pop("timestamp", None)
         if "timestamp" in message and message["timestamp"] is not None:
@@ -129,7 +176,6 @@ def check_messages(messages: Any, *, known_calls: Iterable[str] = ()) -> list[di
                 arguments = function.get("arguments", "")
                 if not isinstance(arguments, str | dict | type(None)):
                     raise ValidationError(f"{cw}: 'arguments' must be JSON text")
-                total += len(arguments) if isinstance(arguments, str) else 0
                 call_id = call.get("id")
                 if not isinstance(call_id, str) or not call_id:
                     raise ValidationError(f"{cw}: needs an 'id'")

@@ -79,7 +79,7 @@ def test_a_turn_is_journaled_with_references_and_its_bodies_are_stored(home: Pat
     ([{"role": "wizard", "content": "x"}], "unknown role 'wizard'"),
     ([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope",
                                          "content": "{}"}], "no earlier assistant message"),
-    ([{"role": "user", "content": "x" * 1_000_001}], "at most 1,000,000"),
+    ([{"role": "user", "content": "x" * 1_000_001}], "more than 1,000,000 characters"),
     ([{"role": "user", "content": "x", "timestamp": "last week"}], "is not a time"),
     ([{"role": "assistant", "tool_calls": [{"type": "function"}]}], "needs 'function'"),
     ([], "nothing to record"),

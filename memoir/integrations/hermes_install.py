@@ -13,6 +13,7 @@ that says what to do when memoir cannot be imported.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +87,15 @@ def _configure(memoir_home: Path, hermes_home: Path) -> None:
     if section is not None:
         raise ValidationError(f"{path} has a hermes: section without home; add "
                               f"`home: {hermes_home}` to it, then install again")
-    block = f"hermes:\n  home: {yaml.safe_dump(str(hermes_home)).splitlines()[0]}\n"
-    atomic_write(path, ((text.rstrip("\n") + "\n\n") if text.strip() else "").encode()
-                 + block.encode(), fsync=True)
+    # A JSON string is a YAML double-quoted scalar: any path (a newline in it too) is
+    # written on one line and reads back as it was.
+    block = f"hermes:\n  home: {json.dumps(str(hermes_home))}\n"
+    new = ((text.rstrip("\n") + "\n\n") if text.strip() else "") + block
+    written = yaml.safe_load(new)
+    if not isinstance(written, dict) or written.get("hermes", {}).get("home") != str(hermes_home):
+        raise ValidationError(f"{path}: could not say hermes.home without changing its "
+                              "meaning; add it by hand, then install again")
+    atomic_write(path, new.encode(), fsync=True)
 
 
 def _hermes_provider(hermes_home: Path) -> str | None:
