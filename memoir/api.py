@@ -179,7 +179,8 @@ class Memoir(Engine):
         state = self.state
         return self.files.drifted(memory_file(target), lambda: render_memory_file(state, target))
 
-    def adopt(self, *, run: str | None = None, force: bool = False) -> tuple[str, list[Event]]:
+    def adopt(self, *, run: str | None = None, force: bool = False,
+              notes: list[str] | None = None) -> tuple[str, list[Event]]:
         """Turn hand edits of MEMORY.md, USER.md and the skills tree into ``user`` events
         of one run; returns the run id and its events.
 
@@ -190,8 +191,11 @@ class Memoir(Engine):
         becomes a replace.  Skills: see :mod:`memoir.skills.adopt`; the usage records
         Hermes writes into ``.usage.json``: see :mod:`memoir.skills.usage`.
 
-        Adoption is three-way: an edit is compared with the version the person started
-        from (what memoir last wrote to the file), so writes journaled since are kept.
+        Adoption is three-way: an edit is compared with the version the person most
+        likely started from (:func:`~memoir.memory.adoption.edit_base`: for a memory file,
+        the past version closest to the edit, so an editor buffer opened before an
+        agent's write does not drop that write), and writes journaled since are kept;
+        ``notes`` (a list, if given) receives a line per entry kept that way, saying why.
         When both changed the same entry or skill file, nothing is adopted
         (:class:`~memoir.errors.AdoptionConflict`) unless ``force``: then the
         hand edit wins.
@@ -199,7 +203,7 @@ class Memoir(Engine):
         run_id = run or short_id("adopt-")
         self.flush()
         self.files.reload()
-        memory_bases, skill_bases = self._adoption_bases()
+        memory_bases, skill_bases, edit_bases = self._adoption_bases()
 
         read: list[RecordingFiles] = []
 
@@ -223,6 +227,10 @@ class Memoir(Engine):
             return Decision(events=[head, *payloads], result=changed)
 
         events, adopted = self.commit_with_files(decide, actor="user", run=run_id)
+        if notes is not None:
+            for target, base in edit_bases.items():
+                if memory_file(target) in (adopted or ()):
+                    notes += base.kept(self.state.memory.target(target).entries)
         # Adopted files are rewritten in canonical form (what the journal now says) and
         # projected files deleted by hand are written back; edits that adoption left
         # alone (e.g. telemetry), and any saved after adoption read them, stay untouched.
@@ -233,18 +241,14 @@ class Memoir(Engine):
             if d.path not in keep or seen is None or not seen.unchanged(d)])
         return run_id, events
 
-    def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None]]:
-        """What each edited file held when memoir last wrote it — the version a hand edit
-        starts from, the base of a three-way adoption: memory entries per file, skill
-        file texts per path."""
-        state = self.state
-        memory: dict[str, list[Entry]] = {}
-        for target in TARGETS:
-            rel = memory_file(target)
-            at = self.files.written_at(rel)
-            if at is not None and at <= state.seq and self.target_drift(target) is not None:
-                memory[rel] = list(self.view(at).memory.target(target).entries)
-        return memory, skills_adoption.adoption_bases(self, state)
+    def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None],
+                                       dict[str, memory_adoption.EditBase]]:
+        """The version each edited file most likely started from — the base of a
+        three-way adoption: memory entries per file, skill file texts per path (what
+        memoir last wrote there), and the memory bases themselves per target."""
+        bases = {t: b for t in TARGETS if (b := memory_adoption.edit_base(self, t))}
+        memory = {memory_file(t): base.entries for t, base in bases.items()}
+        return memory, skills_adoption.adoption_bases(self, self.state), bases
 
     # -- status --------------------------------------------------------------------------------
 

@@ -56,12 +56,24 @@ def test_an_added_entry_becomes_a_user_event_of_one_run(home: Path) -> None:
 
 
 def test_a_removed_entry_is_recorded_with_its_text(home: Path) -> None:
-    with seeded(home, "keep", "drop me") as mem:
+    with seeded(home, "drop me", "keep") as mem:
         edit(home, "keep")
         _run, events = mem.adopt()
         (removed,) = [e.data for e in events if isinstance(e.data, EntryRemoved)]
         assert removed.previous == "drop me"
         assert [t for _, t in entries(mem)] == ["keep"]
+
+
+def test_a_file_that_reads_as_an_earlier_version_keeps_what_was_written_since(
+        home: Path) -> None:
+    # Deleting the newest entry by hand and saving a buffer opened before it was written
+    # give the same file: the reading that loses nothing keeps it, and says so.
+    with seeded(home, "keep", "newest") as mem:
+        edit(home, "keep")
+        notes: list[str] = []
+        mem.adopt(notes=notes)
+        assert [t for _, t in entries(mem)] == ["keep", "newest"]
+        assert len(notes) == 1 and "kept 'newest'" in notes[0]
 
 
 def test_reordered_entries_keep_their_ids(home: Path) -> None:

@@ -410,3 +410,56 @@ def test_a_forged_archive_member_name_is_refused(tmp_path: Path) -> None:
     code, out = run("--home", str(tmp_path / "r"), "restore", str(tmp_path / "a.tgz"))
     assert code == 4 and "never does" in out
     assert sorted(os.listdir(tmp_path)) == ["a.tgz"]
+
+
+# -- 9. adoption keeps acknowledged writes ------------------------------------------------
+
+
+def _save_stale_buffer(home: Path, buffer: str) -> None:
+    (home / "memories" / "USER.md").write_text(buffer, encoding="utf-8")
+
+
+@pytest.mark.parametrize("door", ["memoir adopt", "the next session"])
+def test_a_stale_editor_buffer_does_not_remove_what_an_agent_added_meanwhile(
+        tmp_path: Path, door: str) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem:
+        session = mem.start_session()
+        for text in ("Name: Ada", "Based in Lyon"):
+            session.call_tool("memory", {"action": "add", "target": "user", "content": text})
+        mem.flush()
+        buffer = (home / "memories" / "USER.md").read_text()  # the person opens USER.md
+        assert session.call_tool("memory", {"action": "add", "target": "user",
+                                            "content": "Prefers tea"})["success"]
+        mem.flush()
+    # ... and saves the older buffer plus one line.
+    _save_stale_buffer(home, buffer + "\n§\nWorks at Acme")
+    if door == "memoir adopt":
+        code, out = run("--home", str(home), "adopt")
+        assert code == 0, out
+        assert "kept 'Prefers tea'" in out and "memoir memory remove" in out
+        code, out = run("--home", str(home), "--json", "adopt")
+    else:
+        memoir.open(home).start_session().end()
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.state.memory.target("user").texts() == [
+            "Name: Ada", "Based in Lyon", "Prefers tea", "Works at Acme"]
+
+
+def test_a_deliberate_edit_of_the_current_file_is_adopted_as_written(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem:
+        session = mem.start_session()
+        for text in ("Name: Ada", "Based in Lyon", "Prefers tea"):
+            session.call_tool("memory", {"action": "add", "target": "user", "content": text})
+    _save_stale_buffer(home, "Name: Ada\n§\nBased in Paris\n§\nPrefers tea")
+    assert run("--home", str(home), "adopt")[0] == 0
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.state.memory.target("user").texts() == [
+            "Name: Ada", "Based in Paris", "Prefers tea"]
+        # Deleting an older entry is a deletion.
+    _save_stale_buffer(home, "Based in Paris\n§\nPrefers tea")
+    code, out = run("--home", str(home), "adopt")
+    assert code == 0 and "kept" not in out
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.state.memory.target("user").texts() == ["Based in Paris", "Prefers tea"]

@@ -209,23 +209,28 @@ def adopt(ctx: click.Context, force: bool) -> None:
     scan flags is kept (flagged in the journal, shown in `memoir status`, masked in
     the prompt), and a file over the character limit is kept too.
 
-    Adoption is three-way: the edit is compared with the version the file held when
-    memoir last wrote it, so what agents wrote since is kept. If both changed the same
-    entry, nothing is adopted and the entries are named; --force keeps the hand edit.
+    Adoption is three-way: the edit is compared with the version it most likely started
+    from (of the file's past versions, the closest to the edit), so what agents wrote
+    since is kept, even when the editor's buffer was opened before they wrote; each
+    entry kept that way is named, with why. If both changed the same entry, nothing is
+    adopted and the entries are named; --force keeps the hand edit.
 
     A deleted file is not an edit: it is written again from the journal.
     """
     handle = open_home(ctx)
-    run, events = handle.adopt(force=force)
+    kept: list[str] = []
+    run, events = handle.adopt(force=force, notes=kept)
     if is_json():
         echo_json(write_json(run, events, flagged=[
             {"seq": e.seq, "entry_id": getattr(e.data, "entry_id", ""),
              "patterns": list(getattr(e.data, "flagged", ()))}
-            for e in events if getattr(e.data, "flagged", ())]))
+            for e in events if getattr(e.data, "flagged", ())], kept=kept))
         return
     if not events:
         click.echo("nothing to adopt: no file was edited by hand")
         return
+    for line in kept:
+        click.echo(line)
     changes = sum(1 for e in events if e.type != "run.started")
     click.echo(f"adopted {changes} change(s) as run {run} "
                f"(seq {events[0].seq}-{events[-1].seq}); `memoir log --run {run}` shows them, "

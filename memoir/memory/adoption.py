@@ -20,20 +20,23 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import msgspec
 
+from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.errors import AdoptionConflict, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
-from memoir.events.types import Payload
+from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.projections.memory import TARGETS, Entry, dedupe, parse_file, well_formed
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.threats import prompt_threats
 
-__all__ = ["adoption_events", "flagged_entries", "merge_edit", "plan_adoption", "plan_edit"]
+__all__ = ["EditBase", "adoption_events", "edit_base", "flagged_entries", "merge_edit",
+           "plan_adoption", "plan_edit"]
 
 
 def plan_edit(
@@ -158,6 +161,109 @@ def merge_edit(base: Sequence[Entry], edited: Sequence[str], current: Sequence[E
         merged.insert(at, (entry.id, entry.text))
         placed.add(entry.id)
     return [text for _, text in merged]
+
+
+@dataclass(frozen=True)
+class EditBase:
+    """The version of a memory file a hand edit most likely started from: its entries
+    and the seq they are the state of, and the entries journaled since that the edit
+    does not show (kept by a merge), each with the seq and actor that wrote it."""
+
+    entries: list[Entry]
+    seq: int
+    #: The texts of the edited file.
+    edited: frozenset[str] = frozenset()
+    since: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def kept(self, current: Sequence[Entry]) -> list[str]:
+        """Why each entry journaled since the base and missing from the edit stays."""
+        base = {e.id for e in self.entries}
+        shown = self.edited
+        out = []
+        for entry in current:
+            if entry.id in base or entry.text in shown:
+                continue
+            seq, actor = self.since.get(entry.id, (0, "?"))
+            out.append(f"kept {entry.text[:60]!r}: written by {actor} at seq {seq}, after "
+                       f"the version the edit started from (seq {self.seq}); remove it "
+                       "with `memoir memory remove` if the edit meant to delete it")
+        return out
+
+
+#: How many versions of a file back a hand edit's starting point is looked for.
+_VERSIONS_BACK = 256
+_MEMORY_EVENTS = ("memory.entry_added", "memory.entry_replaced", "memory.entry_removed")
+
+
+def edit_base(engine: Engine, target: str) -> EditBase | None:
+    """The version the hand edit of ``target``'s file most likely started from (None: the
+    file holds no hand edit, or memoir has no record of writing it).
+
+    An editor buffer may have been opened before memoir last wrote the file: the person
+    opens USER.md, an agent adds "Prefers tea", the person saves the older buffer plus a
+    line of their own.  The file alone cannot tell that from a deliberate deletion of
+    "Prefers tea", so the reading that loses nothing is taken: when the edit lacks some
+    of what memoir last wrote but holds every entry of an earlier version (not an empty
+    one, at most 256 versions back) and none journaled after that version, the newest
+    such version is the base, and the entries journaled after it stay unless the edit
+    changed them.  Otherwise the base is what memoir last wrote.  :meth:`EditBase.kept`
+    says which entries stayed, and why."""
+    rel = memory_file(target)
+    at = engine.files.written_at(rel)
+    state = engine.state
+    if at is None or at > state.seq:
+        return None
+    drift = engine.files.drifted(rel, render_memory_file(state, target))
+    if drift is None or drift.actual is None:
+        return None
+    try:
+        edited = frozenset(dedupe(parse_file(drift.actual.decode("utf-8"))))
+    except UnicodeDecodeError:
+        return None
+    version = list(engine.view(at).memory.target(target).entries)
+    written = EditBase(version, at, edited)
+    if {e.text for e in version} <= edited:
+        return written  # nothing memoir wrote is missing: an ordinary edit
+    since: dict[str, tuple[int, str]] = {}
+    for event in engine.events(types=["memory.entry_added"], after=at):
+        if getattr(event.data, "target", None) == target:
+            since[event.data.entry_id] = (event.seq, event.actor)  # type: ignore[attr-defined]
+    seen = 0
+    later: set[str] = set()  # texts journaled after the version looked at
+    # Reading back is bounded: the last 50,000 records before memoir's write.
+    for event in engine.events(types=_MEMORY_EVENTS, after=max(0, at - 50_000), until=at,
+                               reverse=True):
+        if seen >= _VERSIONS_BACK:
+            break
+        data = event.data
+        if getattr(data, "target", None) != target:
+            continue
+        seen += 1
+        version = _undo(version, event)
+        if isinstance(data, EntryAdded | EntryReplaced):
+            later.add(data.text)
+        if isinstance(data, EntryAdded):
+            since[data.entry_id] = (event.seq, event.actor)
+        texts = {e.text for e in version}
+        # A buffer of this version holds all of it, and nothing journaled after it.
+        if texts and texts <= edited and not (later - texts) & edited:
+            ids = {e.id for e in version}
+            return EditBase(version, event.seq - 1, edited,
+                            {i: at for i, at in since.items() if i not in ids})
+    return written
+
+
+def _undo(entries: list[Entry], event: Event) -> list[Entry]:
+    """The entries before ``event`` (a memory event of their target)."""
+    data = event.data
+    out = list(entries)
+    if isinstance(data, EntryAdded):
+        out = [e for e in out if e.id != data.entry_id]
+    elif isinstance(data, EntryReplaced):
+        out = [Entry(e.id, data.previous) if e.id == data.entry_id else e for e in out]
+    elif isinstance(data, EntryRemoved):
+        out.insert(min(data.position, len(out)), Entry(data.entry_id, data.previous))
+    return out
 
 
 def _fresh_ids() -> Callable[[], str]:

@@ -23,7 +23,7 @@ from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
 from memoir.events.runs import RunStarted
 from memoir.ids import random_hex, short_id
-from memoir.memory.adoption import adoption_events
+from memoir.memory.adoption import adoption_events, edit_base
 from memoir.memory.tool import (
     MAX_FAILURES_PER_TURN,
     MemoryOutcome,
@@ -242,9 +242,8 @@ def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
     if target not in TARGETS or not target_drifted(state, files, target):
         return None
     rel = memory_file(target)
-    at = files.written_at(rel)
-    base = list(engine.view(at).memory.target(target).entries) \
-        if at is not None and at <= state.seq else None
+    found = edit_base(engine, target)
+    base = found.entries if found is not None else None
     run_id = short_id("adopt-")
     read: list[RecordingFiles] = []
 
