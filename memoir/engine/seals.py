@@ -36,7 +36,7 @@ from pathlib import Path
 import msgspec
 
 from memoir.engine import safefs
-from memoir.errors import ConfigError, MemoirError, ValidationError
+from memoir.errors import ConfigError, ValidationError
 from memoir.journal import Journal
 from memoir.reading import read_regular
 
@@ -149,13 +149,10 @@ class Seals:
         found = self._check(journal, head, self._read())
         if found.unsealed or any("records were lost" in p for p in found.problems):
             # A writer may be between its append and its seal, or appended after the
-            # head was read: look again once its lock is released.
-            try:
-                with journal.locked():
-                    head = journal.head()
-                    lines = self._read()
-            except MemoirError:
-                head, lines = journal.tail_seq(), self._read()
+            # head was read: look again with no append under way.
+            with journal.quiet():
+                head = journal.head()
+                lines = self._read()
             found = self._check(journal, head, lines)
         return found
 

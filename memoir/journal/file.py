@@ -457,6 +457,17 @@ class FileJournal(FileReader):
         return self._locked()
 
     @contextmanager
+    def quiet(self) -> Iterator[None]:
+        # flock works on a read-only descriptor too: a reader can wait for writers.
+        with self._mutex:
+            self._acquire()
+            try:
+                self._advance()
+                yield
+            finally:
+                self._flock.release()
+
+    @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
         self._writable()
         with self._mutex:

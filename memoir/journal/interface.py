@@ -15,6 +15,7 @@ The file journal is in :mod:`memoir.journal.file`, the in-memory one in
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
@@ -214,6 +215,13 @@ class Journal(ABC):
     @abstractmethod
     def locked(self) -> AbstractContextManager[JournalWriter]:
         """Hold the append lock; the writer appends and sees a fresh head."""
+
+    def quiet(self) -> AbstractContextManager[None]:
+        """Wait until no append is under way and keep others from starting meanwhile (a
+        read-only handle may ask too): for reading what writers keep beside the journal,
+        such as seals, consistently with its head.  Backends whose appends are atomic
+        with everything they keep need not wait."""
+        return contextlib.nullcontext()
 
     @abstractmethod
     def verify(self, progress: Progress | None = None) -> VerifyReport:
