@@ -34,6 +34,7 @@ and several times faster.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -124,7 +125,14 @@ def blocked_placeholder(file_name: str, pattern_ids: Sequence[str]) -> str:
 def prompt_threats(text: str) -> list[str]:
     """The findings that keep ``text`` out of the prompt: Hermes's (strict scope), as
     Hermes shows them, and memoir's own only where Hermes finds nothing."""
-    return scan_for_threats(text, "strict") or scan_beyond_hermes(text)
+    return list(_prompt_threats(text))
+
+
+# Every prompt rendered scans every entry again; a process that renders many (a server,
+# a long-lived agent) scans each text once.
+@functools.lru_cache(maxsize=4096)
+def _prompt_threats(text: str) -> tuple[str, ...]:
+    return tuple(scan_for_threats(text, "strict") or scan_beyond_hermes(text))
 
 
 def sanitize_for_prompt(entries: Sequence[str], file_name: str) -> list[str]:

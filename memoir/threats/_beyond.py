@@ -81,9 +81,12 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         "foreign_injection", "strict", (),
         _Search(_FOREIGN_INJECTION),
     ),
-    Pattern("exfil_instruction", "strict", (), _Exfil()),
+    # Substring tests first (a verb, then where to): most entries need no regex at all.
+    Pattern("exfil_instruction", "strict", (_Exfil.VERBS, _Exfil.PLACES), _Exfil()),
     Pattern(
-        "conceal_from_user", "strict", (("never", "not", "don't", "dont", "without"),),
+        "conceal_from_user", "strict",
+        (("tell", "mention", "inform", "notify", "reveal", "let"),
+         ("never", "not", "don't", "dont", "without")),
         _Search(
             r"\b(?:never|don'?t|do\s++not|without)\s++(?:ever\s++)?(?:tell|telling|mention|"
             r"mentioning|inform|informing|notify|notifying|reveal|revealing|let)\b"
@@ -91,7 +94,9 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         ),
     ),
     Pattern(
-        "remote_instructions", "strict", (("from", "at"),),
+        "remote_instructions", "strict",
+        (("instruction", "rule", "command", "order", "prompt", "directive", "task"),
+         ("from", "at")),
         _Search(
             r"\b(?:fetch|load|read|get|download|pull|follow|obey|take|use)\s++(?:[\w']++\s++)"
             r"{0,4}(?:instructions|rules|commands|orders|prompts?|directives|tasks)\s++"
@@ -99,7 +104,7 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         ),
     ),
     Pattern(
-        "obey_external", "strict", (("from",),),
+        "obey_external", "strict", (("obey", "follow", "execute", "trust"), ("from",)),
         _Search(
             r"\b(?:obey|follow|execute|trust)\s++(?:[\w']++\s++){0,3}(?:messages?|"
             r"instructions|commands|orders|requests|emails?)\s++(?:[\w']++\s++){0,2}from\s++"
