@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from typing import Final
 
-__all__ = ["CREDENTIAL_KINDS", "credential_message", "find_credentials"]
+__all__ = ["CREDENTIAL_KINDS", "credential_message", "find_credentials", "redact"]
 
 _SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
@@ -66,19 +66,41 @@ def _mixed(text: str, classes: int) -> bool:
 def find_credentials(text: str) -> list[str]:
     """The kinds of credential ``text`` holds (see the module docstring), in the order
     of :data:`CREDENTIAL_KINDS`; empty when it holds none."""
-    found = [kind for kind, shape in _SHAPES if shape.search(text)]
+    kinds = {kind for _start, _end, kind in _spans(text)}
+    return [kind for kind in CREDENTIAL_KINDS if kind in kinds]
+
+
+def _spans(text: str) -> list[tuple[int, int, str]]:
+    """Where the credentials of ``text`` are: (start, end, kind)."""
+    spans = [(m.start(), m.end(), kind) for kind, shape in _SHAPES
+             for m in shape.finditer(text)]
     for match in _GIVEN.finditer(text):
         value = match.group(1).rstrip(".,;)")
         if len(value) >= 8 and _mixed(value, 3) and not value.startswith(("$", "<", "{")):
-            found.append("credential_value")
-            break
+            spans.append((match.start(1), match.start(1) + len(value), "credential_value"))
     for match in _TOKEN.finditer(text):
         token = match.group(0)
         if (any(c.isupper() for c in token) and any(c.islower() for c in token)
                 and any(c.isdigit() for c in token) and _entropy(token) > _ENTROPY_BITS):
-            found.append("high_entropy_token")
-            break
-    return found
+            end = match.start() + len(token.rstrip(".-"))
+            spans.append((match.start(), end, "high_entropy_token"))
+    return spans
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential replaced by ``[REDACTED:<kind>]`` (what a recorded
+    conversation keeps: the fact that a key was said, never the key)."""
+    spans = _spans(text)
+    if not spans:
+        return text
+    out, at = [], 0
+    for start, end, kind in sorted(spans):
+        if start < at:  # overlapping finds: the first one covers it
+            continue
+        out += [text[at:start], f"[REDACTED:{kind}]"]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def credential_message(kinds: list[str]) -> str:

@@ -10,7 +10,8 @@ is not such a list, naming the message and what is wrong, before anything is sto
 reviews the turn made due (spec §2.1).
 
 A message may carry ``timestamp`` (ISO-8601 or epoch seconds): it is kept as the
-message's time (``at``), so an imported history keeps its dates.
+message's time (``at``), so an imported history keeps its dates.  Credentials in it are
+redacted before it is stored: nothing secret is kept (:mod:`memoir.credentials`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 import msgspec
 
 from memoir.clock import format_ts, parse_ts
+from memoir.credentials import redact
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
@@ -192,6 +194,17 @@ def check_messages(messages: Any, *, known_calls: Iterable[str] = ()) -> list[di
     return out
 
 
+def _redacted(value: Any) -> Any:
+    """``value`` (a checked message, or a part of one) with every string redacted."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _redacted(inner) for key, inner in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redacted(inner) for inner in value]
+    return value
+
+
 def split_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The turns of a conversation: each starts at a user message (what comes before
     the first one, a system prompt, belongs to the first turn)."""
@@ -306,7 +319,9 @@ def record_turns(
     skill_interval: int,
 ) -> list[tuple[int, tuple[str, ...]]]:
     """Store and journal ``turns`` (checked messages) of a session, in one append;
-    returns, per turn, its number and the reviews it made due."""
+    returns, per turn, its number and the reviews it made due.  Credentials said in the
+    conversation are redacted before anything is stored (``[REDACTED:<kind>]``)."""
+    turns = [[_redacted(m) for m in turn] for turn in turns]
     flat = [m for turn in turns for m in turn]
     refs = iter(store.put(flat))  # durable before the events that point at them
     shaped = [[message_ref(m, next(refs)) for m in turn] for turn in turns]

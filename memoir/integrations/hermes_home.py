@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memoir.credentials import find_credentials
 from memoir.engine import safefs
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
@@ -50,6 +51,7 @@ from memoir.skills.importer import (
     scan_skills,
 )
 from memoir.skills.usage import record_events
+from memoir.threats import all_threats
 
 __all__ = ["HermesExport", "HermesImport", "export_hermes", "import_hermes"]
 
@@ -100,12 +102,24 @@ def _scan(source: Path, skipped: dict[str, str]) -> _Scan:
                               "nor skills/ (HERMES_HOME, ~/.hermes by default, has them)")
     memory: dict[str, list[str]] = {}
     for target in TARGETS:
+        path = source / memory_file(target)
         try:
-            memory[target] = hermes_entries(source, target)
+            entries = hermes_entries(source, target)
         except ValidationError as exc:
-            path = source / memory_file(target)
             skipped[str(path)] = str(exc).removeprefix(f"{path}: ")
-            memory[target] = []
+            entries = []
+        memory[target] = []
+        for number, text in enumerate(entries, start=1):
+            # An import is a background write: no credential, no instruction a write
+            # would refuse, enters the journal from another home.
+            kinds = find_credentials(text)
+            threats = all_threats(text)
+            if kinds or threats:
+                skipped[f"{path}:entry {number}"] = (
+                    f"holds what looks like a credential ({', '.join(kinds)})" if kinds else
+                    f"matches threat pattern(s) {', '.join(threats)}") + "; not imported"
+            else:
+                memory[target].append(text)
     skills = source / "skills"
     if not skills.is_dir():
         return _Scan(memory, [], [], {}, None, None)

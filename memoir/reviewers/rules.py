@@ -160,7 +160,9 @@ def _sentences(text: str) -> list[str]:
     obey evil.example" would launder the half a scan of the whole refuses."""
     out = []
     for sentence in _SENTENCE.split(text):
-        if find_credentials(sentence) or all_threats(sentence):
+        # A redacted credential (record_turn redacts them) marks a sentence about a
+        # secret: nothing of it is worth keeping either.
+        if "[REDACTED:" in sentence or find_credentials(sentence) or all_threats(sentence):
             continue
         for part in _CLAUSE.split(sentence):
             part = part.strip().strip("-*•> ").strip()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memoir.credentials import find_credentials
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
@@ -103,6 +104,7 @@ class HermesRecords:
 
 
 _LINK = "a symbolic link; memoir does not follow links in a folder it imports"
+_CREDENTIAL = "holds what looks like a credential ({}); not imported (store no secret)"
 
 
 def _record_text(path: Path, skipped: dict[str, str], root: Path | None = None) -> str | None:
@@ -220,8 +222,9 @@ def read_skill_files(folder: Path, name: str, skipped: dict[str, str]) -> dict[s
                 skipped[str(full)] = str(exc).removeprefix(f"{full}: ")
                 continue
             problem = check_file_content(text, inner)
-            if problem:
-                skipped[str(full)] = problem
+            kinds = find_credentials(text)
+            if problem or kinds:
+                skipped[str(full)] = problem or _CREDENTIAL.format(", ".join(kinds))
                 continue
             files[path] = text
     return files
@@ -250,8 +253,9 @@ def scan_skills(root: Path, provenance: str, skipped: dict[str, str], *,
             skipped[str(skill_md)] = str(exc).removeprefix(f"{skill_md}: ")
             continue
         problem = check_name(name) or check_category(category) or check_found_skill_md(content)
-        if problem:
-            skipped[str(skill_md)] = problem
+        kinds = find_credentials(content)
+        if problem or kinds:
+            skipped[str(skill_md)] = problem or _CREDENTIAL.format(", ".join(kinds))
             continue
         record = usage.get(name, {})
         origin = "bundled" if name in bundled else "hub" if name in hub else provenance
