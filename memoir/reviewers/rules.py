@@ -257,6 +257,10 @@ class RulesBackend:
         seen: list[Finding] = []
         for _turn, text in review.user_texts():
             for finding in extract(text):
+                if finding.key is not None:
+                    # A keyed fact has one value: only the last one said is written
+                    # (one write, not one per turn the review covers).
+                    seen = [s for s in seen if s.key != finding.key]
                 if not any(_same(finding.text, s.text) for s in seen):
                     seen.append(finding)
         if "memory" in review.request.kinds:
