@@ -13,12 +13,12 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from memoir.engine.adoption import adopt
 from memoir.engine.commit import Decision, Pending, caller_meta
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView, RecordingFiles
+from memoir.engine.files import FilesView
 from memoir.engine.materializer import Drift
 from memoir.errors import MemoirError, NotFoundError, ValidationError
-from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -48,6 +48,9 @@ from memoir.tools import DEFAULT_TOOLS, Toolset
 _log = get_logger("memoir.adoption")
 
 __all__ = ["Memoir"]
+
+#: What an adopter returns: the events, and the files adopted whole.
+Adoption = tuple[list[Payload], list[str]]
 
 
 class Memoir(Engine):
@@ -200,46 +203,30 @@ class Memoir(Engine):
         (:class:`~memoir.errors.AdoptionConflict`) unless ``force``: then the
         hand edit wins.
         """
-        run_id = run or short_id("adopt-")
         self.flush()
         self.files.reload()
         memory_bases, skill_bases, edit_bases = self._adoption_bases()
 
-        read: list[RecordingFiles] = []
+        def memory(state: State, files: FilesView, force: bool) -> Adoption:
+            return memory_adoption.adoption_events(state, files, bases=memory_bases,
+                                                   force=force)
 
-        def decide(state: State, files: FilesView) -> Decision[list[str]]:
-            payloads: list[Payload]
-            recording = RecordingFiles(files)
-            read[:] = [recording]
-            payloads, changed = memory_adoption.adoption_events(
-                state, recording, bases=memory_bases, force=force)
-            skill_payloads, skill_paths, _ignored = skills_adoption.adoption_events(
-                state, recording, bases=skill_bases, force=force)
-            payloads += skill_payloads
-            changed += skill_paths
-            usage_payloads, usage_paths = skills_usage.adoption_events(state, recording)
-            payloads += usage_payloads
-            changed += usage_paths
-            if not changed:
-                return Decision(events=[], result=[])
-            head = RunStarted(run_id=run_id, kind="adopt",
-                              summary=f"adopted hand edits of {', '.join(changed)}")
-            return Decision(events=[head, *payloads], result=changed)
+        def skills(state: State, files: FilesView, force: bool) -> Adoption:
+            found, paths, _ignored = skills_adoption.adoption_events(
+                state, files, bases=skill_bases, force=force)
+            return found, paths
 
-        events, adopted = self.commit_with_files(decide, actor="user", run=run_id)
+        def usage(state: State, files: FilesView, _force: bool) -> Adoption:
+            return skills_usage.adoption_events(state, files)
+
+        run_id = run or short_id("adopt-")
+        adopted = adopt(self, [memory, skills, usage], force=force, run=run_id,
+                        rewrite_all=True)
         if notes is not None:
             for target, base in edit_bases.items():
-                if memory_file(target) in (adopted or ()):
+                if memory_file(target) in adopted.paths:
                     notes += base.kept(self.state.memory.target(target).entries)
-        # Adopted files are rewritten in canonical form (what the journal now says) and
-        # projected files deleted by hand are written back; edits that adoption left
-        # alone (e.g. telemetry), and any saved after adoption read them, stay untouched.
-        keep = set(adopted or ())
-        seen = read[0] if read else None
-        self.projector.rewrite(lambda drifted: [
-            d.path for d in drifted
-            if d.path not in keep or seen is None or not seen.unchanged(d)])
-        return run_id, events
+        return run_id, adopted.events
 
     def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None],
                                        dict[str, memory_adoption.EditBase]]:

@@ -14,15 +14,17 @@ import contextlib
 import dataclasses
 from typing import Any
 
+from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, HeldEntries, is_background
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView, RecordingFiles
-from memoir.errors import MemoirError, NotFoundError
+from memoir.engine.files import FilesView
+from memoir.errors import NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
 from memoir.events.runs import RunStarted
-from memoir.ids import random_hex, short_id
+from memoir.events.types import Payload
+from memoir.ids import random_hex
 from memoir.memory.adoption import adoption_events, edit_base
 from memoir.memory.tool import (
     MAX_FAILURES_PER_TURN,
@@ -243,34 +245,16 @@ def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
         return None
     rel = memory_file(target)
     found = edit_base(engine, target)
-    base = found.entries if found is not None else None
-    run_id = short_id("adopt-")
-    read: list[RecordingFiles] = []
+    bases = {rel: found.entries} if found is not None else None
 
-    def decide(state: State, files: FilesView) -> Decision[str | None]:
-        recording = RecordingFiles(files)
-        read[:] = [recording]
-        try:
-            payloads, changed = adoption_events(
-                state, recording, bases={rel: base} if base is not None else None,
-                targets=(target,), well_formed_only=True)
-        except MemoirError:
-            return Decision(events=[], result=None)
-        if not changed:
-            return Decision(events=[], result=None)
-        head = RunStarted(run_id=run_id, kind="adopt",
-                          summary=f"adopted a hand edit of {rel} before {before}")
-        return Decision(events=[head, *payloads], result=run_id)
+    def adopter(state: State, files: FilesView, _force: bool) -> tuple[list[Payload],
+                                                                      list[str]]:
+        return adoption_events(state, files, bases=bases, targets=(target,),
+                               well_formed_only=True)
 
-    _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
-    if result is not None and read:
-        # The file now holds what the journal says, in its canonical form — but only
-        # over the bytes adopted: a hand edit saved since is another edit, left alone
-        # (and adopted by the next write).
-        seen = read[0]
-        engine.projector.rewrite(lambda drifted: [
-            d.path for d in drifted if d.path != rel or not seen.unchanged(d)])
-    return result
+    adopted = adopt(engine, [adopter], lenient=True,
+                    summary=f"adopted a hand edit of {rel} before {before}")
+    return adopted.run if adopted.paths else None
 
 
 def memory_summary(args: dict[str, Any]) -> str:

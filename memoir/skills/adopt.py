@@ -25,11 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from memoir.engine.commit import Decision
+from memoir.engine.adoption import adopt
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.errors import AdoptionConflict, RejectedError, ValidationError
-from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillContentSet,
     SkillCreated,
@@ -390,19 +389,16 @@ def folder_adoption_events(state: State, files: FilesView, name: str, *,
 
 def adopt_skills(engine: Engine, *, run: str | None = None, force: bool = False) -> Adoption:
     """Adopt every hand change in the skills tree as ``user`` events of one run."""
-    run_id = run or short_id("adopt-")
-    report = Adoption(run=run_id)
+    report = Adoption(run=run or short_id("adopt-"))
     engine.files.reload()
     bases = adoption_bases(engine, engine.state)
 
-    def decide(state: State, files: FilesView) -> Decision[None]:
-        events, adopted, ignored = adoption_events(state, files, bases=bases, force=force)
-        report.adopted, report.ignored = adopted, ignored
-        if not events:
-            return Decision(events=[])
-        summary = f"adopted hand edits of {len(adopted)} file(s) in the skills tree"
-        return Decision(events=[RunStarted(run_id=run_id, kind="adopt", summary=summary),
-                                *events])
+    def adopter(state: State, files: FilesView, force: bool) -> tuple[list[Payload],
+                                                                     list[str]]:
+        events, report.adopted, report.ignored = adoption_events(state, files, bases=bases,
+                                                                 force=force)
+        return events, report.adopted
 
-    report.events, _ = engine.commit_with_files(decide, actor="user", run=run_id)
+    report.events = adopt(engine, [adopter], force=force, run=report.run, summary=(
+        f"adopted hand edits of {len(report.adopted)} file(s) in the skills tree")).events
     return report

@@ -20,11 +20,12 @@ import os
 from collections.abc import Collection
 from typing import Any
 
+from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, ReadMark
 from memoir.engine.commit import Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
-from memoir.errors import MemoirError, NotFoundError
+from memoir.errors import NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
@@ -226,22 +227,13 @@ def adopt_skill_edits(engine: Engine, name: str, *, before: str) -> str | None:
     elif hand_placed_folder(files, name) is None:
         return None
     bases = adoption_bases(engine, state)
-    run_id = short_id("adopt-")
 
-    def decide(state: State, files: FilesView) -> Decision[str | None]:
-        try:
-            events, adopted, _ignored = folder_adoption_events(state, files, name,
-                                                               bases=bases)
-        except MemoirError:
-            return Decision(events=[], result=None)
-        if not events:
-            return Decision(events=[], result=None)
-        head = RunStarted(run_id=run_id, kind="adopt", summary=(
-            f"adopted hand edits of {', '.join(adopted)} before {before}"))
-        return Decision(events=[head, *events], result=run_id)
+    def adopter(state: State, files: FilesView, _force: bool) -> tuple[list[Payload],
+                                                                      list[str]]:
+        events, adopted, _ignored = folder_adoption_events(state, files, name, bases=bases)
+        return events, adopted
 
-    _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
-    return result
+    return adopt(engine, [adopter], before=before, lenient=True).run
 
 
 def _touched(record: SkillRecord, args: dict[str, Any]) -> set[str] | None:

@@ -13,13 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memoir.engine.commit import Decision
+from memoir.engine.adoption import adopt
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView, RecordingFiles
-from memoir.events.runs import RunStarted
+from memoir.engine.files import FilesView
 from memoir.events.skills import SkillPinned, SkillStateChanged, SkillUnpinned, SkillUsageSet
 from memoir.events.types import Payload
-from memoir.ids import short_id
 from memoir.projections.render.skills import USAGE_FILE, usage_json
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
@@ -105,22 +103,6 @@ def adopt_usage(engine: Engine, *, before: str) -> str | None:
     # when the file is memoir's own (the usual case; one stat vouches for it).
     if engine.files.drifted(USAGE_FILE, lambda: usage_json(state)) is None:
         return None
-    run_id = short_id("adopt-")
-    read: list[RecordingFiles] = []
-
-    def decide(state: State, files: FilesView) -> Decision[str | None]:
-        recording = RecordingFiles(files)
-        read[:] = [recording]
-        payloads, changed = adoption_events(state, recording)
-        head = RunStarted(run_id=run_id, kind="adopt",
-                          summary=f"adopted Hermes's usage records of {USAGE_FILE} before "
-                                  f"{before}")
-        return Decision(events=[head, *payloads] if payloads else [],
-                        result=run_id if changed else None)
-
-    _events, result = engine.commit_with_files(decide, actor="user", run=run_id)
-    if result is not None and read:
-        seen = read[0]
-        engine.projector.rewrite(lambda drifted: [
-            d.path for d in drifted if d.path != USAGE_FILE or not seen.unchanged(d)])
-    return result
+    adopted = adopt(engine, [lambda state, files, _force: adoption_events(state, files)],
+                    summary=f"adopted Hermes's usage records of {USAGE_FILE} before {before}")
+    return adopted.run if adopted.paths else None
