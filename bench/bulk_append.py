@@ -22,6 +22,7 @@ from bench._measure import Context, Figure, Target, median, no_gc, scratch_dir
 from memoir.api import Memoir
 from memoir.config import Config
 from memoir.engine import Decision
+from memoir.engine.commit import Caller
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Payload
 from memoir.journal import FileJournal
@@ -57,7 +58,7 @@ def run(ctx: Context) -> list[Figure]:
         # Warm-up, not counted.
         warm = _payloads(9999, 200)
         journal.append([Draft(data=p, actor="import") for p in warm])
-        home.commit(lambda _s: Decision(events=warm), actor="import")
+        home.commit(lambda _s: Decision(events=warm), by="import")
         for r in range(rounds):
             payloads = _payloads(r, EVENTS)
             drafts = [Draft(data=p, actor="import", run=f"r-{r:012x}") for p in payloads]
@@ -73,7 +74,7 @@ def run(ctx: Context) -> list[Figure]:
 
             with no_gc():
                 started = time.perf_counter()
-                events, _ = home.commit(decide, actor="import", run=f"r-{r:012x}")
+                events, _ = home.commit(decide, by=Caller(actor="import", run=f"r-{r:012x}"))
                 commit_s = time.perf_counter() - started
             assert len(events) == EVENTS
 

@@ -129,8 +129,7 @@ def run(ctx: Context) -> list[Figure]:
         for i in range(ctx.pick(200, 1000)):
             skill_manage_call(mem, {"action": "create", "name": f"skill-{i:04d}", "content":
                                     f"---\nname: skill-{i:04d}\ndescription: "
-                                    f"{_sentence(rng, 8)}\n---\n{_sentence(rng, 80)}\n"},
-                              actor="user")
+                                    f"{_sentence(rng, 8)}\n---\n{_sentence(rng, 80)}\n"}, by="user")
         session = mem.start_session()
         session.prompt("warm up")
         prompts, blocks = [], []

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from memoir.api import Memoir
     from memoir.clock import Clock, FakeClock, SystemClock
     from memoir.config import Config, load_config
-    from memoir.engine import CallContext, Decision, default_home
+    from memoir.engine import CallContext, Caller, Decision, default_home
     from memoir.errors import (
         AdoptionConflict,
         ConfigError,
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AdoptionConflict",
     "CallContext",
+    "Caller",
     "Clock",
     "Config",
     "ConfigError",
@@ -90,6 +91,7 @@ __version__ = "0.1.0"
 #: Where each public name lives (imported on first access, PEP 562).
 _EXPORTS: dict[str, str] = {
     "CallContext": "memoir.engine",
+    "Caller": "memoir.engine",
     "Clock": "memoir.clock",
     "Config": "memoir.config",
     "ConfigError": "memoir.errors",

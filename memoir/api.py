@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memoir.engine.adoption import adopt
-from memoir.engine.commit import Decision, Pending, caller_meta
+from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.engine.materializer import Drift
@@ -97,11 +97,9 @@ class Memoir(Engine):
 
         # The blocks are rendered right after the start event is folded, before any
         # other commit of the same group lands in the live state.
-        with caller_meta(meta):
-            pending: Pending[Blocks] = Pending(
-                decide, actor, sid,
-                then=lambda state, _result: render_blocks(state, enabled_targets(self.config)),
-            )
+        pending: Pending[Blocks] = Pending(
+            decide, Caller(actor=actor, session=sid, meta=meta),
+            then=lambda state, _result: render_blocks(state, enabled_targets(self.config)))
         self.run(pending)
         pinned = pending.events[-1].seq
         blocks = session_blocks(self, sid, pinned, rendered=pending.result,

@@ -22,12 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.approval import PendingRejected
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
-from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Payload
 from memoir.ids import short_id
@@ -76,20 +75,14 @@ def approve(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "u
     """Approve the pending writes ``ids`` (None: all), replaying each in the order they
     were proposed; returns what each replay did."""
     chosen = _chosen(engine.state, ids)
-    run_id = run or short_id("approve-")
-    kind: str | None = "approval"
+    by = Caller(actor=actor, run=run or short_id("approve-"), run_kind="approval")
     done: list[Approval] = []
     for write in chosen:
         if write.subsystem == "memory":
-            result, _outcome = memory_call(engine, dict(write.args), actor=actor, run=run_id,
-                                           run_kind=kind, approving=write)
+            result, _outcome = memory_call(engine, dict(write.args), by=by, approving=write)
         else:
-            result = skill_manage_call(engine, dict(write.args), actor=actor, run=run_id,
-                                       run_kind=kind, approving=write)
-        ok = bool(result.get("success"))
-        if ok and run_id in engine.state.runs:
-            kind = None  # the run has started
-        done.append(Approval(write.id, ok, result))
+            result = skill_manage_call(engine, dict(write.args), by=by, approving=write)
+        done.append(Approval(write.id, bool(result.get("success")), result))
     return done
 
 
@@ -102,13 +95,14 @@ def reject(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "us
         chosen = _chosen(state, ids)
         if not chosen:
             return Decision(events=[], result=[])
-        events: list[Payload] = [RunStarted(run_id=run_id, kind="approval",
-                                            summary=f"rejected {len(chosen)} pending write(s)")]
-        events += [PendingRejected(pending_id=w.id, proposed_by=w.actor, reason=reason)
-                   for w in chosen]
-        return Decision(events=events, result=[w.id for w in chosen])
+        events: list[Payload] = [
+            PendingRejected(pending_id=w.id, proposed_by=w.actor, reason=reason)
+            for w in chosen]
+        return Decision(events=events, result=[w.id for w in chosen],
+                        summary=f"rejected {len(chosen)} pending write(s)")
 
-    _events, rejected = engine.commit(decide, actor=actor, run=run_id)
+    _events, rejected = engine.commit(decide, by=Caller(actor=actor, run=run_id,
+                                                        run_kind="approval"))
     return rejected
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memoir.clock import parse_ts
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ConfigError, NotFoundError, ValidationError
@@ -162,8 +162,8 @@ class Learning:
                              why="the offline summary is journaled instead")
         payload = SessionSummarized(session_id=session_id, through_turn=info.turns,
                                     summary=summary, tags=tags, source=source)
-        events, _ = self.engine.commit(lambda _s: Decision(events=[payload]), actor="system",
-                                       session=session_id)
+        events, _ = self.engine.commit(lambda _s: Decision(events=[payload]),
+                                       by=Caller(actor="system", session=session_id))
         return events[0]
 
     def end_idle(self, now: dt.datetime | None = None) -> list[str]:
@@ -187,7 +187,7 @@ class Learning:
                 continue
             sid = info.id
             end = SessionEnded(session_id=sid, reason="idle")
-            self.engine.commit(_decision(end), actor="system", session=sid)
+            self.engine.commit(_decision(end), by=Caller(actor="system", session=sid))
             self.ended(sid)
             ended.append(sid)
         return ended

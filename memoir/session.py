@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
-from memoir.engine.commit import Decision, caller_meta
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
@@ -118,13 +118,11 @@ class Session:
         # An argument sent as null is an argument not given (OpenAI's strict mode sends
         # null for every optional one; Hermes's tools read arguments with .get()).
         args = {key: value for key, value in args.items() if value is not None}
-        with caller_meta(self.context.meta):
-            return self.tools.dispatch(self.engine, self.context, name, args)
+        return self.tools.dispatch(self.engine, self.context, name, args)
 
     def memory(self, args: dict[str, Any]) -> dict[str, Any]:
         """The ``memory`` tool (spec §1.3–1.7)."""
-        with caller_meta(self.context.meta):
-            return memory_tool(self.engine, self.context, args)
+        return memory_tool(self.engine, self.context, args)
 
     def tool_result_message(self, tool_call: Any) -> dict[str, str]:
         """Answer one tool call of an OpenAI-style assistant message and return the
@@ -184,8 +182,7 @@ class Session:
         if self._recorder is None:
             raise ValidationError("this session cannot record turns: open it with "
                                   "memoir.open(...).start_session() or .session(id)")
-        with caller_meta(self.context.meta):
-            return self._recorder.record(self.id, self.actor, self.tools.names, messages)
+        return self._recorder.record(self.id, self.actor, self.tools.names, messages)
 
     def end(self, reason: str = "closed") -> None:
         """Journal the end of the session (once: ending it again does nothing); with
@@ -193,11 +190,9 @@ class Session:
         if self._ended:
             return
         self._ended = True
-        with caller_meta(self.context.meta):
-            self.engine.commit(
-                lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
-                actor=self.actor, session=self.id,
-            )
+        self.engine.commit(
+            lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
+            by=Caller(actor=self.actor, session=self.id, meta=self.context.meta))
         if self._recorder is not None:
             self._recorder.ended(self.id)
 

@@ -27,7 +27,7 @@ import msgspec
 
 from memoir.clock import format_ts, parse_ts
 from memoir.credentials import redact
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
@@ -348,5 +348,5 @@ def record_turns(
             due.append((payload.turn, count_turn(probe, payload)))
         return Decision(events=payloads, result=due)
 
-    _events, due = engine.commit(decide, actor=actor, session=session_id)
+    _events, due = engine.commit(decide, by=Caller(actor=actor, session=session_id))
     return due

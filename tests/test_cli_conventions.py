@@ -290,9 +290,9 @@ def test_blame_and_history_patch_of_a_skill(home: Path) -> None:
     with memoir.open(home) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":
                                 "---\nname: deploy\ndescription: Ship.\n---\nstep one\n"
-                                "step two\n"}, actor="agent")
+                                "step two\n"}, by="agent")
         skill_manage_call(mem, {"action": "patch", "name": "deploy", "old_string": "step two",
-                                "new_string": "step 2, carefully"}, actor="user")
+                                "new_string": "step 2, carefully"}, by="user")
     rows = jok(home, "blame", "skill", "deploy")
     assert isinstance(rows, list)
     by_text = {r["text"]: r for r in rows}
@@ -313,7 +313,7 @@ def _skills(home: Path) -> None:
         for name in ("old-one", "old-two", "fresh"):
             skill_manage_call(mem, {"action": "create", "name": name, "content":
                                     f"---\nname: {name}\ndescription: d.\n---\nbody\n"},
-                              actor="reviewer.skills")
+                                        by="reviewer.skills")
 
 
 def test_curator_usage_pin_list_archived_and_prune(home: Path,
@@ -534,8 +534,7 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
     with memoir.open(home) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":
-                                "---\nname: deploy\ndescription: d.\n---\nbody\n"},
-                          actor="user")
+                                "---\nname: deploy\ndescription: d.\n---\nbody\n"}, by="user")
         session = mem.start_session()
         session.call_tool("memory", {"action": "add", "content": "held one"})
         session.call_tool("memory", {"action": "add", "content": "held two"})

@@ -18,6 +18,7 @@ from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.config import Config
 from memoir.engine import Decision
+from memoir.engine.commit import Caller
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Payload
 from memoir.journal import InMemoryJournal
@@ -56,12 +57,12 @@ def create(m: Memoir, name: str, *, provenance: str = "agent", files: dict[str, 
     text = content or skill_md(name)
     if provenance == "agent" and not protected and category is None:
         result = skill_manage_call(m, {"action": "create", "name": name, "content": text},
-                                   actor=actor or "reviewer.skills")
+            by=actor or "reviewer.skills")
         assert result.get("success"), result
         for path, body in (files or {}).items():
             result = skill_manage_call(m, {"action": "write_file", "name": name,
                                            "file_path": path, "file_content": body},
-                                       actor=actor or "reviewer.skills")
+                                               by=actor or "reviewer.skills")
             assert result.get("success"), result
     else:
         events: list[Payload] = [SkillCreated(
@@ -74,7 +75,7 @@ def create(m: Memoir, name: str, *, provenance: str = "agent", files: dict[str, 
 
 def commit(m: Memoir, events: list[Payload], *, actor: str = "user",
            run: str | None = None) -> None:
-    m.commit(lambda _s: Decision(events=list(events)), actor=actor, run=run)
+    m.commit(lambda _s: Decision(events=list(events)), by=Caller(actor=actor, run=run))
 
 
 def use(m: Memoir, name: str) -> None:

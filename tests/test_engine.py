@@ -13,6 +13,7 @@ from memoir.api import Memoir
 from memoir.config import Config
 from memoir.engine import (
     CallContext,
+    Caller,
     CommitQueue,
     Decision,
     Engine,
@@ -150,7 +151,7 @@ def test_the_commit_queue_decides_writes_folds_and_reports_what_it_wrote() -> No
     journal = InMemoryJournal()
     written: list[list[Event]] = []
     queue = CommitQueue(LiveState(journal, None), written=lambda evs: written.append(list(evs)))
-    pending: Pending[None] = Pending(_add("hello"), "agent", "s-1")
+    pending: Pending[None] = Pending(_add("hello"), Caller(actor="agent", session="s-1"))
     queue.run(pending)
     assert [e.seq for e in pending.events] == [1]
     assert pending.events[0].session == "s-1"
@@ -211,12 +212,12 @@ def test_an_engine_wires_its_followers_and_tells_them_everything(tmp_path: Path)
     follower = _Recorder()
     engine = Engine(tmp_path / "home", config=SYNC, followers=[follower])
     assert follower.named("opened") == [None]
-    engine.commit(_add("mine"), actor="agent")  # the configured limits go first
+    engine.commit(_add("mine"), by="agent")  # the configured limits go first
     assert [e.type for e in follower.named("folded")[-1]] == ["memory.limits_set",
                                                              "memory.entry_added"]
     assert follower.named("advanced")[-1] is True
     other = Engine(tmp_path / "home", config=SYNC)
-    other.commit(_add("theirs"), actor="agent")
+    other.commit(_add("theirs"), by="agent")
     other.close()
     assert engine.head == 3  # catch-up: limits, mine, theirs
     assert [e.data.text for e in follower.named("folded")[-1]] == ["theirs"]
@@ -229,7 +230,7 @@ def test_an_engine_wires_its_followers_and_tells_them_everything(tmp_path: Path)
 
 def test_history_folded_at_open_is_not_news_to_followers(tmp_path: Path) -> None:
     with Engine(tmp_path / "home", config=SYNC) as engine:
-        engine.commit(_add("old"), actor="agent")
+        engine.commit(_add("old"), by="agent")
     follower = _Recorder()
     with Engine(tmp_path / "home", config=SYNC, followers=[follower]) as engine:
         assert engine.head == 2

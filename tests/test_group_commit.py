@@ -96,7 +96,7 @@ def test_concurrent_commits_share_fsyncs_and_every_one_lands_once(
     def work(k: int) -> None:
         seqs = []
         for i in range(25):
-            events, _ = mem.commit(_end(f"t{k}-{i}"), actor="agent")
+            events, _ = mem.commit(_end(f"t{k}-{i}"), by="agent")
             seqs.append(events[0].seq)
         results[k] = seqs
 
@@ -157,11 +157,11 @@ def test_a_failing_decide_or_expectation_fails_only_its_own_commit(
     def work(k: int) -> None:
         try:
             if k % 3 == 0:
-                mem.commit(boom, actor="agent")
+                mem.commit(boom, by="agent")
             elif k % 3 == 1:
-                mem.commit(_end(f"ok-{k}"), actor="agent", expect=ExpectHead(stale_head))
+                mem.commit(_end(f"ok-{k}"), expect=ExpectHead(stale_head), by="agent")
             else:
-                outcomes[k] = mem.commit(_end(f"ok-{k}"), actor="agent")[1]
+                outcomes[k] = mem.commit(_end(f"ok-{k}"), by="agent")[1]
                 return
         except (ValueError, ConflictError) as exc:
             outcomes[k] = type(exc).__name__
@@ -187,13 +187,13 @@ def test_commit_inside_a_decide_is_refused(home: Path) -> None:
     mem = Memoir(home)
 
     def nested(_s: State) -> Decision[None]:
-        mem.commit(lambda _s: Decision(events=[]), actor="agent")
+        mem.commit(lambda _s: Decision(events=[]), by="agent")
         return Decision(events=[])
 
     with pytest.raises(RuntimeError, match="inside a decide"):
-        mem.commit(nested, actor="agent")
+        mem.commit(nested, by="agent")
     # The handle is still usable.
-    mem.commit(_end("s"), actor="agent")
+    mem.commit(_end("s"), by="agent")
     mem.close()
 
 
@@ -216,7 +216,7 @@ def test_sessions_started_during_a_burst_of_adds_pin_their_own_prompt(
         if k < 4:
             for i in range(8):
                 writer_text = f"fact {k}-{i}"
-                mem.commit(_add_entry(writer_text), actor="agent")
+                mem.commit(_add_entry(writer_text), by="agent")
         else:
             for _ in range(4):
                 started.append(mem.start_session())
@@ -241,15 +241,15 @@ def test_a_failed_fsync_fails_the_commit_and_every_later_one(
 
     monkeypatch.setattr(os, "fsync", broken)
     with pytest.raises(JournalError, match="fsync failed"):
-        mem.commit(_end("a"), actor="agent")
+        mem.commit(_end("a"), by="agent")
     monkeypatch.setattr(os, "fsync", real)
     with pytest.raises(JournalError, match="open the home again"):
-        mem.commit(_end("b"), actor="agent")
+        mem.commit(_end("b"), by="agent")
     mem.close()
     # Opening again recovers: the journal verifies and accepts appends.  The record
     # whose fsync failed may or may not be there (like an append cut by a crash).
     again = Memoir(home)
-    again.commit(_end("c"), actor="agent")
+    again.commit(_end("c"), by="agent")
     assert again.verify().records == again.head
     ended = _ended(again)
     assert "b" not in ended and ended[-1] == "c"
@@ -267,7 +267,7 @@ mem = memoir.open(home)
 def work(k):
     for i in range(40):
         mem.commit(lambda _s, k=k, i=i: Decision(events=[SessionEnded(
-            session_id=f"{tag}-{k}-{i}", reason="x")]), actor="agent")
+            session_id=f"{tag}-{k}-{i}", reason="x")]), by="agent")
 threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
 for t in threads: t.start()
 for t in threads: t.join()

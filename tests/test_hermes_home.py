@@ -313,7 +313,7 @@ def _home_with_skill(path: Path) -> None:
 
     with memoir.open(path, create=True) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content": _skill(
-            "deploy", "Deploy.", "Run make deploy.")}, actor="agent")
+            "deploy", "Deploy.", "Run make deploy.")}, by="agent")
         mem.flush()
 
 
@@ -430,7 +430,7 @@ def test_a_skill_whose_folder_would_clash_with_memoirs_is_named_not_imported(
     with memoir.open(tmp_path / "m", create=True) as mem:
         # memoir has a flat skill named like the Hermes home's category "devops".
         skill_manage_call(mem, {"action": "create", "name": "devops", "content": _skill(
-            "devops", "Ops.", "Ops notes.")}, actor="user")
+            "devops", "Ops.", "Ops notes.")}, by="user")
         report = import_hermes(mem, hermes)
         assert "deploy-app" not in mem.state.skills.skills
         assert "nest in" in report.skipped["skills/deploy-app"]

@@ -23,7 +23,7 @@ def skill(name: str, body: str = "1. Do the thing.\n") -> str:
 
 
 def manage(handle: memoir.Memoir, actor: str = "agent", **args: Any) -> dict[str, Any]:
-    return skill_manage_call(handle, args, actor=actor)
+    return skill_manage_call(handle, args, by=actor)
 
 
 def open_home(path: Path, raw: dict[str, Any] | None = None,
@@ -58,7 +58,7 @@ def test_a_foreground_change_to_an_external_skill_copies_it_into_the_home(
             skill("team-tool", "1. Did the thing.\n")
         listed = skills_list_call(h, {})["skills"]
         assert [s["name"] for s in listed] == ["team-tool"]
-        view, _mark = skill_view_call(h, {"name": "team-tool"}, actor="agent")
+        view, _mark = skill_view_call(h, {"name": "team-tool"}, by="agent")
         assert "Did the thing" in view["content"]
 
 

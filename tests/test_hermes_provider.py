@@ -203,7 +203,7 @@ def test_a_provider_session_prefetches_recall_and_relevant_skills(tmp_path: Path
         skill_manage_call(mem, {"action": "create", "name": "deploy-app", "content":
                                 "---\nname: deploy-app\ndescription: Deploy the app to "
                                 "production.\n---\nRun make deploy, then check the "
-                                "dashboard.\n"}, actor="user")
+                                "dashboard.\n"}, by="user")
         with mem.start_session(session_id="old-1") as old:
             old.record_turn([{"role": "user", "content": "The deploy failed with a "
                                                          "timeout on the database."},

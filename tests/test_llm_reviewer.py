@@ -239,7 +239,7 @@ def test_the_curator_asks_the_same_client_for_a_plan_and_validates_it(
         for name in ("pdf-extract", "pdf-merge", "vpn"):
             skill_manage_call(mem, {"action": "create", "name": name, "content":
                                     f"---\nname: {name}\ndescription: {name}.\n---\nbody\n"},
-                              actor="reviewer.skills")
+                                        by="reviewer.skills")
     result = CliRunner().invoke(cli, ["--home", str(home), "--json", "curator", "run",
                                       "--llm"])
     assert result.exit_code == 0, result.stderr

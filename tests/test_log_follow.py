@@ -126,7 +126,7 @@ def test_follow_with_n_zero_shows_only_new_events_and_filters_by_actor(
         follower.nothing_more(1.0)  # the existing entry is not shown again
         with memoir.open(follower_home) as mem:
             memory_call(mem, {"action": "add", "target": "user", "content": "by the user"},
-                        actor="user")
+                by="user")
             mem.start_session().call_tool(
                 "memory", {"action": "add", "target": "memory", "content": "by the agent"})
         seen = [follower.next(), follower.next()]

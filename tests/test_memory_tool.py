@@ -404,7 +404,7 @@ def test_hostile_write_is_journaled_and_leaves_the_file_alone(home: Path) -> Non
 def test_injected_hostile_entry_is_blocked_in_prompt_but_kept_in_the_file(home: Path) -> None:
     with open_home(home) as mem:
         mem.commit(lambda _s: memoir.Decision(events=[
-            EntryAdded(target="user", entry_id="e-x", text=HOSTILE)]), actor="import")
+            EntryAdded(target="user", entry_id="e-x", text=HOSTILE)]), by="import")
         mem.flush()
         assert (home / "memories" / "USER.md").read_text(encoding="utf-8") == HOSTILE
         block = mem.start_session().prompt_blocks()["user"]

@@ -29,7 +29,7 @@ def _skill(mem: memoir.Memoir, name: str, description: str, body: str,
             "content": f"---\nname: {name}\ndescription: {description}\n---\n{body}\n"}
     if category:
         args["category"] = category
-    assert skill_manage_call(mem, args, actor="user")["success"]
+    assert skill_manage_call(mem, args, by="user")["success"]
 
 
 def test_the_prompt_assembles_its_parts_in_order_and_renders_again(home: Path) -> None:
@@ -42,7 +42,7 @@ def test_the_prompt_assembles_its_parts_in_order_and_renders_again(home: Path) -
         _skill(mem, "react-perf", "Speed up slow React renders.",
                "Memoize rows with React.memo and filters with useMemo.", "frontend")
         _skill(mem, "old-skill", "Something archived.", "Gone.")
-        skill_manage_call(mem, {"action": "delete", "name": "old-skill"}, actor="user")
+        skill_manage_call(mem, {"action": "delete", "name": "old-skill"}, by="user")
         with mem.start_session() as past:
             past.record_turn([{"role": "user", "content": "We planned the Postgres 16 upgrade "
                                "with a maintenance window."},

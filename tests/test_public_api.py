@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import memoir
+from memoir.engine.commit import Caller
 from memoir.events.memory import EntryAdded
 
 
@@ -142,7 +143,8 @@ def test_events_filters(home: Path) -> None:
         session = mem.start_session()
         session.call_tool("memory", {"action": "add", "content": "agent note"})
         mem.commit(lambda _s: memoir.Decision(events=[
-            EntryAdded(target="user", entry_id="e-u", text="Ada")]), actor="user", run="r-1")
+            EntryAdded(target="user", entry_id="e-u", text="Ada")]),
+                by=Caller(actor="user", run="r-1"))
         assert [e.type for e in mem.events(types=["memory.*"])] == [
             "memory.limits_set", "memory.entry_added", "memory.entry_added"]
         assert [e.data.text for e in mem.events(actor="user")] == ["Ada"]  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from test_curator_support import START, commit, create, open_home, use
 from memoir.api import Memoir
 from memoir.clock import FakeClock
 from memoir.curator import RevertConflict, last_curator_run, pause, revert_run, run_pass
+from memoir.engine.commit import Caller
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.skills import SkillFileWritten
 from memoir.memory.commands import memory_call
@@ -20,7 +21,7 @@ from memoir.skills import skill_manage_call
 
 def remember(m: Memoir, run: str, **args: Any) -> None:
     args.setdefault("target", "memory")
-    result, _ = memory_call(m, args, actor="user", run=run, run_kind="cli")
+    result, _ = memory_call(m, args, by=Caller(actor="user", run=run, run_kind="cli"))
     assert result["success"], result
 
 
@@ -108,7 +109,7 @@ def test_skip_reverts_only_the_untouched_entities(home: Path) -> None:
     result, _ = memory_call(m, {"operations": [
         {"action": "add", "target": "memory", "content": "kept by later edit"},
         {"action": "add", "target": "memory", "content": "untouched"}]},
-        actor="user", run="cli-batch", run_kind="cli")
+            by=Caller(actor="user", run="cli-batch", run_kind="cli"))
     assert result["success"], result
     remember(m, "cli-later", action="replace", old_text="kept", content="edited later")
     plan = revert_run(m, "cli-batch", on_conflict="skip")
@@ -136,7 +137,7 @@ def test_a_created_skill_is_deleted_and_comes_back_when_the_revert_is_reverted(
     m = open_home(home)
     result = skill_manage_call(m, {"action": "create", "name": "deploy", "content": (
         "---\nname: deploy\ndescription: Ship it\n---\nRun make deploy.\n")},
-        actor="reviewer.skills", run="review-1", run_kind="review")
+            by=Caller(actor="reviewer.skills", run="review-1", run_kind="review"))
     assert result["success"], result
     m.flush()
     assert (home / "skills/deploy/SKILL.md").exists()
@@ -159,8 +160,8 @@ def test_skill_edits_files_pins_and_states_are_put_back(home: Path) -> None:
         SkillFileWritten(name="tool", file="scripts/x.sh", content="x"),
     ], actor="user", run=pin_run)
     skill_manage_call(m, {"action": "edit", "name": "tool", "content": (
-        "---\nname: tool\ndescription: New\n---\nnew body\n")}, actor="user", run="cli-edit",
-        run_kind="cli")
+        "---\nname: tool\ndescription: New\n---\nnew body\n")},
+            by=Caller(actor="user", run="cli-edit", run_kind="cli"))
     revert_run(m, "cli-edit")
     revert_run(m, pin_run)
     record = m.state.skills.skills["tool"]

@@ -16,6 +16,7 @@ from memoir.api import Memoir
 from memoir.curator import revert_run
 from memoir.curator.revert import change_keys
 from memoir.engine import Decision
+from memoir.engine.commit import Caller
 from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.runs import RunStarted
@@ -130,7 +131,7 @@ def build(data: st.DataObject, home: Path, n: int) -> tuple[Memoir, list[list[Pa
 
 def apply_run(m: Memoir, i: int, payloads: list[Payload]) -> None:
     events = [RunStarted(run_id=f"r{i}", kind="cli", summary="generated"), *payloads]
-    m.commit(lambda _s: Decision(events=events), actor="user", run=f"r{i}")
+    m.commit(lambda _s: Decision(events=events), by=Caller(actor="user", run=f"r{i}"))
 
 
 def picture(state: State) -> dict[str, Any]:

@@ -34,10 +34,9 @@ def skill_md(name: str, body: str = "Do the thing.\n") -> str:
 def handle(home: Path) -> Memoir:
     h = memoir.open(home, clock=FakeClock())
     skill_manage_call(h, {"action": "create", "name": "foo", "content": skill_md("foo"),
-                          "category": "dev"}, actor="agent")
+                          "category": "dev"}, by="agent")
     skill_manage_call(h, {"action": "write_file", "name": "foo",
-                          "file_path": "references/r.md", "file_content": "R\n"},
-                      actor="agent")
+                          "file_path": "references/r.md", "file_content": "R\n"}, by="agent")
     h.flush()  # the tree is on disk before the tests edit it by hand
     return h
 
@@ -56,8 +55,7 @@ def test_a_hand_edit_is_adopted_before_an_agent_writes_to_the_skill(handle: Memo
     path.write_text(skill_md("foo", "Edited by hand.\n"))
     head = handle.head
     result = skill_manage_call(handle, {"action": "patch", "name": "foo",
-                                        "old_string": "Edited", "new_string": "Fixed"},
-                               actor="agent")
+                                        "old_string": "Edited", "new_string": "Fixed"}, by="agent")
     assert result["success"] is True
     events = list(handle.events(after=head))
     assert [(e.actor, e.type) for e in events] == [
@@ -73,7 +71,7 @@ def test_a_hand_edit_is_drift_and_refuses_agent_writes_when_adoption_is_off(
     config = Config.model_validate({"skills": {"adopt_hand_edits": False}})
     handle = memoir.open(home, clock=FakeClock(), config=config)
     skill_manage_call(handle, {"action": "create", "name": "foo", "content": skill_md("foo"),
-                               "category": "dev"}, actor="agent")
+                               "category": "dev"}, by="agent")
     handle.flush()
     path = handle.home / "skills/dev/foo/SKILL.md"
     path.write_text(skill_md("foo", "Edited by hand.\n"))
@@ -83,8 +81,7 @@ def test_a_hand_edit_is_drift_and_refuses_agent_writes_when_adoption_is_off(
         handle.rebuild()
     head = handle.head
     result = skill_manage_call(handle, {"action": "patch", "name": "foo",
-                                        "old_string": "Edited", "new_string": "x"},
-                               actor="agent")
+                                        "old_string": "Edited", "new_string": "x"}, by="agent")
     assert result["success"] is False and "memoir adopt" in result["error"]
     [refusal] = [e.data for e in handle.events(after=head)]
     assert isinstance(refusal, SkillWriteRejected) and refusal.guard == "drift"
@@ -105,7 +102,7 @@ def test_adopting_a_hand_edit_records_a_user_change_in_one_run(handle: Memoir) -
     assert change.previous == skill_md("foo")
     assert skills_drift(handle) == []
     assert skill_manage_call(handle, {"action": "patch", "name": "foo", "old_string": "Edited",
-                                      "new_string": "Fixed"}, actor="agent")["success"]
+                                      "new_string": "Fixed"}, by="agent")["success"]
     handle.flush()
     assert path.read_text() == skill_md("foo", "Fixed by hand.\n")
 
@@ -163,7 +160,7 @@ def test_a_hand_edit_that_breaks_the_rules_is_refused_whole(handle: Memoir) -> N
 
 def test_a_pinned_skill_removed_by_hand_is_not_adopted(handle: Memoir) -> None:
     handle.commit(lambda s: memoir.Decision(events=memoir.skills.pin_events(
-        s, "foo", actor="user")), actor="user")
+        s, "foo", actor="user")), by="user")
     handle.flush()
     shutil.rmtree(handle.home / "skills/dev/foo")
     with pytest.raises(ValidationError, match="pinned"):

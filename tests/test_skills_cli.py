@@ -69,7 +69,7 @@ def test_show_prints_any_version_and_history_lists_them(seeded: Path) -> None:
     handle = memoir.open(seeded)
     first = handle.head
     skill_manage_call(handle, {"action": "patch", "name": "deploy", "old_string": "thing",
-                               "new_string": "deploy"}, actor="agent")
+                               "new_string": "deploy"}, by="agent")
     assert run(seeded, "show", "deploy").output == skill_md("deploy", "Do the deploy.\n")
     old = run(seeded, "show", "deploy", "--at", str(first))
     assert old.output == skill_md("deploy")
@@ -86,8 +86,7 @@ def test_show_prints_any_version_and_history_lists_them(seeded: Path) -> None:
 def test_show_file_reads_a_support_file(seeded: Path) -> None:
     handle = memoir.open(seeded)
     skill_manage_call(handle, {"action": "write_file", "name": "deploy",
-                               "file_path": "references/r.md", "file_content": "R\n"},
-                      actor="agent")
+                               "file_path": "references/r.md", "file_content": "R\n"}, by="agent")
     assert run(seeded, "show", "deploy", "--file", "references/r.md").output == "R\n"
     assert run(seeded, "show", "deploy", "--file", "references/x.md").exit_code == 3
 

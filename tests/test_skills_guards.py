@@ -71,7 +71,7 @@ def populate(handle: Memoir) -> None:
                                    files={"references/a.md": "A\n"}))
         if pinned:
             events.append(SkillPinned(name=name))
-    handle.commit(lambda _s: Decision(events=events), actor="user")
+    handle.commit(lambda _s: Decision(events=events), by="user")
 
 
 @pytest.fixture
@@ -147,7 +147,7 @@ def test_background_actors_never_delete(handle: Memoir) -> None:
 
 def test_restore_and_state_changes_follow_the_same_rules(handle: Memoir) -> None:
     handle.commit(lambda s: Decision(events=archive_events(s, "mine", actor="curator",
-                                                           reason="stale")), actor="curator")
+                                                           reason="stale")), by="curator")
     state = handle.state
     with pytest.raises(ValidationError):
         archive_events(state, "mine", actor="curator", reason="again")
@@ -181,7 +181,7 @@ def test_a_refused_background_write_is_journaled_not_applied(handle: Memoir) -> 
     head = handle.head
     result = skill_manage_call(handle, {"action": "edit", "name": "theirs",
                                         "content": skill_md("theirs", "new\n")},
-                               actor="reviewer.skills")
+                                            by="reviewer.skills")
     assert result["success"] is False and "not agent-created" in result["error"]
     [event] = list(handle.events(after=head))
     assert isinstance(event.data, SkillWriteRejected) and event.data.guard == "owner"
@@ -243,11 +243,11 @@ def test_background_actors_never_delete_nor_touch_protected_or_foreign_skills(
                 args = {"name": call["name"]}
                 if call["action"] == "view_file" and call["file_path"]:
                     args["file_path"] = call["file_path"]
-                _result, mark = memoir.skills.skill_view_call(handle, args, actor=actor)
+                _result, mark = memoir.skills.skill_view_call(handle, args, by=actor)
                 if mark is not None:
                     marks.add(mark)
                 continue
-            skill_manage_call(handle, _args(call), actor=actor, viewed=marks)
+            skill_manage_call(handle, _args(call), viewed=marks, by=actor)
             appended = [e.data for e in handle.events(after=head)]
             assert not any(isinstance(e, SkillDeleted) for e in appended)
             if _untouchable(before, call["name"]):
@@ -262,13 +262,12 @@ def test_background_actors_never_delete_nor_touch_protected_or_foreign_skills(
 
 def test_a_background_actor_changes_an_agent_skill_after_viewing_it(handle: Memoir) -> None:
     args = {"action": "patch", "name": "mine", "old_string": "Step two.", "new_string": "Two."}
-    blind = skill_manage_call(handle, args, actor="reviewer.skills")
+    blind = skill_manage_call(handle, args, by="reviewer.skills")
     assert blind["_read_before_write_required"] is True
-    _view, mark = memoir.skills.skill_view_call(handle, {"name": "mine"},
-                                                actor="reviewer.skills")
+    _view, mark = memoir.skills.skill_view_call(handle, {"name": "mine"}, by="reviewer.skills")
     assert mark is not None
-    assert skill_manage_call(handle, args, actor="reviewer.skills", viewed={mark})["success"]
+    assert skill_manage_call(handle, args, viewed={mark}, by="reviewer.skills")["success"]
     # What was viewed is now stale: the next write must view again.
     again = {**args, "old_string": "Two.", "new_string": "2."}
-    assert not skill_manage_call(handle, again, actor="reviewer.skills",
-                                 viewed={mark})["success"]
+    assert not skill_manage_call(handle, again,
+                                 viewed={mark}, by="reviewer.skills")["success"]

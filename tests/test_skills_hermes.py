@@ -71,9 +71,9 @@ def test_usage_json_is_byte_for_byte_what_hermes_writes(home: Path) -> None:
                      provenance="user"),
         SkillCreated(name="gamma", content=content.format("gamma"), provenance="agent"),
         SkillPinned(name="alpha"), SkillViewed(name="alpha"), SkillUsed(name="beta"),
-    ]), actor="user")
+    ]), by="user")
     handle.commit(lambda s: Decision(events=archive_events(s, "gamma", actor="user",
-                                                           reason="old")), actor="user")
+                                                           reason="old")), by="user")
     ours = usage_json(handle.state)
     assert ours is not None
     out = hermes(USAGE_SCRIPT, json.loads(ours))
@@ -122,7 +122,7 @@ def test_skill_manage_succeeds_and_fails_where_hermes_does_with_its_messages(
     theirs = hermes(MANAGE_SCRIPT, CALLS)
     handle = memoir.open(home, clock=FakeClock())
     for call, expected in zip(CALLS, theirs, strict=True):
-        ours = skill_manage_call(handle, dict(call), actor="agent")
+        ours = skill_manage_call(handle, dict(call), by="agent")
         assert ours["success"] == expected["success"], (call, ours, expected)
         if expected["success"]:
             assert ours["message"] == expected["message"], call

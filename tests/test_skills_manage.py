@@ -13,6 +13,7 @@ import memoir
 import memoir.skills
 from memoir.api import Memoir
 from memoir.clock import FakeClock
+from memoir.engine.commit import Caller
 from memoir.errors import NotFoundError
 from memoir.events.skills import (
     SkillContentSet,
@@ -106,7 +107,7 @@ def test_an_archived_skill_frees_its_name_and_is_kept_under_a_suffixed_one(
     def archive(s: State) -> list[Payload]:
         return memoir.skills.archive_events(s, "foo", actor="user", reason="old")
 
-    handle.commit(lambda s: memoir.Decision(events=archive(s)), actor="user")
+    handle.commit(lambda s: memoir.Decision(events=archive(s)), by="user")
     again = manage(agent, action="create", name="foo", content=skill_md(body="second\n"))
     assert again["success"] is True
     skills = handle.state.skills.skills
@@ -120,17 +121,17 @@ def test_an_archived_skill_frees_its_name_and_is_kept_under_a_suffixed_one(
     assert not (handle.home / "skills/.archive/foo").exists()
     # Archive the new one too: restoring "foo" brings back the one archived last, and
     # then, the name being free again, the older copy under its own name.
-    handle.commit(lambda s: memoir.Decision(events=archive(s)), actor="user")
+    handle.commit(lambda s: memoir.Decision(events=archive(s)), by="user")
 
     def restore(s: State) -> list[Payload]:
         return memoir.skills.restore_events(s, "foo", actor="user")
 
-    handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+    handle.commit(lambda s: memoir.Decision(events=restore(s)), by="user")
     assert handle.state.skills.live("foo").content == skill_md(body="second\n")
     with pytest.raises(memoir.ValidationError, match="destination already exists"):
-        handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+        handle.commit(lambda s: memoir.Decision(events=restore(s)), by="user")
     manage(agent, action="delete", name="foo")
-    handle.commit(lambda s: memoir.Decision(events=restore(s)), actor="user")
+    handle.commit(lambda s: memoir.Decision(events=restore(s)), by="user")
     assert handle.state.skills.live("foo").content == skill_md(body="first\n")
     assert [k for k in handle.state.skills.skills] == ["foo"]
     handle.flush()
@@ -277,7 +278,7 @@ def test_pinned_skills_refuse_delete_from_every_actor_and_the_refusal_is_journal
 ) -> None:
     manage(agent, action="create", name="foo", content=skill_md())
     handle.commit(lambda s: memoir.Decision(events=memoir.skills.pin_events(
-        s, "foo", actor="user")), actor="user")
+        s, "foo", actor="user")), by="user")
     result = manage(agent, action="delete", name="foo")
     assert result["success"] is False and "pinned" in result["error"]
     refusal = last_skill_events(handle)[-1]
@@ -334,7 +335,7 @@ def test_skills_list_lists_live_skills_by_category(handle: Memoir, agent: Sessio
 def test_uses_views_and_patches_are_counted_once_each(handle: Memoir, agent: Session) -> None:
     manage(agent, action="create", name="foo", content=skill_md())
     agent.call_tool("skill_view", {"name": "foo"})
-    record_use(handle, "foo", session=agent.id)
+    record_use(handle, "foo", by=Caller(actor="agent", session=agent.id))
     manage(agent, action="patch", name="foo", old_string="make", new_string="build")
     record = handle.state.skills.skills["foo"]
     assert (record.use_count, record.view_count, record.patch_count) == (1, 1, 1)

@@ -114,23 +114,22 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
             do = step["do"]
             result: Any = None
             if do == "manage":
-                result = skill_manage_call(handle, dict(step["args"]), actor=actor,
-                                           viewed=viewed[origin])
+                result = skill_manage_call(handle, dict(step["args"]),
+                                           viewed=viewed[origin], by=actor)
             elif do == "view":
-                result, mark = skill_view_call(handle, dict(step["args"]), actor=actor)
+                result, mark = skill_view_call(handle, dict(step["args"]), by=actor)
                 if mark is not None:
                     viewed[origin].add(mark)
             elif do == "pin":
                 with contextlib.suppress(memoir.MemoirError):
                     handle.commit(lambda s, n=step["name"]: Decision(
-                        events=pin_events(s, n, actor="user")), actor="user")
+                        events=pin_events(s, n, actor="user")), by="user")
             elif do in ("archive", "restore"):
                 build = archive_events if do == "archive" else restore_events
                 try:
                     handle.commit(lambda s, n=step["name"], b=build: Decision(
                         events=b(s, n, actor="user", reason="by hand",
-                                 prune_builtins=handle.config.curator.prune_builtins)),
-                        actor="user")
+                                 prune_builtins=handle.config.curator.prune_builtins)), by="user")
                     result = {"ok": True}
                 except memoir.MemoirError as exc:
                     result = {"ok": False, "message": str(exc)}

@@ -54,11 +54,11 @@ def read_flushed(handle: Memoir, rel: str) -> str:
 
 def agent(handle: Memoir, **args: Any) -> dict[str, Any]:
     """A skill_manage call of a background review: what the agent comes to own."""
-    return skill_manage_call(handle, args, actor="reviewer.skills")
+    return skill_manage_call(handle, args, by="reviewer.skills")
 
 
 def person(handle: Memoir, build: Any) -> None:
-    handle.commit(lambda s: Decision(events=build(s)), actor="user")
+    handle.commit(lambda s: Decision(events=build(s)), by="user")
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_removed_files_and_deleted_skills_leave_no_file(handle: Memoir) -> None:
     agent(handle, action="create", name="a", content=skill_md("a"))
     agent(handle, action="write_file", name="a", file_path="scripts/s.sh", file_content="x")
     skill_manage_call(handle, {"action": "remove_file", "name": "a",
-                               "file_path": "scripts/s.sh"}, actor="agent")
+                               "file_path": "scripts/s.sh"}, by="agent")
     handle.flush()
     assert not (handle.home / "skills/a/scripts/s.sh").exists()
     person(handle, lambda s: delete_events(s, "a", actor="user"))
@@ -107,7 +107,7 @@ def test_removed_files_and_deleted_skills_leave_no_file(handle: Memoir) -> None:
 def test_usage_json_has_hermes_fields_and_formatting(handle: Memoir) -> None:
     agent(handle, action="create", name="b", content=skill_md("b"))
     person(handle, lambda s: [*pin_events(s, "b", actor="user")])
-    skill_view_call(handle, {"name": "b"}, actor="agent")
+    skill_view_call(handle, {"name": "b"}, by="agent")
     record_use(handle, "b")
     text = read_flushed(handle, "skills/.usage.json")
     data = json.loads(text)
@@ -122,7 +122,7 @@ def test_usage_json_has_hermes_fields_and_formatting(handle: Memoir) -> None:
 
 def test_usage_json_says_who_owns_a_skill_and_forgets_deleted_ones(handle: Memoir) -> None:
     skill_manage_call(handle, {"action": "create", "name": "mine", "content": skill_md("mine")},
-                      actor="user")
+        by="user")
     agent(handle, action="create", name="agents", content=skill_md("agents"))
     person(handle, lambda s: archive_events(s, "agents", actor="user", reason="old"))
     data = json.loads(read_flushed(handle, "skills/.usage.json"))
@@ -159,7 +159,7 @@ def apply_op(handle: Memoir, op: tuple[str, str, str | None, str], step: int) ->
         if kind in builders:
             person(handle, builders[kind])
         elif kind == "view":
-            skill_view_call(handle, {"name": name}, actor="agent")
+            skill_view_call(handle, {"name": name}, by="agent")
         elif kind == "use":
             record_use(handle, name)
         else:

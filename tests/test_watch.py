@@ -128,7 +128,7 @@ def test_watch_adopts_an_edited_skill(watched: Path) -> None:
         assert skill_manage_call(mem, {
             "action": "create", "name": "deploy", "content":
             "---\nname: deploy\ndescription: How to deploy.\n---\nRun make deploy.\n"},
-            actor="user")["success"]
+                by="user")["success"]
         mem.flush()
         skill_md = next((watched / "skills").rglob("SKILL.md"))
     watcher = Watcher(watched)
@@ -167,8 +167,7 @@ def test_watch_runs_the_curator_when_it_is_due(watched: Path) -> None:
 def test_watch_adopts_hermes_usage_records_as_they_are_saved(watched: Path) -> None:
     with memoir.open(watched) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":
-                                "---\nname: deploy\ndescription: d.\n---\nbody\n"},
-                          actor="agent")
+                                "---\nname: deploy\ndescription: d.\n---\nbody\n"}, by="agent")
         mem.flush()
     watcher = Watcher(watched)
     try:

@@ -26,9 +26,8 @@ from memoir.commands.base import (
     write_json,
     yes_option,
 )
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.events.memory import EntryRemoved, Target
-from memoir.events.runs import RunStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.lookup import resolve
@@ -113,7 +112,7 @@ def _preview(text: str) -> str:
 def _memory_write(ctx: click.Context, args: dict[str, Any], text: str) -> None:
     handle = open_home(ctx)
     run = short_id("cli-")
-    result, _ = memory_call(handle, args, actor="user", run=run, run_kind="cli")
+    result, _ = memory_call(handle, args, by=Caller(actor="user", run=run, run_kind="cli"))
     target = str(args["target"])
     if not result.get("success"):
         raise _for_people(result, target, text)
@@ -198,12 +197,10 @@ def memory_reset(ctx: click.Context, target: str, yes: bool) -> None:
             payloads += [EntryRemoved(target=t, entry_id=e.id, previous=e.text, position=i,
                                       reason="memory reset")
                          for i, e in reversed(list(enumerate(entries)))]
-        if not payloads:
-            return Decision(events=[])
-        return Decision(events=[RunStarted(run_id=run, kind="cli",
-                                           summary=f"memory reset {target}"), *payloads])
+        return Decision(events=payloads)
 
-    events, _ = handle.commit(decide, actor="user", run=run)
+    events, _ = handle.commit(decide, by=Caller(actor="user", run=run, run_kind="cli",
+                                                run_summary=f"memory reset {target}"))
     if is_json():
         echo_json(write_json(run, events, removed=len(events) - 1 if events else 0))
         return

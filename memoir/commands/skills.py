@@ -28,9 +28,8 @@ from memoir.commands.base import (
     write_json,
     yes_option,
 )
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.errors import MemoirError, NotFoundError
-from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -73,13 +72,9 @@ def skill_run(
     """Commit what ``build`` decides as one CLI run; returns the run id and its events."""
     run = short_id("cli-")
 
-    def decide(state: State) -> Decision[None]:
-        payloads = build(state)
-        if not payloads:
-            return Decision(events=[])
-        return Decision(events=[RunStarted(run_id=run, kind="cli", summary=summary), *payloads])
-
-    events, _ = handle.commit(decide, actor="user", run=run)
+    events, _ = handle.commit(lambda state: Decision(events=build(state)),
+                              by=Caller(actor="user", run=run, run_kind="cli",
+                                        run_summary=summary))
     return run, events
 
 

@@ -31,11 +31,10 @@ from memoir.curator.planner import rules_plan
 from memoir.curator.plans import Plan, Refusal, validate_plan
 from memoir.curator.reports import build_report, rename_map, report_dir
 from memoir.curator.rules import is_candidate
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorRunFinished, CuratorRunStarted, PlanAccepted
-from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillArchived, SkillCreated, SkillWriteRejected
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -184,7 +183,6 @@ def decide_pass(
             "umbrellas": [u.as_dict() for u in plan.umbrellas],
         }
     payloads: list[Payload] = [
-        RunStarted(run_id=run_id, kind="curator", summary=summary.split("\n", 1)[0]),
         CuratorRunStarted(run_id=run_id, dry_run=dry_run, inputs=inputs),
         *lifecycle_events(outcome),
     ]
@@ -245,11 +243,12 @@ def run_pass(
         result = decide_pass(state, now=when, config=cfg, run_id=rid, plan=plan,
                              plan_refusals=plan_refusals, use_rules=use_rules,
                              dry_run=dry_run, elapsed=elapsed)
-        return Decision(events=[] if dry_run else result.payloads, result=result)
+        return Decision(events=[] if dry_run else result.payloads, result=result,
+                        summary=result.summary.split("\n", 1)[0])
 
     if dry_run:
         return decide(engine.state).result
-    events, result = engine.commit(decide, actor=ACTOR, run=rid)
+    events, result = engine.commit(decide, by=Caller(actor=ACTOR, run=rid, run_kind="curator"))
     if result is not None:
         result.events = events
     return result

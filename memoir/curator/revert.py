@@ -37,12 +37,11 @@ from typing import Literal
 
 import msgspec
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ConflictError, NotFoundError, ValidationError
 from memoir.events.curator import CuratorPaused, CuratorResumed, RunReverted
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
-from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillArchived,
     SkillContentSet,
@@ -141,11 +140,13 @@ class RevertPlan:
     reverted: list[str]
     skipped: list[str]
     unsupported: dict[str, int]
+    #: The summary of the revert's run.
+    summary: str = ""
     events: list[Event] = field(default_factory=list)
 
     @property
     def compensations(self) -> list[Payload]:
-        return [p for p in self.payloads if not isinstance(p, RunStarted | RunReverted)]
+        return [p for p in self.payloads if not isinstance(p, RunReverted)]
 
 
 class _Snapshot(msgspec.Struct):
@@ -243,14 +244,13 @@ def plan_revert(
     resolution = "none" if not conflicts else on_conflict
     summary = f"revert {target}" + (f" ({info.kind}: {info.summary})" if info.kind else "")
     payloads: list[Payload] = [
-        RunStarted(run_id=rid, kind="revert", summary=summary[:200]),
         RunReverted(run_id=rid, reverted_run=target, conflicts=[c.entity for c in conflicts],
                     resolution=resolution),
         *compensations,
     ]
     return RevertPlan(target=target, run_id=rid, kind=info.kind, payloads=payloads,
                       conflicts=conflicts, resolution=resolution, reverted=sorted(todo),
-                      skipped=skipped, unsupported=unsupported)
+                      skipped=skipped, unsupported=unsupported, summary=summary[:200])
 
 
 def revert_run(
@@ -282,9 +282,9 @@ def revert_run(
                 f"({', '.join(plan.skipped[:5])}); nothing to revert with --skip-conflicts; "
                 "use --force to put them back anyway"
             )
-        return Decision(events=plan.payloads, result=plan)
+        return Decision(events=plan.payloads, result=plan, summary=plan.summary)
 
-    events, plan = engine.commit(decide, actor=actor, run=rid)
+    events, plan = engine.commit(decide, by=Caller(actor=actor, run=rid, run_kind="revert"))
     assert plan is not None
     plan.events = events
     return plan

@@ -87,4 +87,4 @@ def _defer_first_run(engine: Engine, now: dt.datetime) -> None:
         return Decision(events=[CuratorFirstRunDeferred(at=now.isoformat(),
                                                         summary=DEFERRED_SUMMARY)])
 
-    engine.commit(decide, actor="curator")
+    engine.commit(decide, by="curator")

@@ -3,10 +3,9 @@ shows in ``memoir runs`` and can be reverted like any other change."""
 
 from __future__ import annotations
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.events.curator import CuratorPaused, CuratorResumed
-from memoir.events.runs import RunStarted
 from memoir.ids import short_id
 from memoir.projections.state import State
 
@@ -19,13 +18,12 @@ def _set_paused(engine: Engine, paused: bool, actor: str) -> str | None:
     def decide(state: State) -> Decision[str]:
         if state.curator.paused == paused:
             return Decision[str](events=[])
-        word = "pause" if paused else "resume"
-        return Decision(events=[
-            RunStarted(run_id=run_id, kind="cli", summary=f"curator {word}"),
-            CuratorPaused() if paused else CuratorResumed(),
-        ], result=run_id)
+        return Decision(events=[CuratorPaused() if paused else CuratorResumed()],
+                        result=run_id)
 
-    _events, result = engine.commit(decide, actor=actor, run=run_id)
+    word = "pause" if paused else "resume"
+    _events, result = engine.commit(decide, by=Caller(actor=actor, run=run_id, run_kind="cli",
+                                                      run_summary=f"curator {word}"))
     return result
 
 

@@ -3,7 +3,7 @@ the projector and the other followers of the journal, the materializer, and the 
 context tool handlers receive.  :class:`Engine` puts them together."""
 
 from memoir.engine.caller import CallContext, HeldEntries, ReadMark
-from memoir.engine.commit import CommitQueue, Decision, Pending
+from memoir.engine.commit import Caller, CommitQueue, Decision, Pending
 from memoir.engine.engine import JOURNAL_FILE, Engine, default_home
 from memoir.engine.files import FilesView
 from memoir.engine.followers import Follower, Followers
@@ -14,6 +14,7 @@ from memoir.engine.projector import Projector
 __all__ = [
     "JOURNAL_FILE",
     "CallContext",
+    "Caller",
     "CommitQueue",
     "Decision",
     "Drift",

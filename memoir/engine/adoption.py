@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView, RecordingFiles
 from memoir.errors import MemoirError
-from memoir.events.runs import RunStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.projections.state import State
@@ -72,14 +71,12 @@ def adopt(engine: Engine, adopters: Sequence[Adopter], *, before: str | None = N
                 raise
             payloads += found
             paths += adopted
-        if not payloads:
-            return Decision(events=[], result=paths)
         what = summary or (f"adopted hand edits of {', '.join(paths) or 'the files'}"
                            + (f" before {before}" if before else ""))
-        return Decision(events=[RunStarted(run_id=run_id, kind="adopt", summary=what),
-                                *payloads], result=paths)
+        return Decision(events=payloads, result=paths, summary=what)
 
-    events, paths = engine.commit_with_files(decide, actor="user", run=run_id)
+    events, paths = engine.commit_with_files(decide, by=Caller(actor="user", run=run_id,
+                                                               run_kind="adopt"))
     adopted = list(paths or ())
     if (adopted or rewrite_all) and read:
         seen = read[0]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from memoir.engine.commit import Caller
+
 __all__ = ["CallContext", "HeldEntries", "ReadMark", "is_background"]
 
 #: What ``skill_view`` showed a caller: (skill name, file path, sha256 of the text).
@@ -52,6 +54,13 @@ class CallContext:
     failures: int = 0
     #: Serialises the calls of one caller (a session used from several threads).
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def caller(self, *, starts_run: bool = True) -> Caller:
+        """Who this context's commits are by; ``starts_run=False`` for a commit that
+        must not start the context's run (a read recorded, not a write)."""
+        return Caller(actor=self.actor, session=self.session, run=self.run,
+                      run_kind=self.run_kind if starts_run else None,
+                      run_summary=self.run_summary, meta=self.meta)
 
     def new_turn(self) -> None:
         """A new user turn: the consolidation-failure count starts again."""

@@ -17,51 +17,59 @@ raises or an expectation that fails fails only its own commit.  (Passing the lea
 before the sync, so the next batch is decided while this one syncs, was measured and
 rejected: under the GIL it made many batches of one.)
 
-A caller's own facts (the MCP client behind a session, the Hermes tool call behind a
-mirrored write) ride along as the records' ``meta``: :func:`caller_meta` sets them for
-the commits a block of code makes on its thread, without every command passing them on.
+Every commit says who makes it with a :class:`Caller`: the actor, the session and run
+its records belong to, the caller's own facts (``meta``: the MCP client behind a
+session, the Hermes tool call behind a mirrored write), and, for a run that starts with
+this commit, its kind and summary: the commit path puts ``run.started`` first in the
+first append of a run that lands, so no command has to look for it.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import contextvars
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from memoir.engine.live import LiveState
+from memoir.events.runs import RunStarted
 from memoir.events.types import Draft, Event, Payload
 from memoir.journal import Expectation, JournalWriter
 from memoir.projections.state import State
 
-__all__ = ["CommitQueue", "Decision", "Pending", "Prelude", "caller_meta"]
+__all__ = ["Caller", "CommitQueue", "Decision", "Pending", "Prelude"]
 
 T = TypeVar("T")
 # How long a group-commit leader waits for the last batch's committers (seconds).
 GATHER_SECONDS = 0.0005
 
-_META: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
-    "memoir_caller_meta", default=None)
 
+@dataclass(frozen=True)
+class Caller:
+    """Who makes a commit, and where its records go (see the module docstring).
 
-@contextlib.contextmanager
-def caller_meta(meta: Mapping[str, str] | None) -> Iterator[None]:
-    """Within the block, the records of this thread's commits carry ``meta`` (merged
-    over any the enclosing block set; empty or None: nothing added)."""
-    if not meta:
-        yield
-        return
-    outer = _META.get()
-    token = _META.set({**(outer or {}), **meta})
-    try:
-        yield
-    finally:
-        _META.reset(token)
+    ``run_kind``: when set, the first commit of run ``run`` that lands starts it (a
+    ``run.started`` of that kind, first in the same append), with ``run_summary`` or
+    else the decision's own ``summary``.
+    """
+
+    actor: str
+    session: str | None = None
+    run: str | None = None
+    run_kind: str | None = None
+    run_summary: str | None = None
+    causation: str | None = None
+    #: The caller's own facts, carried as the ``meta`` of every record it writes.
+    meta: Mapping[str, str] | None = None
+
+    @classmethod
+    def of(cls, by: Caller | str) -> Caller:
+        """``by``, an actor's name standing for a caller of no session or run."""
+        return by if isinstance(by, Caller) else cls(actor=by)
 
 
 @dataclass
@@ -71,6 +79,8 @@ class Decision(Generic[T]):
     events: list[Payload] = field(default_factory=list)
     result: T = None  # type: ignore[assignment]
     expect: Expectation | None = None
+    #: The summary of the run this commit starts, when the caller gave none.
+    summary: str | None = None
 
 
 class Prelude(Protocol):
@@ -90,29 +100,21 @@ class Pending(Generic[T]):
     (before any later commit of the same batch lands), and its value becomes the result.
     """
 
-    __slots__ = ("actor", "causation", "decide", "done", "error", "events", "expect",
-                 "meta", "result", "run", "session", "then", "wake")
+    __slots__ = ("by", "decide", "done", "error", "events", "expect", "result", "then",
+                 "wake")
 
     def __init__(
         self,
         decide: Callable[[State], Decision[Any]],
-        actor: str,
-        session: str | None = None,
-        run: str | None = None,
-        causation: str | None = None,
+        by: Caller | str,
         expect: Expectation | None = None,
         *,
         then: Callable[[State, Any], T] | None = None,
     ) -> None:
         self.decide = decide
-        self.actor = actor
-        self.session = session
-        self.run = run
-        self.causation = causation
+        self.by = Caller.of(by)
         self.expect = expect
         self.then = then
-        # Taken on the committing thread, where caller_meta was set.
-        self.meta = _META.get()
         self.events: list[Event] = []
         self.result: T = None  # type: ignore[assignment]
         self.error: BaseException | None = None
@@ -295,12 +297,18 @@ class CommitQueue:
                 return
             if prelude and self.prelude is not None:
                 prelude = self.prelude.events(state, payloads)  # unless they set limits
+            by = pending.by
+            # A run this process started is in the live dict itself (never the lazy
+            # history): the first append of a run that lands starts it.
+            if by.run_kind and by.run and not dict.__contains__(state.runs, by.run) and \
+                    not isinstance(payloads[0], RunStarted):
+                payloads.insert(0, RunStarted(run_id=by.run, kind=by.run_kind,
+                                              summary=by.run_summary or decision.summary
+                                              or ""))
+            meta = dict(by.meta) if by.meta else None
             drafts = [Draft(data=p, actor="system") for p in prelude]
-            drafts += [
-                Draft(data=p, actor=pending.actor, session=pending.session, run=pending.run,
-                      causation=pending.causation, meta=pending.meta)
-                for p in payloads
-            ]
+            drafts += [Draft(data=p, actor=by.actor, session=by.session, run=by.run,
+                             causation=by.causation, meta=meta) for p in payloads]
             events = writer.stage(drafts, expect=decision.expect or pending.expect)
         except Exception as exc:
             pending.error = exc

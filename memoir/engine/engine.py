@@ -22,7 +22,7 @@ from memoir.clock import Clock, SystemClock
 from memoir.config import Config, load_config
 from memoir.engine import safefs
 from memoir.engine.checkpoints import CheckpointStore
-from memoir.engine.commit import CommitQueue, Decision, Pending
+from memoir.engine.commit import Caller, CommitQueue, Decision, Pending
 from memoir.engine.files import FilesView
 from memoir.engine.followers import Follower, Followers
 from memoir.engine.limits import ConfiguredLimits
@@ -192,7 +192,7 @@ class Engine:
                 cut_bytes=0, kept_head=head, saved_to="",
                 reason=f"loss accepted: the journal ended at seq {head}, the home had seen "
                        f"seq {seen}; files that showed more were kept as .bak copies")
-            self.commit(lambda _state: Decision(events=[marker]), actor="system")
+            self.commit(lambda _state: Decision(events=[marker]), by="system")
 
     def _written(self, events: Sequence[Event]) -> None:
         """A batch's events were written (under the journal lock): seal them, tell the
@@ -268,42 +268,29 @@ class Engine:
 
     # -- committing --------------------------------------------------------------------------
 
-    def commit(
-        self,
-        decide: Callable[[State], Decision[T]],
-        *,
-        actor: str,
-        session: str | None = None,
-        run: str | None = None,
-        causation: str | None = None,
-        expect: Expectation | None = None,
-    ) -> tuple[list[Event], T]:
+    def commit(self, decide: Callable[[State], Decision[T]], *, by: Caller | str,
+               expect: Expectation | None = None) -> tuple[list[Event], T]:
         """Decide against the fresh state under the journal lock and append the result.
 
         ``decide`` must be pure (it may be called with any state); a decision with no
-        events appends nothing.  Returns the appended records and the decision's result.
-        Commits from several threads share writes and syncs (see
-        :mod:`memoir.engine.commit`); each is still atomic and sees a fresh state.
+        events appends nothing.  ``by`` says who commits (a :class:`Caller`, or just an
+        actor's name): its actor, session, run and meta go on every record, and a run it
+        names with a kind is started by the first commit of it that lands.  Returns the
+        appended records and the decision's result.  Commits from several threads share
+        writes and syncs (see :mod:`memoir.engine.commit`); each is still atomic and
+        sees a fresh state.
         """
-        pending: Pending[T] = Pending(decide, actor, session, run, causation, expect)
+        pending: Pending[T] = Pending(decide, by, expect)
         self.run(pending)
         return pending.events, pending.result
 
-    def commit_with_files(
-        self,
-        decide: Callable[[State, FilesView], Decision[T]],
-        *,
-        actor: str,
-        session: str | None = None,
-        run: str | None = None,
-        causation: str | None = None,
-        expect: Expectation | None = None,
-    ) -> tuple[list[Event], T]:
+    def commit_with_files(self, decide: Callable[[State, FilesView], Decision[T]], *,
+                          by: Caller | str, expect: Expectation | None = None
+                          ) -> tuple[list[Event], T]:
         """:meth:`commit` for a decision that must also see the projected files (whether
         one was edited by hand): it gets a read-only :class:`FilesView` as well."""
         files = self.files
-        return self.commit(lambda state: decide(state, files), actor=actor, session=session,
-                           run=run, causation=causation, expect=expect)
+        return self.commit(lambda state: decide(state, files), by=by, expect=expect)
 
     def _own_process(self) -> None:
         """Refuse to work in a forked child: its copies of the parent's locks and
@@ -329,7 +316,7 @@ class Engine:
 
     def ensure_limits(self) -> None:
         """Journal the configured limits if they differ from those in force."""
-        self.commit(lambda state: Decision(events=self.limits.events(state)), actor="system")
+        self.commit(lambda state: Decision(events=self.limits.events(state)), by="system")
 
     # -- projected files -------------------------------------------------------------------------
 

@@ -28,11 +28,10 @@ from typing import Any
 
 from memoir.credentials import find_credentials
 from memoir.engine import safefs
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorStateImported
-from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillArchived, SkillsSourcesImported
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -248,15 +247,13 @@ def import_hermes(engine: Engine, source: str | os.PathLike[str], *,
         if curator is not None:
             events.append(curator)
             report.curator = True
-        if not events:
-            return Decision(events=[])
         summary = (f"imported the Hermes home {root.name or root}: "
                    f"{sum(report.memory.values())} memory entries, {len(report.skills)} "
                    f"skills, {len(report.archived)} archived")
-        return Decision(events=[RunStarted(run_id=report.run, kind="import", summary=summary),
-                                *events])
+        return Decision(events=events, summary=summary)
 
-    report.events, _ = engine.commit(decide, actor="import", run=report.run)
+    report.events, _ = engine.commit(decide, by=Caller(actor="import", run=report.run,
+                                                       run_kind="import"))
     return report
 
 

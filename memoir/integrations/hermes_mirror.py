@@ -17,17 +17,16 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memoir.curator.revert import OnConflict, RevertPlan, revert_run
 from memoir.engine import safefs
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.materializer import HERMES_LOCK_WAIT
 from memoir.errors import ValidationError
-from memoir.events.runs import RunStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.memory.adoption import plan_adoption
@@ -65,20 +64,21 @@ def _plan(state: State, hermes_home: Path, targets: Sequence[str]) -> list[Paylo
 
 def pull(engine: Engine, hermes_home: str | os.PathLike[str], *, actor: str,
          session: str | None = None, summary: str, kind: str = "mirror",
-         targets: Sequence[str] = TARGETS) -> tuple[str | None, list[Event]]:
-    """Journal what Hermes's memory files hold now, as one run (kind ``kind``); returns
-    the run id (None when the journal already agrees) and its events."""
+         targets: Sequence[str] = TARGETS, meta: Mapping[str, str] | None = None
+         ) -> tuple[str | None, list[Event]]:
+    """Journal what Hermes's memory files hold now, as one run (kind ``kind``; ``meta``
+    on its records); returns the run id (None when the journal already agrees) and its
+    events."""
     home = Path(hermes_home)
     run_id = short_id("hermes-")
 
     def decide(state: State) -> Decision[str | None]:
         payloads = _plan(state, home, targets)
-        if not payloads:
-            return Decision(events=[], result=None)
-        return Decision(events=[RunStarted(run_id=run_id, kind=kind, summary=summary),
-                                *payloads], result=run_id)
+        return Decision(events=payloads, result=run_id if payloads else None)
 
-    events, result = engine.commit(decide, actor=actor, session=session, run=run_id)
+    events, result = engine.commit(decide, by=Caller(
+        actor=actor, session=session, run=run_id, run_kind=kind, run_summary=summary,
+        meta=meta))
     return result, events
 
 

@@ -41,7 +41,6 @@ from typing import Any, TypeVar, cast
 
 from memoir.api import Memoir
 from memoir.config import load_config
-from memoir.engine.commit import caller_meta
 from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
@@ -149,9 +148,9 @@ class MemoirHermes:
         if self.memoir is None or self.hermes_home is None:
             return None
         session = self.session.id if self.session is not None else None
-        with caller_meta({**self.meta, **(meta or {})}):
-            run, _events = pull(self.memoir, self.hermes_home, actor=actor, session=session,
-                                summary=summary, targets=targets or TARGETS)
+        run, _events = pull(self.memoir, self.hermes_home, actor=actor, session=session,
+                            summary=summary, targets=targets or TARGETS,
+                            meta={**self.meta, **(meta or {})})
         return run
 
     @_guarded(None)

@@ -16,13 +16,12 @@ from typing import Any
 
 from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, HeldEntries, is_background
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.errors import NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
-from memoir.events.runs import RunStarted
 from memoir.events.types import Payload
 from memoir.ids import random_hex
 from memoir.memory.adoption import adoption_events, edit_base
@@ -115,19 +114,15 @@ def memory_call(
     engine: Engine,
     args: dict[str, Any],
     *,
-    actor: str,
-    session: str | None = None,
-    run: str | None = None,
-    run_kind: str | None = None,
+    by: Caller | str,
     held: HeldEntries | None = None,
     approving: PendingWrite | None = None,
-    run_summary: str | None = None,
 ) -> tuple[dict[str, Any], MemoryOutcome | None]:
-    """Run one ``memory`` tool call through the command layer.
+    """Run one ``memory`` tool call through the command layer, as ``by``.
 
-    Returns the Hermes-shaped result and the outcome.  With ``run_kind``, a write that
-    lands starts run ``run`` in the same append.  ``held`` is the caller's record of the
-    entries it holds in memory, updated in place.
+    Returns the Hermes-shaped result and the outcome.  When ``by`` names a run with a
+    kind, a write that lands (a refusal too) starts it in the same append.  ``held`` is
+    the caller's record of the entries it holds in memory, updated in place.
 
     With ``memory.write_approval`` on, a write by anyone but a person (actor ``user``)
     that would land is held instead: ``write.pending`` is journaled and the result says
@@ -135,7 +130,9 @@ def memory_call(
     ``approving`` replays a held write for a person: its ``write.approved`` goes first
     in the same append as the write's events (nothing is appended if it fails).
     """
+    by = Caller.of(by)
     box: list[tuple[MemoryOutcome, list[str]]] = []
+    actor = by.actor
     hold = (approving is None and actor != "user" and engine.config.memory.write_approval)
     pending_id = random_hex(4)
     # A hand edit in the way is adopted (and the call decided again) only when the call
@@ -181,22 +178,16 @@ def memory_call(
                 target=outcome.target, action=_action(args), reason="drift",
                 pattern_ids=[], preview="", length=0, sha256="",
             ))
-        # A run this process started is in the live dict itself (never the lazy history).
-        if run_kind and run and events and not dict.__contains__(state.runs, run):
-            # Every run that lands in the journal starts with run.started, refusals too.
-            verb = "" if outcome.success else "refused "
-            summary = run_summary or f"{verb}memory {_action(args)} ({target})"
-            events.insert(0, RunStarted(run_id=run, kind=run_kind, summary=summary))
-        return Decision(events=events, result=outcome.result)
+        verb = "" if outcome.success else "refused "
+        return Decision(events=events, result=outcome.result,
+                        summary=f"{verb}memory {_action(args)} ({target})")
 
-    _events, result = engine.commit_with_files(decide_here, actor=actor, session=session,
-                                               run=run)
+    _events, result = engine.commit_with_files(decide_here, by=by)
     if result is None:
         may_adopt[0] = False
         target = str(args.get("target") or "memory")
         adopt_hand_edit(engine, target, before=f"{actor}'s memory {_action(args)}")
-        _events, result = engine.commit_with_files(decide_here, actor=actor,
-                                                   session=session, run=run)
+        _events, result = engine.commit_with_files(decide_here, by=by)
     outcome, before = box[-1]
     if outcome.drift is not None and outcome.target is not None:
         kind = outcome.drift
@@ -214,9 +205,7 @@ def memory_call(
 def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     """The ``memory`` tool (spec §1.3–1.7) for the caller ``ctx``."""
     with ctx.lock:
-        result, outcome = memory_call(engine, args, actor=ctx.actor, session=ctx.session,
-                                      run=ctx.run, run_kind=ctx.run_kind, held=ctx.held,
-                                      run_summary=ctx.run_summary)
+        result, outcome = memory_call(engine, args, by=ctx.caller(), held=ctx.held)
         if outcome is not None:
             if outcome.success:
                 ctx.failures = 0

@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
@@ -158,8 +158,8 @@ def build_prompt(engine: Engine, store: TranscriptStore, session_id: str, pinned
         if journal:
             payload = ContextRecalled(session_id=session_id, message_hash=digest, hits=tuple(
                 RecalledHit(**h) for h in hits))
-            events, _ = engine.commit(lambda _s: Decision(events=[payload]), actor="system",
-                                      session=session_id)
+            events, _ = engine.commit(lambda _s: Decision(events=[payload]),
+                                      by=Caller(actor="system", session=session_id))
             recalled_at = events[0].seq
     prompt = Prompt(pinned_seq=pinned_seq, memory=blocks.get("memory"),
                     user=blocks.get("user"), skills_index=procedural.index, skills=skills,

@@ -14,7 +14,7 @@ from typing import Any
 
 from memoir.clock import parse_ts
 from memoir.engine.caller import CallContext
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.insights import (
@@ -25,7 +25,6 @@ from memoir.events.insights import (
     InsightReferenced,
     InsightRejected,
 )
-from memoir.events.runs import RunStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.lookup import resolve
@@ -122,7 +121,7 @@ def memory_search_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -
                                                references=hit["references"] + 1))
         return Decision(events=events, result=hits)
 
-    _events, hits = engine.commit(decide, actor=ctx.actor, session=ctx.session)
+    _events, hits = engine.commit(decide, by=ctx.caller(starts_run=False))
     return {"success": True, "results": hits}
 
 
@@ -149,17 +148,16 @@ def accept_candidate(engine: Engine, prefix: str, *, name: str | None = None) ->
             f"The error (seen {item.count} times):\n\n    {item.signature}\n\n"
             f"Example: {item.example}\n\n"
             f"What resolved it: {item.resolution or 'not observed yet; note it here'}\n")
+    by = Caller(actor="user", run=run, run_kind="candidate",
+                run_summary=f"accept candidate {item.signature[:60]}")
     result = skill_manage_call(engine, {
         "action": "create", "name": skill, "category": "errors",
         "content": f"---\nname: {skill}\ndescription: \"What to do when {item.tool} "
-                   f"fails with this error.\"\n---\n{body}"},
-        actor="user", run=run, run_kind="candidate",
-        run_summary=f"accept candidate {item.signature[:60]}")
+                   f"fails with this error.\"\n---\n{body}"}, by=by)
     if not result.get("success"):
         raise ValidationError(f"the skill could not be created: {result.get('error')}")
     engine.commit(lambda _s: Decision(events=[InsightAccepted(signature=item.signature,
-                                                              skill=skill)]),
-                  actor="user", run=run)
+                                                              skill=skill)]), by=by)
     return run, skill
 
 
@@ -168,8 +166,9 @@ def reject_candidate(engine: Engine, prefix: str, reason: str = "") -> str:
     item = _one(engine.state, prefix, "candidate")
     run = short_id("candidate-")
     engine.commit(lambda _s: Decision(events=[
-        RunStarted(run_id=run, kind="candidate", summary=f"reject {item.signature[:60]}"),
-        InsightRejected(signature=item.signature, reason=reason)]), actor="user", run=run)
+        InsightRejected(signature=item.signature, reason=reason)]), by=Caller(
+            actor="user", run=run, run_kind="candidate",
+            run_summary=f"reject {item.signature[:60]}"))
     return run
 
 
@@ -198,13 +197,11 @@ def maintain(engine: Engine, now: dt.datetime | None = None) -> tuple[str | None
                     config.demote_days:
                 events.append(InsightDemoted(signature=item.signature,
                                              last_used=item.last_used or item.last_seen))
-        if not events:
-            return Decision(events=[])
-        return Decision(events=[RunStarted(run_id=run, kind="maintain", summary=(
+        return Decision(events=events, summary=(
             f"{sum(isinstance(e, InsightExpired) for e in events)} expired, "
-            f"{sum(isinstance(e, InsightDemoted) for e in events)} demoted")), *events])
+            f"{sum(isinstance(e, InsightDemoted) for e in events)} demoted"))
 
-    events, _ = engine.commit(decide, actor="system", run=run)
+    events, _ = engine.commit(decide, by=Caller(actor="system", run=run, run_kind="maintain"))
     return (run if events else None), events
 
 

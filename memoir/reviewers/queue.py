@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.events.reviews import ReviewSkipped
@@ -148,8 +148,8 @@ class ReviewQueue:
         skipped = ReviewSkipped(session_id=request.session_id, through_turn=request.through_turn,
                                 kinds=request.kinds, reason=reason, trigger=request.trigger)
         try:
-            self.engine.commit(lambda _s: Decision(events=[skipped]), actor="system",
-                               session=request.session_id)
+            self.engine.commit(lambda _s: Decision(events=[skipped]),
+                               by=Caller(actor="system", session=request.session_id))
         except Exception as exc:
             log.error("review.skip_not_recorded", session=request.session_id, error=repr(exc))
 

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewWriteLimitReached
-from memoir.events.runs import RunStarted
 from memoir.events.sessions import TurnRecorded
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Event
@@ -107,8 +106,8 @@ class Review:
             limit = ReviewWriteLimitReached(session_id=self.request.session_id,
                                             through_turn=self.request.through_turn,
                                             limit=self.max_writes)
-            self.engine.commit(lambda _s: Decision(events=[limit]), actor=actor,
-                               session=self.request.session_id, run=self.run)
+            self.engine.commit(lambda _s: Decision(events=[limit]), by=Caller(
+                actor=actor, session=self.request.session_id, run=self.run))
         return {"success": False, "error": f"This review has made the {self.max_writes} "
                                            "writes a review may make (reviewers.max_writes); "
                                            "no more are accepted. Stop here."}
@@ -190,10 +189,9 @@ def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
         close = ReviewFailed(session_id=request.session_id, through_turn=request.through_turn,
                              kinds=request.kinds, backend=backend.name, reason=reason,
                              trigger=request.trigger)
-    opening = [] if info is not None else [RunStarted(run_id=run, kind="review",
-                                                      summary=summary)]
-    engine.commit(lambda _s: Decision(events=[*opening, close]), actor=actor,
-                  session=request.session_id, run=run)
+    engine.commit(lambda _s: Decision(events=[close]), by=Caller(
+        actor=actor, session=request.session_id, run=run, run_kind="review",
+        run_summary=summary))
     return list(engine.events(run=run, after=engine.state.runs[run].first_seq - 1))
 
 

@@ -21,10 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from memoir.credentials import find_credentials
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
-from memoir.events.runs import RunStarted
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -316,11 +315,9 @@ def import_skills(
             else:
                 flat.add(skill.name)
         report.imported = imported
-        if not events:
-            return Decision(events=[])
-        summary = f"imported {len(imported)} skill(s) from {root.name or root} as {provenance}"
-        return Decision(events=[RunStarted(run_id=report.run, kind="import", summary=summary),
-                                *events])
+        return Decision(events=events, summary=(
+            f"imported {len(imported)} skill(s) from {root.name or root} as {provenance}"))
 
-    report.events, _ = engine.commit(decide, actor=actor, run=report.run)
+    report.events, _ = engine.commit(decide, by=Caller(actor=actor, run=report.run,
+                                                       run_kind="import"))
     return report

@@ -22,7 +22,7 @@ from typing import Any
 
 from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, ReadMark
-from memoir.engine.commit import Decision
+from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
 from memoir.errors import NotFoundError
@@ -206,7 +206,7 @@ def copy_external(engine: Engine, found: ExternalSkill, *, before: str) -> str |
             f"{before}; the external folder is left as it is"))
         return Decision(events=[head, copy], result=run_id)
 
-    _events, result = engine.commit(decide, actor="user", run=run_id)
+    _events, result = engine.commit(decide, by=Caller(actor="user", run=run_id))
     return result
 
 
@@ -338,22 +338,22 @@ def skill_manage_call(
     engine: Engine,
     args: dict[str, Any],
     *,
-    actor: str,
-    session: str | None = None,
-    run: str | None = None,
-    run_kind: str | None = None,
+    by: Caller | str,
     viewed: Collection[ReadMark] = (),
     approving: PendingWrite | None = None,
-    run_summary: str | None = None,
 ) -> dict[str, Any]:
-    """Run one ``skill_manage`` call through the command layer; returns Hermes's result.
+    """Run one ``skill_manage`` call through the command layer as ``by``; returns
+    Hermes's result.
 
-    With ``run_kind``, a call that lands starts run ``run`` in the same append.  With
+    When ``by`` names a run with a kind, a call that lands starts it in the same append.
+    With
     ``skills.write_approval`` on, a write by anyone but a person that would land is
     held (``write.pending``, result ``staged``); ``approving`` replays a held write for
     a person, its ``write.approved`` first in the same append (see
     :func:`memoir.memory.commands.memory_call`).
     """
+    by = Caller.of(by)
+    actor = by.actor
     hold = approving is None and actor != "user" and engine.config.skills.write_approval
     pending_id = random_hex(4)
 
@@ -425,14 +425,10 @@ def skill_manage_call(
                       "gist": gist, "message": (
                           "Staged for approval (skills.write_approval is on). Not yet "
                           "saved — review with `memoir pending`.")}
-        # A run this process started is in the live dict itself (never the lazy history).
-        started = run is not None and dict.__contains__(state.runs, run)
-        if run_kind and run and outcome.success and payloads and not started:
-            payloads.insert(0, RunStarted(run_id=run, kind=run_kind,
-                                          summary=run_summary or f"skill_manage {action} {name}"))
-        return Decision(events=payloads, result=result)
+        return Decision(events=payloads, result=result,
+                        summary=f"skill_manage {action} {name}")
 
-    _events, answer = engine.commit_with_files(decide, actor=actor, session=session, run=run)
+    _events, answer = engine.commit_with_files(decide, by=by)
     assert answer is not None
     return answer
 
@@ -441,19 +437,19 @@ def skill_view_call(
     engine: Engine,
     args: dict[str, Any],
     *,
-    actor: str,
-    session: str | None = None,
-    run: str | None = None,
+    by: Caller | str,
 ) -> tuple[dict[str, Any], ReadMark | None]:
-    """Run one ``skill_view`` call: one ``skill.viewed`` event per successful call.
+    """Run one ``skill_view`` call as ``by``: one ``skill.viewed`` event per successful
+    call.
 
     Returns the result and the read mark for what was shown (None on failure).
     """
+    by = Caller.of(by)
     shown: list[ReadMark] = []
     external = _externals(engine)
     name = args.get("name")
     if isinstance(name, str):
-        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{actor}'s skill_view")
+        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
 
     def decide(state: State) -> Decision[dict[str, Any]]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
@@ -464,7 +460,7 @@ def skill_view_call(
             shown.append((name, path, text_digest(text)))
         return Decision(events=[outcome.event] if outcome.event else [], result=outcome.result)
 
-    _events, result = engine.commit(decide, actor=actor, session=session, run=run)
+    _events, result = engine.commit(decide, by=by)
     assert result is not None
     return result, (shown[0] if shown else None)
 
@@ -478,9 +474,7 @@ def record_use(
     engine: Engine,
     name: str,
     *,
-    actor: str = "agent",
-    session: str | None = None,
-    run: str | None = None,
+    by: Caller | str = "agent",
     via: str = "activation",
 ) -> Event:
     """Journal that skill ``name`` was used (a slash command, a preload, a cron run).
@@ -493,7 +487,7 @@ def record_use(
             raise NotFoundError(f"no skill named '{name}' to record a use of")
         return Decision(events=[SkillUsed(name=name, via=via)])
 
-    events, _ = engine.commit(decide, actor=actor, session=session, run=run)
+    events, _ = engine.commit(decide, by=by)
     return events[-1]
 
 
@@ -501,14 +495,12 @@ def record_use(
 
 
 def skill_manage_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
-    return skill_manage_call(engine, args, actor=ctx.actor, session=ctx.session, run=ctx.run,
-                             run_kind=ctx.run_kind, viewed=ctx.viewed,
-                             run_summary=ctx.run_summary)
+    return skill_manage_call(engine, args, by=ctx.caller(), viewed=ctx.viewed)
 
 
 def skill_view_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
-    result, mark = skill_view_call(engine, args, actor=ctx.actor, session=ctx.session,
-                                   run=ctx.run)
+    # A view is no write: it does not start the caller's run.
+    result, mark = skill_view_call(engine, args, by=ctx.caller(starts_run=False))
     if mark is not None:
         ctx.viewed.add(mark)
     return result
