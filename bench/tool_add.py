@@ -24,7 +24,7 @@ from bench._hermes import measure_hermes_add
 from bench._measure import Context, Figure, Target, median, scratch_dir
 from bench.hermes_baseline import adds_per_window, entry_text
 from memoir.api import Memoir
-from memoir.session import Session
+from memoir.sessions.session import Session
 
 NAME = "tool_add"
 THREAD_COUNTS = (1, 4, 8)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from memoir.events import Draft, Event
     from memoir.journal import ExpectHead, ExpectUntouched, FileJournal, InMemoryJournal, Journal
     from memoir.projections.state import State
-    from memoir.session import Session
+    from memoir.sessions.session import Session
     from memoir.tools import Tool, Toolset, tool_schemas
 
 __all__ = [
@@ -115,7 +115,7 @@ _EXPORTS: dict[str, str] = {
     "NotFoundError": "memoir.errors",
     "ProjectionError": "memoir.errors",
     "RejectedError": "memoir.errors",
-    "Session": "memoir.session",
+    "Session": "memoir.sessions.session",
     "State": "memoir.projections.state",
     "SystemClock": "memoir.clock",
     "Tool": "memoir.tools",

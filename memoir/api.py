@@ -22,7 +22,6 @@ from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
-from memoir.learning import Learning
 from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
@@ -31,7 +30,7 @@ from memoir.projections.lazy import LazyDict
 from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
-from memoir.prompt import (
+from memoir.prompt.blocks import (
     Blocks,
     blocks_at,
     enabled_targets,
@@ -39,7 +38,8 @@ from memoir.prompt import (
     render_blocks,
     session_blocks,
 )
-from memoir.session import Session
+from memoir.reviewers.loop import Learning
+from memoir.sessions.session import Session
 from memoir.skills import adopt as skills_adoption
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
@@ -149,7 +149,7 @@ class Memoir(Engine):
 
     @functools.cached_property
     def learning(self) -> Learning:
-        """Recorded turns, nudges and reviews (see :mod:`memoir.learning`)."""
+        """Recorded turns, nudges and reviews (see :mod:`memoir.reviewers.loop`)."""
         return Learning(self)
 
     def _recorder(self) -> Learning | None:

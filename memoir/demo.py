@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import memoir
-from memoir.curator import revert_run, run_pass
+from memoir.curator import run_pass
 from memoir.events.memory import LimitsSet, WriteRejected
+from memoir.oversight.revert import revert_run
 from memoir.projections.memory import FILE_NAMES
 
 __all__ = ["run_demo"]

@@ -23,9 +23,9 @@ from typing import Any, Literal, Required, TypedDict, cast
 from memoir.engine.caller import CallContext
 from memoir.engine.engine import Engine
 from memoir.errors import MemoirError
+from memoir.insights.pipeline import MEMORY_SEARCH_SCHEMA, memory_search_tool
 from memoir.logs import get_logger
 from memoir.memory.commands import MEMORY_SCHEMA, memory_tool
-from memoir.recall.insights import MEMORY_SEARCH_SCHEMA, memory_search_tool
 from memoir.recall.tool import SESSION_SEARCH_SCHEMA, session_search_tool
 from memoir.skills.tools import (
     SKILL_MANAGE_SCHEMA,

@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 import memoir
-from memoir.approvals import approve, pending, reject, show
 from memoir.cli import cli
 from memoir.clock import FakeClock
 from memoir.config import Config
-from memoir.curator import revert_run
 from memoir.events.approval import PendingApproved, PendingRejected, WritePending
+from memoir.oversight.approvals import approve, pending, reject, show
+from memoir.oversight.revert import revert_run
 
 sys.path.insert(0, str(Path(__file__).parent))
 from oracle import hermes_python

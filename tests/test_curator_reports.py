@@ -20,8 +20,9 @@ from oracle import hermes_python
 from test_curator_support import START, create, files_of, open_home
 
 from memoir.clock import FakeClock, parse_ts
-from memoir.curator import automatic_transitions, pause, revert_run, run_pass
+from memoir.curator import automatic_transitions, pause, run_pass
 from memoir.curator.reports import build_report
+from memoir.oversight.revert import revert_run
 from memoir.projections.curator import CuratorState
 from memoir.projections.render.curator import render_curator_state, render_run_json
 from memoir.projections.skills import SkillRecord

@@ -17,8 +17,9 @@ from oracle import hermes_python
 
 import memoir
 from memoir.cli import cli
-from memoir.curator import revert_run, run_pass
+from memoir.curator import run_pass
 from memoir.integrations.hermes_home import export_hermes, import_hermes
+from memoir.oversight.revert import revert_run
 from memoir.projections.state import State
 
 

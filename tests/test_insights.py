@@ -15,8 +15,8 @@ from click.testing import CliRunner
 import memoir
 from memoir.cli import cli
 from memoir.clock import FakeClock
+from memoir.insights.signatures import signature
 from memoir.projections.state import State
-from memoir.recall.signatures import signature
 
 
 @pytest.fixture(autouse=True)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import memoir
 from memoir.config import Config
-from memoir.curator.revert import revert_run
 from memoir.errors import ValidationError
+from memoir.oversight.revert import revert_run
 from memoir.projections.state import State
 from memoir.reviewers.review import Review, ReviewRequest, run_review
 

@@ -13,7 +13,7 @@ import pytest
 import memoir
 from memoir.engine import memsnaps
 from memoir.projections.state import State
-from memoir.prompt import render_blocks
+from memoir.prompt.blocks import render_blocks
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ def test_rendering_a_prompt_read_only_writes_nothing(home: Path) -> None:
 
 def test_a_sessions_frozen_blocks_are_kept_and_checked_before_use(
         home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import memoir.prompt as prompt_module
+    import memoir.prompt.blocks as prompt_module
 
     with memoir.open(home) as mem:
         mem.start_session().call_tool("memory", {"action": "add", "content": "fact one"})
@@ -160,7 +160,7 @@ def test_a_kept_prompt_opens_its_session_and_a_repair_forgets_it(
     with memoir.open(home) as mem:
         session = mem.start_session(actor="agent")
         frozen = session.prompt_blocks()
-    import memoir.prompt as prompt_module
+    import memoir.prompt.blocks as prompt_module
 
     monkeypatch.setattr(prompt_module, "blocks_at",
                         lambda *a, **k: pytest.fail("the blocks were rendered again"))

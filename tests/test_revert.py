@@ -11,11 +11,12 @@ from test_curator_support import START, commit, create, open_home, use
 
 from memoir.api import Memoir
 from memoir.clock import FakeClock
-from memoir.curator import RevertConflict, last_curator_run, pause, revert_run, run_pass
+from memoir.curator import pause, run_pass
 from memoir.engine.commit import Caller
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.skills import SkillFileWritten
 from memoir.memory.commands import memory_call
+from memoir.oversight.revert import RevertConflict, last_curator_run, revert_run
 from memoir.skills import skill_manage_call
 
 

@@ -13,8 +13,6 @@ from hypothesis import strategies as st
 from test_curator_support import open_home
 
 from memoir.api import Memoir
-from memoir.curator import revert_run
-from memoir.curator.revert import change_keys
 from memoir.engine import Decision
 from memoir.engine.commit import Caller
 from memoir.events.curator import CuratorPaused, CuratorResumed
@@ -35,6 +33,7 @@ from memoir.events.skills import (
     SkillViewed,
 )
 from memoir.events.types import Payload
+from memoir.oversight.revert import change_keys, revert_run
 from memoir.projections.state import State
 
 SKILLS = ["alpha", "beta", "gamma"]

@@ -26,7 +26,7 @@ from memoir.events.skills import (
 )
 from memoir.events.types import Payload
 from memoir.projections.state import State
-from memoir.session import Session
+from memoir.sessions.session import Session
 from memoir.skills import record_use, skill_at, skill_history
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import click
 
 from memoir.api import Memoir
-from memoir.audit import Origin, blame_memory, blame_skill, diff_states
 from memoir.clock import format_ts, parse_moment
 from memoir.commands.base import (
     complete_runs,
@@ -20,6 +19,7 @@ from memoir.commands.base import (
 )
 from memoir.errors import NotFoundError
 from memoir.lookup import did_you_mean, resolve
+from memoir.oversight.audit import Origin, blame_memory, blame_skill, diff_states
 from memoir.projections.memory import TARGETS
 from memoir.projections.skills import SKILL_FILE
 

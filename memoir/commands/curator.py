@@ -38,15 +38,15 @@ from memoir.curator.lifecycle import candidates
 from memoir.curator.llm_plan import llm_plan
 from memoir.curator.passes import PassResult, run_pass
 from memoir.curator.plans import Plan, Refusal, load_plan
-from memoir.curator.revert import OnConflict, RevertPlan, last_curator_run, revert_run
 from memoir.curator.schedule import DEFERRED, maybe_run, should_run
 from memoir.curator.state_commands import pause, resume
 from memoir.errors import NotFoundError
 from memoir.events.types import Payload
+from memoir.insights.pipeline import maintain
 from memoir.llm import LLMError, client_from_config
 from memoir.lookup import did_you_mean, resolve
+from memoir.oversight.revert import OnConflict, RevertPlan, last_curator_run, revert_run
 from memoir.projections.skills import SkillRecord, skill_dir
-from memoir.recall.insights import maintain
 from memoir.skills.guards import archive_events
 
 __all__ = ["curator", "revert", "runs"]

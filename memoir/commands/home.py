@@ -26,7 +26,7 @@ from memoir.errors import DriftError
 from memoir.journal import FileJournal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
-from memoir.prompt import clear_kept
+from memoir.prompt.blocks import clear_kept
 
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
 

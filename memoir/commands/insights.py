@@ -9,7 +9,7 @@ import click
 
 from memoir.clock import parse_moment
 from memoir.commands.base import echo_json, home_option, is_json, open_home, table, write_json
-from memoir.recall.insights import accept_candidate, insight_rows, maintain, reject_candidate
+from memoir.insights.pipeline import accept_candidate, insight_rows, maintain, reject_candidate
 
 __all__ = ["candidates_group", "insights_group", "maintain_command"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from memoir.approvals import approve, check_ids, pending, reject, show
 from memoir.commands.base import Exit, UserError, echo_json, home_option, is_json, open_home
 from memoir.errors import ValidationError
+from memoir.oversight.approvals import approve, check_ids, pending, reject, show
 
 __all__ = ["pending_group"]
 

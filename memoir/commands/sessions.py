@@ -27,7 +27,7 @@ from memoir.lookup import resolve
 from memoir.reading import read_text
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
-from memoir.turns import check_messages
+from memoir.sessions.turns import check_messages
 
 __all__ = ["review", "sessions_group"]
 

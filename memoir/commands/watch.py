@@ -125,7 +125,7 @@ def _heal(handle: Memoir, home: Path, deleted: set[str] | None) -> None:
 
 def _tick(handle: Memoir) -> None:
     from memoir.curator.schedule import maybe_run
-    from memoir.recall.insights import maintain
+    from memoir.insights.pipeline import maintain
 
     try:
         maintained, events = maintain(handle)

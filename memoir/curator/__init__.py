@@ -1,5 +1,5 @@
-"""The curator: lifecycle transitions, schedule, consolidation plans, reports, and
-reverting any run.
+"""The curator: lifecycle transitions, schedule, consolidation plans, reports.  (The
+revert of any run, a curator pass's included, is the person's: :mod:`memoir.oversight`.)
 
 The curator projection is :mod:`memoir.projections.curator`, its files are rendered by
 :mod:`memoir.projections.render.curator`; the CLI group is :mod:`memoir.commands.curator`.
@@ -29,20 +29,11 @@ from memoir.curator.plans import (
     parse_plan,
     validate_plan,
 )
-from memoir.curator.revert import (
-    Conflict,
-    RevertConflict,
-    RevertPlan,
-    last_curator_run,
-    plan_revert,
-    revert_run,
-)
 from memoir.curator.schedule import idle_seconds, maybe_run
 from memoir.curator.state_commands import pause, resume
 from memoir.projections.render.curator import CuratorRenderer
 
 __all__ = [
-    "Conflict",
     "Consolidation",
     "CuratorConfig",
     "CuratorRenderer",
@@ -51,8 +42,6 @@ __all__ = [
     "Plan",
     "Pruning",
     "Refusal",
-    "RevertConflict",
-    "RevertPlan",
     "Transition",
     "Umbrella",
     "automatic_transitions",
@@ -60,14 +49,11 @@ __all__ = [
     "curator_config",
     "decide_pass",
     "idle_seconds",
-    "last_curator_run",
     "load_plan",
     "maybe_run",
     "parse_plan",
     "pause",
-    "plan_revert",
     "resume",
-    "revert_run",
     "rules_plan",
     "run_pass",
     "should_run",

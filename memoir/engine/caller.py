@@ -1,7 +1,7 @@
 """The call context: who is calling a tool, in which session and run, and what this
 caller has been shown and holds — the per-call state every tool handler gets.
 
-A :class:`~memoir.session.Session` owns one for its agent; a reviewer builds its own
+A :class:`~memoir.sessions.session.Session` owns one for its agent; a reviewer builds its own
 (its actor, its run, its own read marks), so the same handlers serve both without
 any per-session state hidden elsewhere.
 """

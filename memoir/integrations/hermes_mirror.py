@@ -21,7 +21,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memoir.curator.revert import OnConflict, RevertPlan, revert_run
 from memoir.engine import safefs
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
@@ -30,6 +29,7 @@ from memoir.errors import ValidationError
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.memory.adoption import plan_adoption
+from memoir.oversight.revert import OnConflict, RevertPlan, revert_run
 from memoir.projections.memory import TARGETS, dedupe, file_text, parse_file, well_formed
 from memoir.projections.render import memory_file
 from memoir.projections.state import State

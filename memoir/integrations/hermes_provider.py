@@ -47,8 +47,8 @@ from memoir.logs import get_logger
 from memoir.names import SESSION_ID
 from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
-from memoir.recall.assemble import skills_index
-from memoir.session import Session
+from memoir.prompt.assemble import skills_index
+from memoir.sessions.session import Session
 
 __all__ = ["HOOK_LOCK_SECONDS", "MemoirHermes", "make_provider"]
 

@@ -40,7 +40,7 @@ from mcp.shared.exceptions import MCPError
 
 from memoir.api import Memoir
 from memoir.logs import get_logger
-from memoir.session import Session
+from memoir.sessions.session import Session
 from memoir.skills.model import description_of
 from memoir.tools import DEFAULT_TOOLS, Toolset
 

@@ -28,8 +28,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from memoir.audit import blame_memory
 from memoir.credentials import find_credentials
+from memoir.oversight.audit import blame_memory
 from memoir.reviewers.review import Review
 from memoir.threats import all_threats
 

@@ -34,10 +34,10 @@ from memoir.errors import NotFoundError, ValidationError
 from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
 from memoir.events.sessions import MessageRef, ToolError, TurnRecorded
 from memoir.events.types import Payload
+from memoir.insights.signatures import signature
 from memoir.messages import clip, tool_error
 from memoir.projections.sessions import count_turn
 from memoir.projections.state import State
-from memoir.recall.signatures import signature
 
 __all__ = [
     "MAX_CONVERSATION_CHARS",

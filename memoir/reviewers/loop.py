@@ -1,6 +1,6 @@
 """The learning loop of one handle: recorded turns, nudges, and the reviews they trigger.
 
-:class:`Learning` joins the transcript store, :func:`memoir.turns.record_turns` and the
+:class:`Learning` joins the transcript store, :func:`memoir.sessions.turns.record_turns` and the
 review queue.  A session records its turns through it; each recorded turn may make a
 memory or skill review due (Hermes's counters, spec §2.1), which the queue runs as the
 configuration says; when a session ends, a last review covers the turns no review has
@@ -31,11 +31,11 @@ from memoir.reviewers.llm import LLMBackend, llm_summary
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
-from memoir.turns import check_messages, record_turns, split_turns
+from memoir.sessions.turns import check_messages, record_turns, split_turns
 
 __all__ = ["Learning", "RecordedTurns"]
 
-_log = get_logger("memoir.learning")
+_log = get_logger("memoir.reviewers.loop")
 
 
 @dataclass(frozen=True)

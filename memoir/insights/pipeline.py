@@ -1,7 +1,7 @@
 """Seed 003's pipeline, the parts a caller drives: hints, ``memory_search``, candidates a
 person accepts or rejects, and the scheduled pass that expires and demotes.
 
-Counting and promotion happen when turns are recorded (:mod:`memoir.turns`); this
+Counting and promotion happen when turns are recorded (:mod:`memoir.sessions.turns`); this
 module reads the insights projection and journals the steps a person or the schedule
 takes, each as a run you can revert.
 """
@@ -27,10 +27,10 @@ from memoir.events.insights import (
 )
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.insights.signatures import signature
 from memoir.lookup import resolve
 from memoir.projections.insights import Insight
 from memoir.projections.state import State
-from memoir.recall.signatures import signature
 from memoir.skills.tools import skill_manage_call
 
 __all__ = ["MEMORY_SEARCH_SCHEMA", "accept_candidate", "hint_for", "insight_rows", "maintain",

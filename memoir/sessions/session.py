@@ -19,10 +19,10 @@ from memoir.engine.engine import Engine
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
+from memoir.insights.pipeline import hint_for
 from memoir.memory.commands import memory_tool
-from memoir.prompt import Blocks, session_blocks
-from memoir.recall.assemble import Procedural, Prompt, build_prompt
-from memoir.recall.insights import hint_for
+from memoir.prompt.assemble import Procedural, Prompt, build_prompt
+from memoir.prompt.blocks import Blocks, session_blocks
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 
 __all__ = ["Recorder", "Session"]
@@ -155,7 +155,7 @@ class Session:
         recalled past sessions, fenced, added to the user's message (journaled, so the
         prompt renders again exactly).  ``Prompt.system`` and ``Prompt.user_message``
         are the assembled texts; the other fields are the parts, for a host that places
-        them itself.  See :mod:`memoir.recall.assemble`."""
+        them itself.  See :mod:`memoir.prompt.assemble`."""
         if self._procedural is None:
             self._procedural = Procedural(self.engine.view(self.pinned_seq))
         store = TranscriptStore.in_home(self.engine.home, readonly=self.engine.readonly)
