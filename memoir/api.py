@@ -13,21 +13,20 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from memoir.engine.adoption import adopt
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
-from memoir.engine.files import FilesView
 from memoir.engine.materializer import Drift
 from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
-from memoir.events.types import Event, Payload
+from memoir.events.types import Event
 from memoir.ids import short_id
 from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
 from memoir.names import check_session_id
+from memoir.oversight.adoption import adopt_everything
 from memoir.projections.lazy import LazyDict
-from memoir.projections.memory import TARGETS, Entry, reread, usage_numbers, usage_text
+from memoir.projections.memory import TARGETS, reread, usage_numbers, usage_text
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
 from memoir.prompt.blocks import (
@@ -40,7 +39,6 @@ from memoir.prompt.blocks import (
 )
 from memoir.reviewers.loop import Learning
 from memoir.sessions.session import Session
-from memoir.skills import adopt as skills_adoption
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
@@ -48,9 +46,6 @@ from memoir.tools import DEFAULT_TOOLS, Toolset
 _log = get_logger("memoir.adoption")
 
 __all__ = ["Memoir"]
-
-#: What an adopter returns: the events, and the files adopted whole.
-Adoption = tuple[list[Payload], list[str]]
 
 
 class Memoir(Engine):
@@ -192,48 +187,14 @@ class Memoir(Engine):
         becomes a replace.  Skills: see :mod:`memoir.skills.adopt`; the usage records
         Hermes writes into ``.usage.json``: see :mod:`memoir.skills.usage`.
 
-        Adoption is three-way: an edit is compared with the version the person most
-        likely started from (:func:`~memoir.memory.adoption.edit_base`: for a memory file,
-        the past version closest to the edit, so an editor buffer opened before an
-        agent's write does not drop that write), and writes journaled since are kept;
-        ``notes`` (a list, if given) receives a line per entry kept that way, saying why.
-        When both changed the same entry or skill file, nothing is adopted
-        (:class:`~memoir.errors.AdoptionConflict`) unless ``force``: then the
-        hand edit wins.
+        Adoption is three-way (see :mod:`memoir.oversight.adoption`): writes journaled
+        since the version the edit started from are kept; ``notes`` (a list, if given)
+        receives a line per entry kept that way, saying why.  When both changed the same
+        entry or skill file, nothing is adopted (:class:`~memoir.errors.AdoptionConflict`)
+        unless ``force``: then the hand edit wins.
         """
         self.flush()
-        self.files.reload()
-        memory_bases, skill_bases, edit_bases = self._adoption_bases()
-
-        def memory(state: State, files: FilesView, force: bool) -> Adoption:
-            return memory_adoption.adoption_events(state, files, bases=memory_bases,
-                                                   force=force)
-
-        def skills(state: State, files: FilesView, force: bool) -> Adoption:
-            found, paths, _ignored = skills_adoption.adoption_events(
-                state, files, bases=skill_bases, force=force)
-            return found, paths
-
-        def usage(state: State, files: FilesView, _force: bool) -> Adoption:
-            return skills_usage.adoption_events(state, files)
-
-        run_id = run or short_id("adopt-")
-        adopted = adopt(self, [memory, skills, usage], force=force, run=run_id,
-                        rewrite_all=True)
-        if notes is not None:
-            for target, base in edit_bases.items():
-                if memory_file(target) in adopted.paths:
-                    notes += base.kept(self.state.memory.target(target).entries)
-        return run_id, adopted.events
-
-    def _adoption_bases(self) -> tuple[dict[str, list[Entry]], dict[str, str | None],
-                                       dict[str, memory_adoption.EditBase]]:
-        """The version each edited file most likely started from — the base of a
-        three-way adoption: memory entries per file, skill file texts per path (what
-        memoir last wrote there), and the memory bases themselves per target."""
-        bases = {t: b for t in TARGETS if (b := memory_adoption.edit_base(self, t))}
-        memory = {memory_file(t): base.entries for t, base in bases.items()}
-        return memory, skills_adoption.adoption_bases(self, self.state), bases
+        return adopt_everything(self, run=run, force=force, notes=notes)
 
     # -- status --------------------------------------------------------------------------------
 

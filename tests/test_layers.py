@@ -58,7 +58,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.cli": "edges",
     "memoir.commands": "edges",
     "memoir.integrations": "edges",
-    "memoir.demo": "edges",
+
     "memoir.testing": "edges",
     "memoir.__main__": "edges",
 }
@@ -74,7 +74,7 @@ SIDEWAYS = {
     ("memoir.llm", "memoir.config"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
-    ("memoir.commands", "memoir.demo"),
+
     ("memoir.commands", "memoir.integrations"),
 }
 #: Modules allowed to import memoir modules inside functions (the CLI loads commands

@@ -1,4 +1,4 @@
-"""``memoir demo``: the guided tour on a fresh home (see :mod:`memoir.demo`)."""
+"""``memoir demo``: the guided tour on a fresh home (see :mod:`memoir.commands.tour`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from memoir.commands.base import echo_json, home_path, is_json, json_option
-from memoir.demo import run_demo
+from memoir.commands.tour import run_demo
 
 __all__ = ["demo"]
 
