@@ -183,3 +183,37 @@ def test_relative_link_points_to_a_file(where: str, target: str) -> None:
     assert path.exists(), f"{where}: link to {target}, but {_rel(path.resolve())} is missing"
     if anchor and path.suffix == ".md":
         assert anchor in _anchors(path), f"{where}: link to {target}, but no such heading"
+
+
+def _doc_texts() -> dict[str, str]:
+    files = [REPO / "README.md", *sorted(DOCS.rglob("*.md"))]
+    return {str(f.relative_to(REPO)): f.read_text(encoding="utf-8") for f in files}
+
+
+# `memoir/x/y.py`, `bench/z.py`, `tests/t.py`: a file of the checkout a doc names.
+_PATH = re.compile(r"(?<![\w./-])((?:memoir|bench|tests)/[\w./-]*\w)")
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    missing = []
+    for where, text in _doc_texts().items():
+        for path in _PATH.findall(text):
+            if not (REPO / path).exists():
+                missing.append(f"{where}: {path}")
+    assert missing == []
+
+
+def test_every_package_of_the_layer_table_is_in_the_architecture() -> None:
+    from test_layers import LAYER_OF
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    absent = []
+    for module in LAYER_OF:
+        leaf = module.removeprefix("memoir.").replace(".", "/")
+        if module.count(".") == 1 and (REPO / "memoir" / leaf).is_dir():
+            leaf += "/"
+        elif module.count(".") == 1:
+            leaf += ".py"
+        if leaf not in text and leaf.removesuffix(".py") not in text:
+            absent.append(module)
+    assert absent == []
