@@ -23,7 +23,7 @@ from memoir.events.codec import (
 )
 from memoir.events.curator import CuratorRunStarted
 from memoir.events.memory import EntryAdded
-from memoir.events.types import Draft, Payload
+from memoir.events.types import Draft, Event, Payload
 from memoir.testing import memory_drafts, memory_texts
 
 
@@ -141,3 +141,14 @@ def test_the_fast_envelope_encoding_equals_the_plain_struct_encoding(
         return  # lone surrogates: refused by both, tested elsewhere
     line, _digest = encode_record(**fields, prev=b"")  # type: ignore[arg-type]
     assert body_of(line) == reference
+
+
+def test_every_copy_of_the_envelope_lists_the_same_fields_in_the_same_order() -> None:
+    from memoir.events.codec import _Out, _OutMeta, RawRecord
+
+    event = [f for f in Event.__struct_fields__ if f != "hash"]
+    assert list(RawRecord.__struct_fields__) == [*event, "hash"]
+    assert list(_OutMeta.__struct_fields__) == event
+    assert list(_Out.__struct_fields__) == [f for f in event if f != "meta"]
+    # Draft carries what a writer chooses; the journal adds seq, more and hash.
+    assert set(Draft.__struct_fields__) == set(event) - {"seq", "more", "type", "v"}

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 import memoir
-from memoir.engine import memsnaps
+from memoir.engine import memory_snapshots
 from memoir.projections.state import State
 from memoir.prompt.blocks import render_blocks
 
 
 @pytest.fixture
 def small_every(monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr(memsnaps, "EVERY", 16)
+    monkeypatch.setattr(memory_snapshots, "EVERY", 16)
     return 16
 
 

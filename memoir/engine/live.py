@@ -17,9 +17,9 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol
 
-from memoir.engine import memsnaps
+from memoir.engine import memory_snapshots
 from memoir.engine.checkpoints import CheckpointStore
-from memoir.engine.memsnaps import MemorySnapshot, MemorySnapshots
+from memoir.engine.memory_snapshots import MemorySnapshot, MemorySnapshots
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Journal
@@ -124,7 +124,7 @@ class LiveState:
             for event in journal.read(after=self.state.seq):
                 self.state.apply(event)
                 fresh += 1
-                if event.seq % memsnaps.EVERY == 0 and event.more == 0:
+                if event.seq % memory_snapshots.EVERY == 0 and event.more == 0:
                     taken.append(self._memory_at(event.seq))
                 if progress is not None and fresh % _PROGRESS_EVERY == 0:
                     progress("reading", fresh, total)
@@ -161,9 +161,9 @@ class LiveState:
 
     def snapshot_if_due(self) -> None:
         """After a commit: keep the memory at the head when it has moved
-        ``memsnaps.EVERY`` records past the last snapshot."""
+        ``memory_snapshots.EVERY`` records past the last snapshot."""
         if self.snapshots is None or not self.save_checkpoints or \
-                self.state.seq - self.last_snapshot < memsnaps.EVERY:
+                self.state.seq - self.last_snapshot < memory_snapshots.EVERY:
             return
         with self.mutex:
             seq, offset, record_hash = self.journal.position()
@@ -244,7 +244,7 @@ class LiveState:
             taken = []
             for event in self.journal.read():
                 self.state.apply(event)
-                if event.seq % memsnaps.EVERY == 0 and event.more == 0:
+                if event.seq % memory_snapshots.EVERY == 0 and event.more == 0:
                     taken.append(self._memory_at(event.seq))
             self._keep(taken)
             if self.listener is not None:

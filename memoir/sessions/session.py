@@ -20,7 +20,6 @@ from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.insights.pipeline import hint_for
-from memoir.memory.commands import memory_tool
 from memoir.prompt.assemble import Procedural, Prompt, build_prompt
 from memoir.prompt.blocks import Blocks, session_blocks
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
@@ -83,11 +82,6 @@ class Session:
         self._recorder = recorder
         self._procedural: Procedural | None = None
 
-    @property
-    def memoir(self) -> Engine:
-        """The handle this session belongs to."""
-        return self.engine
-
     def prompt_blocks(self) -> Blocks:
         """``{"memory": block | None, "user": block | None}`` frozen at the pinned seq."""
         if self._blocks is None:
@@ -119,10 +113,6 @@ class Session:
         # null for every optional one; Hermes's tools read arguments with .get()).
         args = {key: value for key, value in args.items() if value is not None}
         return self.tools.dispatch(self.engine, self.context, name, args)
-
-    def memory(self, args: dict[str, Any]) -> dict[str, Any]:
-        """The ``memory`` tool (spec §1.3–1.7)."""
-        return memory_tool(self.engine, self.context, args)
 
     def tool_result_message(self, tool_call: Any) -> dict[str, str]:
         """Answer one tool call of an OpenAI-style assistant message and return the
