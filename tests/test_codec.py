@@ -144,7 +144,7 @@ def test_the_fast_envelope_encoding_equals_the_plain_struct_encoding(
 
 
 def test_every_copy_of_the_envelope_lists_the_same_fields_in_the_same_order() -> None:
-    from memoir.events.codec import _Out, _OutMeta, RawRecord
+    from memoir.events.codec import RawRecord, _Out, _OutMeta
 
     event = [f for f in Event.__struct_fields__ if f != "hash"]
     assert list(RawRecord.__struct_fields__) == [*event, "hash"]

@@ -76,7 +76,7 @@ def test_create_writes_the_skill_and_answers_like_hermes(handle: Memoir, agent: 
     assert result["category"] == "dev"
     assert "_change" not in result  # Hermes's bookkeeping; not for the model
     assert "write_file" in result["hint"]
-    agent.memoir.flush()
+    agent.engine.flush()
     assert (handle.home / "skills/dev/foo/SKILL.md").read_text() == skill_md()
     [created] = last_skill_events(handle)
     assert isinstance(created, SkillCreated)
@@ -158,7 +158,7 @@ def test_edit_records_the_new_and_the_replaced_text(handle: Memoir, agent: Sessi
     event = last_skill_events(handle)[-1]
     assert isinstance(event, SkillContentSet)
     assert (event.content, event.previous) == (new, skill_md())
-    agent.memoir.flush()
+    agent.engine.flush()
     assert (handle.home / "skills/foo/SKILL.md").read_text() == new
     missing = manage(agent, action="edit", name="nope", content=skill_md("nope"))
     assert "not found" in missing["error"]
@@ -208,7 +208,7 @@ def test_support_files_are_written_patched_and_removed(handle: Memoir, agent: Se
                       "message": "File 'references/api.md' written to skill 'foo'.",
                       "path": "skills/dev/foo/references/api.md"}
     target = handle.home / "skills/dev/foo/references/api.md"
-    agent.memoir.flush()
+    agent.engine.flush()
     assert target.read_text() == "GET /x\n"
     patched = manage(agent, action="patch", name="foo", file_path="references/api.md",
                      old_string="GET /x", new_string="GET /y")
@@ -217,7 +217,7 @@ def test_support_files_are_written_patched_and_removed(handle: Memoir, agent: Se
     assert missing["available_files"] == ["references/api.md"]
     removed = manage(agent, action="remove_file", name="foo", file_path="references/api.md")
     assert removed["message"] == "File 'references/api.md' removed from skill 'foo'."
-    agent.memoir.flush()
+    agent.engine.flush()
     assert not target.exists()
     kinds = [type(e) for e in last_skill_events(handle)]
     assert kinds == [SkillCreated, SkillFileWritten, SkillPatched, SkillFileRemoved]
@@ -266,7 +266,7 @@ def test_foreground_delete_keeps_the_content_in_the_journal(handle: Memoir,
     assert isinstance(deleted, SkillDeleted)
     assert (deleted.content, deleted.files, deleted.category) == (
         skill_md(), {"assets/a.txt": "A"}, "dev")
-    agent.memoir.flush()
+    agent.engine.flush()
     assert not (handle.home / "skills/dev/foo").exists() or not any(
         (handle.home / "skills/dev/foo").rglob("*.*"))
     old = skill_at(handle, "foo", before)
