@@ -263,3 +263,29 @@ def test_the_cli_root_loads_no_command_and_no_engine() -> None:
 def test_importing_memoir_registers_nothing_and_loads_nothing_heavy() -> None:
     loaded = _loaded_by("import memoir")
     assert loaded == ["memoir"]
+
+
+#: The engine's internals: only ``engine/`` and ``api.py`` reach them; everything else
+#: works through the :class:`~memoir.engine.port.Home` port.
+INTERNALS = {"journal", "projector", "materializer", "checkpoints", "seals", "followers",
+             "commits", "live"}
+#: Names that mean something else where they follow these (a config section, the
+#: skills state's ``live`` lookup, a memory outcome's ``live`` entries, the counts of
+#: ``verify_home``'s check).
+NOT_THE_ENGINE = {"config", "cfg", "skills", "outcome", "check"}
+
+
+def test_nothing_outside_the_engine_and_the_api_touches_the_engines_internals() -> None:
+    reached = []
+    for module, path in MODULES.items():
+        if module.startswith("memoir.engine") or module == "memoir.api":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or node.attr not in INTERNALS:
+                continue
+            base = node.value
+            name = base.attr if isinstance(base, ast.Attribute) else \
+                base.id if isinstance(base, ast.Name) else ""
+            if name not in NOT_THE_ENGINE:
+                reached.append(f"{module}:{node.lineno} .{node.attr}")
+    assert reached == []

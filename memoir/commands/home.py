@@ -26,7 +26,6 @@ from memoir.errors import DriftError
 from memoir.journal import FileJournal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
-from memoir.prompt.blocks import clear_kept
 
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
@@ -369,8 +368,7 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     drift = None
     head = handle.head
     try:
-        handle.checkpoints.clear()
-        clear_kept(handle)  # pins may have moved with the cut
+        handle.clear_caches()  # pins may have moved with the cut
         try:
             written = list(handle.rebuild())
         except DriftError as exc:

@@ -54,7 +54,7 @@ def run_events(handle: Memoir, run: str) -> list[Event]:
     info = handle.state.runs.get(run)
     if info is None:
         return []
-    return list(handle.journal.read(after=info.first_seq - 1, until=info.last_seq))
+    return list(handle.events(after=info.first_seq - 1, until=info.last_seq))
 
 
 def _for_people(result: dict[str, Any], target: str, text: str) -> UserError:

@@ -32,7 +32,7 @@ from memoir.curator.plans import Plan, Refusal, validate_plan
 from memoir.curator.reports import build_report, rename_map, report_dir
 from memoir.curator.rules import is_candidate
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorRunFinished, CuratorRunStarted, PlanAccepted
 from memoir.events.skills import SkillArchived, SkillCreated, SkillWriteRejected
@@ -212,7 +212,7 @@ def decide_pass(
 
 
 def run_pass(
-    engine: Engine,
+    engine: Home,
     *,
     now: dt.datetime | None = None,
     plan: Plan | None = None,

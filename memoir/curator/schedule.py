@@ -19,7 +19,7 @@ from memoir.curator.due import DEFERRED, DEFERRED_SUMMARY, should_run
 from memoir.curator.passes import PassResult, run_pass
 from memoir.curator.rules import BACKGROUND_ACTORS
 from memoir.engine.commit import Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import MemoirError
 from memoir.events.curator import CuratorFirstRunDeferred
 from memoir.logs import get_logger
@@ -34,7 +34,7 @@ _QUIET_ACTORS = BACKGROUND_ACTORS | {"system"}
 _SCAN_CHUNK = 512
 
 
-def idle_seconds(engine: Engine, now: dt.datetime) -> float:
+def idle_seconds(engine: Home, now: dt.datetime) -> float:
     """Seconds since the last event by a foreground actor (agent, user, import …);
     infinite when there is none.  Reads the journal backwards in chunks."""
     until = engine.head
@@ -51,7 +51,7 @@ def idle_seconds(engine: Engine, now: dt.datetime) -> float:
 
 
 def maybe_run(
-    engine: Engine,
+    engine: Home,
     *,
     now: dt.datetime | None = None,
     idle_for: float | None = None,
@@ -80,7 +80,7 @@ def maybe_run(
         return None
 
 
-def _defer_first_run(engine: Engine, now: dt.datetime) -> None:
+def _defer_first_run(engine: Home, now: dt.datetime) -> None:
     def decide(state: State) -> Decision[None]:
         if state.curator.last_run_at is not None:  # another process got there first
             return Decision()

@@ -4,7 +4,7 @@ shows in ``memoir runs`` and can be reverted like any other change."""
 from __future__ import annotations
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.ids import short_id
 from memoir.projections.state import State
@@ -12,7 +12,7 @@ from memoir.projections.state import State
 __all__ = ["pause", "resume"]
 
 
-def _set_paused(engine: Engine, paused: bool, actor: str) -> str | None:
+def _set_paused(engine: Home, paused: bool, actor: str) -> str | None:
     run_id = short_id("cli-")
 
     def decide(state: State) -> Decision[str]:
@@ -27,11 +27,11 @@ def _set_paused(engine: Engine, paused: bool, actor: str) -> str | None:
     return result
 
 
-def pause(engine: Engine, *, actor: str = "user") -> str | None:
+def pause(engine: Home, *, actor: str = "user") -> str | None:
     """Pause the scheduled passes; returns the run id, or None if already paused."""
     return _set_paused(engine, True, actor)
 
 
-def resume(engine: Engine, *, actor: str = "user") -> str | None:
+def resume(engine: Home, *, actor: str = "user") -> str | None:
     """Resume the scheduled passes; returns the run id, or None if not paused."""
     return _set_paused(engine, False, actor)

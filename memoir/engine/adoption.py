@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView, RecordingFiles
+from memoir.engine.port import Home
 from memoir.errors import MemoirError
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
@@ -41,7 +41,7 @@ class Adopted:
     paths: list[str] = field(default_factory=list)
 
 
-def adopt(engine: Engine, adopters: Sequence[Adopter], *, before: str | None = None,
+def adopt(engine: Home, adopters: Sequence[Adopter], *, before: str | None = None,
           summary: str | None = None, force: bool = False, run: str | None = None,
           lenient: bool = False, rewrite_all: bool = False) -> Adopted:
     """Adopt what ``adopters`` find as one run (see the module docstring).
@@ -82,6 +82,6 @@ def adopt(engine: Engine, adopters: Sequence[Adopter], *, before: str | None = N
         seen = read[0]
         # The adopted files now hold what the journal says, in its canonical form; other
         # hand edits, and any saved since adoption read the file, stay as they are.
-        engine.projector.rewrite(lambda drifted: [
+        engine.rewrite_files(lambda drifted: [
             d.path for d in drifted if d.path not in adopted or not seen.unchanged(d)])
     return Adopted(run_id if events else None, list(events), adopted)

@@ -13,25 +13,25 @@ import atexit
 import os
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from memoir.clock import Clock, SystemClock
 from memoir.config import Config, load_config
-from memoir.engine import safefs
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.commit import Caller, CommitQueue, Decision, Pending
 from memoir.engine.files import FilesView
 from memoir.engine.followers import Follower, Followers
 from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState, Progress
+from memoir.engine.maintenance import HomeCheck, accept_journal_loss, verify_home
 from memoir.engine.materializer import Drift, Materializer
+from memoir.engine.opening import check_home, open_journal, seen_seq
 from memoir.engine.projector import Projector
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.safefs import Folder
-from memoir.engine.seals import SEALS_FILE, Seals, load_key
+from memoir.engine.seals import Seals, load_key
 from memoir.errors import (
     ConfigError,
     DriftError,
@@ -43,8 +43,8 @@ from memoir.errors import (
 )
 from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Event
-from memoir.journal import Expectation, FileJournal, Journal, RecoveryReport, VerifyReport
-from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+from memoir.journal import Expectation, Journal, RecoveryReport, VerifyReport
+from memoir.layout import JOURNAL_FILE, default_home
 from memoir.logs import get_logger
 from memoir.projections.render import renderers_for
 from memoir.projections.state import State
@@ -54,26 +54,6 @@ __all__ = ["JOURNAL_FILE", "Engine", "HomeCheck", "default_home"]
 log = get_logger("memoir.engine")
 
 T = TypeVar("T")
-
-
-@dataclass
-class HomeCheck:
-    """What :meth:`Engine.verify_home` found."""
-
-    seals: int = 0
-    checkpoints: int = 0
-    unchecked_seals: bool = False
-    #: Records no seal covers (with a key).
-    unsealed: int = 0
-    problems: list[str] = field(default_factory=list)
-
-
-def _check_home(home: Path, *, must_exist: bool) -> None:
-    """Refuse a file given as a home, and (``must_exist``) a folder that is no home."""
-    if home.exists() and not home.is_dir():
-        raise ValidationError(f"{home} is a file, not a memoir home (a home is a folder)")
-    if must_exist and not (home / JOURNAL_FILE).is_file() and not (home / ".memoir").is_dir():
-        raise NotFoundError(no_home_message(home))
 
 
 class Engine:
@@ -104,7 +84,7 @@ class Engine:
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.readonly = readonly
-        _check_home(self.home, must_exist=journal is None and not create and not readonly)
+        check_home(self.home, must_exist=journal is None and not create and not readonly)
         if not readonly:
             self.home.mkdir(parents=True, exist_ok=True)
         self.config = config or load_config(self.home)
@@ -118,32 +98,13 @@ class Engine:
             self.home, fsync=self.config.journal.durability != "never",
             lock_timeout=self.config.journal.lock_timeout_seconds, readonly=readonly,
         )
-        if readonly and journal is None and not (self.home / JOURNAL_FILE).is_file():
-            seen = self._seen_seq()
+        try:
+            journal, seen, acknowledged = open_journal(
+                self.home, self.config, self.clock, journal, readonly=readonly,
+                seen=seen_seq(self.checkpoints, self.materializer), accept_loss=accept_loss)
+        except BaseException:
             self.materializer.close()
-            if seen:
-                raise JournalLost(self.home / JOURNAL_FILE, 0, seen)
-            raise NotFoundError(no_home_message(self.home))
-        durable = self.config.journal.durability == "always"
-        # The seq this home is known to have reached, from what was derived from the
-        # journal (checkpoints, projected files): a durable journal never ends before it.
-        seen = self._seen_seq()
-        acknowledged = seen if durable and not accept_loss else 0
-        if journal is None:
-            path = self.home / JOURNAL_FILE
-            if acknowledged and not path.exists():
-                raise JournalLost(path, 0, acknowledged)
-            # The journal is checked from the newest valid checkpoint on, not from its
-            # first byte: opening a home with a long history stays fast, and
-            # `memoir verify` (or any full replay) checks the whole chain.
-            journal = FileJournal(
-                path,
-                durability=self.config.journal.durability,
-                clock=self.clock,
-                lock_timeout=self.config.journal.lock_timeout_seconds,
-                scan=False,
-                readonly=readonly,
-            )
+            raise
         self.journal = journal
         #: Seals of the journal's appends, when the home has a key (memoir.engine.seals).
         self.seals = Seals(self.home, key) if key and not readonly and journal.persistent \
@@ -177,7 +138,7 @@ class Engine:
                 raise JournalLost(self.home / JOURNAL_FILE, head, acknowledged)
             lost = accept_loss and self.live.state.seq < seen
             if lost:
-                _accept_loss(self)
+                accept_journal_loss(self)
         except BaseException:
             self.materializer.close()
             self.journal.close()
@@ -203,11 +164,6 @@ class Engine:
             except OSError as exc:
                 log.warning("seal.failed", home=str(self.home), error=str(exc))
         self.followers.folded(events)
-
-    def _seen_seq(self) -> int:
-        """The newest seq anything derived from the journal says the home reached."""
-        seqs = self.checkpoints.seqs()
-        return max(seqs[-1] if seqs else 0, self.materializer.seq)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -262,9 +218,53 @@ class Engine:
             yield event
 
     def event(self, seq: int) -> Event:
-        for event in self.journal.read(after=seq - 1, until=seq):
-            return event
-        raise NotFoundError(f"no event with seq {seq} (head is {self.head})")
+        found = self.record(seq)
+        if found is None:
+            raise NotFoundError(f"no event with seq {seq} (head is {self.head})")
+        return found
+
+    def record(self, seq: int) -> Event | None:
+        """The record at ``seq`` (None: there is none), read from the nearest position
+        the journal knows, not by a scan from the start."""
+        return next(iter(self.journal.read(after=seq - 1, until=seq)), None)
+
+    @property
+    def persistent(self) -> bool:
+        """Whether the journal outlives this handle (a file; not an in-memory journal)."""
+        return self.journal.persistent
+
+    def at(self, seq: int | None, use: Callable[[State], T]) -> T:
+        """``use(state)`` with the state at ``seq`` (default: the head): the live state
+        itself at the head, under its mutex and not copied (opening a session on a long
+        history stays fast); before it, the memory part of the state, which is what a
+        past prompt needs (:meth:`LiveState.memory_view`)."""
+        live = self.live
+        with live.mutex:
+            live.catch_up()
+            if seq is None or seq == live.state.seq:
+                return use(live.state)
+        return use(live.memory_view(seq))
+
+    def kept_prompts(self) -> PromptCache:
+        """The kept prompt blocks of this home's sessions (:mod:`memoir.engine.prompts`)."""
+        return PromptCache(Folder(self.home, PROMPTS), key=self._key,
+                           readonly=self.readonly or not self.journal.persistent)
+
+    def rewrite_files(self, skip: Callable[[list[Drift]], Collection[str]]) -> list[str]:
+        """Write every projected file at the head but those ``skip`` names among the
+        ones edited by hand (see :meth:`Projector.rewrite`); the files written."""
+        return self.projector.rewrite(skip)
+
+    def backup_file(self, rel: str, stamp: int) -> Path | None:
+        """Copy the projected file ``rel`` to ``<file>.bak.<stamp>`` (Hermes's naming);
+        the copy's path (None: no file there)."""
+        return self.materializer.backup(rel, stamp)
+
+    def clear_caches(self) -> None:
+        """Forget the checkpoints and kept prompts (the journal was cut: pins may have
+        moved); the state is folded from the journal when next needed."""
+        self.checkpoints.clear()
+        self.kept_prompts().clear()
 
     # -- committing --------------------------------------------------------------------------
 
@@ -378,26 +378,9 @@ class Engine:
 
     def verify_home(self, *, deep: bool = False) -> HomeCheck:
         """Check what the journal alone cannot: the seals (with the home's key) and, with
-        ``deep``, every checkpoint against a fold of the journal from its first record."""
-        found = HomeCheck()
-        seals = Seals(self.home, self._key) if self._key else None
-        if seals is not None:
-            check = seals.check(self.journal)
-            found.seals, found.problems = check.checked, list(check.problems)
-            found.unsealed = sum(b - a + 1 for a, b in check.unsealed)
-        elif safefs.kind(self.home, SEALS_FILE) == "file":
-            found.unchecked_seals = True
-        if deep:
-            wanted = self.checkpoints.seqs()
-            state = State()
-            for event in self.journal.read(until=wanted[-1] if wanted else 0):
-                state.apply(event)
-                if event.seq in wanted:
-                    found.checkpoints += 1
-                    problem = _checkpoint_problem(self.checkpoints, event.seq, state)
-                    if problem:
-                        found.problems.append(problem)
-        return found
+        ``deep``, every checkpoint against a fold of the journal from its first record
+        (see :func:`memoir.engine.maintenance.verify_home`)."""
+        return verify_home(self.home, self.journal, self.checkpoints, self._key, deep=deep)
 
     @property
     def keyed(self) -> bool:
@@ -455,43 +438,6 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _accept_loss(engine: Engine) -> None:
-    """Take the journal as it is: checkpoints beyond its head go, and projected files
-    that show more than it holds are kept as ``.bak`` copies before the files are
-    written again from the journal."""
-    head = engine.live.state.seq
-    for seq in engine.checkpoints.seqs():
-        if seq > head:
-            engine.checkpoints.remove(seq)
-    PromptCache(Folder(engine.home, PROMPTS)).clear()  # pins beyond the head are gone
-    if engine.seals is not None:
-        engine.seals.cut(head)
-    stamp = int(time.time())
-    for rel, data in engine.projector.projected_files().items():
-        if engine.materializer.read(rel) not in (None, data):
-            engine.materializer.backup(rel, stamp)
-    engine.projector.reset()
-    log.warning("journal.loss_accepted", home=str(engine.home), head=head,
-                files_showed=engine.materializer.seq,
-                why="the journal is taken as it is: the files are written again from "
-                    "it; what they showed beyond it is in .bak copies")
-
-
-def _checkpoint_problem(checkpoints: CheckpointStore, seq: int, folded: State) -> str | None:
-    """Why checkpoint ``seq`` is not the state the journal folds to there (None: it is)."""
-    cp = checkpoints.load(seq)
-    if cp is None:
-        return f"checkpoint {seq} cannot be read or its digest does not match"
-    try:
-        cp.state.load_history()
-    except OSError as exc:
-        return f"checkpoint {seq}: {exc}"
-    if cp.state != folded:
-        return (f"checkpoint {seq} holds a state the journal does not fold to (edited); "
-                "delete it, or run `memoir rebuild`, which saves a new one")
-    return None
 
 
 #: Open handles, flushed at interpreter exit (the background writer's threads are daemons).

@@ -15,7 +15,7 @@ from typing import Any
 from memoir.clock import parse_ts
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import ValidationError
 from memoir.events.insights import (
     InsightAccepted,
@@ -100,7 +100,7 @@ MEMORY_SEARCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def memory_search_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def memory_search_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     query = args.get("query")
     top_k = args.get("top_k", 5)
     if not isinstance(query, str) or not query.strip():
@@ -137,7 +137,7 @@ def _skill_name(item: Insight) -> str:
     return (base[:56].strip("-") or "error") + "-fix"
 
 
-def accept_candidate(engine: Engine, prefix: str, *, name: str | None = None) -> tuple[str,
+def accept_candidate(engine: Home, prefix: str, *, name: str | None = None) -> tuple[str,
                                                                                      str]:
     """Create a skill from a candidate (``skill_manage`` create, as the person), with
     ``insight.accepted``, in one run; returns (run, skill name)."""
@@ -161,7 +161,7 @@ def accept_candidate(engine: Engine, prefix: str, *, name: str | None = None) ->
     return run, skill
 
 
-def reject_candidate(engine: Engine, prefix: str, reason: str = "") -> str:
+def reject_candidate(engine: Home, prefix: str, reason: str = "") -> str:
     """Reject a candidate, as one run; returns the run."""
     item = _one(engine.state, prefix, "candidate")
     run = short_id("candidate-")
@@ -172,7 +172,7 @@ def reject_candidate(engine: Engine, prefix: str, reason: str = "") -> str:
     return run
 
 
-def maintain(engine: Engine, now: dt.datetime | None = None) -> tuple[str | None, list[Event]]:
+def maintain(engine: Home, now: dt.datetime | None = None) -> tuple[str | None, list[Event]]:
     """The scheduled pass: signatures seen once and not within ``insights.expire_days``
     expire; insights unused for ``insights.demote_days`` are demoted.  One run (kind
     ``maintain``), or nothing when nothing is due."""

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.errors import AdoptionConflict, ValidationError
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, Target
 from memoir.events.types import Event, Payload
@@ -195,7 +195,7 @@ _VERSIONS_BACK = 256
 _MEMORY_EVENTS = ("memory.entry_added", "memory.entry_replaced", "memory.entry_removed")
 
 
-def edit_base(engine: Engine, target: str) -> EditBase | None:
+def edit_base(engine: Home, target: str) -> EditBase | None:
     """The version the hand edit of ``target``'s file most likely started from (None: the
     file holds no hand edit, or memoir has no record of writing it).
 

@@ -17,8 +17,8 @@ from typing import Any
 from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, HeldEntries, is_background
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.errors import NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
@@ -111,7 +111,7 @@ def target_drifted(state: State, files: FilesView, target: str) -> bool:
 
 
 def memory_call(
-    engine: Engine,
+    engine: Home,
     args: dict[str, Any],
     *,
     by: Caller | str,
@@ -202,7 +202,7 @@ def memory_call(
     return result, outcome
 
 
-def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def memory_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     """The ``memory`` tool (spec §1.3–1.7) for the caller ``ctx``."""
     with ctx.lock:
         result, outcome = memory_call(engine, args, by=ctx.caller(), held=ctx.held)
@@ -216,7 +216,7 @@ def memory_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[
         return result
 
 
-def adopt_hand_edit(engine: Engine, target: str, *, before: str) -> str | None:
+def adopt_hand_edit(engine: Home, target: str, *, before: str) -> str | None:
     """Adopt a well-formed hand edit of ``target``'s file as the person's: events of
     actor ``user`` in a run of their own (kind ``adopt``), three-way against what memoir
     last wrote there, so writes journaled since are kept.  Returns the run id, or None
@@ -282,7 +282,7 @@ def _action(args: dict[str, Any]) -> str:
     return "batch" if args.get("operations") else str(args.get("action"))
 
 
-def _malformed(engine: Engine, target: str) -> bool:
+def _malformed(engine: Home, target: str) -> bool:
     """Whether the target's file holds text Hermes's drift guard refuses."""
     data = engine.files.read(memory_file(target))
     try:
@@ -292,7 +292,7 @@ def _malformed(engine: Engine, target: str) -> bool:
     return not well_formed(text, engine.state.memory.limits[target])
 
 
-def _backup(engine: Engine, target: str) -> str:
+def _backup(engine: Home, target: str) -> str:
     """Copy the target's file to ``<file>.bak.<unix seconds>``; Hermes's text on failure."""
     rel = memory_file(target)
     stamp = int(engine.clock.now().timestamp())
@@ -302,7 +302,7 @@ def _backup(engine: Engine, target: str) -> str:
     with contextlib.suppress(Exception):
         engine.flush()
     try:
-        path = engine.materializer.backup(rel, stamp)
+        path = engine.backup_file(rel, stamp)
     except OSError:
         path = None
     if path is None:

@@ -13,8 +13,8 @@ both changed the same entry or skill file, nothing is adopted
 from __future__ import annotations
 
 from memoir.engine.adoption import adopt
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.memory import adoption as memory_adoption
@@ -30,7 +30,7 @@ __all__ = ["adopt_everything"]
 Adoption = tuple[list[Payload], list[str]]
 
 
-def adopt_everything(engine: Engine, *, run: str | None = None, force: bool = False,
+def adopt_everything(engine: Home, *, run: str | None = None, force: bool = False,
                      notes: list[str] | None = None) -> tuple[str, list[Event]]:
     """Adopt every hand edit as ``user`` events of one run (see the module docstring);
     returns the run id and its events.  ``notes`` (a list, if given) receives a line per

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.approval import PendingRejected
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
@@ -52,7 +52,7 @@ class Approval:
     result: dict[str, Any]
 
 
-def pending(engine: Engine) -> list[PendingWrite]:
+def pending(engine: Home) -> list[PendingWrite]:
     """The writes waiting for approval, oldest first."""
     return sorted(engine.state.approvals.pending.values(), key=lambda p: p.staged_seq)
 
@@ -70,7 +70,7 @@ def _chosen(state: State, ids: Sequence[str] | None) -> list[PendingWrite]:
     return sorted((held[i] for i in dict.fromkeys(full)), key=lambda p: p.staged_seq)
 
 
-def approve(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "user",
+def approve(engine: Home, ids: Sequence[str] | None = None, *, actor: str = "user",
             run: str | None = None) -> list[Approval]:
     """Approve the pending writes ``ids`` (None: all), replaying each in the order they
     were proposed; returns what each replay did."""
@@ -86,7 +86,7 @@ def approve(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "u
     return done
 
 
-def reject(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "user",
+def reject(engine: Home, ids: Sequence[str] | None = None, *, actor: str = "user",
            reason: str = "", run: str | None = None) -> list[str]:
     """Reject the pending writes ``ids`` (None: all) in one run; returns their ids."""
     run_id = run or short_id("reject-")
@@ -106,7 +106,7 @@ def reject(engine: Engine, ids: Sequence[str] | None = None, *, actor: str = "us
     return rejected
 
 
-def show(engine: Engine, pending_id: str) -> dict[str, Any]:
+def show(engine: Home, pending_id: str) -> dict[str, Any]:
     """A pending write in full: what was proposed, by whom, and what approving it now
     would change (a diff for a skill, the entries for memory)."""
     state = engine.state

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import NotFoundError
 from memoir.events.memory import EntryAdded, EntryReplaced
 from memoir.events.skills import (
@@ -73,7 +73,7 @@ class Origin:
         return cls(event.seq, event.ts, event.actor, event.run, event.session, event.type)
 
 
-def blame_memory(engine: Engine, target: str, seq: int | None = None) -> list[tuple[str, str,
+def blame_memory(engine: Home, target: str, seq: int | None = None) -> list[tuple[str, str,
                                                                                    Origin]]:
     """(entry id, text, origin) for each entry of ``target`` as of ``seq`` (default: now),
     in file order: the origin is the event that last set the entry's text."""
@@ -102,7 +102,7 @@ def _file_text(event: Event, file: str) -> tuple[bool, str | None]:
     return False, None
 
 
-def blame_skill(engine: Engine, name: str, file: str = SKILL_FILE,
+def blame_skill(engine: Home, name: str, file: str = SKILL_FILE,
                 seq: int | None = None) -> list[tuple[str, Origin]]:
     """(line, origin) for each line of a skill's file as of ``seq`` (default: now): the
     origin is the event that wrote that line, carried through later edits."""

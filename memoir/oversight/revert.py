@@ -38,7 +38,7 @@ from typing import Literal
 import msgspec
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import ConflictError, NotFoundError, ValidationError
 from memoir.events.curator import CuratorPaused, CuratorResumed, RunReverted
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
@@ -193,7 +193,7 @@ def last_curator_run(state: State) -> str | None:
 
 
 def plan_revert(
-    engine: Engine,
+    engine: Home,
     state: State,
     target: str,
     *,
@@ -254,7 +254,7 @@ def plan_revert(
 
 
 def revert_run(
-    engine: Engine,
+    engine: Home,
     target: str,
     *,
     dry_run: bool = False,

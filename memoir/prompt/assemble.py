@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import ContextRecalled, RecalledHit
@@ -120,7 +120,7 @@ def _fenced(hits: list[dict[str, Any]]) -> str | None:
         "\n</memory-context>"
 
 
-def build_prompt(engine: Engine, store: TranscriptStore, session_id: str, pinned_seq: int,
+def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_seq: int,
                  blocks: dict[str, str | None], procedural: Procedural, message: str, *,
                  journal: bool) -> Prompt:
     """The prompt of ``message`` in session ``session_id`` (see the module docstring).
@@ -142,7 +142,7 @@ def build_prompt(engine: Engine, store: TranscriptStore, session_id: str, pinned
         info = engine.state.sessions.get(session_id)
         seq = info.recalled.get(digest) if info is not None else None
         if seq is not None:
-            recorded = next(iter(engine.journal.read(after=seq - 1, until=seq)), None)
+            recorded = engine.record(seq)
     recalled_at = None
     if recorded is not None and not journal:
         hits = [{f: getattr(h, f) for f in h.__struct_fields__}

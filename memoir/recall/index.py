@@ -33,7 +33,7 @@ from typing import Any
 
 from memoir.clock import parse_ts
 from memoir.engine import safefs
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.sessions import (
@@ -141,7 +141,7 @@ class Hit:
 class SearchIndex:
     """The index of one home (see the module docstring)."""
 
-    def __init__(self, engine: Engine, store: TranscriptStore) -> None:
+    def __init__(self, engine: Home, store: TranscriptStore) -> None:
         self.engine = engine
         self.store = store
         self.path = engine.home / _REL
@@ -388,10 +388,10 @@ def _title(first: str) -> str:
     return line if len(line) <= 60 else line[:59] + "…"
 
 
-_INDEXES: weakref.WeakKeyDictionary[Engine, SearchIndex] = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[Home, SearchIndex] = weakref.WeakKeyDictionary()
 
 
-def index_of(engine: Engine) -> SearchIndex:
+def index_of(engine: Home) -> SearchIndex:
     """The search index of a handle (one per handle, its connection kept open)."""
     found = _INDEXES.get(engine)
     if found is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from memoir.engine.caller import CallContext
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.sessions import TurnRecorded
@@ -55,11 +55,11 @@ SESSION_SEARCH_SCHEMA: dict[str, Any] = {
 _READ_HEAD, _READ_TAIL = 20, 10
 
 
-def _store(engine: Engine) -> TranscriptStore:
+def _store(engine: Home) -> TranscriptStore:
     return TranscriptStore.in_home(engine.home, readonly=True)
 
 
-def read_session(engine: Engine, session_id: str) -> dict[str, Any]:
+def read_session(engine: Home, session_id: str) -> dict[str, Any]:
     """A session's metadata, summary and messages (first 20 and last 10 when longer)."""
     info = engine.state.sessions.get(session_id)
     if info is None:
@@ -90,7 +90,7 @@ def read_session(engine: Engine, session_id: str) -> dict[str, Any]:
             "messages": messages, "truncated": truncated, "message_count": len(refs)}
 
 
-def session_search_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def session_search_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     query = args.get("query")
     session_id = args.get("session_id")
     limit = args.get("limit", 3)

@@ -18,7 +18,7 @@ from typing import Any
 
 from memoir.clock import parse_ts
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ConfigError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionEnded, SessionSummarized
@@ -57,7 +57,7 @@ class _Unavailable:
         raise ValidationError(self.reason)
 
 
-def make_backend(engine: Engine) -> Backend:
+def make_backend(engine: Home) -> Backend:
     """The reviewer ``reviewers.backend`` names (one that cannot be set up fails each
     review with the reason, journaled)."""
     config = engine.config
@@ -77,7 +77,7 @@ def _decision(payload: Payload) -> Callable[[State], Decision[None]]:
 class Learning:
     """See the module docstring."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Home) -> None:
         self.engine = engine
         self.transcripts = TranscriptStore.in_home(
             engine.home,

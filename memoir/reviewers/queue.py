@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.events.reviews import ReviewSkipped
 from memoir.logs import get_logger
@@ -49,7 +49,7 @@ def merge(a: ReviewRequest, b: ReviewRequest) -> ReviewRequest:
 class ReviewQueue:
     """Runs the reviews of one handle (see the module docstring)."""
 
-    def __init__(self, engine: Engine, store: TranscriptStore,
+    def __init__(self, engine: Home, store: TranscriptStore,
                  backend: Callable[[], Backend]) -> None:
         self.engine = engine
         self.store = store

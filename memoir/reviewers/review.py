@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewWriteLimitReached
@@ -59,7 +59,7 @@ class ReviewRequest:
 class Review:
     """What a backend works with (see the module docstring)."""
 
-    engine: Engine
+    engine: Home
     request: ReviewRequest
     run: str
     #: The summary of the run's ``run.started`` (landed with its first write).
@@ -134,7 +134,7 @@ class Backend(Protocol):
     def review(self, review: Review) -> None: ...
 
 
-def turns_of(engine: Engine, store: TranscriptStore, request: ReviewRequest
+def turns_of(engine: Home, store: TranscriptStore, request: ReviewRequest
            ) -> list[list[dict[str, Any]]]:
     wanted = range(request.from_turn, request.through_turn + 1)
     refs: dict[int, list[str]] = {}
@@ -150,7 +150,7 @@ def turns_of(engine: Engine, store: TranscriptStore, request: ReviewRequest
     return [store.get_many(refs[n]) for n in wanted if n in refs]
 
 
-def run_review(engine: Engine, store: TranscriptStore, request: ReviewRequest,
+def run_review(engine: Home, store: TranscriptStore, request: ReviewRequest,
                backend: Backend, *, display: str = "on") -> list[Event]:
     """Run one review as one run; returns the run's events (the closing
     ``review.completed`` or ``review.failed`` last).  Never raises for a backend's

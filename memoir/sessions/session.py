@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
@@ -60,7 +60,7 @@ class Session:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Home,
         session_id: str,
         pinned_seq: int,
         *,

@@ -28,7 +28,7 @@ import msgspec
 from memoir.clock import format_ts, parse_ts
 from memoir.credentials import redact
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
@@ -309,7 +309,7 @@ def _pipeline(state: State, errors: Sequence[ToolError], counts: dict[str, int],
 
 
 def record_turns(
-    engine: Engine,
+    engine: Home,
     store: TranscriptStore,
     session_id: str,
     turns: Sequence[Sequence[dict[str, Any]]],

@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memoir.engine.adoption import adopt
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.errors import AdoptionConflict, RejectedError, ValidationError
 from memoir.events.skills import (
     SkillContentSet,
@@ -150,7 +150,7 @@ def tree_drift(state: State, files: FilesView) -> list[SkillDrift]:
     return sorted(found, key=lambda d: d.path)
 
 
-def skills_drift(engine: Engine, state: State | None = None) -> list[SkillDrift]:
+def skills_drift(engine: Home, state: State | None = None) -> list[SkillDrift]:
     """Every hand change in the skills tree, against ``state`` (default: the head)."""
     return tree_drift(state if state is not None else engine.state, engine.files)
 
@@ -333,7 +333,7 @@ def adoption_events(state: State, files: FilesView, *,
     return events, adopted, ignored
 
 
-def adoption_bases(engine: Engine, state: State) -> dict[str, str | None]:
+def adoption_bases(engine: Home, state: State) -> dict[str, str | None]:
     """For every edited skill file, the text memoir last wrote there (None: unknown)."""
     bases: dict[str, str | None] = {}
     views: dict[int, State] = {}
@@ -387,7 +387,7 @@ def folder_adoption_events(state: State, files: FilesView, name: str, *,
     return events, sorted(rel for rel in added if rel not in ignored), ignored
 
 
-def adopt_skills(engine: Engine, *, run: str | None = None, force: bool = False) -> Adoption:
+def adopt_skills(engine: Home, *, run: str | None = None, force: bool = False) -> Adoption:
     """Adopt every hand change in the skills tree as ``user`` events of one run."""
     report = Adoption(run=run or short_id("adopt-"))
     engine.files.reload()

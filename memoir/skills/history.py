@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import NotFoundError
 from memoir.events.skills import (
     SkillArchived,
@@ -54,7 +54,7 @@ class SkillVersion:
     patch: str = ""
 
 
-def skill_at(engine: Engine, name: str, seq: int | None = None) -> SkillRecord | None:
+def skill_at(engine: Home, name: str, seq: int | None = None) -> SkillRecord | None:
     """Skill ``name`` as it was right after ``seq`` (default: now); None if it did not
     exist then."""
     return engine.view(seq).skills.skills.get(name)
@@ -140,7 +140,7 @@ def unified(before: str | None, after: str | None, path: str) -> str:
                    for line in lines)
 
 
-def skill_history(engine: Engine, name: str, *, telemetry: bool = False,
+def skill_history(engine: Home, name: str, *, telemetry: bool = False,
                   patches: bool = False) -> list[SkillVersion]:
     """Every event of skill ``name`` in journal order (views, uses and refusals only
     with ``telemetry``; each change's diff with ``patches``).  Raises NotFoundError if

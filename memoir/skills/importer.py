@@ -22,7 +22,7 @@ from typing import Any
 
 from memoir.credentials import find_credentials
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import ValidationError
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Event, Payload
@@ -280,7 +280,7 @@ def creation_events(skill: FoundSkill) -> list[Payload]:
 
 
 def import_skills(
-    engine: Engine, folder: str | os.PathLike[str], *, provenance: str = "import",
+    engine: Home, folder: str | os.PathLike[str], *, provenance: str = "import",
     actor: str = "user", run: str | None = None,
 ) -> ImportReport:
     """Import every skill under ``folder`` as one run (see the module docstring)."""

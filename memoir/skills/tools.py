@@ -23,8 +23,8 @@ from typing import Any
 from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, ReadMark
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.errors import NotFoundError
 from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.runs import RunStarted
@@ -175,17 +175,17 @@ SKILLS_LIST_SCHEMA: dict[str, Any] = {
     },
 }
 
-def _skills_root(engine: Engine) -> str:
+def _skills_root(engine: Home) -> str:
     return str(engine.home / "skills")
 
 
-def _externals(engine: Engine) -> dict[str, ExternalSkill]:
+def _externals(engine: Home) -> dict[str, ExternalSkill]:
     """The skills of ``skills.external_dirs``, read now (none configured: nothing read)."""
     dirs = engine.config.skills.external_dirs
     return external_skills(dirs, home=engine.home) if dirs else {}
 
 
-def copy_external(engine: Engine, found: ExternalSkill, *, before: str) -> str | None:
+def copy_external(engine: Home, found: ExternalSkill, *, before: str) -> str | None:
     """Copy an external skill into the home as the person's (actor ``user``, a run of
     its own), so a foreground change applies to a journaled copy and the external
     folder is never written.  Returns the run id (None: a local skill took the name
@@ -210,7 +210,7 @@ def copy_external(engine: Engine, found: ExternalSkill, *, before: str) -> str |
     return result
 
 
-def adopt_skill_edits(engine: Engine, name: str, *, before: str) -> str | None:
+def adopt_skill_edits(engine: Home, name: str, *, before: str) -> str | None:
     """Adopt the hand edits of skill ``name``'s folder — or the folder of a skill named
     ``name`` that a person placed in the tree — as the person's: events of actor
     ``user`` in a run of their own (kind ``adopt``), three-way against what memoir last
@@ -335,7 +335,7 @@ def _path_refusal(files: FilesView, state: State, name: str, action: str,
 
 
 def skill_manage_call(
-    engine: Engine,
+    engine: Home,
     args: dict[str, Any],
     *,
     by: Caller | str,
@@ -434,7 +434,7 @@ def skill_manage_call(
 
 
 def skill_view_call(
-    engine: Engine,
+    engine: Home,
     args: dict[str, Any],
     *,
     by: Caller | str,
@@ -465,13 +465,13 @@ def skill_view_call(
     return result, (shown[0] if shown else None)
 
 
-def skills_list_call(engine: Engine, args: dict[str, Any]) -> dict[str, Any]:
+def skills_list_call(engine: Home, args: dict[str, Any]) -> dict[str, Any]:
     """Answer ``skills_list`` from the current state (appends nothing)."""
     return list_skills(engine.state, args, external=_externals(engine))
 
 
 def record_use(
-    engine: Engine,
+    engine: Home,
     name: str,
     *,
     by: Caller | str = "agent",
@@ -494,11 +494,11 @@ def record_use(
 # -- tool handlers ---------------------------------------------------------------------------
 
 
-def skill_manage_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def skill_manage_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     return skill_manage_call(engine, args, by=ctx.caller(), viewed=ctx.viewed)
 
 
-def skill_view_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def skill_view_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     # A view is no write: it does not start the caller's run.
     result, mark = skill_view_call(engine, args, by=ctx.caller(starts_run=False))
     if mark is not None:
@@ -506,5 +506,5 @@ def skill_view_tool(engine: Engine, ctx: CallContext, args: dict[str, Any]) -> d
     return result
 
 
-def skills_list_tool(engine: Engine, _ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
+def skills_list_tool(engine: Home, _ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     return skills_list_call(engine, args)

@@ -14,8 +14,8 @@ import json
 from typing import Any
 
 from memoir.engine.adoption import adopt
-from memoir.engine.engine import Engine
 from memoir.engine.files import FilesView
+from memoir.engine.port import Home
 from memoir.events.skills import SkillPinned, SkillStateChanged, SkillUnpinned, SkillUsageSet
 from memoir.events.types import Payload
 from memoir.projections.render.skills import USAGE_FILE, usage_json
@@ -89,7 +89,7 @@ def adoption_events(state: State, files: FilesView) -> tuple[list[Payload], list
     return events, [USAGE_FILE] if complete else []
 
 
-def adopt_usage(engine: Engine, *, before: str) -> str | None:
+def adopt_usage(engine: Home, *, before: str) -> str | None:
     """Adopt what Hermes wrote into ``.usage.json`` (see :func:`adoption_events`) as a
     run of its own (kind ``adopt``, actor ``user``), then write the file again from the
     journal — over the bytes adopted only, and only when it names no skill the journal

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal, Required, TypedDict, cast
 
 from memoir.engine.caller import CallContext
-from memoir.engine.engine import Engine
+from memoir.engine.port import Home
 from memoir.errors import MemoirError
 from memoir.insights.pipeline import MEMORY_SEARCH_SCHEMA, memory_search_tool
 from memoir.logs import get_logger
@@ -43,7 +43,7 @@ __all__ = [
 
 log = get_logger("memoir.tools")
 
-Handler = Callable[[Engine, CallContext, dict[str, Any]], dict[str, Any]]
+Handler = Callable[[Home, CallContext, dict[str, Any]], dict[str, Any]]
 
 
 class FunctionSchema(TypedDict, total=False):
@@ -119,7 +119,7 @@ class Toolset:
         out = [cast(ToolSchema, copy.deepcopy(tool.schema)) for tool in self]
         return [strict_schema(schema) for schema in out] if strict else out
 
-    def dispatch(self, engine: Engine, ctx: CallContext, name: str,
+    def dispatch(self, engine: Home, ctx: CallContext, name: str,
                  args: dict[str, Any]) -> dict[str, Any]:
         """Answer one call of tool ``name``; an unknown name gets an error result.
 

@@ -1,0 +1,105 @@
+"""Checks and repairs of a home beyond the journal's own: the seals and checkpoints a
+``memoir verify`` compares with the journal, and taking a journal that lost records as
+it is (``accept_loss``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memoir.engine import safefs
+from memoir.engine.checkpoints import CheckpointStore
+from memoir.engine.prompts import PROMPTS, PromptCache
+from memoir.engine.safefs import Folder
+from memoir.engine.seals import SEALS_FILE, Seals
+from memoir.journal import Journal
+from memoir.logs import get_logger
+from memoir.projections.state import State
+
+if TYPE_CHECKING:
+    from memoir.engine.engine import Engine
+
+__all__ = ["HomeCheck", "accept_journal_loss", "verify_home"]
+
+log = get_logger("memoir.engine")
+
+
+@dataclass
+class HomeCheck:
+    """What :meth:`Engine.verify_home` found."""
+
+    seals: int = 0
+    checkpoints: int = 0
+    unchecked_seals: bool = False
+    #: Records no seal covers (with a key).
+    unsealed: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+
+def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
+            key: bytes | None, *, deep: bool = False) -> HomeCheck:
+    """Check what the journal alone cannot: the seals (with the home's key) and, with
+    ``deep``, every checkpoint against a fold of the journal from its first record."""
+    found = HomeCheck()
+    seals = Seals(home, key) if key else None
+    if seals is not None:
+        check = seals.check(journal)
+        found.seals, found.problems = check.checked, list(check.problems)
+        found.unsealed = sum(b - a + 1 for a, b in check.unsealed)
+    elif safefs.kind(home, SEALS_FILE) == "file":
+        found.unchecked_seals = True
+    if deep:
+        wanted = checkpoints.seqs()
+        state = State()
+        for event in journal.read(until=wanted[-1] if wanted else 0):
+            state.apply(event)
+            if event.seq in wanted:
+                found.checkpoints += 1
+                problem = _checkpoint_problem(checkpoints, event.seq, state)
+                if problem:
+                    found.problems.append(problem)
+    return found
+
+
+
+def _checkpoint_problem(checkpoints: CheckpointStore, seq: int, folded: State) -> str | None:
+    """Why checkpoint ``seq`` is not the state the journal folds to there (None: it is)."""
+    cp = checkpoints.load(seq)
+    if cp is None:
+        return f"checkpoint {seq} cannot be read or its digest does not match"
+    try:
+        cp.state.load_history()
+    except OSError as exc:
+        return f"checkpoint {seq}: {exc}"
+    if cp.state != folded:
+        return (f"checkpoint {seq} holds a state the journal does not fold to (edited); "
+                "delete it, or run `memoir rebuild`, which saves a new one")
+    return None
+
+
+
+def accept_journal_loss(engine: Engine) -> None:
+    """Take the journal as it is: checkpoints beyond its head go, and projected files
+    that show more than it holds are kept as ``.bak`` copies before the files are
+    written again from the journal."""
+    head = engine.live.state.seq
+    for seq in engine.checkpoints.seqs():
+        if seq > head:
+            engine.checkpoints.remove(seq)
+    PromptCache(Folder(engine.home, PROMPTS)).clear()  # pins beyond the head are gone
+    if engine.seals is not None:
+        engine.seals.cut(head)
+    stamp = int(time.time())
+    for rel, data in engine.projector.projected_files().items():
+        if engine.materializer.read(rel) not in (None, data):
+            engine.materializer.backup(rel, stamp)
+    engine.projector.reset()
+    log.warning("journal.loss_accepted", home=str(engine.home), head=head,
+                files_showed=engine.materializer.seq,
+                why="the journal is taken as it is: the files are written again from "
+                    "it; what they showed beyond it is in .bak copies")
+
+
