@@ -37,7 +37,7 @@ import msgspec
 from memoir.clock import format_ts
 from memoir.engine import JOURNAL_FILE
 from memoir.engine.checkpoints import Checkpoint, CheckpointStore
-from memoir.engine.safefs import Folder
+from memoir.engine.private import Folder
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.runs import RunStarted

@@ -13,7 +13,7 @@ import atexit
 import os
 import time
 import weakref
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,16 +28,15 @@ from memoir.engine.live import LiveState, Progress
 from memoir.engine.maintenance import HomeCheck, accept_journal_loss, verify_home
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.opening import check_home, open_journal, seen_seq
+from memoir.engine.private import Folder
 from memoir.engine.projector import Projector
-from memoir.engine.prompts import PROMPTS, PromptCache
-from memoir.engine.safefs import Folder
+from memoir.engine.reading import Reading
 from memoir.engine.seals import Seals, load_key
 from memoir.errors import (
     ConfigError,
     DriftError,
     JournalError,
     JournalLost,
-    NotFoundError,
     ProjectionError,
     ValidationError,
 )
@@ -56,7 +55,7 @@ log = get_logger("memoir.engine")
 T = TypeVar("T")
 
 
-class Engine:
+class Engine(Reading):
     """An open memoir home.  Safe to share between threads; many processes may open
     the same home at once.
 
@@ -166,89 +165,6 @@ class Engine:
         self.followers.folded(events)
 
     # -- reading -------------------------------------------------------------------------------
-
-    @property
-    def head(self) -> int:
-        """The last seq in the journal (after reading what other processes appended)."""
-        self.live.catch_up()
-        return self.live.state.seq
-
-    @property
-    def state(self) -> State:
-        """The live state, caught up.  Treat it as read-only; use :meth:`view` to keep one."""
-        self.live.catch_up()
-        return self.live.state
-
-    def view(self, seq: int | None = None) -> State:
-        """An independent copy of the state at ``seq`` (default: the head)."""
-        return self.live.view(seq)
-
-    def events(
-        self,
-        *,
-        types: Iterable[str] = (),
-        actor: str | None = None,
-        run: str | None = None,
-        session: str | None = None,
-        after: int = 0,
-        until: int | None = None,
-        reverse: bool = False,
-        where: Callable[[Event], bool] | None = None,
-    ) -> Iterator[Event]:
-        """Journal records filtered by type (exact or ``prefix.*``), actor, run, session,
-        seq and any ``where``; newest first with ``reverse`` (read from the journal's end,
-        so the last few records of a long journal are cheap)."""
-        wanted = tuple(types)
-        exact = {t for t in wanted if not t.endswith("*")}
-        prefixes = tuple(t[:-1] for t in wanted if t.endswith("*"))
-        read = self.journal.read_reverse if reverse else self.journal.read
-        for event in read(after=after, until=until):
-            if wanted and event.type not in exact and not (
-                prefixes and event.type.startswith(prefixes)
-            ):
-                continue
-            if actor is not None and event.actor != actor:
-                continue
-            if run is not None and event.run != run:
-                continue
-            if session is not None and event.session != session:
-                continue
-            if where is not None and not where(event):
-                continue
-            yield event
-
-    def event(self, seq: int) -> Event:
-        found = self.record(seq)
-        if found is None:
-            raise NotFoundError(f"no event with seq {seq} (head is {self.head})")
-        return found
-
-    def record(self, seq: int) -> Event | None:
-        """The record at ``seq`` (None: there is none), read from the nearest position
-        the journal knows, not by a scan from the start."""
-        return next(iter(self.journal.read(after=seq - 1, until=seq)), None)
-
-    @property
-    def persistent(self) -> bool:
-        """Whether the journal outlives this handle (a file; not an in-memory journal)."""
-        return self.journal.persistent
-
-    def at(self, seq: int | None, use: Callable[[State], T]) -> T:
-        """``use(state)`` with the state at ``seq`` (default: the head): the live state
-        itself at the head, under its mutex and not copied (opening a session on a long
-        history stays fast); before it, the memory part of the state, which is what a
-        past prompt needs (:meth:`LiveState.memory_view`)."""
-        live = self.live
-        with live.mutex:
-            live.catch_up()
-            if seq is None or seq == live.state.seq:
-                return use(live.state)
-        return use(live.memory_view(seq))
-
-    def kept_prompts(self) -> PromptCache:
-        """The kept prompt blocks of this home's sessions (:mod:`memoir.engine.prompts`)."""
-        return PromptCache(Folder(self.home, PROMPTS), key=self._key,
-                           readonly=self.readonly or not self.journal.persistent)
 
     def rewrite_files(self, skip: Callable[[list[Drift]], Collection[str]]) -> list[str]:
         """Write every projected file at the head but those ``skip`` names among the

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from memoir.engine import safefs
 from memoir.engine.checkpoints import CheckpointStore
+from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
-from memoir.engine.safefs import Folder
 from memoir.engine.seals import SEALS_FILE, Seals
 from memoir.journal import Journal
 from memoir.logs import get_logger

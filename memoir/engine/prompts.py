@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from memoir.engine.safefs import Folder
+from memoir.engine.private import Folder
 from memoir.logs import get_logger
 
 __all__ = ["PROMPTS", "PromptCache"]

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memoir.engine.safefs import Folder, LinkRefused
+from memoir.engine.private import Folder
+from memoir.engine.safefs import LinkRefused
 from memoir.errors import JournalCorrupted, NotFoundError
 from memoir.journal.locking import ProcessLock
 from memoir.names import TRANSCRIPT_REF

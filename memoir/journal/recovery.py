@@ -8,14 +8,20 @@ beside the journal, durably, never over an older one.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from memoir.errors import UnknownEventType
 from memoir.events.codec import Decoder, hash_of_line, line_hash_ok
-from memoir.events.types import Event, Payload
-from memoir.journal.scan import BAD_LINE, Tail
+from memoir.events.maintenance import JournalRepaired
+from memoir.events.types import Draft, Event, Payload
+from memoir.journal.interface import RecoveryReport
+from memoir.journal.scan import BAD_LINE, Scanner, Tail
+from memoir.logs import get_logger
 
-__all__ = ["fsync_dir", "salvage", "save_aside"]
+__all__ = ["cut_at", "cut_torn_tail", "fsync_dir", "repaired_drafts", "salvage", "save_aside"]
+
+log = get_logger("memoir.journal")
 
 
 class _Unreadable(Payload, frozen=True, kw_only=True):
@@ -129,3 +135,46 @@ def salvage(
             current = []
     skipped += [e.seq for e in current]
     return appends, skipped
+
+
+def repaired_drafts(cut_bytes: int, kept_head: int, saved_to: str,
+                    appends: Sequence[Sequence[Event]], skipped: Sequence[int]
+                    ) -> list[list[Draft]]:
+    """What a repair appends: its ``journal.repaired`` record, then each salvaged append
+    again (same ids, payloads and metadata; the journal gives new seqs and hashes)."""
+    marker = Draft(actor="system", data=JournalRepaired(
+        cut_bytes=cut_bytes, kept_head=kept_head, saved_to=saved_to,
+        salvaged=[e.seq for append in appends for e in append], left_out=list(skipped),
+        reason="damaged record after seq " + str(kept_head)))
+    return [[marker]] + [
+        [Draft(data=e.data, actor=e.actor, session=e.session, run=e.run,
+               causation=e.causation, meta=e.meta, id=e.id, ts=e.ts) for e in append]
+        for append in appends
+    ]
+
+
+def cut_at(fd: int, path: Path, keep: int, cut: bytes, label: str) -> Path:
+    """Cut the journal file (descriptor ``fd``) at byte ``keep``: ``cut``, the bytes
+    after it, are saved aside (``<journal>.<label>``) first, then the file is truncated
+    and synced.  Returns where the bytes were saved."""
+    aside = save_aside(path, cut, label)
+    os.ftruncate(fd, keep)
+    os.fsync(fd)
+    return aside
+
+
+def cut_torn_tail(scanner: Scanner, tail: Tail, size: int, stamp: str) -> RecoveryReport:
+    """Cut the bytes after ``tail``, the last complete append, up to ``size``, and save
+    them aside (``<journal>.torn-<stamp>-after-<seq>``).  The caller holds the lock, so
+    no live writer is mid-append: those bytes belong to a writer that died before
+    acknowledging them, and since reading them raised nothing they are a torn prefix of
+    one append (see :meth:`Scanner.scan`), never damage."""
+    torn = [rec.seq for rec, _line, _after in scanner.scan(tail, size)]
+    cut = os.pread(scanner.fd, size - tail.offset, tail.offset)
+    aside = cut_at(scanner.fd, scanner.path, tail.offset, cut,
+                   f"torn-{stamp}-after-{tail.seq}")
+    log.warning("journal.torn_tail_cut", journal=str(scanner.path), cut_bytes=len(cut),
+                whole_records_cut=len(torn), saved_to=str(aside), head=tail.seq,
+                why="a writer died mid-append; that append was never acknowledged")
+    return RecoveryReport(cut_bytes=len(cut), saved_to=str(aside), kept_head=tail.seq,
+                          skipped=tuple(torn))

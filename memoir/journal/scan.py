@@ -138,6 +138,76 @@ class Scanner:
             path=str(self.path), line=lineno, seq=lineno,
         )
 
+    def last_append_end(self, size: int) -> Tail:
+        """The end of the last complete append before ``size``, found from the end of
+        the file (no forward scan): bytes after the last newline are a write in progress
+        or torn, and trailing records with ``more`` > 0 belong to an append not finished
+        yet."""
+        look = min(size, 1 << 16)
+        while look:
+            blob = os.pread(self.fd, look, size - look)
+            cut = blob.rfind(b"\n")
+            if cut >= 0:
+                end = size - look + cut + 1
+                break
+            if look == size:
+                return Tail()
+            look = min(size, look * 4)
+        else:
+            return Tail()
+        for line, start in self.lines_backwards(end):
+            try:
+                rec = self.decoder.envelope(line)
+            except BAD_LINE:
+                raise JournalCorrupted("the last record is not valid (memoir verify names "
+                                       "the damage)", path=str(self.path)) from None
+            if rec.more == 0:
+                return Tail(rec.seq, start + len(line) + 1, hash_of_line(line), 0)
+        return Tail()
+
+    def appended_since(self, position: Tail, tail: Tail) -> list[Event]:
+        """The events between ``position`` and ``tail`` (both ends of whole appends),
+        checked against the chain; JournalCorrupted when the file no longer holds
+        ``position`` (it was repaired or replaced meanwhile)."""
+        if tail.offset < position.offset or (tail.offset == position.offset
+                                             and tail.seq != position.seq):
+            raise JournalCorrupted(
+                f"the journal changed under this reader (it was at record {position.seq}, "
+                f"byte {position.offset}; the file now ends at record {tail.seq}): it was "
+                "repaired or replaced; read it again", path=str(self.path))
+        return [self.event(rec) for rec, _line, _after in self.scan(position, tail.offset)]
+
+    def record_ending_at(self, offset: int) -> tuple[RawRecord, bytes] | None:
+        """The envelope and line of the record whose newline is the byte before
+        ``offset`` (None: no record ends there)."""
+        look = min(offset, 1 << 20)
+        blob = os.pread(self.fd, look, offset - look)
+        if not blob.endswith(b"\n"):
+            return None
+        line = blob[:-1].rsplit(b"\n", 1)[-1]
+        try:
+            return self.decoder.envelope(line), line
+        except BAD_LINE:
+            return None
+
+    def sound_prefix(self, size: int) -> tuple[Tail, set[str]]:
+        """The end of the last whole, sound append before the first damage (or
+        ``size``), and the ids of the records before it (what a repair keeps)."""
+        kept = Tail()
+        known: set[str] = set()
+        group: list[str] = []
+        try:
+            for rec, line, after in self.scan(Tail(), size):
+                self.event(rec)
+                group.append(rec.id)
+                if rec.more == 0:
+                    kept = Tail(rec.seq, after, hash_of_line(line))
+                    known.update(group)
+                    group.clear()
+        except JournalCorrupted:
+            pass
+        return kept, known
+
     def event(self, rec: RawRecord) -> Event:
         """The event of a record the scan passed; JournalCorrupted if its payload does
         not fit its schema."""
