@@ -15,7 +15,7 @@ from typing import Any
 
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
-from memoir.engine.materializer import Drift
+from memoir.engine.materializer import Drift, unwritable
 from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event
@@ -212,7 +212,7 @@ class Memoir(Engine):
                              {"entry_id": entry.id, "patterns": ids,
                               "preview": redacted_preview(entry.text)}
                              for entry, ids in memory_adoption.flagged_entries(state, t)]}
-        edits, blocked = self.materializer.unwritable(self.drift())
+        edits, blocked = unwritable(self.drift())
         memory_interval, skill_interval = self.learning.intervals(DEFAULT_TOOLS.names) \
             if not self.readonly else (self.config.memory.nudge_interval,
                                        self.config.skills.creation_nudge_interval)

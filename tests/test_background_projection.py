@@ -266,11 +266,10 @@ def test_files_ahead_of_the_journal_are_brought_back_by_the_writer(home: Path) -
     mem = Memoir(home)
     _add(mem, "one")
     mem.flush()
-    manifest = mem.materializer
+    manifest = mem.materializer.manifest
     with manifest.locked():
-        manifest.reload()
-        manifest._manifest.seq = mem.head + 50
-        manifest._save()
+        manifest.reload().seq = mem.head + 50
+        manifest.save()
     _add(mem, "two")
     mem.flush()
     assert (home / "memories/MEMORY.md").read_text() == "one\n§\ntwo"

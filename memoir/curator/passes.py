@@ -86,6 +86,22 @@ def _auto_summary(counts: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "no changes"
 
 
+@dataclass
+class _Decided:
+    """The first half of a pass: what it changes, before it is written up."""
+
+    lifecycle: LifecycleOutcome
+    before: list[str]
+    consolidate: bool
+    plan: Plan | None = None
+    accepted: Plan | None = None
+    refusals: list[Refusal] = field(default_factory=list)
+    changes: list[Payload] = field(default_factory=list)
+    llm_summary: str = ""
+    #: The source of the plan that was checked (None: no consolidation ran).
+    model: str | None = None
+
+
 def decide_pass(
     state: State,
     *,
@@ -103,67 +119,81 @@ def decide_pass(
     Consolidation runs when a ``plan`` is given, when ``use_rules`` asks for the
     built-in planner, or when ``config.consolidate`` is on (built-in planner).
     """
+    decided = _decide(state, now=now, config=config, plan=plan,
+                      plan_refusals=plan_refusals, use_rules=use_rules)
+    return _write_up(state, decided, now=now, config=config, run_id=run_id,
+                     dry_run=dry_run, duration=elapsed())
+
+
+def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan | None,
+            plan_refusals: Sequence[Refusal], use_rules: bool) -> _Decided:
+    """The lifecycle transitions, then the consolidation plan checked against the
+    skills as the transitions leave them."""
     skills = state.skills.skills
     outcome = automatic_transitions(
         skills, now, stale_after_days=config.stale_after_days,
         archive_after_days=config.archive_after_days,
         prune_builtins=config.prune_builtins, seeded=state.curator.seeded,
     )
-    auto_archived = {t.name for t in outcome.transitions if t.kind == "archived"}
     after_life = _after_lifecycle(skills, outcome)
-    before = [n for n in candidates(after_life, prune_builtins=config.prune_builtins)]
+    decided = _Decided(
+        lifecycle=outcome, before=candidates(after_life, prune_builtins=config.prune_builtins),
+        consolidate=plan is not None or use_rules or config.consolidate, plan=plan)
+    if not decided.consolidate:
+        decided.llm_summary = "skipped (consolidation off)"
+        return decided
+    if not decided.before:
+        decided.llm_summary = "skipped (no candidates)"
+        return decided
+    auto_archived = {t.name for t in outcome.transitions if t.kind == "archived"}
+    if plan is None:
+        plan = decided.plan = rules_plan(after_life, archived=frozenset(auto_archived),
+                                         state=state)
+    decided.model = plan.source
+    accepted, refusals = validate_plan(after_life, plan, archived=auto_archived,
+                                       state=state, actor=ACTOR)
+    decided.accepted, decided.refusals = accepted, [*plan_refusals, *refusals]
+    decided.changes = plan_events(after_life, accepted)
+    parts = []
+    if accepted.consolidations:
+        parts.append(f"{len(accepted.consolidations)} consolidated")
+    if accepted.prunings:
+        parts.append(f"{len(accepted.prunings)} pruned")
+    if decided.refusals:
+        parts.append(f"{len(decided.refusals)} refused")
+    decided.llm_summary = f"{plan.source}: {', '.join(parts) if parts else 'no change'}"
+    return decided
 
-    consolidate = plan is not None or use_rules or config.consolidate
-    accepted: Plan | None = None
-    refusals: list[Refusal] = []
-    changes: list[Payload] = []
-    model: str | None = None
-    if not consolidate:
-        llm_summary = "skipped (consolidation off)"
-    elif not before:
-        llm_summary = "skipped (no candidates)"
-    else:
-        if plan is None:
-            plan = rules_plan(after_life, archived=frozenset(auto_archived), state=state)
-        model = plan.source
-        accepted, refusals = validate_plan(after_life, plan, archived=auto_archived,
-                                           state=state, actor=ACTOR)
-        refusals = [*plan_refusals, *refusals]
-        changes = plan_events(after_life, accepted)
-        parts = []
-        if accepted.consolidations:
-            parts.append(f"{len(accepted.consolidations)} consolidated")
-        if accepted.prunings:
-            parts.append(f"{len(accepted.prunings)} pruned")
-        if refusals:
-            parts.append(f"{len(refusals)} refused")
-        llm_summary = f"{plan.source}: {', '.join(parts) if parts else 'no change'}"
 
+def _write_up(state: State, decided: _Decided, *, now: dt.datetime, config: CuratorConfig,
+              run_id: str, dry_run: bool, duration: float) -> PassResult:
+    """The summary, the report and the run's events, around the changes decided."""
+    accepted, outcome, plan = decided.accepted, decided.lifecycle, decided.plan
     consolidated = [{"name": c.source, "into": c.into, "source": accepted.source,
                      "reason": c.reason} for c in accepted.consolidations] if accepted else []
     pruned = [{"name": p.name, "source": accepted.source, "reason": p.reason}
               for p in accepted.prunings] if accepted else []
-    created = {p.name for p in changes if isinstance(p, SkillCreated)}
-    archived_by_plan = {p.name for p in changes if isinstance(p, SkillArchived)}
-    after = [n for n in before if n not in archived_by_plan]
+    created = {p.name for p in decided.changes if isinstance(p, SkillCreated)}
+    archived_by_plan = {p.name for p in decided.changes if isinstance(p, SkillArchived)}
+    after = [n for n in decided.before if n not in archived_by_plan]
     # New umbrellas are curated skills too (written by the curator, provenance agent).
     after += [n for n in created if is_candidate(
         SkillRecord(name=n, provenance="agent", created_by=ACTOR),
         prune_builtins=config.prune_builtins)]
 
     prefix = "dry-run auto: " if dry_run else "auto: "
-    summary = f"{prefix}{_auto_summary(outcome.counts)}; llm: {llm_summary}"
+    summary = f"{prefix}{_auto_summary(outcome.counts)}; llm: {decided.llm_summary}"
     renames = rename_map(consolidated, pruned)
     if renames:
         summary = f"{summary}\n{renames}"
 
     started_at = now.isoformat()
-    duration = elapsed()
+    model = decided.model
     report = build_report(
         started_at=started_at, duration_seconds=duration, model=model,
         provider="memoir" if model else None, auto_transitions=outcome.counts,
-        before=before, after=after, consolidated=consolidated, pruned=pruned,
-        llm_summary=llm_summary,
+        before=decided.before, after=after, consolidated=consolidated, pruned=pruned,
+        llm_summary=decided.llm_summary,
     )
     path = None if dry_run else report_dir(now, state.curator.reports)
 
@@ -172,8 +202,8 @@ def decide_pass(
         "stale_after_days": config.stale_after_days,
         "archive_after_days": config.archive_after_days,
         "prune_builtins": config.prune_builtins,
-        "consolidate": consolidate,
-        "candidates": candidates(skills, prune_builtins=config.prune_builtins),
+        "consolidate": decided.consolidate,
+        "candidates": candidates(state.skills.skills, prune_builtins=config.prune_builtins),
     }
     if plan is not None:
         inputs["plan"] = {
@@ -192,13 +222,13 @@ def decide_pass(
             consolidations=[c.as_dict() for c in accepted.consolidations],
             prunings=[p.as_dict() for p in accepted.prunings],
             umbrellas=[u.as_dict() for u in accepted.umbrellas],
-            refused=len(refusals),
+            refused=len(decided.refusals),
         ))
     payloads += [
         SkillWriteRejected(name=r.name, action=r.action, reason=r.reason, guard="curator.plan")
-        for r in refusals
+        for r in decided.refusals
     ]
-    payloads += changes
+    payloads += decided.changes
     payloads.append(CuratorRunFinished(
         run_id=run_id, summary=summary, duration_seconds=duration,
         counts=dict(report["counts"]), report_path=path, started_at=started_at,
@@ -206,7 +236,7 @@ def decide_pass(
     ))
     return PassResult(
         run_id=run_id, dry_run=dry_run, now=now, lifecycle=outcome, plan=accepted,
-        refusals=refusals, payloads=payloads, summary=summary, report=report,
+        refusals=decided.refusals, payloads=payloads, summary=summary, report=report,
         report_path=path,
     )
 

@@ -6,26 +6,18 @@ pointed at the home — sees the old or the new bytes, never a mix, and a crash 
 leaves an empty file that would later look like a hand edit.  No link below the home is
 ever followed, for reading, writing or removing.
 
-What memoir wrote is recorded in ``.memoir/manifest.json``: per file the hash of its
-last write and the seq it was rendered at, the seq the files were last brought up to,
-the hashes of writes in progress, and the files whose last write failed.  A file whose
-bytes are neither memoir's last write, a write in progress, nor what the journal renders
-now was edited by hand (drift) and is never overwritten: ``memoir adopt`` turns the edit
-into events, ``memoir rebuild --force`` discards it (keeping a ``.bak`` copy).
+What memoir wrote is recorded in ``.memoir/manifest.json`` (see
+:mod:`memoir.engine.manifest`).  A file whose bytes are neither memoir's last write, a
+write in progress, nor what the journal renders now was edited by hand (drift) and is
+never overwritten: ``memoir adopt`` turns the edit into events, ``memoir rebuild
+--force`` discards it (keeping a ``.bak`` copy).
 
-Crash safety of that record: the hashes a write is about to put on disk are saved
-*before* the files are renamed into place (``pending``), so a process killed between a
-rename and the rest of its bookkeeping leaves files memoir still knows as its own.  The
-manifest is rewritten in place without fsync: a process crash keeps it (the page cache
-survives), and a lost or torn manifest only means comparing against the current
-rendering instead.
-
-Every write happens under the projection lock (a thread lock plus ``flock`` on
-``.memoir/projections.lock``), so writers in several threads and processes take turns
-and each re-reads the manifest first.  Drift checks run without the lock and are exact
-anyway: a file that looks edited is checked again under the lock, where no write can be
-half done.  A file memoir found to be its own is remembered by its ``stat`` (inode,
-size, mtime, ctime), so checking it again costs one ``lstat`` until anything changes it.
+Every write happens under the projection lock, so writers in several threads and
+processes take turns and each re-reads the manifest first.  Drift checks run without the
+lock and are exact anyway: a file that looks edited is checked again under the lock,
+where no write can be half done.  A file memoir found to be its own is remembered by its
+``stat`` (inode, size, mtime, ctime), so checking it again costs one ``lstat`` until
+anything changes it.
 
 A file that cannot be written (a folder where the file goes, a name the file system
 cannot hold, a full disk) does not stop the others: it is recorded in ``failed`` and
@@ -35,34 +27,26 @@ reported by ``memoir status``, and the next write tries it again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import msgspec
-
 from memoir.engine import safefs
+from memoir.engine.manifest import Manifest
+from memoir.engine.manifest import digest as _digest
 from memoir.errors import ProjectionError
-from memoir.journal.locking import LockTimeout, ProcessLock
 
-__all__ = ["Drift", "Materializer", "atomic_write"]
+__all__ = ["Drift", "Materializer", "atomic_write", "unwritable"]
 
 #: Files Hermes writes under a lock of its own (``<file>.lock`` beside it, spec §1.7):
 #: memoir holds that lock too while it writes them, so the two never write at once.
 HERMES_LOCKED = frozenset({"memories/MEMORY.md", "memories/USER.md"})
 #: How long memoir waits for Hermes to release such a lock (seconds).
 HERMES_LOCK_WAIT = 10.0
-#: memoir's record of what it wrote, and the lock its writers take.
-MANIFEST = ".memoir/manifest.json"
-LOCK = ".memoir/projections.lock"
-# The manifest holds a digest per projected file: far below this for any home.
-_MANIFEST_LIMIT = 256 << 20
 
 #: Which drifts: bytes someone else wrote, a link where memoir keeps a file (never
 #: followed), or something else that is not a regular file (a folder, a device).
@@ -81,22 +65,6 @@ class Drift:
     @property
     def deleted(self) -> bool:
         return self.actual is None and self.kind == "edited"
-
-
-class _Manifest(msgspec.Struct):
-    files: dict[str, list[str]] = msgspec.field(default_factory=dict)
-    seq: int = 0
-    #: rel -> the seq the last write of that file was rendered at (the base a hand
-    #: edit of it started from).
-    at: dict[str, int] = msgspec.field(default_factory=dict)
-    #: rel -> hashes of writes started and not yet recorded (see the module docstring).
-    pending: dict[str, list[str]] = msgspec.field(default_factory=dict)
-    #: rel -> why its last write failed.
-    failed: dict[str, str] = msgspec.field(default_factory=dict)
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
@@ -138,20 +106,12 @@ class Materializer:
         self.lock_timeout = lock_timeout
         #: Never write (a home opened to read): drift checks still work.
         self.readonly = readonly
-        self._manifest_path = home / MANIFEST
-        self._manifest = self._load()
-        self._mutex = threading.RLock()
-        self._flock = ProcessLock(
-            str(home / LOCK), readonly=readonly,
-            opener=lambda flags: safefs.open_own(home, LOCK, flags) if flags & os.O_CREAT
-            else safefs.open_file(home, LOCK, flags))
+        self.manifest = Manifest(home, readonly=readonly, lock_timeout=lock_timeout)
         # rel -> stat key of a file last seen to be memoir's own.
         self._own: dict[str, tuple[int, int, int, int]] = {}
         # rel -> hash of bytes found equal to what the journal rendered then: memoir's
         # own too (an adopted hand edit, say), though memoir did not write them.
         self._rendered: dict[str, str] = {}
-        # True while this object holds the projection lock and has read the manifest.
-        self._fresh = False
         #: The files the last :meth:`write` could not write, and why.
         self.last_failed: dict[str, str] = {}
         #: Files the last :meth:`write` left alone because a hand edit arrived while it
@@ -163,102 +123,50 @@ class Materializer:
         self.recognise: Callable[[str, bytes], bool] | None = None
         # rel -> hash of bytes `recognise` said were not memoir's (asked once).
         self._foreign: dict[str, str] = {}
-        self._pid = os.getpid()
 
-    @contextmanager
-    def locked(self) -> Iterator[None]:
+    def locked(self) -> contextlib.AbstractContextManager[None]:
         """Hold the projection lock (re-entrant): no file write is under way meanwhile."""
-        if os.getpid() != self._pid:
-            raise ProjectionError(
-                f"this handle of {self.home} was opened by process {self._pid}; a forked "
-                "child must open the home again (memoir.open)")
-        with self._mutex:
-            try:
-                self._flock.acquire(timeout=self.lock_timeout)
-            except LockTimeout:
-                raise ProjectionError(
-                    f"could not lock {self._flock.path} within {self.lock_timeout:g}s; "
-                    "another process is writing projected files (a stuck writer?)"
-                ) from None
-            try:
-                yield
-            finally:
-                self._flock.release()
-                if not self._flock.is_locked:
-                    self._fresh = False
+        return self.manifest.locked()
 
     def close(self) -> None:
-        with self._mutex:
-            self._flock.close()
-
-    # -- the manifest -----------------------------------------------------------------------
-
-    def _load(self) -> _Manifest:
-        try:
-            data = safefs.read(self.home, MANIFEST, limit=_MANIFEST_LIMIT)
-            return msgspec.json.decode(data, type=_Manifest) if data else _Manifest()
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-            return _Manifest()
-
-    def _save(self) -> None:
-        # Rewritten in place, not synced and not renamed: the manifest is a cache of
-        # facts the journal can re-derive, a temp file and a rename cost more than the
-        # write itself, and a reader that catches it half-written fails to decode it
-        # and compares against the current rendering instead.
-        data = msgspec.json.encode(self._manifest)
-        fd = safefs.open_own(self.home, MANIFEST, os.O_WRONLY | os.O_CREAT)
-        try:
-            os.write(fd, data)
-            os.ftruncate(fd, len(data))
-        finally:
-            os.close(fd)
+        self.manifest.close()
 
     def reload(self) -> None:
-        """Re-read the manifest (another process may have written files since).
+        """Re-read the manifest (another process may have written files since)."""
+        self.manifest.reload()
 
-        Under the projection lock one read is enough: nobody else can change the
-        manifest until the lock is released.  A thread that reloads waits for a write
-        of another thread of this object to finish (it must not swap the manifest out
-        from under it).
-        """
-        with self._mutex:
-            if self._fresh:
-                return
-            self._manifest = self._load()
-            self._fresh = self._flock.is_locked
+    # -- the manifest -----------------------------------------------------------------------
 
     @property
     def seq(self) -> int:
         """The journal seq the files were last brought up to (from the manifest)."""
-        self.reload()
-        return self._manifest.seq
+        return self.manifest.reload().seq
 
     @property
     def failed(self) -> dict[str, str]:
         """Projected files whose last write failed, and why (from the manifest)."""
         self.reload()
-        return dict(self._manifest.failed)
+        return dict(self.manifest.record.failed)
 
     @property
     def interrupted(self) -> bool:
         """Whether a writer died while writing files (its intent is still recorded)."""
         self.reload()
-        return bool(self._manifest.pending)
+        return bool(self.manifest.record.pending)
 
     def wrote(self, rel: str) -> bool:
         """Whether the materializer has written ``rel`` (and not removed it since)."""
-        return rel in self._manifest.files
+        return rel in self.manifest.record.files
 
     def written_at(self, rel: str) -> int | None:
         """The seq memoir's last write of ``rel`` was rendered at (None: unknown)."""
-        self.reload()
-        return self._manifest.at.get(rel)
+        return self.manifest.reload().at.get(rel)
 
     def missing(self) -> list[str]:
         """Files memoir wrote that are gone from the disk (deleted by hand)."""
         self.reload()
         home = str(self.home)
-        return sorted(rel for rel in self._manifest.files
+        return sorted(rel for rel in self.manifest.record.files
                       if not os.path.lexists(os.path.join(home, rel)))
 
     # -- reading and drift ------------------------------------------------------------------
@@ -268,9 +176,8 @@ class Materializer:
         return safefs.read(self.home, rel)
 
     def _own_bytes(self, rel: str, actual: bytes) -> bool:
-        digest = _digest(actual)
-        return digest in self._manifest.files.get(rel, ()) or \
-            digest in self._manifest.pending.get(rel, ()) or self._rendered.get(rel) == digest
+        found = _digest(actual)
+        return self.manifest.record.knows(rel, found) or self._rendered.get(rel) == found
 
     def is_drifted(self, rel: str, current: bytes | Callable[[], bytes | None] | None,
                    *, recognise: bool = True) -> Drift | None:
@@ -362,7 +269,7 @@ class Materializer:
         Paths in ``skip`` (files edited by hand) are left alone; ``replace`` names
         drifted files that may be overwritten all the same, with the bytes the caller
         saw there (and backed up, or adopted): other bytes found there are kept;
-        ``blocked`` names paths that cannot be written (see :meth:`unwritable`), with
+        ``blocked`` names paths that cannot be written (see :func:`unwritable`), with
         why.  A file that cannot be written is recorded in :attr:`last_failed` (and in
         the manifest) while the others are written; one that a hand edit reached during
         the write is left with the edit (:attr:`last_kept`).
@@ -374,25 +281,10 @@ class Materializer:
             return self._write(desired, seq, set(skip) | set(blocked), replace or {},
                                blocked)
 
-    def unwritable(self, drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:
-        """Split drifts into paths to leave alone (hand edits; a link or folder where a
-        file memoir no longer wants was) and paths memoir cannot write at all (a link or
-        a non-file where a file goes), with the reason for the latter."""
-        edits, blocked = [], {}
-        for d in drifted:
-            if d.kind == "edited" or d.expected is None:
-                edits.append(d.path)
-            elif d.kind == "link":
-                blocked[d.path] = ("a symbolic link stands where the file goes; memoir "
-                                   "never writes through a link below its home")
-            else:
-                blocked[d.path] = "something that is not a regular file stands where it goes"
-        return edits, blocked
-
     def _write(self, desired: Mapping[str, bytes | None], seq: int, skipped: set[str],
                replace: Mapping[str, bytes], blocked: dict[str, str]) -> list[str]:
         self.reload()
-        manifest = self._manifest
+        manifest = self.manifest.record
         todo = {rel: data for rel, data in desired.items() if rel not in skipped}
         intents = {rel: _digest(data) for rel, data in todo.items() if data is not None}
         for rel, digest in intents.items():
@@ -400,7 +292,7 @@ class Materializer:
             if digest not in known:
                 known.append(digest)
         if intents:
-            self._save()  # before any rename: a crash after one leaves known bytes
+            self.manifest.save()  # before any rename: a crash after one leaves known bytes
         written: list[str] = []
         self.last_failed, self.last_kept = {}, []
         self.last_failed.update(blocked)
@@ -425,12 +317,12 @@ class Materializer:
                 manifest.failed.pop(rel, None)
         if written or seq != manifest.seq or intents or self.last_failed:
             manifest.seq = seq
-            self._save()
+            self.manifest.save()
         return written
 
     def _put(self, rel: str, data: bytes, seq: int, accepted: bytes | None) -> bool:
         """Write one file; True if its bytes changed on disk."""
-        manifest = self._manifest
+        manifest = self.manifest.record
         digest = _digest(data)
         folder, _, name = rel.rpartition("/")
         changed = False
@@ -456,7 +348,7 @@ class Materializer:
         return changed
 
     def _remove(self, rel: str, accepted: bytes | None) -> bool:
-        manifest = self._manifest
+        manifest = self.manifest.record
         removed = safefs.remove(
             self.home, rel,
             lambda previous: previous is not None and (
@@ -475,7 +367,7 @@ class Materializer:
             return []
         self.reload()
         folders = {rel.rpartition("/")[0] for rel in
-                   (*self._manifest.files, *self._manifest.pending)}
+                   (*self.manifest.record.files, *self.manifest.record.pending)}
         cutoff = time.time() - 3600
         removed: list[str] = []
         for folder in sorted(folders):
@@ -495,6 +387,22 @@ class Materializer:
             temp = safefs.write_temp(dfd, data, fsync=True)
             os.replace(temp, bak, src_dir_fd=dfd, dst_dir_fd=dfd)
         return self.home / folder / bak if folder else self.home / bak
+
+
+def unwritable(drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:
+    """Split drifts into paths to leave alone (hand edits; a link or folder where a file
+    memoir no longer wants was) and paths memoir cannot write at all (a link or a
+    non-file where a file goes), with the reason for the latter."""
+    edits, blocked = [], {}
+    for d in drifted:
+        if d.kind == "edited" or d.expected is None:
+            edits.append(d.path)
+        elif d.kind == "link":
+            blocked[d.path] = ("a symbolic link stands where the file goes; memoir "
+                               "never writes through a link below its home")
+        else:
+            blocked[d.path] = "something that is not a regular file stands where it goes"
+    return edits, blocked
 
 
 def _why(exc: OSError) -> str:

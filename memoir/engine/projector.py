@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Callable, Collection, Sequence
 
 from memoir.engine.live import LiveState
-from memoir.engine.materializer import Drift, Materializer
+from memoir.engine.materializer import Drift, Materializer, unwritable
 from memoir.errors import ProjectionError
 from memoir.events.types import Event
 from memoir.logs import get_logger
@@ -228,7 +228,7 @@ class Projector:
                     continue
                 if desired or on_disk != seq:
                     # No journal reads here: this thread holds the projection lock.
-                    edits, blocked = self.materializer.unwritable(
+                    edits, blocked = unwritable(
                         self.materializer.drift(desired, recognise=False))
                     self.materializer.write(desired, seq=seq, skip=edits, blocked=blocked)
                 failed = dict(self.materializer.last_failed)
@@ -274,7 +274,7 @@ class Projector:
                 live.catch_up()
             desired = self.projected_files()
             drifted = self.materializer.drift(desired)
-            edits, blocked = self.materializer.unwritable(drifted)
+            edits, blocked = unwritable(drifted)
             skipped = set(skip([d for d in drifted if d.path in edits]))
             accepted = {d.path: d.actual for d in drifted
                         if d.path not in skipped and d.actual is not None}
