@@ -204,7 +204,7 @@ def test_every_path_the_docs_name_exists() -> None:
 
 
 def test_every_package_of_the_layer_table_is_in_the_architecture() -> None:
-    from test_layers import LAYER_OF
+    from tests.test_layers import LAYER_OF
 
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
     absent = []

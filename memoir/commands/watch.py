@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memoir.commands.base import (
+    UserError,
     home_option,
     is_json,
     open_home,
@@ -155,8 +156,12 @@ def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
     was last written are kept; an edit that conflicts with them is reported on stderr
     and left for `memoir adopt --force`. Runs until Ctrl-C or SIGTERM (exit 0).
     """
-    from watchfiles import Change
-    from watchfiles import watch as watch_files
+    try:
+        from watchfiles import Change
+        from watchfiles import watch as watch_files
+    except ImportError as exc:
+        raise UserError(f"memoir watch needs watchfiles ({exc}); install it with "
+                        "pip install 'memoir[watch]'") from None
 
     handle = open_home(ctx)
     home = Path(handle.home).resolve()

@@ -131,7 +131,7 @@ def encode_record(
 
     The envelope is assembled from pieces each encoded by msgspec (so escaping is
     msgspec's), which gives the same bytes as encoding the ``_Out`` struct but skips
-    building it: this is the hot loop of a bulk append.  ``tests/test_codec.py`` checks
+    building it: this is the hot loop of a bulk append.  ``tests/journal/test_codec.py`` checks
     the two stay byte-identical.
 
     Raises ValidationError for a payload JSON cannot carry (a lone surrogate in a str).

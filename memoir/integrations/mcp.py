@@ -287,7 +287,7 @@ def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None
     app: Any = server.streamable_http_app(host=host)
     # An HTTP session that ends (the client's DELETE, the SDK's idle timeout) ends its
     # memoir session.  The SDK has no public hook for it: its manager's discard step is
-    # wrapped (tests/test_mcp.py checks that a DELETE ends the session).
+    # wrapped (tests/integrations/test_mcp.py checks that a DELETE ends the session).
     manager = server.session_manager
     discard = manager._discard_session
 

@@ -10,7 +10,7 @@ interface too, with defaults that are correct for a simple backend, so the engin
 never asks which backend it holds.
 
 The file journal is in :mod:`memoir.journal.file`, the in-memory one in
-:mod:`memoir.journal.memory`; both pass ``tests/test_journal_conformance.py``.
+:mod:`memoir.journal.memory`; both pass ``tests/journal/test_journal_conformance.py``.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ class Progress(Protocol):
 class Journal(ABC):
     """An append-only sequence of events.
 
-    Every backend passes the conformance suite in ``tests/test_journal_conformance.py``.
+    Every backend passes the conformance suite in ``tests/journal/test_journal_conformance.py``.
     """
 
     clock: Clock

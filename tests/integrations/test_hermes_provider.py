@@ -1,0 +1,269 @@
+"""memoir as Hermes's memory provider, driven by the real hermes-agent 0.19.0: its own
+loader finds and initialises the plugin ``memoir hermes install`` writes, its memory
+manager calls every hook, and the journal shows the result; ``memoir revert`` of a
+mirrored write is applied to Hermes's MEMORY.md.  Skipped without the Hermes oracle
+(``MEMOIR_HERMES_PYTHON``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import memoir
+from tests.support.oracle import hermes_python
+from tests.support.paths import REPO
+
+DRIVE = textwrap.dedent("""\
+    import json, sys
+    from plugins.memory import discover_memory_providers, load_memory_provider
+    from agent.memory_manager import MemoryManager
+    from tools.memory_tool import MemoryStore, memory_tool
+
+    found = {name: available for name, _desc, available in discover_memory_providers()}
+    provider = load_memory_provider("memoir")
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize_all("sess-1", platform="cli", agent_context="primary")
+    store = MemoryStore()
+    store.load_from_disk()
+    calls = [
+        {"action": "add", "target": "memory", "content": "The build uses make."},
+        {"action": "add", "target": "user", "content": "Prefers short answers."},
+        {"action": "replace", "target": "memory", "old_text": "make",
+         "content": "The build uses ninja."},
+        {"action": "add", "target": "memory", "content": "Deploys go through CI."},
+    ]
+    for n, args in enumerate(calls):
+        result = memory_tool(store=store, **args)
+        manager.notify_memory_tool_write(result, args, build_metadata=lambda n=n: {
+            "write_origin": "foreground", "execution_context": "primary",
+            "session_id": "sess-1", "platform": "cli", "tool_name": "memory",
+            "tool_call_id": f"call_{n}"})
+    turn = [{"role": "user", "content": "How do I deploy?"},
+            {"role": "assistant", "content": "Through CI, after the ninja build."}]
+    manager.sync_all(turn[0]["content"], turn[1]["content"], session_id="sess-1",
+                     messages=turn)
+    manager.flush_pending(5.0)
+    block = manager.build_system_prompt()
+    context = manager.prefetch_all("deploy the app", session_id="sess-1")
+    manager.on_session_switch("sess-2", parent_session_id="sess-1", reset=True)
+    args = {"action": "add", "target": "user", "content": "Works in Berlin."}
+    manager.notify_memory_tool_write(memory_tool(store=store, **args), args,
+                                     build_metadata=lambda: {"session_id": "sess-2",
+                                                             "tool_call_id": "call_9"})
+    manager.on_session_end(turn)
+    manager.shutdown_all()
+    print(json.dumps({"found": found, "name": provider.name, "block": block,
+                      "context": context}))
+    """)
+
+
+def _combined_python(hermes: str, where: Path) -> str:
+    """An interpreter that sees Hermes's packages first, then memoir and its
+    dependencies: Hermes's environment with memoir installed in it."""
+    venv = where / "hermes-with-memoir"
+    subprocess.run([hermes, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path("
+                          "'purelib'))"], check=True, capture_output=True, text=True)
+    theirs = subprocess.run([hermes, "-c", "import sysconfig; print(sysconfig.get_path("
+                             "'purelib'))"], check=True, capture_output=True, text=True)
+    Path(own.stdout.strip(), "combined.pth").write_text(
+        "\n".join([theirs.stdout.strip(), str(REPO), sysconfig.get_path("purelib")]) + "\n",
+        encoding="utf-8")
+    return str(python)
+
+
+@pytest.fixture(scope="module")
+def pythons(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    hermes = hermes_python()
+    if hermes is None:
+        pytest.skip("set MEMOIR_HERMES_PYTHON to a python with hermes-agent installed")
+    return hermes, _combined_python(hermes, tmp_path_factory.mktemp("py"))
+
+
+def _memoir(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memoir", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def _hermes_home(root: Path) -> Path:
+    home = root / "hermes"
+    (home / "memories").mkdir(parents=True)
+    (home / "memories" / "MEMORY.md").write_text("Older fact.", encoding="utf-8")
+    (home / "config.yaml").write_text("memory:\n  provider: memoir\n", encoding="utf-8")
+    return home
+
+
+def test_install_refuses_when_hermes_cannot_import_memoir(
+        pythons: tuple[str, str], tmp_path: Path) -> None:
+    bare, _combined = pythons
+    home = _hermes_home(tmp_path)
+    done = _memoir("hermes", "install", "--hermes-home", str(home), "--hermes-python", bare)
+    assert done.returncode == 4, done.stderr
+    assert "cannot import memoir" in done.stderr and "pip install" in done.stderr
+    assert not (home / "plugins").exists() and not (home / "memoir").exists()
+
+
+def test_hermes_loads_the_provider_and_every_hook_reaches_the_journal(
+        pythons: tuple[str, str], tmp_path: Path) -> None:
+    _bare, python = pythons
+    home = _hermes_home(tmp_path)
+    done = _memoir("--json", "hermes", "install", "--hermes-home", str(home),
+                   "--hermes-python", python)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["active"] is True and report["memoir_home"] == str(home / "memoir")
+    init = (home / "plugins" / "memoir" / "__init__.py").read_text(encoding="utf-8")
+    assert "MemoryProvider" in init[:8192]
+
+    ran = subprocess.run([python, "-c", DRIVE], env={**os.environ, "HERMES_HOME": str(home)},
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    out = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert out["found"].get("memoir") is True and out["name"] == "memoir"
+    # Hermes stays the writer of its own file.
+    assert (home / "memories/MEMORY.md").read_text(encoding="utf-8") == \
+        "Older fact.\n§\nThe build uses ninja.\n§\nDeploys go through CI."
+
+    with memoir.open(home / "memoir", readonly=True) as mem:
+        events = list(mem.journal.read())
+        state = mem.state
+    assert [e.text for e in state.memory.target("memory").entries] == [
+        "Older fact.", "The build uses ninja.", "Deploys go through CI."]
+    assert [e.text for e in state.memory.target("user").entries] == [
+        "Prefers short answers.", "Works in Berlin."]
+    started = next(e for e in events if e.type == "session.started")
+    assert started.data.session_id == "sess-1" and started.data.platform == "hermes:cli"
+    assert started.meta is not None and started.meta["client"] == "hermes"
+    baseline = [e for e in events if e.actor == "import"]
+    assert [e.data.text for e in baseline if e.type == "memory.entry_added"] == ["Older fact."]
+    mirrored = [e for e in events if e.actor == "agent" and e.type.startswith("memory.")]
+    calls = [e.meta["hermes_tool_call_id"] for e in mirrored if e.meta]
+    assert calls == ["call_0", "call_1", "call_2", "call_3", "call_9"]
+    assert all(e.meta and e.meta["hermes_write_origin"] == "foreground"
+               for e in mirrored if e.session == "sess-1")
+    replaced = next(e for e in mirrored if e.type == "memory.entry_replaced")
+    assert replaced.data.previous == "The build uses make."
+    assert replaced.meta is not None and replaced.meta["hermes_old_text"] == "make"
+    assert state.runs[replaced.run].kind == "mirror"
+    assert any(e.type == "session.turn_recorded" and e.session == "sess-1" for e in events)
+    assert any(e.type == "session.ended" and e.session == "sess-1" for e in events)
+    # Hermes's session switch: the next session, its parent, and its own writes.
+    second = next(e for e in events if e.type == "session.started" and e.session == "sess-2")
+    assert second.data.parent == "sess-1"
+    berlin = next(e for e in events if e.type == "memory.entry_added"
+                  and e.data.text == "Works in Berlin.")
+    assert berlin.session == "sess-2" and berlin.meta and berlin.meta["hermes_tool_call_id"] \
+        == "call_9"
+    assert any(e.type == "session.ended" and e.session == "sess-2" for e in events)
+    assert any(e.type == "session.summarized" and e.session == "sess-1" for e in events)
+
+    # memoir revert of a mirrored write is applied to Hermes's file, under its lock.
+    last = next(e for e in mirrored if e.type == "memory.entry_added"
+                and e.data.text == "Deploys go through CI.")
+    undone = _memoir("--home", str(home / "memoir"), "--json", "revert", last.run or "")
+    assert undone.returncode == 0, undone.stderr
+    assert json.loads(undone.stdout)["hermes"]["written"] == [str(home / "memories/MEMORY.md")]
+    assert (home / "memories/MEMORY.md").read_text(encoding="utf-8") == \
+        "Older fact.\n§\nThe build uses ninja."
+
+
+def test_hooks_never_raise_into_hermes(tmp_path: Path) -> None:
+    from memoir.integrations.hermes_provider import MemoirHermes
+
+    provider = MemoirHermes(tmp_path / "file-not-folder", tmp_path / "hermes")
+    (tmp_path / "file-not-folder").write_text("in the way", encoding="utf-8")
+    provider.initialize("s-1", hermes_home=str(tmp_path / "hermes"))  # cannot open: logged
+    assert provider.prefetch("anything") == ""
+    assert provider.system_prompt_block() == ""
+    provider.on_memory_write("add", "memory", "x", {"tool_call_id": "c"})
+    provider.sync_turn("u", "a", messages=[{"role": "bogus"}])
+    provider.on_session_end([])
+    provider.shutdown()
+
+
+def test_a_provider_session_prefetches_recall_and_relevant_skills(tmp_path: Path) -> None:
+    from memoir.integrations.hermes_provider import MemoirHermes
+    from memoir.skills import skill_manage_call
+
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    home = tmp_path / "memoir"
+    with memoir.open(home, create=True) as mem:
+        skill_manage_call(mem, {"action": "create", "name": "deploy-app", "content":
+                                "---\nname: deploy-app\ndescription: Deploy the app to "
+                                "production.\n---\nRun make deploy, then check the "
+                                "dashboard.\n"}, by="user")
+        with mem.start_session(session_id="old-1") as old:
+            old.record_turn([{"role": "user", "content": "The deploy failed with a "
+                                                         "timeout on the database."},
+                             {"role": "assistant", "content": "Raise the pool size; "
+                                                              "the deploy then works."}])
+    provider = MemoirHermes(home, hermes)
+    provider.initialize("sess-2", hermes_home=str(hermes), platform="telegram")
+    block = provider.system_prompt_block()
+    assert "deploy-app" in block and "MEMORY" not in block
+    context: Any = provider.prefetch("how do I deploy the app to production?")
+    assert "deploy-app" in context and "old-1" in context
+    provider.on_session_end([])
+    provider.shutdown()
+    with memoir.open(home, readonly=True) as mem:
+        info = mem.state.sessions["sess-2"]
+        assert info.ended_at is not None and info.platform == "hermes:telegram"
+
+
+def test_a_hook_gives_up_on_a_held_journal_within_hermes_drain_time(tmp_path: Path) -> None:
+    import fcntl
+    import time
+
+    from memoir.integrations.hermes_provider import HOOK_LOCK_SECONDS, MemoirHermes
+
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    home = tmp_path / "memoir"
+    provider = MemoirHermes(home, hermes)
+    provider.initialize("sess-3", hermes_home=str(hermes))
+    (hermes / "memories/MEMORY.md").write_text("Written while memoir is busy.",
+                                               encoding="utf-8")
+    with open(home / "journal.jsonl.lock", "a+") as held:  # another process's long write
+        fcntl.flock(held, fcntl.LOCK_EX)
+        began = time.monotonic()
+        provider.on_memory_write("add", "memory", "Written while memoir is busy.", {})
+        waited = time.monotonic() - began
+        fcntl.flock(held, fcntl.LOCK_UN)
+    assert waited < HOOK_LOCK_SECONDS + 1.0  # Hermes drains its worker for 5 s
+    # The next hook catches up: Hermes's file is mirrored then.
+    provider.on_memory_write("add", "memory", "", {})
+    provider.shutdown()
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.state.memory.target("memory").texts() == ["Written while memoir is busy."]
+
+
+def test_a_session_switch_ends_one_session_and_starts_the_next(tmp_path: Path) -> None:
+    from memoir.integrations.hermes_provider import MemoirHermes
+
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    provider = MemoirHermes(tmp_path / "memoir", hermes)
+    provider.initialize("first-1", hermes_home=str(hermes), platform="cli")
+    provider.on_session_switch("second-2", parent_session_id="first-1", reset=False,
+                               reason="compression")
+    provider.sync_turn("hello", "hi", messages=[{"role": "user", "content": "hello"},
+                                                {"role": "assistant", "content": "hi"}])
+    provider.on_session_end([])
+    provider.shutdown()
+    with memoir.open(tmp_path / "memoir", readonly=True) as mem:
+        sessions = mem.state.sessions
+        ended = {e.session: e.data.reason for e in mem.journal.read()
+                 if e.type == "session.ended"}
+        assert ended == {"first-1": "switched", "second-2": "closed"}
+        assert sessions["second-2"].parent == "first-1" and sessions["second-2"].turns == 1
