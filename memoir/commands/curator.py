@@ -289,7 +289,7 @@ def curator_resume(ctx: click.Context) -> None:
 def _curator_passes(handle: Memoir) -> list[dict[str, Any]]:
     state = handle.state
     return [{"run": r.id, "started_at": r.started_at, "events": r.events,
-             "summary": r.summary, "reverted_by": state.curator.reverted.get(r.id)}
+             "summary": r.summary, "reverted_by": r.reverted_by}
             for r in sorted(state.runs.values(), key=lambda r: r.first_seq, reverse=True)
             if r.kind == "curator"]
 

@@ -147,7 +147,7 @@ def runs(ctx: click.Context, kind: str | None) -> None:
             "run": info.id, "kind": info.kind, "actor": info.actor,
             "started_at": info.started_at, "first_seq": info.first_seq,
             "last_seq": info.last_seq, "events": info.events, "summary": info.summary,
-            "session": info.session, "reverted_by": state.curator.reverted.get(info.id),
+            "session": info.session, "reverted_by": info.reverted_by,
             "counts": dict(sorted(counts.get(info.id, Counter()).items())),
             # A review: what it changed (or why it failed), from its closing event.
             "outcome": outcome.get(info.id),

@@ -30,7 +30,7 @@ from memoir.projections.state import RunInfo, SessionInfo, State
 __all__ = ["Checkpoint", "CheckpointStore", "History"]
 
 log = get_logger("memoir.checkpoint")
-FORMAT = 4
+FORMAT = 5
 _DIGEST = 32
 
 

@@ -1,4 +1,4 @@
-"""Curator and revert events.
+"""Curator events.
 
 A curator pass is one run: ``run.started`` (kind ``curator``), ``curator.run_started``
 with the inputs it saw, the lifecycle transitions and the consolidation plan's changes
@@ -6,8 +6,7 @@ as ordinary skill events carrying the run id, ``curator.plan_accepted`` when a p
 given, and ``curator.run_finished`` with the summary and the full report, from which
 ``logs/curator/<stamp>/run.json`` and ``REPORT.md`` are rendered.
 
-A revert is a run too: ``run.started`` (kind ``revert``), ``run.reverted``, then the
-compensating events, all with the revert's own run id.
+(A revert's ``run.reverted`` is a run event: :mod:`memoir.events.runs`.)
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ __all__ = [
     "CuratorRunStarted",
     "CuratorStateImported",
     "PlanAccepted",
-    "RunReverted",
 ]
 
 
@@ -129,25 +127,6 @@ class CuratorStateImported(Payload, frozen=True, kw_only=True):
         return ("curator",)
 
 
-@event_type("run.reverted")
-class RunReverted(Payload, frozen=True, kw_only=True):
-    """Run ``reverted_run`` was undone; the compensating events follow with this event's
-    run id (the revert's own run, which can itself be reverted).
-
-    ``conflicts`` lists the entities later events had touched too; ``resolution`` says
-    what was done about them: ``none`` (there were none), ``force`` (reverted anyway,
-    to the value before the run) or ``skip`` (left as they are).
-    """
-
-    run_id: str
-    reverted_run: str
-    conflicts: list[str] = []
-    resolution: str = "none"
-
-    def entities(self) -> tuple[str, ...]:
-        return (f"run:{self.reverted_run}",)
-
-
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     CuratorRunStarted,
@@ -156,6 +135,5 @@ PAYLOADS: tuple[type[Payload], ...] = (
     CuratorFirstRunDeferred,
     CuratorPaused,
     CuratorResumed,
-    RunReverted,
     CuratorStateImported,
 )

@@ -40,8 +40,9 @@ import msgspec
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import ConflictError, NotFoundError, ValidationError
-from memoir.events.curator import CuratorPaused, CuratorResumed, RunReverted
+from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
+from memoir.events.runs import RunReverted
 from memoir.events.skills import (
     SkillArchived,
     SkillContentSet,
@@ -188,7 +189,7 @@ def _value(state: State, key: str) -> object:
 def last_curator_run(state: State) -> str | None:
     """The latest curator pass that is not reverted, if any."""
     passes = [r for r in state.runs.values()
-              if r.kind == "curator" and r.id not in state.curator.reverted]
+              if r.kind == "curator" and r.reverted_by is None]
     return max(passes, key=lambda r: r.first_seq).id if passes else None
 
 
@@ -207,7 +208,7 @@ def plan_revert(
     info = state.runs.get(target)
     if info is None:
         raise NotFoundError(f"no run {target!r} in the journal; `memoir runs` lists them")
-    by = state.curator.reverted.get(target)
+    by = info.reverted_by
     if by is not None:
         raise ValidationError(f"run {target} was already reverted by run {by}; "
                               f"`memoir revert {by}` brings it back")

@@ -15,8 +15,8 @@ from memoir.events.curator import (
     CuratorResumed,
     CuratorRunFinished,
     CuratorStateImported,
-    RunReverted,
 )
+from memoir.events.runs import RunReverted
 from memoir.events.types import Event, Payload
 
 __all__ = ["FOLDS", "CuratorReport", "CuratorState"]
@@ -35,9 +35,10 @@ class CuratorState(msgspec.Struct, kw_only=True):
     """``.curator_state`` (spec §4.1) plus what memoir keeps to render reports.
 
     ``written`` is False until the first curator event, because Hermes has no state
-    file before the scheduler or a pass first saves one.  ``reverted`` maps every
-    reverted run (of any kind) to the run that reverted it; ``seeded`` maps bundled
-    skills to the time a pass first saw them (their inactivity clock's start).
+    file before the scheduler or a pass first saves one.  ``seeded`` maps bundled
+    skills to the time a pass first saw them (their inactivity clock's start).  Which
+    runs are reverted is run history (:class:`~memoir.projections.sessions.RunInfo`);
+    a report only notes the revert that undid its pass, for ``REPORT.md``.
     """
 
     last_run_at: str | None = None
@@ -49,7 +50,6 @@ class CuratorState(msgspec.Struct, kw_only=True):
     run_count: int = 0
     written: bool = False
     reports: dict[str, CuratorReport] = msgspec.field(default_factory=dict)
-    reverted: dict[str, str] = msgspec.field(default_factory=dict)
     seeded: dict[str, str] = msgspec.field(default_factory=dict)
 
     def report_for_run(self, run_id: str) -> CuratorReport | None:
@@ -107,11 +107,6 @@ def _state_imported(cur: CuratorState, event: Event) -> None:
 def _run_reverted(cur: CuratorState, event: Event) -> None:
     data = event.data
     assert isinstance(data, RunReverted)
-    cur.reverted[data.reverted_run] = data.run_id
-    # Reverting a revert brings the original run back to life.
-    for undone, by in list(cur.reverted.items()):
-        if by == data.reverted_run:
-            del cur.reverted[undone]
     report = cur.report_for_run(data.reverted_run)
     if report is not None:
         report.reverted_by = data.run_id

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import msgspec
 
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewSkipped
-from memoir.events.runs import RunStarted
+from memoir.events.runs import RunReverted, RunStarted
 from memoir.events.sessions import ContextRecalled, SessionEnded, SessionStarted, TurnRecorded
 from memoir.events.types import Event, Payload
 
@@ -51,6 +51,10 @@ class RunInfo(msgspec.Struct):
     summary: str = ""
     events: int = 0
     session: str | None = None
+    #: The run that undid this one (None: it stands).
+    reverted_by: str | None = None
+    #: For a revert: the run it undid.
+    reverts: str | None = None
 
 
 Sessions = dict[str, SessionInfo]
@@ -151,6 +155,19 @@ def _run_started(runs: Runs, event: Event) -> None:
     info.summary = data.summary
 
 
+def _run_reverted(runs: Runs, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, RunReverted)
+    _run_of(runs, data.run_id, event).reverts = data.reverted_run
+    # Undoing a run brings back what it had undone, and so on down a chain of reverts
+    # of reverts: each link stands exactly when the one that undid it does not.
+    run_id: str | None = data.reverted_run
+    by: str | None = data.run_id
+    while run_id is not None and (info := runs.get(run_id)) is not None:
+        info.reverted_by = by
+        run_id, by = info.reverts, (info.id if by is None else None)
+
+
 def note_run(runs: Runs, event: Event) -> None:
     """Count an event that carries a run id (every event of a run, whatever its type)."""
     assert event.run is not None
@@ -172,4 +189,5 @@ SESSION_FOLDS: dict[type[Payload], Callable[[Sessions, Event], None]] = {
 #: payload type → fold step on the runs table (besides :func:`note_run`).
 RUN_FOLDS: dict[type[Payload], Callable[[Runs, Event], None]] = {
     RunStarted: _run_started,
+    RunReverted: _run_reverted,
 }

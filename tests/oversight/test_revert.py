@@ -72,7 +72,9 @@ def test_a_revert_can_be_reverted(home: Path) -> None:
     undo = revert_run(m, "cli-b")
     redo = revert_run(m, undo.run_id)
     assert texts(m) == ["alpha", "beta"]
-    assert m.state.curator.reverted == {undo.run_id: redo.run_id}
+    assert m.state.runs["cli-b"].reverted_by is None
+    assert m.state.runs[undo.run_id].reverted_by == redo.run_id
+    assert m.state.runs[undo.run_id].reverts == "cli-b"
 
 
 def test_a_run_reverted_once_cannot_be_reverted_again(home: Path) -> None:
@@ -83,6 +85,31 @@ def test_a_run_reverted_once_cannot_be_reverted_again(home: Path) -> None:
         revert_run(m, "cli-a")
     with pytest.raises(NotFoundError, match="no run 'nope'"):
         revert_run(m, "nope")
+
+
+def test_a_chain_of_reverts_says_which_runs_stand(home: Path) -> None:
+    # Each link of revert-of-revert stands exactly when the one that undid it does not;
+    # the run history says so after every step and after a fold from the journal.
+    m = open_home(home)
+    remember(m, "cli-a", action="add", content="alpha")
+    first = revert_run(m, "cli-a").run_id
+    second = revert_run(m, first).run_id
+    third = revert_run(m, second).run_id
+    assert texts(m) == []
+    runs = m.state.runs
+    assert runs["cli-a"].reverted_by == first  # undone again once `first` stands again
+    assert runs[first].reverted_by is None
+    assert runs[second].reverted_by == third
+    assert runs[third].reverts == second
+    with pytest.raises(ValidationError, match=f"already reverted by run {first}"):
+        revert_run(m, "cli-a")
+    m.close()
+    m = open_home(home)
+    m.rebuild()
+    assert {r: (i.reverted_by, i.reverts) for r, i in m.state.runs.items()} == {
+        "cli-a": (first, None), first: (None, "cli-a"), second: (third, first),
+        third: (None, second)}
+    m.close()
 
 
 def test_later_changes_to_the_same_entity_block_the_revert_unless_told(home: Path) -> None:

@@ -24,8 +24,8 @@ from memoir.events.curator import (
     CuratorResumed,
     CuratorRunFinished,
     CuratorStateImported,
-    RunReverted,
 )
+from memoir.events.runs import RunReverted
 from memoir.events.types import Event
 from memoir.projections.curator import CuratorReport, CuratorState
 from memoir.projections.state import State
