@@ -2,7 +2,7 @@
 memoir that asks a model: the LLM reviewer, the curator's consolidation plan, and (in
 time) session summaries.
 
-It wraps the maintained ``openai`` package (``pip install memoir[llm]``), whose retries
+It wraps the maintained ``openai`` package (the ``llm`` extra), whose retries
 handle HTTP 429 and 5xx with backoff (honouring ``Retry-After``), and turns every way a
 request can fail into :class:`LLMError` with a reason a person can read.  Configuration:
 ``reviewers.llm`` (``base_url``, ``model``, ``api_key_env``, ``timeout_seconds``,
@@ -17,6 +17,7 @@ from typing import Any
 
 from memoir.config import Config, LLMConfig, key_variable_problem
 from memoir.errors import ConfigError, ValidationError
+from memoir.install import extra_hint
 
 __all__ = ["LLMClient", "LLMError", "client_from_config"]
 
@@ -33,8 +34,7 @@ class LLMClient:
         try:
             from openai import OpenAI
         except ImportError:  # an optional dependency
-            raise ValidationError("asking a model needs the openai package: "
-                                  "pip install 'memoir[llm]'") from None
+            raise ValidationError(extra_hint("llm", "asking a model")) from None
         self.model = model
         # Typed loosely: the SDK's overloads are stricter than the plain dicts memoir
         # builds its messages from.

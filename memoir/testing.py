@@ -13,7 +13,7 @@ Everything here is public and stable enough to build tests on::
 * :class:`FakeClock` and :class:`InMemoryJournal` — the clock and the journal to inject.
 * :func:`build_journal` — a journal holding what a list of ``memory`` tool calls records.
 * :func:`replay` — the state folded from a journal from scratch.
-* Strategies (need ``hypothesis``: ``pip install 'memoir[test]'``): :func:`memory_texts`,
+* Strategies (need ``hypothesis``: the ``test`` extra): :func:`memory_texts`,
   :func:`memory_commands`, :func:`memory_command_lists`, :func:`memory_drafts`.
 
 Texts never hold lone surrogates (``"\\ud800"``): JSON cannot carry them, so the journal

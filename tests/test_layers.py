@@ -40,6 +40,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.logs": "base",
     "memoir.reading": "base",
     "memoir.names": "base",
+    "memoir.install": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",
@@ -72,6 +73,7 @@ SIDEWAYS = {
     ("memoir.config", "memoir.reading"),
     ("memoir.config", "memoir.lookup"),
     ("memoir.llm", "memoir.config"),
+    ("memoir.llm", "memoir.install"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
 

@@ -85,11 +85,10 @@ def hermes_group() -> None:
     """memoir as Hermes Agent's memory provider."""
 
 
-def _hermes_python(given: str | None) -> str:
+def _hermes_python(given: str | None) -> str | None:
     """Hermes's interpreter: --hermes-python, else the one the `hermes` command runs
-    with (its #! line), else this one."""
+    with (its #! line); None when there is no `hermes` on PATH to ask."""
     import shutil
-    import sys
 
     if given:
         # A relative path is taken from here, as the shell would.
@@ -103,27 +102,7 @@ def _hermes_python(given: str | None) -> str:
             first = ""
         if first.startswith("#!") and "python" in first:
             return first[2:].strip().split()[0]
-    return sys.executable
-
-
-def _check_import(python: str) -> tuple[bool, str]:
-    """Whether ``python`` imports memoir, run from an empty folder (a memoir checkout,
-    or a memoir home named ``memoir``, in the current folder would be found by this
-    check and not by Hermes)."""
-    import subprocess
-    import tempfile
-
-    code = ("import memoir, memoir.integrations.hermes_provider as p; "
-            "print(memoir.__version__)")
-    try:
-        with tempfile.TemporaryDirectory(prefix="memoir-check-") as empty:
-            done = subprocess.run([python, "-c", code], capture_output=True, text=True,
-                                  timeout=120, check=False, cwd=empty)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return False, str(exc)
-    if done.returncode != 0:
-        return False, (done.stderr.strip().splitlines() or ["(no output)"])[-1]
-    return True, done.stdout.strip()
+    return None
 
 
 @hermes_group.command("install")
@@ -134,46 +113,60 @@ def _check_import(python: str) -> tuple[bool, str]:
 @click.option("--memoir-home", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="The memoir home it writes to (default: HERMES_HOME/memoir).")
 @click.option("--hermes-python", default=None, metavar="PATH",
-              help="The Python Hermes runs with (default: the `hermes` command's).")
+              help="The Python Hermes runs with (default: the `hermes` command's; "
+                   "required when `hermes` is not on PATH).")
 @click.option("--no-check", is_flag=True,
-              help="Install even when Hermes's Python cannot import memoir (yet).")
+              help="Install without checking that Hermes's Python imports memoir.")
+@click.option("--enable", is_flag=True,
+              help="Also set memory.provider: memoir in Hermes's config.yaml.")
 def hermes_install(hermes_home: Path | None, memoir_home: Path | None,
-                   hermes_python: str | None, no_check: bool) -> None:
+                   hermes_python: str | None, no_check: bool, enable: bool) -> None:
     """Install memoir as a memory provider of the Hermes home: a plugin in
     HERMES_HOME/plugins/memoir/, and a memoir home (HERMES_HOME/memoir unless
     --memoir-home) that mirrors Hermes's memory. First checks that Hermes's Python
-    can import memoir, and says how to fix it when it cannot. Then set
-    `memory.provider: memoir` in Hermes's config.yaml."""
-    from memoir.integrations.hermes_install import install
+    imports memoir and Hermes's memory-provider modules, and says how to fix it when it
+    cannot. --enable then sets `memory.provider: memoir` in Hermes's config.yaml."""
+    from memoir.install import pip_line
+    from memoir.integrations.hermes_install import check_python, enable_provider, install
 
     home = (hermes_home or Path("~/.hermes")).expanduser().absolute()
     if not home.is_dir():
         raise UserError(f"no Hermes home at {home} (give --hermes-home)", exit=Exit.NOT_FOUND)
     python = _hermes_python(hermes_python)
-    ok, said = _check_import(python)
-    if not ok and not no_check:
-        raise UserError(
-            f"Hermes's Python ({python}) cannot import memoir: {said}. Install memoir into "
-            f"it first (`{python} -m pip install memoir`, or `-e` with this checkout), "
-            "give the right one with --hermes-python, or --no-check to install anyway",
-            exit=Exit.REFUSED)
+    said = "not checked (--no-check)"
+    if python is None and not no_check:
+        raise UserError("no `hermes` command on PATH, so memoir cannot tell which Python "
+                        "Hermes runs with: give --hermes-python PATH (the python of "
+                        "Hermes's environment), or --no-check to install without checking",
+                        exit=Exit.USAGE)
+    if python is not None and not no_check:
+        problem, said = check_python(python)
+        if problem is not None:
+            raise UserError(f"Hermes's Python ({python}): {problem}", exit=Exit.REFUSED)
     import memoir
 
     report = install(home, (memoir_home or home / "memoir").expanduser().absolute(),
-                     version=memoir.__version__)
+                     version=memoir.__version__,
+                     install_line=pip_line(python or "python3"))
+    if enable and not report["active"]:
+        enable_provider(home)
+        report["active"] = True
+        report["enabled"] = True
     report["python"] = python
-    report["import_check"] = said if ok else f"failed: {said}"
+    report["import_check"] = said
     if is_json():
         echo_json(report)
         return
     click.echo(f"installed the memoir memory provider in {report['plugin']}")
     click.echo(f"memoir home: {report['memoir_home']} (mirrors {home})")
-    click.echo(f"Hermes's Python {python}: " + (f"imports memoir {said}" if ok else
-                                                 f"cannot import memoir yet ({said})"))
-    if report["active"]:
+    click.echo(f"Hermes's Python {python or '(unknown)'}: {said}")
+    if report.get("enabled"):
+        click.echo(f"set memory.provider: memoir in {home / 'config.yaml'}")
+    elif report["active"]:
         click.echo("Hermes's config.yaml already says memory.provider: memoir")
     else:
-        click.echo(f"now set, in {home / 'config.yaml'}:\n  memory:\n    provider: memoir")
+        click.echo(f"now set, in {home / 'config.yaml'} (or run again with --enable):\n"
+                   "  memory:\n    provider: memoir")
 
 
 @hermes_group.command("push")

@@ -40,8 +40,9 @@ def mcp(ctx: click.Context, resume: str | None, http: str | None, token: str | N
     try:
         from memoir.integrations import mcp as server
     except ImportError as exc:
-        raise UserError(f"memoir mcp needs the MCP SDK ({exc}); install it with "
-                        "pip install 'memoir[mcp]'") from None
+        from memoir.install import extra_hint
+
+        raise UserError(f"{extra_hint('mcp', 'memoir mcp')} ({exc})") from None
     if address is not None and address[0] not in server.LOOPBACK and not token:
         raise click.UsageError(
             f"--http {http} listens beyond this machine: give --token (or set "

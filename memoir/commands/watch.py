@@ -160,8 +160,9 @@ def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
         from watchfiles import Change
         from watchfiles import watch as watch_files
     except ImportError as exc:
-        raise UserError(f"memoir watch needs watchfiles ({exc}); install it with "
-                        "pip install 'memoir[watch]'") from None
+        from memoir.install import extra_hint
+
+        raise UserError(f"{extra_hint('watch', 'memoir watch')} ({exc})") from None
 
     handle = open_home(ctx)
     home = Path(handle.home).resolve()

@@ -14,6 +14,8 @@ that says what to do when memoir cannot be imported.
 from __future__ import annotations
 
 import json
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,9 @@ import yaml
 from memoir.api import Memoir
 from memoir.engine.materializer import atomic_write
 from memoir.errors import ValidationError
+from memoir.install import DISTRIBUTION, pip_line
 
-__all__ = ["PLUGIN_MARK", "install", "plugin_source"]
+__all__ = ["PLUGIN_MARK", "check_python", "enable_provider", "install", "plugin_source"]
 
 #: The line that marks a plugin folder as memoir's own (so install may replace it).
 PLUGIN_MARK = "# memoir-hermes-plugin"
@@ -38,6 +41,7 @@ import logging
 
 MEMOIR_HOME = {memoir_home!r}
 HERMES_HOME = {hermes_home!r}
+INSTALL_LINE = {install_line!r}
 
 _log = logging.getLogger("memoir.hermes")
 
@@ -48,7 +52,7 @@ def register(ctx):
     except Exception as exc:  # Hermes would swallow it: say what to do instead
         _log.warning(
             "memoir memory provider: this Python cannot import memoir (%s); install it "
-            "into Hermes's environment (python -m pip install memoir) and restart", exc)
+            "into Hermes's environment (%s) and restart", exc, INSTALL_LINE)
         return
     from agent.memory_provider import MemoryProvider
 
@@ -62,10 +66,117 @@ version: {version}
 """
 
 
-def plugin_source(memoir_home: Path, hermes_home: Path) -> str:
-    """The plugin's ``__init__.py``."""
+def plugin_source(memoir_home: Path, hermes_home: Path, install_line: str = "") -> str:
+    """The plugin's ``__init__.py`` (``install_line``: what its warning tells a person
+    to run when Hermes's Python cannot import memoir)."""
     return _PLUGIN.format(mark=PLUGIN_MARK, memoir_home=str(memoir_home),
-                          hermes_home=str(hermes_home))
+                          hermes_home=str(hermes_home),
+                          install_line=install_line or "pip install memoir-agent")
+
+
+# Run by the Python Hermes runs with, from an empty folder (a checkout or a home called
+# memoir in the current folder would be found by the check and not by Hermes).  Prints
+# one JSON object: what failed to import, and whether the registry's other "memoir" is
+# installed there.
+_CHECK = """
+import importlib, json
+from importlib import metadata
+out = {"errors": {}, "version": None, "other": None}
+for name in ("memoir", "memoir.integrations.hermes_provider", "agent.memory_provider",
+             "plugins.memory"):
+    try:
+        module = importlib.import_module(name)
+    except Exception as exc:
+        out["errors"][name] = type(exc).__name__ + ": " + str(exc)
+    else:
+        if name == "memoir":
+            out["version"] = getattr(module, "__version__", None)
+try:
+    out["other"] = metadata.version("memoir")
+except Exception:
+    pass
+print(json.dumps(out))
+"""
+
+
+def check_python(python: str) -> tuple[str | None, str]:
+    """Whether ``python`` is a Python Hermes runs with and that imports memoir: the
+    problem (a sentence that ends with what to do) or None, and what was found."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="memoir-check-") as empty:
+            done = subprocess.run([python, "-c", _CHECK], capture_output=True, text=True,
+                                  timeout=120, check=False, cwd=empty)
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
+        return f"it could not be run ({exc}); give the right one with --hermes-python", ""
+    errors: dict[str, str] = found.get("errors") or {}
+    hermes = [name for name in ("agent.memory_provider", "plugins.memory") if name in errors]
+    install_line = pip_line(python)
+    if hermes:
+        return (f"it is not Hermes's: it cannot import {', '.join(hermes)} "
+                f"({errors[hermes[0]]}); give the Python of Hermes's environment with "
+                "--hermes-python"), ""
+    if found.get("other") and ("memoir" in errors or
+                               "memoir.integrations.hermes_provider" in errors):
+        return (f"a different package also called memoir is installed there (the "
+                f"registry's memoir {found['other']}, a memoization library, not "
+                f"{DISTRIBUTION}): remove it with `{python} -m pip uninstall memoir`, then "
+                f"install memoir with `{install_line}`"), ""
+    missing = [name for name in ("memoir", "memoir.integrations.hermes_provider")
+               if name in errors]
+    if missing:
+        return (f"it cannot import memoir ({errors[missing[0]]}); install it into that Python "
+                f"with `{install_line}`, give the right one with --hermes-python, or "
+                "--no-check to install anyway"), ""
+    return None, f"imports memoir {found.get('version')} and Hermes's memory provider API"
+
+
+def enable_provider(hermes_home: Path) -> None:
+    """Say ``memory.provider: memoir`` in Hermes's config.yaml, changing only that
+    line (a person's comments and layout stay); refuse when the result would mean
+    anything else."""
+    path = hermes_home / "config.yaml"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    try:
+        data = yaml.safe_load(text) if text.strip() else {}
+    except yaml.YAMLError as exc:
+        raise ValidationError(f"{path}: not YAML ({exc}); fix it, then install again") from None
+    if not isinstance(data, dict):
+        raise ValidationError(f"{path}: not a mapping; set memory.provider: memoir by hand")
+    lines = text.splitlines()
+    top = next((i for i, line in enumerate(lines) if line.rstrip() == "memory:"), None)
+    if top is None and any(line.startswith("memory:") for line in lines):
+        raise ValidationError(f"{path}: its memory: section is written on one line; set "
+                              "provider: memoir in it by hand")
+    if top is None:
+        new = ((text.rstrip("\n") + "\n\n") if text.strip() else "") + \
+            "memory:\n  provider: memoir\n"
+    else:
+        block = top + 1
+        while block < len(lines) and (not lines[block].strip() or
+                                      lines[block][:1] in (" ", "\t", "#")):
+            block += 1
+        inside = range(top + 1, block)
+        provider = next((i for i in inside if lines[i].lstrip().startswith("provider:")), None)
+        indent = next((lines[i][:len(lines[i]) - len(lines[i].lstrip())] for i in inside
+                       if lines[i].strip() and not lines[i].lstrip().startswith("#")), "  ")
+        if provider is not None:
+            lines[provider] = lines[provider][:lines[provider].index("provider:")] + \
+                "provider: memoir"
+        else:
+            lines.insert(top + 1, f"{indent}provider: memoir")
+        new = "\n".join(lines) + "\n"
+    expected = dict(data)
+    memory = expected.get("memory")
+    expected["memory"] = {**(memory if isinstance(memory, dict) else {}), "provider": "memoir"}
+    try:
+        written = yaml.safe_load(new)
+    except yaml.YAMLError:
+        written = None
+    if written != expected:
+        raise ValidationError(f"{path}: could not set memory.provider without changing "
+                              "anything else; set `memory: {provider: memoir}` by hand")
+    atomic_write(path, new.encode(), fsync=True)
 
 
 def _configure(memoir_home: Path, hermes_home: Path) -> None:
@@ -109,7 +220,8 @@ def _hermes_provider(hermes_home: Path) -> str | None:
     return str(provider) if provider else None
 
 
-def install(hermes_home: Path, memoir_home: Path, *, version: str = "") -> dict[str, Any]:
+def install(hermes_home: Path, memoir_home: Path, *, version: str = "",
+            install_line: str = "") -> dict[str, Any]:
     """Write the plugin into ``hermes_home`` and set up ``memoir_home`` (created when
     missing) to mirror it; returns what was done."""
     plugin = hermes_home / "plugins" / "memoir"
@@ -120,7 +232,7 @@ def install(hermes_home: Path, memoir_home: Path, *, version: str = "") -> dict[
     Memoir(memoir_home, create=True).close()
     _configure(memoir_home, hermes_home)
     plugin.mkdir(parents=True, exist_ok=True)
-    atomic_write(init, plugin_source(memoir_home, hermes_home).encode(), fsync=True)
+    atomic_write(init, plugin_source(memoir_home, hermes_home, install_line).encode(), fsync=True)
     atomic_write(plugin / "plugin.yaml", _PLUGIN_YAML.format(version=version or "0").encode(),
                  fsync=True)
     return {"plugin": str(plugin), "memoir_home": str(memoir_home),

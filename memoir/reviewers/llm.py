@@ -4,7 +4,7 @@ Configuration (``reviewers.llm``): ``base_url``, ``model``, ``api_key_env`` (the
 the variable holding the key), ``timeout_seconds``, ``max_iterations`` (16, as Hermes's
 review fork), ``max_retries``.  Unset, they fall back to ``$OPENAI_BASE_URL``,
 ``$MEMOIR_LLM_MODEL`` and ``$OPENAI_API_KEY``, as OpenAI-compatible tools do.  The
-client is the maintained ``openai`` package (``pip install memoir[llm]``), whose retries
+client is the maintained ``openai`` package (the ``llm`` extra), whose retries
 handle HTTP 429 and 5xx with backoff (honouring ``Retry-After``).
 
 A review is one conversation with the model: a system prompt (in memoir's words,

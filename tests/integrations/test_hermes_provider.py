@@ -267,3 +267,114 @@ def test_a_session_switch_ends_one_session_and_starts_the_next(tmp_path: Path) -
                  if e.type == "session.ended"}
         assert ended == {"first-1": "switched", "second-2": "closed"}
         assert sessions["second-2"].parent == "first-1" and sessions["second-2"].turns == 1
+
+
+def _hermes_with_other_memoir(hermes: str, where: Path) -> str:
+    """Hermes's environment where the registry's unrelated ``memoir`` is installed
+    instead of memoir-agent: a ``memoir`` package without memoir's modules, and its
+    dist-info."""
+    venv = where / "hermes-with-other-memoir"
+    subprocess.run([hermes, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path("
+                          "'purelib'))"], check=True, capture_output=True, text=True)
+    theirs = subprocess.run([hermes, "-c", "import sysconfig; print(sysconfig.get_path("
+                             "'purelib'))"], check=True, capture_output=True, text=True)
+    site = Path(own.stdout.strip())
+    (site / "memoir").mkdir()
+    (site / "memoir" / "__init__.py").write_text("def memoize(f):\n    return f\n",
+                                                 encoding="utf-8")
+    info = site / "memoir-0.0.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: memoir\nVersion: 0.0.3\n",
+                                   encoding="utf-8")
+    (site / "hermes.pth").write_text(theirs.stdout.strip() + "\n", encoding="utf-8")
+    return str(python)
+
+
+def test_install_names_the_other_package_called_memoir(
+        pythons: tuple[str, str], tmp_path: Path) -> None:
+    bare, _combined = pythons
+    python = _hermes_with_other_memoir(bare, tmp_path)
+    home = _hermes_home(tmp_path)
+    done = _memoir("hermes", "install", "--hermes-home", str(home), "--hermes-python", python)
+    assert done.returncode == 4, done.stderr
+    assert "a different package also called memoir is installed there" in done.stderr
+    assert f"{python} -m pip uninstall memoir" in done.stderr
+    assert "-m pip install" in done.stderr
+    assert not (home / "plugins").exists()
+
+
+def test_install_refuses_a_python_that_is_not_hermess(tmp_path: Path) -> None:
+    home = _hermes_home(tmp_path)
+    # This interpreter imports memoir but not Hermes's memory-provider modules.
+    done = _memoir("hermes", "install", "--hermes-home", str(home),
+                   "--hermes-python", sys.executable)
+    assert done.returncode == 4, done.stderr
+    assert "it is not Hermes's: it cannot import agent.memory_provider" in done.stderr
+    assert not (home / "plugins").exists()
+
+
+def test_install_without_hermes_on_path_asks_for_its_python(tmp_path: Path) -> None:
+    home = _hermes_home(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env = {**os.environ, "PATH": str(bin_dir)}
+    done = subprocess.run([sys.executable, "-m", "memoir", "hermes", "install",
+                           "--hermes-home", str(home)], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "no `hermes` command on PATH" in done.stderr and "--hermes-python" in done.stderr
+    assert not (home / "plugins").exists()
+    # --no-check installs without asking, and says it did not check.
+    done = subprocess.run([sys.executable, "-m", "memoir", "--json", "hermes", "install",
+                           "--hermes-home", str(home), "--no-check"], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["python"] is None and report["import_check"] == "not checked (--no-check)"
+    init = (home / "plugins" / "memoir" / "__init__.py").read_text(encoding="utf-8")
+    assert "-m pip install" in init  # the plugin's warning gives a line that installs memoir
+
+
+def test_enable_sets_the_provider_and_keeps_the_rest(tmp_path: Path) -> None:
+    home = tmp_path / "hermes"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        "# my Hermes\nmodel: gpt-x   # the one I like\nmemory:\n  # which memory\n"
+        "  provider: holographic\n  memory_enabled: true\nagent:\n  max_turns: 9\n",
+        encoding="utf-8")
+    done = _memoir("--json", "hermes", "install", "--hermes-home", str(home), "--no-check",
+                   "--enable")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["active"] is True
+    assert (home / "config.yaml").read_text(encoding="utf-8") == (
+        "# my Hermes\nmodel: gpt-x   # the one I like\nmemory:\n  # which memory\n"
+        "  provider: memoir\n  memory_enabled: true\nagent:\n  max_turns: 9\n")
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("", "memory:\n  provider: memoir\n"),
+    ("model: x\n", "model: x\n\nmemory:\n  provider: memoir\n"),
+    ("memory:\n    memory_enabled: true\n",
+     "memory:\n    provider: memoir\n    memory_enabled: true\n"),
+    ("memory:\n  provider: memoir\n", "memory:\n  provider: memoir\n"),
+])
+def test_enable_provider_edits_one_line(tmp_path: Path, before: str, after: str) -> None:
+    from memoir.integrations.hermes_install import enable_provider
+
+    (tmp_path / "config.yaml").write_text(before, encoding="utf-8")
+    enable_provider(tmp_path)
+    assert (tmp_path / "config.yaml").read_text(encoding="utf-8") == after
+
+
+def test_enable_provider_refuses_what_it_cannot_edit_safely(tmp_path: Path) -> None:
+    from memoir.errors import ValidationError
+    from memoir.integrations.hermes_install import enable_provider
+
+    (tmp_path / "config.yaml").write_text("memory: {provider: x, limit: 3}\n",
+                                          encoding="utf-8")
+    with pytest.raises(ValidationError, match="by hand"):
+        enable_provider(tmp_path)
+    assert (tmp_path / "config.yaml").read_text(encoding="utf-8") == \
+        "memory: {provider: x, limit: 3}\n"

@@ -434,7 +434,7 @@ def test_session_option_continues_a_session(home: Path) -> None:
 
 
 def test_without_the_mcp_extra_the_command_says_how_to_get_it(home: Path) -> None:
-    # The SDK made unimportable, as in an install without memoir[mcp].
+    # The SDK made unimportable, as in an install without the mcp extra.
     code = ("import sys; sys.modules['mcp'] = None\n"
             "from memoir.cli import main\n"
             f"sys.argv = ['memoir', '--home', {str(home)!r}, 'mcp']\n"
@@ -442,4 +442,5 @@ def test_without_the_mcp_extra_the_command_says_how_to_get_it(home: Path) -> Non
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 1
-    assert "pip install 'memoir[mcp]'" in done.stderr and done.stdout == ""
+    assert "memoir mcp needs memoir's 'mcp' extra (memoir-agent[mcp])" in done.stderr
+    assert f"{sys.executable} -m pip install 'mcp>=" in done.stderr and done.stdout == ""

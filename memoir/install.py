@@ -1,0 +1,115 @@
+"""Where this memoir was installed from, and pip lines that work today.
+
+The registry's ``memoir`` is an unrelated package (a memoization library), so memoir's
+distribution is called ``memoir-agent`` (the import name and the ``memoir`` command stay
+``memoir``).  A hint that tells someone to install memoir, or one of its extras, must
+give a line that installs *this* memoir: the checkout, wheel or repository it came from
+(pip records that in ``direct_url.json``, PEP 610), and the registry's name only when it
+came from a registry.  An extra that is missing is named by its own requirements, which
+install the same way whatever memoir came from.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+__all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_requirements", "pip_line",
+           "source"]
+
+#: memoir's distribution name (``pip install memoir-agent``).
+DISTRIBUTION = "memoir-agent"
+#: The registry's unrelated package whose import name is also ``memoir``.
+OTHER_MEMOIR = "memoir"
+
+# What each extra needs, for a memoir that runs from a checkout without being installed
+# (pyproject.toml says the same; tests/test_install.py checks they agree).
+_EXTRAS = {
+    "mcp": ["mcp>=2.3"],
+    "llm": ["openai>=1.40"],
+    "watch": ["watchfiles>=0.21"],
+    "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9"],
+}
+
+
+def _distribution() -> metadata.Distribution | None:
+    try:
+        return metadata.distribution(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _checkout() -> Path | None:
+    """The checkout this memoir is imported from, when it runs from one."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return root if f'name = "{DISTRIBUTION}"' in text else None
+
+
+def source() -> tuple[str, bool]:
+    """What ``pip install`` takes to install this same memoir elsewhere, and whether it
+    was an editable install: a path (checkout or wheel), a VCS or file URL, else the
+    distribution's name."""
+    dist = _distribution()
+    raw = dist.read_text("direct_url.json") if dist is not None else None
+    if raw:
+        try:
+            found = json.loads(raw)
+        except ValueError:
+            found = {}
+        url = str(found.get("url") or "")
+        editable = bool((found.get("dir_info") or {}).get("editable"))
+        vcs = found.get("vcs_info") or {}
+        if vcs.get("vcs"):
+            commit = vcs.get("commit_id")
+            return f"{vcs['vcs']}+{url}" + (f"@{commit}" if commit else ""), False
+        parsed = urlparse(url)
+        if parsed.scheme == "file":
+            return unquote(parsed.path), editable
+        if url:
+            return url, False
+    if dist is None:
+        checkout = _checkout()
+        if checkout is not None:
+            return str(checkout), True
+    return DISTRIBUTION, False
+
+
+def pip_line(python: str | None = None, extras: str = "") -> str:
+    """A shell line that installs this memoir (with ``extras``, say ``"mcp"``) into
+    ``python`` (default: the running one)."""
+    spec, editable = source()
+    suffix = f"[{extras}]" if extras else ""
+    if "://" in spec:  # a URL: the name and extras go before it, PEP 508 style
+        target = shlex.quote(f"{DISTRIBUTION}{suffix} @ {spec}")
+    else:  # the name, a checkout or a wheel
+        target = shlex.quote(spec + suffix)
+    flag = "-e " if editable else ""
+    return f"{shlex.quote(python or sys.executable)} -m pip install {flag}{target}"
+
+
+def extra_requirements(extra: str) -> list[str]:
+    """The requirements of memoir's extra ``extra``, from the installed metadata (or,
+    running from a checkout, from the table kept beside pyproject.toml's)."""
+    dist = _distribution()
+    found = []
+    for line in (dist.requires or []) if dist is not None else []:
+        requirement, _, marker = line.partition(";")
+        if f'extra == "{extra}"' in marker.replace("'", '"'):
+            found.append(requirement.strip().replace(" ", ""))
+    return found or list(_EXTRAS.get(extra, []))
+
+
+def extra_hint(extra: str, what: str) -> str:
+    """The error text for ``what`` needing extra ``extra`` that is not installed, with
+    a line that installs it into the running Python."""
+    requirements = " ".join(shlex.quote(r) for r in extra_requirements(extra))
+    return (f"{what} needs memoir's {extra!r} extra ({DISTRIBUTION}[{extra}]); install it "
+            f"with: {shlex.quote(sys.executable)} -m pip install {requirements}")

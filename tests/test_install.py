@@ -1,0 +1,93 @@
+"""memoir installs under its own distribution name (memoir-agent: the registry's
+``memoir`` is another project), and every hint gives a line that works."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from memoir import install
+from tests.support.paths import REPO
+
+
+def test_the_distribution_is_memoir_agent_and_keeps_the_memoir_command() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == install.DISTRIBUTION == "memoir-agent"
+    assert project["scripts"] == {"memoir": "memoir.cli:main"}
+    assert any(dep.startswith("watchfiles") for dep in project["dependencies"])
+
+
+def test_the_extras_table_agrees_with_pyproject() -> None:
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(
+        encoding="utf-8"))["project"]["optional-dependencies"]
+    for name, requirements in install._EXTRAS.items():
+        assert extras[name] == requirements, name
+    assert install.extra_requirements("mcp") == extras["mcp"]
+
+
+@pytest.mark.parametrize(("found", "line"), [
+    (("/src/memoir", True), "-m pip install -e '/src/memoir[mcp]'"),
+    (("/dl/memoir_agent-0.1.0-py3-none-any.whl", False),
+     "-m pip install '/dl/memoir_agent-0.1.0-py3-none-any.whl[mcp]'"),
+    (("git+https://example.org/memoir.git@abc", False),
+     "-m pip install 'memoir-agent[mcp] @ git+https://example.org/memoir.git@abc'"),
+    (("memoir-agent", False), "-m pip install 'memoir-agent[mcp]'"),
+])
+def test_pip_line_installs_what_this_memoir_came_from(
+        monkeypatch: pytest.MonkeyPatch, found: tuple[str, bool], line: str) -> None:
+    monkeypatch.setattr(install, "source", lambda: found)
+    assert install.pip_line("/opt/py/bin/python", "mcp") == f"/opt/py/bin/python {line}"
+
+
+def test_this_checkout_is_the_source_of_its_editable_install() -> None:
+    spec, editable = install.source()
+    assert Path(spec).resolve() == REPO.resolve() and editable
+
+
+def _run(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=600,
+                          check=False, **kwargs)  # type: ignore[call-overload]
+
+
+def test_a_wheel_installs_as_memoir_agent_with_the_mcp_extra_in_a_fresh_venv(
+        tmp_path: Path) -> None:
+    """Build the wheel from the checkout, install it with [mcp] into a new venv (from
+    the package registry, as a user would), run `memoir --version` and a `memoir mcp`
+    handshake from that venv."""
+    wheels = tmp_path / "wheels"
+    built = _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                 "--wheel-dir", str(wheels), str(REPO))
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = wheels.glob("*.whl")
+    assert wheel.name.startswith("memoir_agent-")
+    venv = tmp_path / "venv"
+    assert _run(sys.executable, "-m", "venv", str(venv)).returncode == 0
+    python, memoir_cmd = venv / "bin" / "python", venv / "bin" / "memoir"
+    done = _run(str(python), "-m", "pip", "install", "--quiet", f"{wheel}[mcp]")
+    assert done.returncode == 0, done.stderr[-2000:]
+    shown = _run(str(python), "-m", "pip", "show", "memoir-agent")
+    assert "Name: memoir-agent" in shown.stdout
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    version = _run(str(memoir_cmd), "--version", env=env, cwd=tmp_path)
+    assert version.returncode == 0 and "memoir, version" in version.stdout, version.stderr
+    home = tmp_path / "home"
+    assert _run(str(memoir_cmd), "--home", str(home), "init", env=env,
+                cwd=tmp_path).returncode == 0
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "install-test", "version": "1"}}})
+    served = _run(str(memoir_cmd), "--home", str(home), "mcp", input=hello + "\n", env=env,
+                  cwd=tmp_path)
+    assert served.returncode == 0, served.stderr[-2000:]
+    answer = json.loads(served.stdout.splitlines()[0])
+    assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "memoir"
+    # The installed memoir is the wheel's, not this checkout's.
+    where = _run(str(python), "-c", "import memoir; print(memoir.__file__)", env=env,
+                 cwd=tmp_path)
+    assert Path(where.stdout.strip()).is_relative_to(venv)
