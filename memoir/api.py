@@ -231,6 +231,9 @@ class Memoir(Engine):
             "runs": len(state.runs),
             "memory": memory,
             "drift": edits,
+            # Projected files deleted by hand (a home opened for writing writes them
+            # again at once; a read-only one reports them).
+            "missing": self.materializer.missing(),
             # Projected files memoir cannot write (a link or a folder where one goes), or
             # whose last write failed, and why; they are tried again on every write.
             "unwritten": {**self.materializer.failed, **blocked},

@@ -12,6 +12,7 @@ command runs, so ``memoir --version`` or ``memoir log`` load only what they need
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import logging
@@ -59,6 +60,7 @@ COMMANDS: dict[str, str] = {
     "config": "memoir.commands.config:config_group",
     "demo": "memoir.commands.demo:demo",
     "diff": "memoir.commands.audit:diff",
+    "doctor": "memoir.commands.doctor:doctor",
     "blame": "memoir.commands.audit:blame",
     "watch": "memoir.commands.watch:watch",
     "backup": "memoir.commands.backup:backup",
@@ -85,6 +87,16 @@ class _Root(click.Group):
         command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            close = difflib.get_close_matches(name, COMMANDS, n=3, cutoff=0.6)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint} (`memoir --help` lists "
+                                   "them all)", ctx)
+        return super().resolve_command(ctx, args)
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -165,15 +177,16 @@ def cli(ctx: click.Context, quiet: bool) -> None:
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFormatter(logging.Formatter("memoir: %(levelname)s: %(message)s"))
-
     def format(self, record: logging.LogRecord) -> str:
+        fields = getattr(record, "memoir", None)
+        level = record.levelname.lower()
         if is_json():  # stderr stays parseable: one JSON object per line
-            return json.dumps({"log": {"level": record.levelname.lower(),
-                                       "message": record.getMessage()}}, ensure_ascii=False)
-        return super().format(record)
+            shown: dict[str, Any] = {"level": level, "message": record.getMessage()}
+            if isinstance(fields, dict):
+                shown.update({k: v for k, v in fields.items() if k not in shown})
+            return json.dumps({"log": shown}, ensure_ascii=False, default=str)
+        text = _sentence(fields) if isinstance(fields, dict) else record.getMessage()
+        return f"memoir: {text}" if level == "info" else f"memoir: {level}: {text}"
 
     @property
     def stream(self) -> Any:
@@ -182,6 +195,31 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     @stream.setter
     def stream(self, _value: Any) -> None:
         pass
+
+
+def _sentence(fields: dict[str, Any]) -> str:
+    """A structured notice as a person reads it: ``projection.restored`` with ``files``
+    and ``why`` reads "projection restored: memories/MEMORY.md — deleted by hand…"."""
+    rest = dict(fields)
+    subject, _, verb = str(rest.pop("event", "")).partition(".")
+    text = f"{subject} {verb.replace('_', ' ')}".strip()
+
+    def shown(value: Any) -> str:
+        if isinstance(value, list | tuple | set):
+            return ", ".join(str(v) for v in value)
+        return str(value)
+
+    for key in ("files", "file", "path", "home"):
+        if key in rest:
+            text += f": {shown(rest.pop(key))}"
+            break
+    reason = next((rest.pop(k) for k in ("why", "reason", "error") if k in rest), None)
+    if rest:
+        text += " (" + ", ".join(f"{k.replace('_', ' ')} {shown(v)}"
+                                 for k, v in rest.items()) + ")"
+    if reason is not None:
+        text += f" — {shown(reason)}"
+    return text
 
 
 def _log_to_stderr(level: int) -> None:

@@ -99,11 +99,13 @@ def status(ctx: click.Context) -> None:
     if len(info["nudges"]) > 10:
         click.echo(f"nudges   … and {len(info['nudges']) - 10} more open session(s) "
                    "(--json lists them all)")
-    if info["drift"]:
-        for path in info["drift"]:
-            click.echo(f"drift    {path} was edited by hand: `memoir adopt` keeps the edit, "
-                       "`memoir rebuild --force` discards it")
-    else:
+    for path in info["drift"]:
+        click.echo(f"drift    {path} was edited by hand: `memoir adopt` keeps the edit, "
+                   "`memoir rebuild --force` discards it")
+    for path in info["missing"]:
+        click.echo(f"missing  {path} was deleted: the journal still has it, and the next "
+                   "write or `memoir rebuild` writes it again")
+    if not info["drift"] and not info["missing"]:
         click.echo("drift    none")
     for path, why in sorted(info["unwritten"].items()):
         click.echo(f"unwritten {path}: {why} (the journal has it; memoir tries again on "
@@ -175,12 +177,19 @@ def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None,
 def rebuild(ctx: click.Context, force: bool) -> None:
     """Regenerate every projected file from the journal."""
     handle = open_home(ctx)
+    restored = handle.restored  # deleted by hand, written again when it opened
     written = handle.rebuild(force=force)
+    rewrote = sorted({*written, *restored})
     if is_json():
-        echo_json({"head": handle.head, "rewrote": list(written)})
+        echo_json({"head": handle.head, "rewrote": rewrote, "restored": restored})
         return
+    said = []
+    if restored:
+        said.append(f"wrote again {', '.join(restored)} (deleted by hand)")
+    if written:
+        said.append(f"rewrote {', '.join(written)}")
     click.echo(f"rebuilt from {handle.head} events; "
-               + (f"rewrote {', '.join(written)}" if written else "every file was up to date"))
+               + ("; ".join(said) if said else "every file was up to date"))
 
 
 @click.command()

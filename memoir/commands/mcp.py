@@ -32,10 +32,12 @@ def _address(value: str) -> tuple[str, int]:
 @click.pass_context
 def mcp(ctx: click.Context, resume: str | None, http: str | None, token: str | None) -> None:
     """Serve this home to an MCP client: on stdin/stdout (the default), or over
-    streamable HTTP with --http. The tools are memoir's agent tools with their exact
-    schemas and results; the resources are the session's frozen MEMORY and USER blocks
-    and each skill's SKILL.md. One connection is one session, ended when the client
-    goes; every write carries the client's name. Logs go to stderr only."""
+    streamable HTTP with --http. Each connection's instructions hold its frozen MEMORY
+    and USER blocks and the skills index; the tools are memoir's agent tools with their
+    exact schemas and results, plus memory_read; the prompt memoir_context and the
+    resources (the frozen blocks, each skill's SKILL.md) give the same on demand. One
+    connection is one session, ended when the client goes; every write carries the
+    client's name. Logs go to stderr only."""
     address = _address(http) if http is not None else None
     try:
         from memoir.integrations import mcp as server

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -73,20 +74,56 @@ def _messages(path: Path) -> Any:
     return messages
 
 
-def _import_one(handle: Memoir, path: Path, at: str | None) -> dict[str, Any]:
+#: The ``meta`` key of an imported session's records: a digest of its messages, by
+#: which the same conversation is recognised when imported again (from any path).
+DIGEST_KEY = "import_sha256"
+
+
+def _digest(checked: list[dict[str, Any]]) -> str:
+    canonical = json.dumps(checked, sort_keys=True, ensure_ascii=False,
+                           separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _imported(handle: Memoir) -> dict[str, str]:
+    """The digest of every conversation imported before → its session."""
+    found: dict[str, str] = {}
+    for event in handle.events(types=["session.started"]):
+        digest = (event.meta or {}).get(DIGEST_KEY)
+        if digest and event.session:
+            found.setdefault(digest, event.session)
+    return found
+
+
+def _import_one(handle: Memoir, path: Path, at: str | None,
+                known: dict[str, str]) -> dict[str, Any]:
     messages = _messages(path)
     checked = check_messages(messages)  # before the session exists: bad input records nothing
+    digest = _digest(checked)
+    if digest in known:
+        return {"file": str(path), "session": known[digest], "turns": 0,
+                "already_imported": True}
     start = at or next((m["at"] for m in checked if m.get("at")), None)
-    session = handle.start_session(platform="import", started_at=start, actor="agent")
+    session = handle.start_session(platform="import", started_at=start, actor="agent",
+                                   meta={DIGEST_KEY: digest})
+    known[digest] = session.id  # the same file twice in one command: once
     try:
         recorded = handle.learning.record(session.id, session.actor, session.tools.names,
-                                          checked, review=False)
+                                          checked, review=False, at=start)
     except BaseException:
         session.end("import failed")
         raise
     session.end("imported")  # the end review covers every turn
     handle.learning.queue.make_room()  # a thousand files: every review runs
-    return {"file": str(path), "session": session.id, "turns": len(recorded.turns)}
+    return {"file": str(path), "session": session.id, "turns": len(recorded.turns),
+            "already_imported": False}
+
+
+def _saved(handle: Memoir, runs: list[str]) -> int:
+    """How many events the review runs ``runs`` journaled (beyond their bookkeeping)."""
+    wanted = set(runs)
+    return sum(1 for e in handle.events(types=["memory.*", "skill.*"])
+               if e.run in wanted)
 
 
 @sessions_group.command("import")
@@ -100,7 +137,11 @@ def _import_one(handle: Memoir, path: Path, at: str | None) -> dict[str, Any]:
 def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | None) -> None:
     """Import conversations (OpenAI chat-completions messages: a JSON array, or JSONL one
     message per line; a folder: every .json/.jsonl in it), one session each, and review
-    them as the configuration says (reviewers.*). Prints each session's id."""
+    them as the configuration says (reviewers.*). Prints each session's id.
+
+    It can be run again: a conversation already imported (the same messages, from any
+    path) is skipped with the session it became. Every file is read; each bad one is
+    reported, and the command exits 4 at the end when any was."""
     at = None
     if at_text is not None:
         try:
@@ -108,25 +149,51 @@ def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | N
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--at") from None
     handle = open_home(ctx)
-    rows = []
+    known = _imported(handle)
+    rows: list[dict[str, Any]] = []
+    refused: dict[str, str] = {}
     for path in _files(paths):
         try:
-            rows.append(_import_one(handle, path, at))
+            rows.append(_import_one(handle, path, at, known))
         except ValidationError as exc:
-            raise UserError(f"{path}: {exc}" if str(path) not in str(exc) else str(exc),
-                            exit=Exit.REFUSED, details={"imported": [r["session"]
-                                                                      for r in rows]}) from None
+            refused[str(path)] = str(exc).removeprefix(f"{path}: ")
     handle.flush()  # the reviews are done before their runs are listed
     state = handle.state
-    for row in rows:
+    imported = [r for r in rows if not r["already_imported"]]
+    for row in imported:
         row["runs"] = sorted((r.id for r in state.runs.values()
                               if r.kind == "review" and r.session == row["session"]),
                              key=lambda rid: state.runs[rid].first_seq)
-        if is_json():
+    saved = _saved(handle, [run for row in imported for run in row["runs"]])
+    summary = {"imported": len(imported), "already_imported": len(rows) - len(imported),
+               "refused": len(refused), "saved": saved}
+    if is_json():
+        for row in rows:
             click.echo(json.dumps(row, ensure_ascii=False))
-        else:
+        for where, why in refused.items():
+            click.echo(json.dumps({"file": where, "error": why}, ensure_ascii=False))
+    else:
+        for row in rows:
+            if row["already_imported"]:
+                click.echo(f"{row['session']}  already imported, from {row['file']}")
+                continue
             runs = f"; reviewed as {', '.join(row['runs'])}" if row["runs"] else ""
             click.echo(f"{row['session']}  {row['turns']} turn(s) from {row['file']}{runs}")
+        for where, why in refused.items():
+            click.echo(f"refused {where}: {why}", err=True)
+        click.echo(f"imported {summary['imported']} conversation(s); "
+                   f"{summary['already_imported']} already imported, skipped; "
+                   f"{summary['refused']} refused; the reviews saved {saved} change(s)")
+        backend = handle.config.reviewers.backend
+        if any(row["runs"] for row in imported) and not saved and backend != "llm":
+            click.echo("the offline rule reviewer found nothing worth saving in them; a "
+                       "model reads more: set `reviewers.backend: llm` in config.yaml "
+                       "(docs/reviewers.md), then `memoir review --session ID`", err=True)
+    if refused:
+        raise UserError(f"{len(refused)} of {len(refused) + len(rows)} file(s) refused "
+                        "(listed above); fix them and run the same command again: what "
+                        "was imported is skipped", exit=Exit.REFUSED,
+                        details={"refused": refused, **summary})
 
 
 def _index(handle: Memoir) -> SearchIndex:

@@ -68,6 +68,8 @@ class Projector:
         # with the files as of _covered it is what the files must show.
         self._dirty: dict[tuple[str, str], int] = {}
         self._covered = 0
+        #: Projected files found deleted when the home was opened and written again.
+        self.restored: list[str] = []
         self._writer = _Writer(self, coalesce) if background else None
         materializer.recognise = self.rendered_before
 
@@ -116,6 +118,7 @@ class Projector:
                 self.rewrite(lambda drifted: [d.path for d in drifted])
                 self._report(m.last_failed)
                 back = [rel for rel in missing if rel not in m.last_failed]
+                self.restored = back
                 if back:
                     log.info("projection.restored", files=back,
                              why="deleted by hand; written again from the journal")

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from memoir.engine.live import LiveState
 from memoir.engine.private import Folder
+from memoir.engine.projector import Projector
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
@@ -28,7 +29,14 @@ class Reading:
     readonly: bool
     journal: Journal
     live: LiveState
+    projector: Projector
     _key: bytes | None
+
+    @property
+    def restored(self) -> list[str]:
+        """Projected files found deleted by hand when the home opened, and written again
+        from the journal then."""
+        return list(self.projector.restored)
 
     @property
     def head(self) -> int:

@@ -9,6 +9,8 @@ whether a call was a valid memory or skill_manage call, tool errors) is in the e
 
 from __future__ import annotations
 
+import datetime as dt
+
 import msgspec
 
 from memoir.events.types import Payload, event_type, require
@@ -67,9 +69,29 @@ class TurnRecorded(Payload, frozen=True, kw_only=True):
     skill_interval: int = 10
     #: The turn's failed tool calls, in order.
     errors: tuple[ToolError, ...] = ()
+    #: When the turn happened, when that is not when it was journaled (an imported or
+    #: back-filled conversation): its messages' latest timestamp, else the
+    #: conversation's start.  The error insights date what they saw by it.
+    at: str | None = None
+
+    def __post_init__(self) -> None:
+        require("at", _moment_problem(self.at))
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)
+
+
+def _moment_problem(value: str | None) -> str | None:
+    """Why ``value`` is not a moment a record may carry (None: it is, or is absent)."""
+    if value is None:
+        return None
+    if len(value) > 40:
+        return "longer than a timestamp"
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return f"{value!r} is not an ISO-8601 time"
+    return None
 
 
 @event_type("session.started")

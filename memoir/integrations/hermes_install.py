@@ -26,7 +26,8 @@ from memoir.engine.materializer import atomic_write
 from memoir.errors import ValidationError
 from memoir.install import DISTRIBUTION, pip_line
 
-__all__ = ["PLUGIN_MARK", "check_python", "enable_provider", "install", "plugin_source"]
+__all__ = ["PLUGIN_MARK", "check_python", "enable_provider", "hermes_provider", "install",
+           "plugin_source"]
 
 #: The line that marks a plugin folder as memoir's own (so install may replace it).
 PLUGIN_MARK = "# memoir-hermes-plugin"
@@ -209,7 +210,7 @@ def _configure(memoir_home: Path, hermes_home: Path) -> None:
     atomic_write(path, new.encode(), fsync=True)
 
 
-def _hermes_provider(hermes_home: Path) -> str | None:
+def hermes_provider(hermes_home: Path) -> str | None:
     path = hermes_home / "config.yaml"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
@@ -237,4 +238,4 @@ def install(hermes_home: Path, memoir_home: Path, *, version: str = "",
                  fsync=True)
     return {"plugin": str(plugin), "memoir_home": str(memoir_home),
             "hermes_home": str(hermes_home),
-            "active": _hermes_provider(hermes_home) == "memoir"}
+            "active": hermes_provider(hermes_home) == "memoir"}

@@ -7,12 +7,19 @@ its ``inputSchema``; ``tools/call`` answers with the tool's result dict as JSON 
 ``"success": false``.  An unknown tool or a malformed request is an MCP error; a tool
 that fails is an error result; nothing a client sends stops the server.
 
-Resources: ``memoir://memory`` and ``memoir://user`` are the MEMORY and USER blocks of
-the connection's session, frozen at its pin (what its prompt holds); ``memoir://skills/
-NAME`` is each active skill's SKILL.md as it is now.  Reading a resource writes nothing.
+What the model reads, without a person attaching anything: the server's
+``instructions`` (answered to each connection's ``initialize``) hold the connection's
+MEMORY and USER blocks, frozen when it began, and the skills index at the same pin —
+what a Hermes prompt holds; the ``memory_read`` tool answers with the entries as they
+are now.  A person can also use the ``memoir_context`` prompt (the same context, plus
+the skills and past sessions relevant to a message) and attach the resources:
+``memoir://memory`` and ``memoir://user`` (the frozen blocks) and ``memoir://skills/
+NAME`` (each active skill's SKILL.md as it is now; listed as a resource template too).
+Reading a resource writes nothing.
 
-One connection is one memoir session.  It starts with the connection's first request
-(after the handshake, so the client's name is known), with platform ``mcp``; its start
+One connection is one memoir session.  It starts with the connection's handshake
+(``initialize`` carries the client's name), with platform ``mcp``, pinned to the
+journal position its instructions show; its start
 event and every record it writes carry ``meta = {"client": NAME, "client_version": V}``,
 so ``memoir log`` tells which client learned what.  It ends (``session.ended``, reason
 ``disconnected``) when the client goes: stdin closes (stdio); over HTTP, the client's
@@ -40,12 +47,13 @@ from mcp.shared.exceptions import MCPError
 
 from memoir.api import Memoir
 from memoir.logs import get_logger
+from memoir.memory.read import MEMORY_READ_SCHEMA, memory_read_tool
 from memoir.sessions.session import Session
 from memoir.skills.model import description_of
-from memoir.tools import DEFAULT_TOOLS, Toolset
+from memoir.tools import DEFAULT_TOOLS, Tool, Toolset
 
-__all__ = ["LOOPBACK", "Connections", "build_server", "client_meta", "serve_http",
-           "serve_stdio"]
+__all__ = ["LOOPBACK", "MCP_TOOLS", "Connections", "build_server", "client_meta",
+           "instructions_for", "serve_http", "serve_stdio"]
 
 log = get_logger("memoir.mcp")
 
@@ -58,6 +66,45 @@ _STDIO = "stdio"
 _SKILL_PREFIX = "memoir://skills/"
 _BLOCKS = {"memoir://memory": ("memory", "MEMORY block"),
            "memoir://user": ("user", "USER block")}
+_CONTEXT_PROMPT = "memoir_context"
+
+#: What an MCP client's model gets: memoir's agent tools and ``memory_read``, the read
+#: path a model needs when its host shows it no prompt blocks.
+MCP_TOOLS = DEFAULT_TOOLS.plus(Tool(MEMORY_READ_SCHEMA, memory_read_tool))
+
+# The memory tool's description promises what a Hermes prompt does; over MCP the saved
+# facts come back in the server's instructions, and memory_read shows them any time.
+_MCP_WORDING = {
+    "memory": ("Keep durable facts that are shown to you at the start of every future "
+               "session,",
+               "Keep durable facts across conversations: what you save here is given back "
+               "to you in this server's instructions at the start of every future "
+               "conversation (and memory_read shows it any time),"),
+}
+
+_INTRO = ("memoir is your long-term memory across conversations with this user: facts "
+          "you keep with the memory tool, skills (skills_list, skill_view, skill_manage) "
+          "and past conversations (session_search; memory_search for tool errors you "
+          "learned from). The user can audit and undo every write.")
+_STATIC_INSTRUCTIONS = _INTRO + (" Call memory_read to see what is saved.")
+
+
+def instructions_for(session: Session) -> str:
+    """The server instructions of a connection: how to use memoir, then what the
+    session remembers, frozen at its pin (MEMORY, USER, the skills index)."""
+    context = session.standing_context()
+    if not context:
+        return (_INTRO + "\n\nNothing is saved yet. Save durable facts about the user "
+                "and their environment with the memory tool: they will be here at the "
+                "start of the next conversation.")
+    return (_INTRO + "\n\nWhat you remember, as of the start of this conversation (it "
+            "stays as it is for the whole conversation; memory_read shows it as it is "
+            "now):\n\n" + context)
+
+
+def _mcp_description(name: str, description: str) -> str:
+    old, new = _MCP_WORDING.get(name, ("", ""))
+    return description.replace(old, new, 1) if old and old in description else description
 
 
 def _clean(text: object) -> str | None:
@@ -82,7 +129,7 @@ class Connections:
     """The memoir session of each MCP connection, started on first use."""
 
     def __init__(self, memoir: Memoir, *, resume: str | None = None,
-                 tools: Toolset = DEFAULT_TOOLS) -> None:
+                 tools: Toolset = MCP_TOOLS) -> None:
         self.memoir = memoir
         self.tools = tools
         self._resume = resume
@@ -131,7 +178,16 @@ class Connections:
 
 
 def _key(ctx: ServerRequestContext[Any, Any]) -> str:
-    """The connection a request belongs to: the HTTP session id, else the stdio pipe."""
+    """The connection a request belongs to: the HTTP session id, else the stdio pipe.
+
+    The SDK's connection knows its HTTP session id from the handshake on (its
+    ``initialize`` request carries no ``mcp-session-id`` header yet); it has no public
+    accessor, so the header is the fallback (tests/integrations/test_mcp.py checks both
+    transports)."""
+    connection = getattr(ctx.session, "_connection", None)
+    known = getattr(connection, "session_id", None)
+    if isinstance(known, str) and known:
+        return known
     request = ctx.request
     headers = getattr(request, "headers", None)
     if headers is not None:
@@ -153,7 +209,8 @@ def build_server(connections: Connections, version: str = "") -> Server[Any]:
     tools = connections.tools
     listed = [
         types.Tool(name=schema["function"]["name"],
-                   description=schema["function"].get("description"),
+                   description=_mcp_description(schema["function"]["name"],
+                                                schema["function"].get("description", "")),
                    input_schema=dict(schema["function"].get("parameters") or
                                      {"type": "object", "properties": {}}))
         for schema in tools.schemas()
@@ -162,6 +219,29 @@ def build_server(connections: Connections, version: str = "") -> Server[Any]:
     async def session_of(ctx: ServerRequestContext[Any, Any]) -> Session:
         meta = client_meta(ctx.session.client_params)
         return await anyio.to_thread.run_sync(connections.session, _key(ctx), meta)
+
+    async def remembering(ctx: ServerRequestContext[Any, Any],
+                          call_next: Callable[[ServerRequestContext[Any, Any]],
+                                              Awaitable[Any]]) -> Any:
+        """The handshake starts the connection's session and answers with its frozen
+        memory in ``instructions``; a session that cannot start leaves the static
+        instructions (the first tool call reports why)."""
+        result = await call_next(ctx)
+        if ctx.method not in ("initialize", "server/discover") or not isinstance(result, dict):
+            return result
+        try:
+            params = types.InitializeRequestParams.model_validate(
+                ctx.params or {}, by_name=False) if ctx.method == "initialize" else None
+        except Exception:
+            params = None
+        try:
+            session = await anyio.to_thread.run_sync(connections.session, _key(ctx),
+                                                     client_meta(params))
+            text = await anyio.to_thread.run_sync(instructions_for, session)
+        except Exception as exc:
+            log.error("mcp.instructions_failed", error=str(exc))
+            return result
+        return {**result, "instructions": text}
 
     async def list_tools(_ctx: ServerRequestContext[Any, Any],
                          _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -223,14 +303,55 @@ def build_server(connections: Connections, version: str = "") -> Server[Any]:
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
-    return Server(
-        "memoir", version=version,
-        instructions="memoir: the agent's long-term memory (the memory tool), its skills "
-                     "(skills_list, skill_view, skill_manage) and its past sessions "
-                     "(session_search, memory_search). Every write is journaled.",
+    async def list_templates(_ctx: ServerRequestContext[Any, Any],
+                             _params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
+            uri_template=_SKILL_PREFIX + "{name}", name="skill",
+            description="An active skill's SKILL.md, as it is now", mime_type="text/markdown")])
+
+    async def list_prompts(_ctx: ServerRequestContext[Any, Any],
+                           _params: types.PaginatedRequestParams | None
+                           ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[types.Prompt(
+            name=_CONTEXT_PROMPT,
+            description="What memoir remembers for this conversation: the saved memory "
+                        "and user profile, the skills index and, given a message, the "
+                        "skills and past conversations relevant to it",
+            arguments=[types.PromptArgument(
+                name="message", required=False,
+                description="What you are about to ask (adds relevant skills and past "
+                            "conversations)")])])
+
+    async def get_prompt(ctx: ServerRequestContext[Any, Any],
+                         params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        if params.name != _CONTEXT_PROMPT:
+            raise MCPError(types.INVALID_PARAMS,
+                           f"no prompt {params.name!r}; memoir offers {_CONTEXT_PROMPT}")
+        session = await session_of(ctx)
+        message = (params.arguments or {}).get("message") or ""
+
+        def context() -> str:
+            if not message.strip():
+                return instructions_for(session)
+            prompt = session.prompt(message)
+            return "\n\n".join(part for part in (prompt.system, prompt.user_message) if part)
+
+        text = await anyio.to_thread.run_sync(context)
+        return types.GetPromptResult(
+            description="memoir: what this conversation remembers",
+            messages=[types.PromptMessage(role="user",
+                                          content=types.TextContent(text=text))])
+
+    server: Server[Any] = Server(
+        "memoir", version=version, instructions=_STATIC_INSTRUCTIONS,
         on_list_tools=list_tools, on_call_tool=call_tool,
         on_list_resources=list_resources, on_read_resource=read_resource,
+        on_list_resource_templates=list_templates,
+        on_list_prompts=list_prompts, on_get_prompt=get_prompt,
     )
+    server.middleware.append(remembering)
+    return server
 
 
 def serve_stdio(memoir: Memoir, *, resume: str | None = None, version: str = "") -> list[str]:

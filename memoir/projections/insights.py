@@ -46,13 +46,16 @@ class InsightsState(msgspec.Struct):
 def _seen(part: InsightsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, TurnRecorded)
+    # Seen when the turn happened: an imported conversation's errors are as old as it.
+    when = data.at or event.ts
     for error in data.errors:
         found = part.signatures.get(error.signature)
         if found is None or found.state == "expired":
             found = part.signatures[error.signature] = Insight(
-                signature=error.signature, tool=error.tool, first_seen=event.ts)
+                signature=error.signature, tool=error.tool, first_seen=when)
         found.count += 1
-        found.last_seen = event.ts
+        found.first_seen = min(found.first_seen, when)
+        found.last_seen = max(found.last_seen, when)
         found.example = error.error
         if error.resolution and not found.resolution:
             found.resolution = error.resolution

@@ -96,9 +96,11 @@ class Learning:
         return memory, skills
 
     def record(self, session_id: str, actor: str, tools: Collection[str],
-               messages: Any, *, review: bool = True) -> RecordedTurns:
+               messages: Any, *, review: bool = True, at: str | None = None
+               ) -> RecordedTurns:
         """Check, store and journal ``messages`` (one turn or several) of a session, and
-        submit the reviews they made due."""
+        submit the reviews they made due.  ``at``: when turns without timestamps
+        happened (an imported conversation's start)."""
         info = self.engine.state.sessions.get(session_id)
         if info is None:
             raise NotFoundError(f"no session {session_id!r}")
@@ -108,7 +110,7 @@ class Learning:
         memory, skills = self.intervals(tools)
         self.queue.touch(session_id)
         due = record_turns(self.engine, self.transcripts, session_id, turns, actor=actor,
-                           memory_interval=memory, skill_interval=skills)
+                           memory_interval=memory, skill_interval=skills, at=at)
         if review:
             for turn, kinds in due:
                 if kinds:

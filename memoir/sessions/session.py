@@ -89,6 +89,17 @@ class Session:
                                           actor=self.actor)
         return dict(self._blocks)
 
+    def standing_context(self) -> str:
+        """The part of every prompt of this session that no message changes: the
+        frozen MEMORY and USER blocks and the skills index, all at the pin ("" when the
+        home holds none of them).  What a host that has no per-message prompt (an MCP
+        server's instructions) gives the model."""
+        if self._procedural is None:
+            self._procedural = Procedural(self.engine.view(self.pinned_seq))
+        blocks = self.prompt_blocks()
+        parts = (blocks.get("memory"), blocks.get("user"), self._procedural.index)
+        return "\n\n".join(part for part in parts if part)
+
     def new_turn(self) -> None:
         """Mark the start of a user turn: resets the consolidation-failure counter."""
         self.context.new_turn()

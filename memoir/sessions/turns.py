@@ -317,10 +317,13 @@ def record_turns(
     actor: str,
     memory_interval: int,
     skill_interval: int,
+    at: str | None = None,
 ) -> list[tuple[int, tuple[str, ...]]]:
     """Store and journal ``turns`` (checked messages) of a session, in one append;
     returns, per turn, its number and the reviews it made due.  Credentials said in the
-    conversation are redacted before anything is stored (``[REDACTED:<kind>]``)."""
+    conversation are redacted before anything is stored (``[REDACTED:<kind>]``).
+    ``at``: when a turn whose messages carry no timestamp happened (an imported
+    conversation's start); a live turn leaves it None: it happens as it is journaled."""
     turns = [[_redacted(m) for m in turn] for turn in turns]
     flat = [m for turn in turns for m in turn]
     refs = iter(store.put(flat))  # durable before the events that point at them
@@ -340,9 +343,11 @@ def record_turns(
         counts: dict[str, int] = {}
         references: dict[str, int] = {}
         for i, messages in enumerate(shaped):
+            stamps = [m["at"] for m in turns[i] if isinstance(m.get("at"), str)]
             payload = TurnRecorded(session_id=session_id, turn=info.turns + 1 + i,
                                    messages=tuple(messages), memory_interval=memory_interval,
-                                   skill_interval=skill_interval, errors=errors[i])
+                                   skill_interval=skill_interval, errors=errors[i],
+                                   at=max(stamps) if stamps else at)
             payloads.append(payload)
             payloads += _pipeline(state, errors[i], counts, references, thresholds)
             due.append((payload.turn, count_turn(probe, payload)))

@@ -154,8 +154,9 @@ def test_rebuild_regenerates_deleted_files_byte_for_byte(home: Path) -> None:
     ok(home, "memory", "add", "--target", "user", "Ada")
     before = {p.name: p.read_bytes() for p in (home / "memories").iterdir()}
     shutil.rmtree(home / "memories")
-    out = ok(home, "rebuild")  # opening the home already writes them back
-    assert "projection.restored" in out
+    out = ok(home, "rebuild")  # opening the home already writes them back, and says so
+    assert "projection restored: memories/MEMORY.md, memories/USER.md" in out
+    assert "wrote again memories/MEMORY.md, memories/USER.md (deleted by hand)" in out
     assert {p.name: p.read_bytes() for p in (home / "memories").iterdir()} == before
     assert "every file was up to date" in ok(home, "rebuild")
 

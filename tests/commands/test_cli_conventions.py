@@ -498,13 +498,13 @@ EVERY_COMMAND: list[list[str]] = [
     ["config", "show"], ["config", "check"], ["demo", "--home", "{demo}"],
     ["sessions", "import", "{conversation}"], ["review", "--session", "{session}"],
     ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
-    ["sessions", "export"], ["insights"], ["insights", "list"], ["candidates"],
+    ["sessions", "export"], ["doctor"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
     ["import", "hermes", "{hermes}"], ["export", "hermes", "{exported}"],
     # Last: from here on the home mirrors a Hermes home.
     ["hermes", "install", "--hermes-home", "{hermes}", "--memoir-home", "{home}",
-     "--hermes-python", "{python}"], ["hermes", "push"],
+     "--no-check"], ["hermes", "push"],
 ]
 
 

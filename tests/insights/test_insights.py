@@ -141,3 +141,33 @@ def test_a_candidate_can_be_rejected(home: Path) -> None:
     assert result.exit_code == 0, result.output
     with memoir.open(home) as mem:
         assert next(iter(mem.state.insights.signatures.values())).state == "rejected"
+
+
+def test_imported_errors_are_dated_by_the_conversation_not_by_the_import(
+        home: Path, tmp_path: Path) -> None:
+    _home(home)
+    long_ago = (dt.datetime.now(dt.UTC) - dt.timedelta(days=20)).strftime("%Y-%m-%d")
+    chat = tmp_path / "old.json"
+    chat.write_text(json.dumps(failing("disk full on HOST")), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--home", str(home), "sessions", "import", "--at",
+                                      long_ago, str(chat)])
+    assert result.exit_code == 0, result.output
+    stamped = tmp_path / "stamped.json"
+    turn = failing(ERROR)
+    for message in turn:
+        message["timestamp"] = "2025-03-04T05:06:07Z"
+    stamped.write_text(json.dumps(turn), encoding="utf-8")
+    assert CliRunner().invoke(cli, ["--home", str(home), "sessions", "import",
+                                    str(stamped)]).exit_code == 0
+    with memoir.open(home) as mem:
+        seen = {i.signature.split(":")[1].strip()[:4]: i
+                for i in mem.state.insights.signatures.values()}
+        assert seen["disk"].first_seen.startswith(long_ago)
+        assert seen["disk"].last_seen.startswith(long_ago)
+        assert seen["psql"].first_seen.startswith("2025-03-04T05:06:07")
+        # Rebuilt from the journal: the same dates.
+        assert State().apply_all(mem.journal.read()).insights == mem.state.insights
+    # Seed 003's 14-day expiry applies to it today, not in 14 days.
+    done = json.loads(CliRunner().invoke(cli, ["--home", str(home), "--json",
+                                               "maintain"]).stdout)
+    assert "insight.expired" in [e["type"] for e in done["events"]]

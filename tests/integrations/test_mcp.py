@@ -25,6 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 import memoir
+from memoir.memory.read import MEMORY_READ_SCHEMA
 from memoir.tools import tool_schemas
 
 SKILL = textwrap.dedent("""\
@@ -103,10 +104,17 @@ def test_tools_have_memoirs_exact_schemas_and_results(home: Path, tmp_path: Path
 
     tools, results = _connect(home, body)
     expected = {s["function"]["name"]: s["function"] for s in tool_schemas()}
+    expected["memory_read"] = MEMORY_READ_SCHEMA["function"]
     assert {t.name for t in tools} == set(expected)
     for tool in tools:
         assert tool.input_schema == expected[tool.name]["parameters"]
-        assert tool.description == expected[tool.name]["description"]
+        if tool.name == "memory":  # worded for MCP: no prompt shows the blocks
+            assert "shown to you at the start of every future session" not in \
+                (tool.description or "")
+            assert "in this server's instructions at the start of every future " \
+                "conversation" in (tool.description or "")
+        else:
+            assert tool.description == expected[tool.name]["description"]
 
     # The same calls through the library on a twin home give the same results.
     twin = tmp_path / "twin"
@@ -333,7 +341,16 @@ def test_client_killed_mid_call_leaves_a_whole_journal_and_an_ended_session(
     assert client.stdout.readline().strip() == b"ready"
     servers = psutil.Process(client.pid).children(recursive=True)
     assert servers
-    time.sleep(1.0)  # some calls land, one is in flight
+    # Some calls land (read off the journal, not waited for), then the client dies with
+    # the next in flight.
+    deadline = time.monotonic() + 120
+    while True:
+        with memoir.open(home, readonly=True) as mem:
+            landed = sum(1 for e in mem.journal.read() if e.type == "skill.created")
+        if landed >= 2:
+            break
+        assert time.monotonic() < deadline and client.poll() is None, "no call landed"
+        time.sleep(0.05)
     client.send_signal(signal.SIGKILL)
     client.wait(timeout=10)
     _gone, alive = psutil.wait_procs(servers, timeout=30)
@@ -395,6 +412,15 @@ def test_http_serves_sessions_behind_a_token(home: Path) -> None:
                     "action": "add", "target": "memory", "content": "Over HTTP."}))
 
         assert anyio.run(main)["success"] is True
+
+        async def again() -> str | None:
+            async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write), \
+                    ClientSession(read, write) as session:
+                return (await session.initialize()).instructions
+
+        # Another HTTP connection is told what the first one saved.
+        assert "Over HTTP." in (anyio.run(again) or "")
         # Leaving the client sent DELETE: the session ends while the server runs on.
         deadline = time.monotonic() + 20
         while True:
@@ -404,6 +430,9 @@ def test_http_serves_sessions_behind_a_token(home: Path) -> None:
                 break
             time.sleep(0.1)
         assert events[-1].type == "session.ended" and server.poll() is None
+        started = [e for e in events if e.type == "session.started"]
+        ended = [e for e in events if e.type == "session.ended"]
+        assert len(started) == len(ended) == 2
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=30)
@@ -444,3 +473,72 @@ def test_without_the_mcp_extra_the_command_says_how_to_get_it(home: Path) -> Non
     assert done.returncode == 1
     assert "memoir mcp needs memoir's 'mcp' extra (memoir-agent[mcp])" in done.stderr
     assert f"{sys.executable} -m pip install 'mcp>=" in done.stderr and done.stdout == ""
+
+
+def test_a_fact_saved_in_one_connection_is_in_the_next_connections_instructions(
+        home: Path) -> None:
+    async def first(session: ClientSession) -> dict[str, Any]:
+        saved = _result(await session.call_tool("memory", {
+            "action": "add", "target": "user", "content": "Prefers tabs over spaces."}))
+        assert saved["success"] is True
+        await session.call_tool("skill_manage", {"action": "create", "name": "tabs-style",
+                                                 "content": SKILL})
+        # Read back at once, in the same connection: memory_read shows it now.
+        return _result(await session.call_tool("memory_read", {}))
+
+    async def run(body: Callable[[ClientSession], Awaitable[Any]]) -> tuple[str, Any]:
+        async with stdio_client(_params(home)) as (read, write), \
+                ClientSession(read, write, client_info=types.Implementation(
+                    name="desktop", version="1")) as session:
+            init = await session.initialize()
+            return init.instructions or "", await body(session)
+
+    told, read_back = anyio.run(run, first)
+    assert "Nothing is saved yet" in told and "Prefers tabs" not in told
+    assert read_back["user"]["entries"] == ["Prefers tabs over spaces."]
+    assert read_back["memory"]["entries"] == [] and read_back["success"] is True
+
+    async def second(session: ClientSession) -> dict[str, Any]:
+        return _result(await session.call_tool("memory_read", {"target": "user"}))
+
+    told, read_back = anyio.run(run, second)
+    assert "Prefers tabs over spaces." in told
+    assert "USER PROFILE" in told and "tabs-style" in told  # the block and skills index
+    assert read_back == {"success": True, "user": {
+        "entries": ["Prefers tabs over spaces."], "entry_count": 1,
+        "usage": read_back["user"]["usage"]}}
+    # The instructions are the session's frozen context: its pin is the handshake's.
+    with memoir.open(home, readonly=True) as mem:
+        sessions = [e for e in mem.journal.read() if e.type == "session.started"]
+        session = mem.session(sessions[-1].data.session_id)
+        assert session.standing_context() in told
+
+
+def test_prompts_and_resource_templates_are_answered(home: Path) -> None:
+    with memoir.open(home) as mem, mem.start_session() as s:
+        s.call_tool("memory", {"action": "add", "target": "memory",
+                               "content": "The build uses ninja."})
+        s.call_tool("skill_manage", {"action": "create", "name": "tabs-style",
+                                     "content": SKILL})
+
+    async def body(session: ClientSession) -> tuple[Any, ...]:
+        prompts = await session.list_prompts()
+        plain = await session.get_prompt("memoir_context")
+        focused = await session.get_prompt("memoir_context",
+                                           {"message": "how should I indent python files"})
+        templates = await session.list_resource_templates()
+        with pytest.raises(MCPError, match="no prompt"):
+            await session.get_prompt("nope")
+        bad = _result(await session.call_tool("memory_read", {"target": "both"}))
+        return prompts, plain, focused, templates, bad
+
+    prompts, plain, focused, templates, bad = _connect(home, body)
+    assert [p.name for p in prompts.prompts] == ["memoir_context"]
+    assert [a.name for a in prompts.prompts[0].arguments or []] == ["message"]
+    text = plain.messages[0].content.text
+    assert "The build uses ninja." in text and "tabs-style" in text
+    focused_text = focused.messages[0].content.text
+    assert "## Skill: tabs-style (relevant to this message)" in focused_text
+    assert "Indent with tabs" in focused_text
+    assert [t.uri_template for t in templates.resource_templates] == ["memoir://skills/{name}"]
+    assert bad["success"] is False and "Invalid target" in bad["error"]

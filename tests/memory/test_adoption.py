@@ -160,7 +160,7 @@ def test_a_deleted_file_is_regenerated_not_adopted_as_empty(home: Path) -> None:
     result = CliRunner().invoke(cli, ["adopt", "--home", str(home)])
     assert result.exit_code == 0, result.output
     assert "nothing to adopt" in result.output
-    assert "projection.restored" in result.stderr and "memories/MEMORY.md" in result.stderr
+    assert "projection restored" in result.stderr and "memories/MEMORY.md" in result.stderr
     assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "still here"
 
 

@@ -393,18 +393,31 @@ def test_reviews_that_pile_up_are_merged_into_one_per_session() -> None:
 
 
 def test_a_queued_review_waits_for_its_session_to_be_quiet(home: Path) -> None:
-    _nudged(home, "background", review_on_end=False, idle_ms=300)
+    # A quiet period no test outlasts: whatever the machine's load, the session is
+    # never quiet here, so nothing runs until flush() asks for the queued review.
+    _nudged(home, "background", review_on_end=False, idle_ms=60_000)
     with memoir.open(home) as mem:
         session = mem.start_session()
         for i in range(5):  # a burst of turns, each making a review due
             session.record_turn(turn(f"I use vim {i}."))
-            time.sleep(0.05)
         assert not list(mem.events(types=["review.*"]))  # still talking: nothing ran
-        time.sleep(0.6)
+        mem.learning.flush()
         reviews = [e.data for e in mem.events(types=["review.*"])]
-        assert len(reviews) == 1  # the burst was merged into one review, run when quiet
+        assert len(reviews) == 1  # the burst was merged into one review
         assert (reviews[0].from_turn if hasattr(reviews[0], "from_turn") else 1) == 1
         assert reviews[0].through_turn == 5  # type: ignore[attr-defined]
+
+
+def test_a_queued_review_runs_on_its_own_once_the_session_is_quiet(home: Path) -> None:
+    _nudged(home, "background", review_on_end=False, idle_ms=50)
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn(turn("I use vim."))
+        # No flush: the review comes by itself; read off the journal until it does.
+        deadline = time.monotonic() + 60
+        while not list(mem.events(types=["review.*"])):
+            assert time.monotonic() < deadline, "the queued review never ran"
+            time.sleep(0.02)
 
 
 # -- the CLI: import, review, status ---------------------------------------------------------
@@ -439,7 +452,10 @@ def test_sessions_import_learns_from_files_and_keeps_their_dates(home: Path,
         assert mem.state.memory.target("user").texts() == [
             "Name: Ada.", "Role: backend engineer.", "Please never use emojis in your replies."]
         assert mem.state.memory.target("memory").texts() == ["We use Postgres 16."]
-    at = _cli(home, "--json", "sessions", "import", "--at", "2024-06-01", str(folder / "b.jsonl"))
+    (tmp_path / "c.json").write_text(json.dumps(turn("We ship on Fridays.")),
+                                     encoding="utf-8")
+    at = _cli(home, "--json", "sessions", "import", "--at", "2024-06-01",
+              str(tmp_path / "c.json"))
     with memoir.open(home) as mem:
         session = mem.state.sessions[json.loads(at.stdout)["session"]]
         assert session.started_at.startswith("2024-06-01T00:00:00")
@@ -462,6 +478,48 @@ def test_a_bad_conversation_file_is_refused_and_the_files_before_it_stay(
         assert len([s for s in mem.state.sessions.values() if s.platform == "import"]) == 1
     result = _cli(home, "sessions", "import", str(broken))
     assert result.exit_code == 4 and "3-broken.json: not valid JSON (line 1" in result.output
+
+
+def test_sessions_import_can_be_run_again(home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    (folder / "1.json").write_text(json.dumps(turn("I use zsh.")), encoding="utf-8")
+    (folder / "2.json").write_text("[{", encoding="utf-8")  # bad, in the middle
+    (folder / "3.json").write_text(json.dumps(turn("We deploy with Nomad.")),
+                                   encoding="utf-8")
+    first = _cli(home, "sessions", "import", str(folder))
+    assert first.exit_code == 4, first.output
+    assert "refused " in first.output and "2.json: not valid JSON (line 1" in first.output
+    assert "imported 2 conversation(s); 0 already imported, skipped; 1 refused" in \
+        first.output
+
+    (folder / "2.json").write_text(json.dumps(turn("My name is Ada.")), encoding="utf-8")
+    again = _cli(home, "--json", "sessions", "import", str(folder))
+    assert again.exit_code == 0, again.output
+    rows = [json.loads(line) for line in again.stdout.splitlines()]
+    assert [(Path(r["file"]).name, r["already_imported"]) for r in rows] == [
+        ("1.json", True), ("2.json", False), ("3.json", True)]
+    # The same conversation from another path is known too.
+    copy = tmp_path / "elsewhere.jsonl"
+    copy.write_text("\n".join(json.dumps(m) for m in turn("I use zsh.")), encoding="utf-8")
+    third = _cli(home, "sessions", "import", str(copy))
+    assert third.exit_code == 0 and "already imported, from" in third.output
+    assert rows[0]["session"] in third.output
+    with memoir.open(home) as mem:
+        imported = [s for s in mem.state.sessions.values() if s.platform == "import"]
+        assert len(imported) == 3
+        reviews = [e for e in mem.events(types=["review.completed"])]
+        assert len(reviews) == 3  # each conversation reviewed once
+
+
+def test_sessions_import_says_when_the_rules_saved_nothing(home: Path,
+                                                           tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps(turn("What is 2 + 2?")), encoding="utf-8")
+    result = _cli(home, "sessions", "import", str(chat))
+    assert result.exit_code == 0, result.output
+    assert "the reviews saved 0 change(s)" in result.output
+    assert "reviewers.backend: llm" in result.output
 
 
 def test_memoir_review_and_status_show_the_loop(home: Path) -> None:
@@ -593,7 +651,16 @@ def test_a_process_killed_while_recording_and_reviewing_leaves_a_sound_home(
     assert proc.stdout is not None
     sid = proc.stdout.readline().strip()
     assert proc.stdout.readline().strip() == "going"
-    time.sleep(0.4)  # recording and reviewing at full speed
+    # Recording and reviewing at full speed: kill it once reviews have landed (read off
+    # the journal, not waited for), with more in flight.
+    deadline = time.monotonic() + 120
+    while True:
+        with memoir.open(home, readonly=True) as mem:
+            reviewed = sum(1 for _ in mem.events(types=["review.completed"]))
+        if reviewed >= 2:
+            break
+        assert time.monotonic() < deadline and proc.poll() is None, "no review landed"
+        time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     with memoir.open(home) as mem:
