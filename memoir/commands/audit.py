@@ -14,14 +14,16 @@ from memoir.commands.base import (
     home_option,
     is_json,
     open_home,
+    resolve_run,
     styled,
     table,
 )
 from memoir.errors import NotFoundError
-from memoir.lookup import did_you_mean, resolve
+from memoir.lookup import did_you_mean
 from memoir.oversight.audit import Origin, blame_memory, blame_skill, diff_states
 from memoir.projections.memory import TARGETS
 from memoir.projections.skills import SKILL_FILE
+from memoir.skills.history import unified
 
 __all__ = ["blame", "diff"]
 
@@ -36,8 +38,9 @@ def _point(handle: Memoir, text: str, name: str) -> tuple[int, int | None]:
             raise NotFoundError(f"seq {seq} is not in the journal (head is {handle.head})")
         return seq, None
     state = handle.state
-    if text in state.runs or any(r.startswith(text) for r in state.runs):
-        info = state.runs[resolve(text, state.runs, "run")]
+    if text in state.runs or any(r.startswith(text) for r in state.runs) or \
+            text.startswith("HEAD"):
+        info = state.runs[resolve_run(handle, text)]
         return info.last_seq, info.first_seq - 1
     try:
         moment = format_ts(parse_moment(text, handle.clock.now()))
@@ -56,26 +59,50 @@ def _origin_row(origin: Origin) -> dict[str, object]:
             "session": origin.session, "type": origin.type}
 
 
+def _drift_diffs(handle: Memoir) -> dict[str, str]:
+    """Each projected file that differs from the journal's rendering (edited or deleted
+    by hand), as a unified diff from the journal's version (a/) to the disk's (b/)."""
+    def text(data: bytes | None) -> str | None:
+        return None if data is None else data.decode("utf-8", "replace")
+
+    out = {d.path: unified(text(d.expected), text(d.actual), d.path)
+           for d in handle.drift()}
+    wanted = handle.projected_files()
+    for path in handle.status()["missing"]:
+        out.setdefault(path, unified(text(wanted.get(path)), None, path))
+    return {path: diff for path, diff in sorted(out.items()) if diff}
+
+
 @click.command()
 @home_option
-@click.argument("a", shell_complete=complete_runs)
+@click.argument("a", required=False, shell_complete=complete_runs)
 @click.argument("b", required=False, shell_complete=complete_runs)
 @click.option("--stat", is_flag=True, help="Only the files and their +/- line counts.")
 @click.pass_context
-def diff(ctx: click.Context, a: str, b: str | None, stat: bool) -> None:
+def diff(ctx: click.Context, a: str | None, b: str | None, stat: bool) -> None:
     """What changed in MEMORY.md, USER.md and the skills between two points.
 
     A and B are seqs, dates ('2026-11-01', '2 days ago') or runs (a unique prefix will
-    do). With only A: a run shows what that run changed; a seq or date, what changed
-    since then. Printed as unified diffs of the files memoir projects.
+    do; HEAD is the newest run, HEAD~1 the one before). With only A: a run shows what
+    that run changed; a seq or date, what changed since then. With neither, like `git
+    diff`: the hand edits not yet adopted, from the journal's version to the disk's.
+    Printed as unified diffs of the files memoir projects.
     """
     handle = open_home(ctx, readonly=True)
-    end_a, start_a = _point(handle, a, "A")
-    if b is None:
-        before, after = (start_a, end_a) if start_a is not None else (end_a, handle.head)
+    if a is None:
+        diffs = _drift_diffs(handle)
+        before = after = handle.head
+        if not diffs and not is_json():
+            click.echo("no hand edits: every projected file matches the journal")
+            return
     else:
-        before, after = end_a, _point(handle, b, "B")[0]
-    diffs = diff_states(handle.view(before), handle.view(after))
+        end_a, start_a = _point(handle, a, "A")
+        if b is None:
+            before, after = (start_a, end_a) if start_a is not None else \
+                (end_a, handle.head)
+        else:
+            before, after = end_a, _point(handle, b, "B")[0]
+        diffs = diff_states(handle.view(before), handle.view(after))
     if is_json():
         echo_json({"from": before, "to": after, "files": [
             {"path": path, "added": _count(text, "+"), "removed": _count(text, "-"),

@@ -49,6 +49,7 @@ __all__ = [
     "json_option",
     "open_home",
     "report_error",
+    "resolve_run",
     "styled",
     "table",
     "user_error",
@@ -57,6 +58,25 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def resolve_run(handle: Memoir, text: str) -> str:
+    """The run ``text`` names: its id or a unique prefix, or, as git says it, ``HEAD``
+    (the newest run) and ``HEAD~N`` (the Nth before it)."""
+    import re
+
+    from memoir.errors import NotFoundError
+    from memoir.lookup import resolve
+
+    runs = handle.state.runs
+    back = re.fullmatch(r"HEAD(?:~(\d+))?", text)
+    if back is None:
+        return resolve(text, runs, "run", hint="`memoir runs` lists them")
+    steps = int(back.group(1) or 0)
+    newest = sorted(runs.values(), key=lambda r: r.first_seq, reverse=True)
+    if steps >= len(newest):
+        raise NotFoundError(f"no run {text}: the journal holds {len(newest)} run(s)")
+    return newest[steps].id
 
 
 class Exit(enum.IntEnum):

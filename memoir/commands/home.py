@@ -15,10 +15,13 @@ from memoir.commands.base import (
     UserError,
     complete_sessions,
     echo_json,
+    event_row,
     home_option,
     home_path,
     is_json,
     open_home,
+    resolve_run,
+    styled,
     write_json,
 )
 from memoir.config import load_config
@@ -114,12 +117,46 @@ def status(ctx: click.Context) -> None:
 
 @click.command()
 @home_option
-@click.argument("seq", type=click.IntRange(min=1))
+@click.argument("what", metavar="SEQ|RUN")
 @click.pass_context
-def show(ctx: click.Context, seq: int) -> None:
-    """Print one event in full."""
-    event = open_home(ctx, readonly=True, lazy=True).event(seq)
-    echo_json(msgspec.to_builtins(event))
+def show(ctx: click.Context, what: str) -> None:
+    """Print one event in full (SEQ), or one run (its id, a prefix, HEAD or HEAD~N) as
+    `git show` prints a commit: who, when, what kind, its events, and what it changed
+    in the projected files."""
+    if what.isdigit():
+        if int(what) < 1:
+            raise click.BadParameter("a seq counts from 1", param_hint="SEQ")
+        event = open_home(ctx, readonly=True, lazy=True).event(int(what))
+        echo_json(msgspec.to_builtins(event))
+        return
+    from memoir.commands.runs import describe
+    from memoir.oversight.audit import diff_states
+
+    handle = open_home(ctx, readonly=True)
+    info = handle.state.runs[resolve_run(handle, what)]
+    events = list(handle.events(run=info.id, after=info.first_seq - 1, until=info.last_seq))
+    diffs = diff_states(handle.view(info.first_seq - 1), handle.view(info.last_seq))
+    if is_json():
+        echo_json({"run": msgspec.to_builtins(info), "events": [event_row(e) for e in events],
+                   "files": [{"path": p, "diff": d} for p, d in diffs.items()]})
+        return
+    click.echo(styled(f"run {info.id}", fg="yellow"))
+    click.echo(f"Kind:    {info.kind or '-'}")
+    click.echo(f"Actor:   {info.actor}")
+    click.echo(f"Date:    {info.started_at}")
+    if info.session:
+        click.echo(f"Session: {info.session}")
+    click.echo(f"Seqs:    {info.first_seq}-{info.last_seq} ({info.events} event(s))")
+    if info.reverted_by:
+        click.echo(f"Reverted by {info.reverted_by}")
+    if info.reverts:
+        click.echo(f"Reverts {info.reverts}")
+    click.echo("\n    " + (info.summary or "(no summary)").replace("\n", "\n    ") + "\n")
+    for event in events:
+        click.echo(f"  {event.seq:>6}  {describe(event.data)}")
+    for text in diffs.values():
+        click.echo("")
+        click.echo(text.rstrip("\n"))
 
 
 @click.command()

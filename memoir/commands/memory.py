@@ -9,6 +9,7 @@ people get the same refusals in sentences for people.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, cast
 
 import click
@@ -141,8 +142,21 @@ target_option = click.option(
 @click.argument("text")
 @click.pass_context
 def memory_add(ctx: click.Context, target: str, text: str) -> None:
-    """Add an entry."""
+    """Add an entry (TEXT, or - to read it from standard input)."""
+    text = _text_argument(text)
     _memory_write(ctx, {"action": "add", "target": target, "content": text}, text)
+
+
+def _text_argument(text: str) -> str:
+    """TEXT as given, or standard input for ``-``; empty text is a usage error (exit 2),
+    not a refusal."""
+    if text == "-":
+        text = sys.stdin.read().strip()
+        if not text:
+            raise click.BadParameter("standard input held no text", param_hint="TEXT")
+    if not text.strip():
+        raise click.BadParameter("the entry text is empty", param_hint="TEXT")
+    return text
 
 
 @memory.command("replace")
@@ -152,7 +166,9 @@ def memory_add(ctx: click.Context, target: str, text: str) -> None:
 @click.argument("text")
 @click.pass_context
 def memory_replace(ctx: click.Context, target: str, entry: str, text: str) -> None:
-    """Replace ENTRY (its id, a prefix of it, or a part of its text) with TEXT."""
+    """Replace ENTRY (its id, a prefix of it, or a part of its text) with TEXT (- reads
+    it from standard input)."""
+    text = _text_argument(text)
     old = _pick(open_home(ctx, readonly=True), target, entry)
     _memory_write(ctx, {"action": "replace", "target": target, "old_text": old.text,
                         "content": text}, text)

@@ -4,6 +4,7 @@ a curator pass, an import, a revert), and undoing one (added to the root group b
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,17 +13,19 @@ import click
 import msgspec
 
 from memoir.api import Memoir
+from memoir.clock import format_ts, parse_moment
 from memoir.commands.base import (
     complete_runs,
     echo_json,
     home_option,
     is_json,
     open_home,
+    resolve_run,
     table,
     write_json,
 )
 from memoir.events.types import Payload
-from memoir.lookup import did_you_mean, resolve
+from memoir.lookup import did_you_mean
 from memoir.oversight.revert import OnConflict, RevertPlan, revert_run
 
 __all__ = ["describe", "revert", "revert_cmd", "runs"]
@@ -89,7 +92,7 @@ def _print_revert(plan: RevertPlan, dry_run: bool,
 
 
 def revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool) -> None:
-    run = resolve(run, handle.state.runs, "run", hint="`memoir runs` lists them")
+    run = resolve_run(handle, run)
     mirrored = handle.config.hermes.home
     if mirrored:
         # A home that mirrors a Hermes home: the revert is applied to Hermes's files too.
@@ -107,7 +110,8 @@ def revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool)
 
 @click.command("revert")
 @home_option
-@click.argument("run", shell_complete=complete_runs)
+@click.argument("run", required=False, shell_complete=complete_runs)
+@click.option("--last", is_flag=True, help="Revert the newest run (as RUN = HEAD).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; append nothing.")
 @click.option("--force", is_flag=True,
               help="Revert entities that later events changed too (to their value before "
@@ -115,20 +119,39 @@ def revert_cmd(handle: Memoir, run: str, dry_run: bool, force: bool, skip: bool)
 @click.option("--skip-conflicts", "skip", is_flag=True,
               help="Revert only the entities no later event changed.")
 @click.pass_context
-def revert(ctx: click.Context, run: str, dry_run: bool, force: bool, skip: bool) -> None:
-    """Undo run RUN (its id, or a unique prefix of it) with compensating events (itself
-    a run you can revert)."""
-    revert_cmd(open_home(ctx), run, dry_run, force, skip)
+def revert(ctx: click.Context, run: str | None, last: bool, dry_run: bool, force: bool,
+           skip: bool) -> None:
+    """Undo run RUN (its id, or a unique prefix of it; HEAD is the newest run, HEAD~1
+    the one before, --last the same as HEAD) with compensating events (itself a run you
+    can revert)."""
+    if last == (run is not None):
+        raise click.UsageError("give a RUN or --last (one of them)")
+    revert_cmd(open_home(ctx), run or "HEAD", dry_run, force, skip)
 
 
 @click.command("runs")
 @home_option
 @click.option("--kind", default=None, help="Only runs of this kind (curator, revert, cli …).")
+@click.option("--actor", default=None, help="Only runs by this actor (user, agent, …).")
+@click.option("--since", default=None, metavar="DATE",
+              help="Only runs started at or after DATE ('2026-11-01', '2 days ago').")
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=None,
+              help="At most this many runs: the newest ones.")
+@click.option("--newest-first/--oldest-first", "newest", default=None,
+              help="Order (default: newest first on a terminal, oldest first when piped).")
 @click.pass_context
-def runs(ctx: click.Context, kind: str | None) -> None:
-    """List runs: who, when, what kind, what they did, and whether they were reverted."""
+def runs(ctx: click.Context, kind: str | None, actor: str | None, since: str | None,
+         limit: int | None, newest: bool | None) -> None:
+    """List runs: who, when, what kind, what they did, and whether they were reverted.
+    On a terminal the newest come first, as in `memoir log`."""
     handle = open_home(ctx, readonly=True)
     state = handle.state
+    after = None
+    if since is not None:
+        try:
+            after = format_ts(parse_moment(since, handle.clock.now()))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--since") from None
     counts: dict[str, Counter[str]] = {}
     outcome: dict[str, str] = {}
     for event in handle.events():
@@ -140,9 +163,14 @@ def runs(ctx: click.Context, kind: str | None) -> None:
                 outcome[event.run] = f"FAILED: {getattr(event.data, 'reason', '')}"
     rows: list[dict[str, Any]] = []
     kinds = {info.kind for info in state.runs.values() if info.kind}
-    for info in sorted(state.runs.values(), key=lambda r: r.first_seq):
-        if kind is not None and info.kind != kind:
-            continue
+    chosen = [info for info in sorted(state.runs.values(), key=lambda r: r.first_seq)
+              if (kind is None or info.kind == kind) and (actor is None or info.actor == actor)
+              and (after is None or info.started_at[:26] >= after[:26])]
+    if limit is not None:
+        chosen = chosen[len(chosen) - limit:] if limit else []
+    if newest if newest is not None else sys.stdout.isatty() and not is_json():
+        chosen.reverse()
+    for info in chosen:
         rows.append({
             "run": info.id, "kind": info.kind, "actor": info.actor,
             "started_at": info.started_at, "first_seq": info.first_seq,
@@ -156,8 +184,12 @@ def runs(ctx: click.Context, kind: str | None) -> None:
         echo_json(rows)
         return
     if not rows:
+        actors = {info.actor for info in state.runs.values()}
         click.echo("no runs" + (f" of kind {kind!r}{did_you_mean(kind, kinds)}"
-                                if kind is not None else ""))
+                                if kind is not None else "")
+                   + (f" by {actor!r}{did_you_mean(actor, actors)}"
+                      if actor is not None else "")
+                   + (f" since {since}" if since is not None else ""))
         return
     table(["RUN", "KIND", "ACTOR", "STARTED", "EVENTS", "SUMMARY"],
           [[r["run"], r["kind"] or "-", r["actor"], r["started_at"][:19], r["events"],

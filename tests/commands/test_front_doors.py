@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -92,3 +93,48 @@ def test_status_and_rebuild_tell_of_a_deleted_file(home: Path) -> None:
     assert "event=" not in rebuilt.stderr
     assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == \
         "The build uses make."
+
+
+def test_git_habits(home: Path) -> None:
+    def cli_run(*args: str, stdin: str | None = None) -> Any:
+        return CliRunner().invoke(cli, ["--home", str(home), *args], input=stdin)
+
+    # memory add - reads standard input; an empty text is a usage error (2).
+    added = cli_run("memory", "add", "-", stdin="Deploys go through CI.\n")
+    assert added.exit_code == 0, added.output
+    assert cli_run("memory", "add", "   ").exit_code == 2
+    assert cli_run("memory", "add", "-", stdin="").exit_code == 2
+    # show HEAD: the newest run, with its events and its diff.
+    shown = cli_run("show", "HEAD")
+    assert shown.exit_code == 0, shown.output
+    assert "Actor:   user" in shown.output and "memory.entry_added" in shown.output
+    assert "+Deploys go through CI." in shown.output
+    assert cli_run("memory", "add", "--target", "user", "Name: Ada.").exit_code == 0
+    as_json = json.loads(cli_run("--json", "show", "HEAD~1").output)
+    assert as_json["run"]["summary"] == "memory add (memory)"
+    assert [f["path"] for f in as_json["files"]] == ["memories/MEMORY.md"]
+    assert json.loads(cli_run("--json", "show", "1").output)["seq"] == 1
+    assert cli_run("show", "HEAD~99").exit_code == 3
+    # runs: filters and a limit (newest kept), newest first when asked.
+    rows = json.loads(cli_run("--json", "runs", "--actor", "user").output)
+    assert [r["summary"] for r in rows] == ["memory add (memory)", "memory add (user)"]
+    newest = json.loads(cli_run("--json", "runs", "-n", "1", "--newest-first").output)
+    assert newest[0]["run"] == rows[1]["run"]
+    assert json.loads(cli_run("--json", "runs", "--actor", "agent").output) == []
+    assert json.loads(cli_run("--json", "runs", "--since", "2999-01-01").output) == []
+    # diff with no argument: the hand edit, from the journal's version to the disk's.
+    memory_md = home / "memories" / "MEMORY.md"
+    memory_md.write_text(memory_md.read_text(encoding="utf-8") + "\n§\nEdited by hand.",
+                         encoding="utf-8")
+    drift = cli_run("diff")
+    assert drift.exit_code == 0 and "+Edited by hand." in drift.output
+    assert "--- a/memories/MEMORY.md" in drift.output
+    memory_md.write_text("The build uses make.\n§\nDeploys go through CI.", encoding="utf-8")
+    assert "no hand edits" in cli_run("diff").output
+    # revert --last is revert HEAD.
+    undone = cli_run("--json", "revert", "--last")
+    assert undone.exit_code == 0, undone.output
+    assert json.loads(undone.output)["target"] == rows[1]["run"]
+    with memoir.open(home) as mem:
+        assert mem.state.memory.target("user").texts() == []
+    assert cli_run("revert").exit_code == 2  # a RUN or --last
