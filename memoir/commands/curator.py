@@ -228,6 +228,10 @@ def curator_run(ctx: click.Context, dry_run: bool, plan_file: str | None, consol
                       use_rules=consolidate, dry_run=dry_run)
     assert result is not None
     _print_pass(result, handle)
+    given = plan is not None and (plan_file or use_llm)
+    if given and result.refusals and not result.changes:
+        raise UserError(f"every item of the plan was refused ({len(result.refusals)}, "
+                        "listed above with the reason)", exit=Exit.REFUSED)
 
 
 @curator.command("tick")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 from pathlib import Path
@@ -23,6 +24,7 @@ from memoir.commands.base import (
     table,
     write_json,
 )
+from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.lookup import resolve
 from memoir.reading import read_text
@@ -196,7 +198,30 @@ def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | N
                         details={"refused": refused, **summary})
 
 
+def _reading(ctx: click.Context) -> Memoir:
+    """The home for a command that only reads conversations: opened for writing (so the
+    search index catches up with the journal), else, on a home this process may not
+    write (read-only files or file system), read-only with a notice: the index is
+    searched as it was last written."""
+    try:
+        return open_home(ctx)
+    except PermissionError:
+        pass
+    except OSError as exc:
+        if exc.errno != errno.EROFS:
+            raise
+    handle = open_home(ctx, readonly=True)
+    click.echo(f"memoir: {handle.home} cannot be written here: reading it as it is (the "
+               "search uses a private copy of the index)", err=True)
+    return handle
+
+
 def _index(handle: Memoir) -> SearchIndex:
+    if handle.readonly:  # a home this process may not write: a private, current copy
+        index = SearchIndex(handle, TranscriptStore.in_home(handle.home, readonly=True),
+                            scratch=True)
+        click.get_current_context().call_on_close(index.close)
+        return index
     return SearchIndex(handle, handle.learning.transcripts)
 
 
@@ -206,7 +231,7 @@ def _index(handle: Memoir) -> SearchIndex:
 @click.pass_context
 def list_command(ctx: click.Context, limit: int) -> None:
     """Sessions with recorded turns or a summary, most recently active first."""
-    rows = _index(open_home(ctx)).sessions(limit=limit)
+    rows = _index(_reading(ctx)).sessions(limit=limit)
     if is_json():
         echo_json(rows)
         return
@@ -226,7 +251,7 @@ def list_command(ctx: click.Context, limit: int) -> None:
 @click.pass_context
 def search_command(ctx: click.Context, query: str, limit: int | None) -> None:
     """Past sessions matching QUERY, best first (BM25 times recency)."""
-    handle = open_home(ctx)
+    handle = _reading(ctx)
     hits = _index(handle).search(query, limit=limit or handle.config.episodic.max_results)
     if is_json():
         echo_json([h.as_json() for h in hits])
@@ -246,9 +271,9 @@ def search_command(ctx: click.Context, query: str, limit: int | None) -> None:
 @click.pass_context
 def show_command(ctx: click.Context, session_id: str) -> None:
     """A session: when, its summary, and its messages (first 20 and last 10)."""
-    handle = open_home(ctx)
+    handle = _reading(ctx)
     session_id = resolve(session_id, handle.state.sessions, "session")
-    info = read_session(handle, session_id)
+    info = read_session(handle, session_id, tools=True)
     if is_json():
         echo_json(info)
         return
@@ -262,8 +287,26 @@ def show_command(ctx: click.Context, session_id: str) -> None:
     for i, m in enumerate(info["messages"]):
         if info["truncated"] and i == 20:
             click.echo(f"… {info['message_count'] - 30} message(s) not shown …")
-        text = m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
-        click.echo(f"[{m['turn']}] {m['role']}: {text}")
+        click.echo(_said(m))
+
+
+def _said(message: dict[str, Any]) -> str:
+    """One message of a session as a person reads it: what was said, each tool call
+    with its arguments, each tool result with the call it answers."""
+    content = message.get("content")
+    text = content if isinstance(content, str) else \
+        "" if content is None else json.dumps(content, ensure_ascii=False)
+    head = f"[{message['turn']}] {message['role']}"
+    if message["role"] == "tool":
+        call = message.get("tool_call_id")
+        return f"{head}{f' ({call})' if call else ''}: {text}"
+    lines = [f"{head}: {text}"] if text else []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            lines.append(f"{head} calls {function.get('name')}({function.get('arguments') or ''})"
+                         + (f" [{call.get('id')}]" if call.get("id") else ""))
+    return "\n".join(lines) or f"{head}: (nothing)"
 
 
 @sessions_group.command("export")
@@ -273,7 +316,7 @@ def show_command(ctx: click.Context, session_id: str) -> None:
 def export_command(ctx: click.Context, session_ids: tuple[str, ...]) -> None:
     """Sessions as JSON (all, or those named): metadata, summary, tags and every
     message, one JSON document on stdout (like `hermes session export`)."""
-    handle = open_home(ctx)
+    handle = _reading(ctx)
     state = handle.state
     wanted = [resolve(s, state.sessions, "session") for s in session_ids] or [
         s.id for s in sorted(state.sessions.values(), key=lambda s: s.started_at)

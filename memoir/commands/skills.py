@@ -16,6 +16,7 @@ import click
 
 from memoir.api import Memoir
 from memoir.commands.base import (
+    Exit,
     UserError,
     complete_skills,
     confirm,
@@ -55,6 +56,7 @@ from memoir.skills.model import (
     check_name,
     check_skill_md,
     description_of,
+    parse_frontmatter,
 )
 
 __all__ = ["skills_group"]
@@ -272,7 +274,12 @@ def create_command(ctx: click.Context, name: str, source: Path, category: str | 
     content = read_text(source, limit=MAX_FILE_BYTES, what="SKILL.md")
     problem = check_name(name) or check_category(category) or check_skill_md(content, name)
     if problem:
-        raise UserError(f"{source}: {problem}")
+        raise UserError(f"{source}: {problem}", exit=Exit.REFUSED)
+    said = parse_frontmatter(content)[0].get("name")
+    if isinstance(said, str) and said.strip() and said.strip() != name:
+        raise UserError(f"{source}: its frontmatter names the skill {said.strip()!r}, not "
+                        f"{name!r}; make them agree (or create it as {said.strip()!r})",
+                        exit=Exit.REFUSED)
     category = (category or "").strip() or None
 
     def build(state: State) -> list[Payload]:

@@ -11,6 +11,7 @@ skills, the curator consolidates them, and the pass is reverted.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -131,8 +132,10 @@ def run_demo(home: Path | None, *, echo: Callable[[str], None] = print) -> Path:
         _learning(mem, step, echo)
         _skills_and_curator(mem, home, step, echo)
     echo("")
-    echo(f"Explore it: memoir --home {home} status | log | runs | skills list | "
-         f"prompt --session {s2.id}")
+    # One command a line, each whole: a line pasted into a shell runs one command.
+    echo("Explore it:")
+    for command in ("status", "log", "runs", "skills list", f"prompt --session {s2.id}"):
+        echo(f"  memoir --home {shlex.quote(str(home))} {command}")
     return home
 
 

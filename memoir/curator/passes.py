@@ -142,9 +142,9 @@ def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan
     if not decided.consolidate:
         decided.llm_summary = "skipped (consolidation off)"
         return decided
-    if not decided.before:
+    if not decided.before and plan is None:
         decided.llm_summary = "skipped (no candidates)"
-        return decided
+        return decided  # a plan given is checked all the same: each item is refused
     auto_archived = {t.name for t in outcome.transitions if t.kind == "archived"}
     if plan is None:
         plan = decided.plan = rules_plan(after_life, archived=frozenset(auto_archived),

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 import sqlite3
+import tempfile
 import threading
 import weakref
 from collections.abc import Iterable
@@ -141,17 +143,34 @@ class Hit:
 class SearchIndex:
     """The index of one home (see the module docstring)."""
 
-    def __init__(self, engine: Home, store: TranscriptStore) -> None:
+    def __init__(self, engine: Home, store: TranscriptStore, *, scratch: bool = False) -> None:
+        """``scratch``: keep the index in a temporary copy, brought up to date there and
+        removed on :meth:`close` — for a home this process may not write, whose own
+        index may be missing or behind the journal."""
         self.engine = engine
         self.store = store
         self.path = engine.home / _REL
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._synced = -1  # the head this object last synced to
+        self._scratch: Path | None = None
+        if scratch:
+            self._scratch = Path(tempfile.mkdtemp(prefix="memoir-index-"))
+            self.path = self._scratch / SEARCH_FILE
+            if safefs.kind(engine.home, _REL) == "file":  # a copy to start from
+                data = safefs.read(engine.home, _REL)
+                if data is not None:
+                    self.path.write_bytes(data)
 
     def _connect(self) -> sqlite3.Connection:
         """This object's connection (one, kept open; used under the lock)."""
         home = self.engine.home
+        if self._scratch is not None:
+            if self._db is None:
+                self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                           check_same_thread=False)
+                self._db.executescript(_SCHEMA)
+            return self._db
         if self._db is None or safefs.kind(home, _REL) != "file":
             if self._db is not None:
                 self._db.close()
@@ -174,6 +193,8 @@ class SearchIndex:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
 
     def indexed(self) -> int:
         """The journal seq the index has caught up to."""
@@ -184,7 +205,7 @@ class SearchIndex:
     def sync(self) -> int:
         """Index the session events appended since the last sync; how many.  A handle
         opened read-only writes nothing: it searches the index as it is."""
-        if self.engine.readonly:
+        if self.engine.readonly and self._scratch is None:
             return 0
         head = self.engine.head
         if head == self._synced and self.path.exists():

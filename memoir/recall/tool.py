@@ -59,8 +59,10 @@ def _store(engine: Home) -> TranscriptStore:
     return TranscriptStore.in_home(engine.home, readonly=True)
 
 
-def read_session(engine: Home, session_id: str) -> dict[str, Any]:
-    """A session's metadata, summary and messages (first 20 and last 10 when longer)."""
+def read_session(engine: Home, session_id: str, *, tools: bool = False) -> dict[str, Any]:
+    """A session's metadata, summary and messages (first 20 and last 10 when longer).
+    ``tools``: also the assistant's tool calls and the tool results (for a person
+    reading the session; the model's session_search keeps to what was said)."""
     info = engine.state.sessions.get(session_id)
     if info is None:
         raise NotFoundError(f"no session {session_id!r}")
@@ -71,7 +73,7 @@ def read_session(engine: Home, session_id: str) -> dict[str, Any]:
         data = event.data
         if isinstance(data, TurnRecorded):
             refs += [(data.turn, m.role, m.ref) for m in data.messages
-                     if m.role in ("user", "assistant")]
+                     if m.role in ("user", "assistant") or (tools and m.role == "tool")]
         else:
             summary = getattr(data, "summary", "") or summary
     truncated = len(refs) > _READ_HEAD + _READ_TAIL
@@ -79,12 +81,16 @@ def read_session(engine: Home, session_id: str) -> dict[str, Any]:
     store = _store(engine)
     messages = []
     for turn, role, ref in shown:
+        extra: dict[str, Any] = {}
         try:
             body = store.get(ref)
             content = body.get("content")
+            if tools:
+                extra = {k: body[k] for k in ("tool_calls", "tool_call_id", "name")
+                         if body.get(k)}
         except (NotFoundError, ValidationError, ValueError) as exc:
             content = f"[message unavailable: {exc}]"
-        messages.append({"turn": turn, "role": role, "content": content})
+        messages.append({"turn": turn, "role": role, "content": content, **extra})
     return {"session_id": session_id, "started_at": info.started_at, "ended_at": info.ended_at,
             "platform": info.platform, "turns": info.turns, "summary": summary,
             "messages": messages, "truncated": truncated, "message_count": len(refs)}

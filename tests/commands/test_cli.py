@@ -284,6 +284,12 @@ def test_demo_runs_offline_in_a_fresh_home(tmp_path: Path) -> None:
     assert "active skills now: pytest\n" in result.output
     assert "active skills: pytest-fixtures, pytest-markers, pytest-parametrize" in result.output
     assert (target / "skills" / "testing" / "pytest-markers" / "SKILL.md").exists()
+    # The closing hint: one whole command a line, each runs as pasted (no shell pipe).
+    hint = result.output.split("Explore it:\n")[1].splitlines()
+    assert hint[0] == f"  memoir --home {target} status" and "|" not in "".join(hint)
+    for line in hint[:4]:
+        pasted = CliRunner().invoke(cli, line.split()[1:])
+        assert pasted.exit_code == 0, (line, pasted.output)
     again = CliRunner().invoke(cli, ["demo", "--home", str(target)])
     assert again.exit_code == 4 and "not empty" in again.output
 

@@ -138,3 +138,70 @@ def test_git_habits(home: Path) -> None:
     with memoir.open(home) as mem:
         assert mem.state.memory.target("user").texts() == []
     assert cli_run("revert").exit_code == 2  # a RUN or --last
+
+
+def _turn_with_a_tool() -> list[dict[str, Any]]:
+    return [{"role": "user", "content": "Run the tests."},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function",
+                 "function": {"name": "terminal", "arguments": '{"cmd": "pytest"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "bash: pytest: command not found"},
+            {"role": "assistant", "content": "pytest is not installed."}]
+
+
+def test_sessions_show_prints_tool_calls_and_results(home: Path, tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps(_turn_with_a_tool()), encoding="utf-8")
+    imported = _memoir("--home", str(home), "--json", "sessions", "import", str(chat))
+    sid = json.loads(imported.stdout.splitlines()[0])["session"]
+    shown = _memoir("--home", str(home), "sessions", "show", sid)
+    assert shown.returncode == 0, shown.stderr
+    assert "assistant: null" not in shown.stdout
+    assert '[1] assistant calls terminal({"cmd": "pytest"}) [c1]' in shown.stdout
+    assert "[1] tool (c1): bash: pytest: command not found" in shown.stdout
+
+
+def test_a_read_only_home_can_still_be_searched(home: Path, tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "We deploy with Nomad."},
+                                {"role": "assistant", "content": "Noted."}]),
+                    encoding="utf-8")
+    assert _memoir("--home", str(home), "sessions", "import", str(chat)).returncode == 0
+    locked = subprocess.run(["chattr", "-R", "+i", str(home)], capture_output=True)
+    if locked.returncode != 0:
+        pytest.skip(f"chattr cannot make files immutable here: {locked.stderr!r}")
+    try:
+        listed = _memoir("--home", str(home), "sessions", "list")
+        found = _memoir("--home", str(home), "--json", "sessions", "search", "nomad")
+    finally:
+        subprocess.run(["chattr", "-R", "-i", str(home)], check=True)
+    assert listed.returncode == 0, listed.stderr
+    assert "Errno" not in listed.stderr and "cannot be written here" in listed.stderr
+    assert "We deploy with Nomad." in listed.stdout
+    assert found.returncode == 0 and len(json.loads(found.stdout)) == 1
+
+
+def test_skills_create_refuses_a_bad_or_misnamed_skill_md(home: Path, tmp_path: Path) -> None:
+    misnamed = tmp_path / "a.md"
+    misnamed.write_text("---\nname: other-name\ndescription: d\n---\nbody\n", encoding="utf-8")
+    done = _memoir("--home", str(home), "skills", "create", "my-skill", "--file", str(misnamed))
+    assert done.returncode == 4
+    assert "its frontmatter names the skill 'other-name', not 'my-skill'" in done.stderr
+    bad = tmp_path / "b.md"
+    bad.write_text("no frontmatter\n", encoding="utf-8")
+    done = _memoir("--home", str(home), "skills", "create", "my-skill", "--file", str(bad))
+    assert done.returncode == 4 and "frontmatter" in done.stderr
+
+
+def test_a_curator_plan_naming_untouchable_skills_is_refused_item_by_item(
+        home: Path, tmp_path: Path) -> None:
+    skill = tmp_path / "s.md"
+    skill.write_text("---\nname: mine\ndescription: d\n---\nbody\n", encoding="utf-8")
+    assert _memoir("--home", str(home), "skills", "create", "mine", "--file",
+                   str(skill)).returncode == 0
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("prunings:\n  - name: mine\n    reason: old\n", encoding="utf-8")
+    done = _memoir("--home", str(home), "curator", "run", "--plan", str(plan))
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "skipped (no candidates)" not in done.stdout
+    assert "refused pruning mine: skill 'mine' was written by a person" in done.stdout

@@ -54,7 +54,7 @@ def test_create_refuses_an_invalid_file_in_one_line(home: Path, tmp_path: Path) 
     source = tmp_path / "SKILL.md"
     source.write_text("# no frontmatter\n")
     result = run(home, "create", "deploy", "--file", str(source))
-    assert result.exit_code == 1 and "must start with YAML frontmatter" in result.output
+    assert result.exit_code == 4 and "must start with YAML frontmatter" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
