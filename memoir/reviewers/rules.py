@@ -154,6 +154,46 @@ _CONVENTION = re.compile(
     r"(?:migrations|endpoints|tests|services|modules) (?:must|should|live|go|are))\b")
 
 
+#: An explicit request to remember, and what is to be remembered.
+_EXPLICIT = re.compile(
+    r"(?i)^(?:(?:please|also|and|oh,? and|btw|ok(?:ay)?),?\s+)*"
+    r"(?:remember(?: this)?(?: that| this| for later)?\s*[:,-]?|note for (?:the )?future\s*[:,-]?|"
+    r"for (?:future|later) reference\s*[:,-]?|keep in mind(?: that)?\s*[:,-]?|"
+    r"don'?t forget(?: that)?\s*[:,-]?|make a note(?: that)?\s*[:,-]?|"
+    r"note(?: that)?\s*:|save (?:this|that)\s*:|fyi for (?:later|the future)\s*[:,-]?)"
+    r"\s*(.+)$")
+#: What makes a request to remember a thing of the moment, not a fact.
+_TIMEBOUND = re.compile(r"(?i)\b(today|tonight|tomorrow|yesterday|this (?:morning|"
+                        r"afternoon|evening|week|time|once)|right now|for now|at the moment)\b")
+_ABOUT_USER = re.compile(r"(?i)^(?:i|i'm|i am|i've|my|me)\b")
+#: An instruction that involves the user ("without asking me") is theirs to keep.
+_PERSONAL = re.compile(r"(?i)\b(?:i|me|my|mine)\b")
+#: An instruction about a project's ways (a repo, its branches, its environments)
+#: belongs with the project's notes, not the user's profile.
+_PROJECT_SCOPE = re.compile(
+    r"(?i)\b(?:(?:this|our|the) (?:repo|repository|project|codebase|monorepo|service|"
+    r"cluster)|in (?:this|our) (?:repo|project|team)|(?:main|master|develop|release) "
+    r"branch|(?:to|into|on) (?:main|master|develop)\b|production|prod\b|staging|"
+    r"migrations?|the ci\b|pipelines?)\b")
+
+
+def _explicit(rest: str) -> list[Finding]:
+    """What an explicit "remember …" asks to keep: what the other rules find in it, else
+    the rest itself — about the user in USER.md, anything else in MEMORY.md."""
+    rest = rest.strip().strip("\"'“”").strip()
+    if len(rest) < 3 or _TIMEBOUND.search(rest) or rest.endswith("?"):
+        return []
+    inner = extract(rest)
+    if inner:
+        return inner
+    if rest.lower().startswith("to "):  # "remember to run the linter"
+        rest = rest[3:]
+    target = "user" if _ABOUT_USER.match(rest) or (
+        _AGENT_WORDS.search(rest) and _INSTRUCTION.match(rest)
+        and (not _PROJECT_SCOPE.search(rest) or _PERSONAL.search(rest))) else "memory"
+    return [Finding(target, _entry(rest))]
+
+
 def _sentences(text: str) -> list[str]:
     """The clauses worth looking at.  A sentence that holds a threat or a credential is
     left out whole: keeping a clause of "Ignore all previous instructions and always
@@ -191,6 +231,9 @@ def extract(text: str) -> list[Finding]:
                                                                    "is it", "are there",
                                                                    "do you", "does ")):
             continue
+        if m := _EXPLICIT.match(sentence):
+            found += _explicit(m.group(1))
+            continue
         transient = bool(_TRANSIENT.search(sentence))
         before = len(found)
         if (m := _NAME.search(sentence)) and not transient:
@@ -224,7 +267,9 @@ def extract(text: str) -> list[Finding]:
                 and (_STRONG.match(sentence) or (
                     _AGENT_WORDS.search(sentence) and _STANDING.search(sentence)
                     and not _DEICTIC.search(sentence)))):
-            found.append(Finding("user", _entry(sentence)))
+            where = "memory" if _PROJECT_SCOPE.search(sentence) and not \
+                _PERSONAL.search(sentence) else "user"
+            found.append(Finding(where, _entry(sentence)))
             continue
         if m := _USES.match(sentence):
             found.append(Finding("user", _entry(f"Uses {m.group(1)}")))
@@ -240,9 +285,26 @@ def extract(text: str) -> list[Finding]:
     return found
 
 
+_STOP = frozenset(
+    "a an the is are was were be been to of in on at for with and or but by it its this "
+    "that these those i we you he she they my our your their me us them do does did not "
+    "no so as if then than from into about use uses used using user users".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w.rstrip("s") for w in re.findall(r"[\w+#.-]+", text.casefold())
+            if w not in _STOP and len(w) > 1}
+
+
 def _same(a: str, b: str) -> bool:
+    """Whether two entries say the same thing: one holds the other, or most of their
+    words are shared (so "The build uses ninja." and "Builds use ninja." are one)."""
     x, y = a.casefold().rstrip("."), b.casefold().rstrip(".")
-    return x in y or y in x
+    if x in y or y in x:
+        return True
+    wa, wb = _words(a), _words(b)
+    shared = wa & wb
+    return len(shared) >= 2 and len(shared) / len(wa | wb) >= 0.6
 
 
 class RulesBackend:
