@@ -223,3 +223,11 @@ def test_every_package_of_the_layer_table_is_in_the_architecture() -> None:
         if leaf not in text and leaf.removesuffix(".py") not in text:
             absent.append(module)
     assert absent == []
+
+
+def test_the_api_reference_is_current() -> None:
+    import runpy
+
+    render = runpy.run_path(str(DOCS / "generate_api.py"))["render"]
+    assert (DOCS / "api.md").read_text(encoding="utf-8") == render(), \
+        "docs/api.md is out of date: run ./dev api"

@@ -61,6 +61,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.integrations": "edges",
 
     "memoir.testing": "edges",
+    "memoir.sdk": "edges",
     "memoir.__main__": "edges",
 }
 ORDER = ["errors", "base", "events", "journal", "projections", "engine", "domains", "tools",

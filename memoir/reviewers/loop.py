@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from memoir.clock import parse_ts
@@ -31,19 +30,12 @@ from memoir.reviewers.llm import LLMBackend, llm_summary
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
-from memoir.sessions.turns import check_messages, record_turns, split_turns
+from memoir.sessions.turns import RecordedTurns, check_messages, record_turns, split_turns
 
 __all__ = ["Learning", "RecordedTurns"]
 
 _log = get_logger("memoir.reviewers.loop")
 
-
-@dataclass(frozen=True)
-class RecordedTurns:
-    """What recording did: the turn numbers, and the reviews they made due."""
-
-    turns: tuple[int, ...]
-    due: tuple[tuple[int, tuple[str, ...]], ...]
 
 
 class _Unavailable:

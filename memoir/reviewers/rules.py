@@ -285,10 +285,12 @@ def extract(text: str) -> list[Finding]:
     return found
 
 
-_STOP = frozenset(
-    "a an the is are was were be been to of in on at for with and or but by it its this "
-    "that these those i we you he she they my our your their me us them do does did not "
-    "no so as if then than from into about use uses used using user users".split())
+_STOP = frozenset([
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "to", "of", "in", "on", "at",
+    "for", "with", "and", "or", "but", "by", "it", "its", "this", "that", "these", "those",
+    "i", "we", "you", "he", "she", "they", "my", "our", "your", "their", "me", "us", "them",
+    "do", "does", "did", "not", "no", "so", "as", "if", "then", "than", "from", "into",
+    "about", "use", "uses", "used", "using", "user", "users"])
 
 
 def _words(text: str) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, overload
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
@@ -22,16 +22,30 @@ from memoir.events.sessions import SessionEnded
 from memoir.insights.pipeline import hint_for
 from memoir.prompt.assemble import Procedural, Prompt, build_prompt
 from memoir.prompt.blocks import Blocks, session_blocks
+from memoir.sessions.turns import RecordedTurns
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
+from memoir.tools.results import (
+    MemoryReadResult,
+    MemoryResult,
+    MemorySearchResult,
+    SessionSearchResult,
+    SkillManageResult,
+    SkillsListResult,
+    SkillViewResult,
+    ToolMessage,
+)
 
 __all__ = ["Recorder", "Session"]
+
+Args = dict[str, Any] | str | None
+Target = Literal["memory", "user"]
 
 
 class Recorder(Protocol):
     """Where a session records its turns (the handle's learning loop)."""
 
     def record(self, session_id: str, actor: str, tools: Collection[str],
-               messages: Any) -> Any: ...
+               messages: Any) -> RecordedTurns: ...
 
     def ended(self, session_id: str) -> None: ...
 
@@ -104,10 +118,36 @@ class Session:
         """Mark the start of a user turn: resets the consolidation-failure counter."""
         self.context.new_turn()
 
-    def call_tool(self, name: str, args: dict[str, Any] | str | None = None) -> dict[str, Any]:
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["memory"], args: Args = None) -> MemoryResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["skill_manage"], args: Args = None) -> SkillManageResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["skills_list"], args: Args = None) -> SkillsListResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["skill_view"], args: Args = None) -> SkillViewResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["session_search"], args: Args = None) -> SessionSearchResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["memory_search"], args: Args = None) -> MemorySearchResult: ...
+    @overload
+    def call_tool(  # type: ignore[overload-overlap]
+            self, name: Literal["memory_read"], args: Args = None) -> MemoryReadResult: ...
+    @overload
+    def call_tool(self, name: str, args: Args = None) -> dict[str, Any]: ...
+
+    def call_tool(self, name: str, args: Args = None) -> Any:
         """Handle one agent tool call by name with Hermes-compatible arguments and results.
 
-        ``args`` may be a dict or the JSON text an OpenAI-style tool call carries.
+        ``args`` may be a dict or the JSON text an OpenAI-style tool call carries.  The
+        result is typed per tool (:mod:`memoir.tools.results`) when ``name`` is a
+        literal; it is a plain dict at run time.
         """
         if isinstance(args, str):
             try:
@@ -125,7 +165,7 @@ class Session:
         args = {key: value for key, value in args.items() if value is not None}
         return self.tools.dispatch(self.engine, self.context, name, args)
 
-    def tool_result_message(self, tool_call: Any) -> dict[str, str]:
+    def tool_result_message(self, tool_call: Any) -> ToolMessage:
         """Answer one tool call of an OpenAI-style assistant message and return the
         ``{"role": "tool", "tool_call_id": …, "content": …}`` message to append.
 
@@ -143,7 +183,7 @@ class Session:
         return {"role": "tool", "tool_call_id": call_id,
                 "content": json.dumps(result, ensure_ascii=False)}
 
-    def tool_messages(self, message: Any) -> list[dict[str, str]]:
+    def tool_messages(self, message: Any) -> list[ToolMessage]:
         """The tool messages answering every tool call of an assistant ``message``
         (dict or SDK object), in order; empty when it makes none."""
         calls = message.get("tool_calls") if isinstance(message, dict) else \
@@ -169,7 +209,7 @@ class Session:
         turn that holds the error journals that the hint was shown."""
         return hint_for(self.engine.state, tool, error)
 
-    def record_turn(self, messages: list[dict[str, Any]]) -> Any:
+    def record_turn(self, messages: list[dict[str, Any]]) -> RecordedTurns:
         """Record one turn of the conversation (or several: a turn starts at each user
         message) as OpenAI chat-completions messages: the user's message, assistant
         messages with ``tool_calls``, ``tool`` results, the final reply.
@@ -184,6 +224,32 @@ class Session:
             raise ValidationError("this session cannot record turns: open it with "
                                   "memoir.open(...).start_session() or .session(id)")
         return self._recorder.record(self.id, self.actor, self.tools.names, messages)
+
+    # -- typed helpers, for applications that are not tool loops ------------------------
+
+    def add_memory(self, text: str, target: Target = "memory") -> MemoryResult:
+        """Add an entry (the ``memory`` tool's ``add``, as this session's actor)."""
+        return self.call_tool("memory", {"action": "add", "target": target, "content": text})
+
+    def replace_memory(self, old_text: str, text: str, target: Target = "memory"
+                       ) -> MemoryResult:
+        """Replace the one entry holding ``old_text`` with ``text``."""
+        return self.call_tool("memory", {"action": "replace", "target": target,
+                                         "old_text": old_text, "content": text})
+
+    def remove_memory(self, old_text: str, target: Target = "memory") -> MemoryResult:
+        """Remove the one entry holding ``old_text``."""
+        return self.call_tool("memory", {"action": "remove", "target": target,
+                                         "old_text": old_text})
+
+    def memory_entries(self, target: Target = "memory") -> list[str]:
+        """The entries of ``target`` as they are now (this session's writes included;
+        :meth:`prompt_blocks` is what the prompt froze)."""
+        return self.engine.state.memory.target(target).texts()
+
+    def search_sessions(self, query: str, limit: int = 3) -> SessionSearchResult:
+        """Past sessions about ``query`` (the ``session_search`` tool)."""
+        return self.call_tool("session_search", {"query": query, "limit": limit})
 
     def end(self, reason: str = "closed") -> None:
         """Journal the end of the session (once: ending it again does nothing); with

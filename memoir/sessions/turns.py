@@ -21,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_MESSAGE_CHARS",
     "ROLES",
+    "RecordedTurns",
     "check_messages",
     "record_turns",
     "split_turns",
@@ -204,6 +206,15 @@ def _redacted(value: Any) -> Any:
         return [_redacted(inner) for inner in value]
     return value
 
+
+
+@dataclass(frozen=True)
+class RecordedTurns:
+    """What recording did: the turn numbers, and the reviews they made due (per turn,
+    the kinds of review: ``"memory"``, ``"skills"``)."""
+
+    turns: tuple[int, ...]
+    due: tuple[tuple[int, tuple[str, ...]], ...]
 
 def split_turns(messages: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The turns of a conversation: each starts at a user message (what comes before

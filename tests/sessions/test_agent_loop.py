@@ -209,17 +209,59 @@ def test_projection_error_is_exported() -> None:
     assert issubclass(memoir.ProjectionError, memoir.MemoirError)
 
 
+_TYPED = '''
+from openai.types.chat import ChatCompletionMessageParam
+
+import memoir
+import memoir.sdk
+from memoir.sessions.turns import RecordedTurns
+
+messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hi"}]
+with memoir.open() as home, home.start_session() as session:
+    messages += memoir.sdk.tool_messages(session, {})
+    messages.append(memoir.sdk.tool_result_message(session, {}))
+    result = session.call_tool("memory", {"action": "add", "content": "x"})
+    ok: bool = result["success"]
+    usage: str = result.get("usage", "")
+    listed = session.call_tool("skills_list")
+    count: int = listed.get("count", 0)
+    read = session.call_tool("memory_read", {"target": "user"})
+    entries: list[str] = read["user"]["entries"] if "user" in read else []
+    other: dict[str, object] = session.call_tool(str(ok), {})
+    added = session.add_memory("The build uses make.")
+    kept: list[str] = session.memory_entries("user")
+    found = session.search_sessions("deploy", limit=2)
+    recorded: RecordedTurns = session.record_turn([])
+    turns: tuple[int, ...] = recorded.turns
+    plain = session.tool_messages({})
+    role: str = plain[0]["role"] if plain else "tool"
+'''
+
+
 def test_mypy_strict_accepts_a_users_script_with_the_sdk_types(tmp_path: Path) -> None:
+    """The doc's loop, a typed loop against the SDK's message types and the per-tool
+    results type-check under --strict; a mistyped result key or target does not."""
     pytest.importorskip("openai")
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent))
     if mypy is None:
         pytest.skip("mypy is not installed in this environment")
     code = _FENCE.findall(DOC.read_text(encoding="utf-8"))[-1]
     script = tmp_path / "agent.py"
-    script.write_text(code + "\nwith memoir.open() as home:\n"
+    script.write_text(code + "\nfrom collections.abc import Mapping\n"
+                      "with memoir.open() as home:\n"
                       "    session = home.start_session()\n"
-                      "    reply: dict[str, str] = session.tool_result_message({})\n",
+                      "    reply: Mapping[str, object] = session.tool_result_message({})\n",
                       encoding="utf-8")
-    done = subprocess.run([mypy, "--strict", "--no-incremental", str(script)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
+    good = tmp_path / "good.py"
+    good.write_text(_TYPED, encoding="utf-8")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import memoir\nwith memoir.open() as home, home.start_session() as s:\n"
+                   "    usage = s.call_tool('memory', {})['usag']\n"
+                   "    s.add_memory('x', target='users')\n", encoding="utf-8")
+    done = subprocess.run([mypy, "--strict", "--no-incremental", str(script), str(good),
+                           str(bad)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, check=False)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert all(line.startswith("bad.py") for line in errors), done.stdout
+    assert any('"usag"' in line for line in errors), done.stdout
+    assert any("users" in line for line in errors), done.stdout
