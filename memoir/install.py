@@ -32,7 +32,8 @@ _EXTRAS = {
     "mcp": ["mcp>=2.3"],
     "llm": ["openai>=1.40"],
     "watch": ["watchfiles>=0.21"],
-    "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9"],
+    "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9",
+             "hatchling>=1.26"],
 }
 
 
