@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
 import re
 import sys
 import time
@@ -235,6 +236,13 @@ def _stream(found: Iterable[Event], journal: Any, position: Any,
         for event in found:
             _show(event)
         sys.stdout.flush()
+        # The readiness signal: from here on, every append after this seq is shown
+        # (a script that starts a follower waits for this line on stderr).
+        seq = position.seq
+        click.echo(json.dumps({"log": {"level": "info", "event": "log.following",
+                                       "seq": seq, "message": f"following from seq {seq}"}})
+                   if is_json() else f"memoir: following from seq {seq} (Ctrl-C stops)",
+                   err=True)
         while True:
             new, position = journal.read_since(position)
             for event in new:

@@ -1,4 +1,4 @@
-"""memoir as an MCP server (``memoir mcp``; needs the ``memoir[mcp]`` extra).
+"""memoir as an MCP server (``memoir mcp``; needs the ``mcp`` extra, ``memoir-agent[mcp]``).
 
 Built on the official ``mcp`` SDK's low-level server, so the tools keep memoir's own
 schemas and results byte for byte: ``tools/list`` gives each agent tool's JSON schema as

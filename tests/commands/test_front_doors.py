@@ -205,3 +205,25 @@ def test_a_curator_plan_naming_untouchable_skills_is_refused_item_by_item(
     assert done.returncode == 4, done.stdout + done.stderr
     assert "skipped (no candidates)" not in done.stdout
     assert "refused pruning mine: skill 'mine' was written by a person" in done.stdout
+
+
+def test_doctor_checks_the_hermes_plugin_of_a_mirroring_home(tmp_path: Path) -> None:
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    (hermes / "config.yaml").write_text("model: x\n", encoding="utf-8")
+    installed = _memoir("hermes", "install", "--hermes-home", str(hermes), "--no-check")
+    assert installed.returncode == 0, installed.stderr
+    home = hermes / "memoir"
+
+    def hermes_check() -> dict[str, str]:
+        done = _memoir("--home", str(home), "--json", "doctor")
+        return next(c for c in json.loads(done.stdout)["checks"] if c["check"] == "hermes")
+
+    check = hermes_check()
+    assert check["status"] == "warn" and "--enable" in check["detail"]
+    assert _memoir("hermes", "install", "--hermes-home", str(hermes), "--no-check",
+                   "--enable").returncode == 0
+    assert hermes_check()["status"] == "ok"
+    (hermes / "plugins" / "memoir" / "__init__.py").unlink()
+    check = hermes_check()
+    assert check["status"] == "fail" and "memoir hermes install" in check["detail"]

@@ -49,12 +49,28 @@ class Follower:
              "--follow", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=env, preexec_fn=_interruptible)
         self.lines: queue.Queue[str] = queue.Queue()
+        self.errors: list[str] = []
+        self._ready = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+        # Wait for its readiness line, however loaded the machine: only from then on
+        # is every new append sure to be shown (no fixed wait).
+        if not self._ready.wait(120):
+            self.proc.kill()
+            raise AssertionError(f"the follower never said it was following: {self.errors}")
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.lines.put(line)
+
+    def _read_errors(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.errors.append(line)
+            if '"log.following"' in line:
+                self._ready.set()
+        self._ready.set()  # it ended: the wait is over either way
 
     def next(self, timeout: float = 20) -> dict[str, Any]:
         try:
@@ -72,11 +88,11 @@ class Follower:
     def stop(self) -> tuple[int, str]:
         self.proc.send_signal(signal.SIGINT)
         try:
-            _out, err = self.proc.communicate(timeout=20)
+            self.proc.wait(timeout=60)
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
-        return self.proc.returncode, err
+        return self.proc.returncode, "".join(self.errors)
 
 
 @pytest.fixture
