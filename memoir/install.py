@@ -30,6 +30,7 @@ OTHER_MEMOIR = "memoir"
 # (pyproject.toml says the same; tests/test_install.py checks they agree).
 _EXTRAS = {
     "mcp": ["mcp>=2.3"],
+    "postgres": ["psycopg[binary]>=3.1"],
     "llm": ["openai>=1.40"],
     "watch": ["watchfiles>=0.21"],
     "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9",

@@ -23,7 +23,9 @@ from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
 from memoir.journal import ExpectHead, ExpectUntouched, FileJournal, InMemoryJournal, Journal
+from memoir.journal.postgres import PostgresJournal
 from memoir.testing import memory_drafts
+from tests.support.postgres import in_schema, pg_database  # noqa: F401  (a fixture)
 
 
 def added(text: str, *, entry: str = "e-000000000001", target: str = "memory") -> Draft:
@@ -476,6 +478,23 @@ class TestFileJournal(JournalConformance):
                 next(newest)
         finally:
             reopened.close()
+
+
+class TestPostgresJournal(JournalConformance):
+    """The same contract, the records in PostgreSQL (each journal in a schema of its own
+    in a database made for this module)."""
+
+    @pytest.fixture(autouse=True)
+    def _database(self, pg_database: str) -> None:
+        self._db = pg_database
+
+    def make(self, clock: FakeClock | None = None) -> Journal:
+        url = in_schema(self._db, f"j_{new_id()[-12:]}")
+        return PostgresJournal(url, create=True, clock=clock)
+
+    def reopen(self, journal: Journal) -> Journal:
+        assert isinstance(journal, PostgresJournal)
+        return PostgresJournal(journal.url, clock=journal.clock)
 
 
 class TestDurableFileJournal(TestFileJournal):

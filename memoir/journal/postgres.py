@@ -1,0 +1,466 @@
+"""A journal kept in PostgreSQL, shared by every machine that points at the database.
+
+Each record is a row holding the exact line the file journal would hold for it (so
+records are byte-identical across backends and ``memoir journal copy`` moves them
+unchanged), with its seq, id, type, ``more`` and hash beside it for the queries.
+Writers on any machine are serialised by the database: a writer holds a session-level
+advisory lock while it appends, and each append (or group of staged appends) is one
+transaction — durable when PostgreSQL acknowledges the COMMIT.  Seqs are minted under
+that lock, head + 1, so they stay gapless in commit order; the primary key refuses a
+second record at a seq, the unique id refuses a second copy of a record.
+
+Appends are only ever INSERTs: the schema's triggers refuse UPDATE, DELETE and
+TRUNCATE on the records table, and docs/postgres.md gives the GRANTs for a writer role
+that has INSERT and SELECT only.  Reads check the hash chain as the file journal does,
+so a row altered behind memoir's back is reported with its seq.
+
+The driver is psycopg 3 (the ``postgres`` extra).  A password is never taken from the
+URL into anything memoir writes or prints (:func:`redact_url`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import msgspec
+
+from memoir.clock import Clock, SystemClock
+from memoir.errors import (
+    ConfigError,
+    ConflictError,
+    JournalCorrupted,
+    JournalError,
+    ValidationError,
+)
+from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
+from memoir.events.types import Draft, Event
+from memoir.install import extra_hint
+from memoir.journal.interface import (
+    Expectation,
+    Journal,
+    JournalWriter,
+    Progress,
+    VerifyReport,
+    check_expectation,
+    mint_records,
+    retried_span,
+)
+from memoir.logs import get_logger
+
+__all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
+
+log = get_logger("memoir.journal")
+
+#: The version of the tables below; a database at a newer one is refused.
+SCHEMA_VERSION = 1
+#: The advisory lock key writers hold (any 64-bit number, the same for everyone).
+_LOCK_KEY = 0x6D656D6F6972  # "memoir"
+#: The channel a commit notifies with its last seq (LISTEN/NOTIFY).
+CHANNEL = "memoir_journal"
+_CHUNK = 5_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS memoir_meta (
+    key text PRIMARY KEY,
+    value text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memoir_records (
+    seq bigint PRIMARY KEY CHECK (seq > 0),
+    id text NOT NULL UNIQUE,
+    type text NOT NULL,
+    more integer NOT NULL CHECK (more >= 0),
+    hash text NOT NULL,
+    line bytea NOT NULL
+);
+CREATE OR REPLACE FUNCTION memoir_append_only() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'memoir_records is append-only: % refused', TG_OP
+        USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
+DROP TRIGGER IF EXISTS memoir_records_no_change ON memoir_records;
+CREATE TRIGGER memoir_records_no_change BEFORE UPDATE OR DELETE ON memoir_records
+    FOR EACH ROW EXECUTE FUNCTION memoir_append_only();
+DROP TRIGGER IF EXISTS memoir_records_no_truncate ON memoir_records;
+CREATE TRIGGER memoir_records_no_truncate BEFORE TRUNCATE ON memoir_records
+    FOR EACH STATEMENT EXECUTE FUNCTION memoir_append_only();
+"""
+
+
+def is_postgres_url(url: str) -> bool:
+    return urlsplit(url).scheme in ("postgresql", "postgres")
+
+
+def redact_url(url: str) -> str:
+    """``url`` without its password (``postgresql://ada:***@host/db``), for anything
+    shown or written."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit((parts.scheme, f"{user}:***@{host}{port}", parts.path, parts.query,
+                       parts.fragment))
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise ConfigError(extra_hint("postgres", "a PostgreSQL journal")) from None
+    return psycopg
+
+
+def _connect_error(url: str, exc: Exception) -> JournalError:
+    """One line for a connection that failed: the server down, the database missing,
+    a role without a privilege."""
+    text = " ".join(str(exc).split())
+    shown = redact_url(url)
+    if "does not exist" in text and "database" in text:
+        why = f"the database does not exist ({text}); create it (createdb) or fix the URL"
+    elif "password authentication failed" in text or "no password supplied" in text:
+        why = ("the server refused the login; give the password through PGPASSWORD, "
+               "~/.pgpass or journal.password_env (never in the URL kept in config.yaml)")
+    elif "permission denied" in text:
+        why = f"the role lacks a privilege ({text}); see docs/postgres.md for the GRANTs"
+    elif "Connection refused" in text or "could not connect" in text or "timeout" in text:
+        why = f"the server is not reachable ({text}); is PostgreSQL running?"
+    else:
+        why = text
+    return JournalError(f"PostgreSQL journal {shown}: {why}")
+
+
+class PostgresJournal(Journal):
+    """The journal in the PostgreSQL database at ``url`` (see the module docstring).
+
+    ``create``: create memoir's tables in an empty database (``memoir init --journal``);
+    otherwise they must be there.  ``password``: given to the driver apart from the URL
+    (from ``journal.password_env``), so it never sits in the URL memoir keeps.
+    """
+
+    persistent = True
+
+    def __init__(self, url: str, *, clock: Clock | None = None, create: bool = False,
+                 password: str | None = None, readonly: bool = False,
+                 lock_timeout: float = 60.0) -> None:
+        if not is_postgres_url(url):
+            raise ConfigError(f"not a PostgreSQL URL: {redact_url(url)!r} (postgresql://"
+                              "USER@HOST:PORT/DB)")
+        self.url = url
+        self.clock = clock or SystemClock()
+        self.readonly = readonly
+        self.lock_timeout = lock_timeout
+        self._password = password
+        self._psycopg = _driver()
+        self._decoder = Decoder()
+        self._mutex = threading.RLock()  # one thread at a time on a connection
+        self._write_mutex = threading.RLock()  # this process's writers, one at a time
+        self._reader: Any = None
+        self._writer: Any = None
+        self._staged: list[Event] = []
+        self._lines: list[bytes] = []
+        with self._mutex:
+            self._check_schema(create)
+
+    def __repr__(self) -> str:
+        return f"PostgresJournal({redact_url(self.url)!r})"
+
+    # -- connections ---------------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": 10}
+        if self._password is not None:
+            kwargs["password"] = self._password
+        try:
+            return self._psycopg.connect(self.url, **kwargs)
+        except self._psycopg.Error as exc:
+            raise _connect_error(self.url, exc) from None
+
+    def _conn(self) -> Any:
+        """The reading connection (autocommit), opened again after it was lost."""
+        if self._reader is None or self._reader.closed or self._reader.broken:
+            if self._reader is not None:
+                log.warning("journal.reconnected", journal=redact_url(self.url))
+            self._reader = self._connect()
+        return self._reader
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read, once more on a fresh connection if the first was lost."""
+        with self._mutex:
+            for attempt in (1, 2):
+                try:
+                    return list(self._conn().execute(sql, params).fetchall())
+                except self._psycopg.OperationalError as exc:
+                    self._reader = None
+                    if attempt == 2:
+                        raise _connect_error(self.url, exc) from None
+        return []  # unreachable
+
+    def _check_schema(self, create: bool) -> None:
+        conn = self._conn()
+        tables = {row[0] for row in conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+            "current_schema()").fetchall()}
+        ours = {"memoir_meta", "memoir_records"}
+        if not tables & ours:
+            if not create:
+                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
+                                   "holds no memoir journal; `memoir init --journal URL` "
+                                   "creates one")
+            if tables:
+                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
+                                   f"holds other tables ({', '.join(sorted(tables)[:5])}); "
+                                   "give memoir a database of its own")
+            try:
+                with conn.transaction():
+                    conn.execute(_SCHEMA)
+                    conn.execute("INSERT INTO memoir_meta VALUES ('schema_version', %s) "
+                                 "ON CONFLICT (key) DO NOTHING", (str(SCHEMA_VERSION),))
+            except self._psycopg.Error as exc:
+                raise _connect_error(self.url, exc) from None
+            return
+        if not ours <= tables:
+            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's tables "
+                               "are incomplete (missing "
+                               f"{', '.join(sorted(ours - tables))})")
+        row = conn.execute("SELECT value FROM memoir_meta WHERE key = "
+                           "'schema_version'").fetchone()
+        version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: schema version "
+                               f"{version} is newer than this memoir's ({SCHEMA_VERSION}); "
+                               "upgrade memoir")
+
+    # -- reading -------------------------------------------------------------------------
+
+    def head(self) -> int:
+        rows = self._query("SELECT coalesce(max(seq), 0) FROM memoir_records")
+        return int(rows[0][0])
+
+    def head_hash(self) -> str:
+        rows = self._query("SELECT hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
+        return str(rows[0][0]) if rows else ""
+
+    def _hash_at(self, seq: int) -> bytes:
+        if seq <= 0:
+            return GENESIS
+        rows = self._query("SELECT line FROM memoir_records WHERE seq = %s", (seq,))
+        if not rows:
+            raise JournalCorrupted(f"record {seq} is missing (seqs must be gapless)", seq=seq)
+        return hash_of_line(bytes(rows[0][0]))
+
+    def _rows(self, after: int, until: int | None) -> Iterator[tuple[int, bytes]]:
+        """(seq, line) for ``after < seq <= until``, in chunks."""
+        last = max(after, 0)
+        while True:
+            bound = "" if until is None else " AND seq <= %s"
+            params: tuple[Any, ...] = (last,) if until is None else (last, until)
+            rows = self._query("SELECT seq, line FROM memoir_records WHERE seq > %s"
+                               f"{bound} ORDER BY seq LIMIT {_CHUNK}", params)
+            for seq, line in rows:
+                yield int(seq), bytes(line)
+            if len(rows) < _CHUNK:
+                return
+            last = int(rows[-1][0])
+
+    def _decode(self, seq: int, line: bytes) -> Event:
+        try:
+            event = self._decoder.decode(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise JournalCorrupted(f"not a valid record: {exc}", seq=seq) from None
+        if event.seq != seq:
+            raise JournalCorrupted(f"the row at seq {seq} holds record {event.seq}", seq=seq)
+        return event
+
+    def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        if until is not None and until <= after:
+            return
+        expected = max(after, 0) + 1
+        prev: bytes | None = None
+        for seq, line in self._rows(after, until):
+            if prev is None:
+                prev = self._hash_at(expected - 1)
+            if seq != expected:
+                raise JournalCorrupted(f"record {expected} is missing (seqs must be "
+                                       "gapless)", seq=expected)
+            if not line_hash_ok(prev, line):
+                raise JournalCorrupted("hash does not match (the record was altered)",
+                                       seq=seq)
+            yield self._decode(seq, line)
+            prev = hash_of_line(line)
+            expected += 1
+
+    def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        top = self.head() if until is None else min(until, self.head())
+        low = max(after, 0)
+        while top > low:
+            start = max(low, top - _CHUNK)
+            chunk = list(self.read(after=start, until=top))
+            yield from reversed(chunk)
+            top = start
+
+    def locked(self) -> AbstractContextManager[JournalWriter]:
+        if self.readonly:
+            raise JournalError(f"{self!r} is open read-only; nothing is appended")
+        return self._locked()
+
+    @contextmanager
+    def _locked(self) -> Iterator[JournalWriter]:
+        with self._write_mutex:
+            conn = self._writer
+            if conn is None or conn.closed or conn.broken:
+                if conn is not None:
+                    log.warning("journal.reconnected", journal=redact_url(self.url))
+                conn = self._writer = self._connect()
+            try:
+                conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
+                conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
+            except self._psycopg.errors.LockNotAvailable:
+                raise ConflictError(f"could not lock the journal within "
+                                    f"{self.lock_timeout:g} s: another writer holds it",
+                                    head=self.head()) from None
+            except self._psycopg.Error as exc:
+                self._writer = None
+                raise _connect_error(self.url, exc) from None
+            try:
+                yield _PostgresWriter(self, conn)
+            finally:
+                self._staged, self._lines = [], []
+                try:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
+                except self._psycopg.Error:
+                    self._writer = None  # the lock went with the connection
+
+    def verify(self, progress: Progress | None = None) -> VerifyReport:
+        """Check every row: the seqs gapless, the hash chain, the hash column against the
+        line, each append closed, every payload's schema."""
+        prev = GENESIS
+        size = records = 0
+        types: dict[str, int] = {}
+        last_more = 0
+        hashes = dict(self._query("SELECT seq, hash FROM memoir_records"))
+        for seq, line in self._rows(0, None):
+            records += 1
+            if seq != records:
+                raise JournalCorrupted(f"record {records} is missing", seq=records)
+            if not line_hash_ok(prev, line):
+                raise JournalCorrupted("hash does not match (the record was altered)",
+                                       seq=seq)
+            prev = hash_of_line(line)
+            if hashes.get(seq) != prev.decode():
+                raise JournalCorrupted("the row's hash column does not match its record",
+                                       seq=seq)
+            event = self._decode(seq, line)
+            if last_more and event.more != last_more - 1:
+                raise JournalCorrupted("an append is cut short", seq=seq)
+            last_more = event.more
+            types[event.type] = types.get(event.type, 0) + 1
+            size += len(line) + 1
+            if progress is not None and records % 10_000 == 0:
+                progress("verifying", records, None)
+        if last_more:
+            raise JournalCorrupted("the last append is incomplete", seq=records)
+        return VerifyReport(records=records, head_hash=prev.decode(), bytes=size,
+                            types=types)
+
+    def read_lines(self, after: int = 0, until: int | None = None
+                   ) -> Iterator[tuple[int, bytes]]:
+        """(seq, line) of the records, unchecked (for copying them elsewhere)."""
+        return self._rows(after, until)
+
+    def close(self) -> None:
+        with self._mutex, self._write_mutex:
+            for conn in (self._reader, self._writer):
+                if conn is not None and not conn.closed:
+                    conn.close()
+            self._reader = self._writer = None
+
+    # -- writing (under the advisory lock) -------------------------------------------------
+
+    def _ids(self, ids: Sequence[str]) -> dict[str, int]:
+        if not ids:
+            return {}
+        rows = self._query("SELECT id, seq FROM memoir_records WHERE id = ANY(%s)",
+                           (list(ids),))
+        return {str(i): int(s) for i, s in rows}
+
+    def _stage(self, conn: Any, drafts: Sequence[Draft],
+               expect: Expectation | None) -> list[Event]:
+        if not drafts:
+            return []
+        given = [d.id for d in drafts if d.id]
+        if len(set(given)) != len(given):
+            raise ValidationError("an append lists the same event id twice")
+        if not set(given).isdisjoint(e.id for e in self._staged):
+            raise ValidationError("an append repeats event ids staged in the same write")
+        existing = self._ids(given)
+        if existing:
+            first = retried_span(drafts, existing)
+            return list(self.read(after=first - 1, until=first - 1 + len(drafts)))
+        if self._staged:
+            seq, prev = self._staged[-1].seq, self._staged[-1].hash.encode()
+        else:
+            row = conn.execute("SELECT seq, hash FROM memoir_records ORDER BY seq DESC "
+                               "LIMIT 1").fetchone()
+            seq, prev = (int(row[0]), str(row[1]).encode()) if row else (0, GENESIS)
+        check_expectation(self, seq, expect, pending=self._staged)
+        lines, out = mint_records([drafts], (seq, prev), self.clock)
+        self._staged.extend(out)
+        self._lines.extend(lines)
+        return out
+
+    def _write(self, conn: Any) -> None:
+        staged, lines = self._staged, self._lines
+        if not staged:
+            return
+        self._staged, self._lines = [], []
+        psycopg = self._psycopg
+        try:
+            with conn.transaction(), conn.cursor() as cur:
+                with cur.copy("COPY memoir_records (seq, id, type, more, hash, line) "
+                              "FROM STDIN") as copy:
+                    for event, line in zip(staged, lines, strict=True):
+                        copy.write_row((event.seq, event.id, event.type, event.more,
+                                        event.hash, line))
+                cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(staged[-1].seq)))
+        except psycopg.OperationalError as exc:
+            # The connection went during the append: it may or may not have committed.
+            self._writer = None
+            if self._ids([staged[0].id]):
+                log.warning("journal.reconnected", journal=redact_url(self.url),
+                            why="the connection was lost after the commit went through")
+                return
+            raise JournalError(f"the connection to {redact_url(self.url)} was lost during "
+                               f"the append of seq {staged[0].seq}-{staged[-1].seq}, which "
+                               "did not reach the journal; nothing was written") from exc
+        except psycopg.Error as exc:
+            raise JournalError(f"the append of seq {staged[0].seq}-{staged[-1].seq} to "
+                               f"{redact_url(self.url)} was refused: "
+                               f"{' '.join(str(exc).split())}") from exc
+
+
+class _PostgresWriter(JournalWriter):
+    def __init__(self, journal: PostgresJournal, conn: Any) -> None:
+        self._journal = journal
+        self._conn = conn
+
+    @property
+    def head(self) -> int:
+        staged = self._journal._staged
+        if staged:
+            return staged[-1].seq
+        row = self._conn.execute("SELECT coalesce(max(seq), 0) FROM memoir_records").fetchone()
+        return int(row[0])
+
+    def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        return self._journal._stage(self._conn, drafts, expect)
+
+    def write(self, *, sync: bool = True) -> int | None:
+        self._journal._write(self._conn)
+        return None
