@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Fixtures of tests/support/postgres.py: a database of the tests' own, a schema per test.
+from tests.support.postgres import pg_database, pg_url  # noqa: F401
+
 settings.register_profile(
     "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -25,7 +25,7 @@ from memoir.ids import new_id
 from memoir.journal import ExpectHead, ExpectUntouched, FileJournal, InMemoryJournal, Journal
 from memoir.journal.postgres import PostgresJournal
 from memoir.testing import memory_drafts
-from tests.support.postgres import in_schema, pg_database  # noqa: F401  (a fixture)
+from tests.support.postgres import in_schema
 
 
 def added(text: str, *, entry: str = "e-000000000001", target: str = "memory") -> Draft:
