@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import pydantic
 import yaml
@@ -86,6 +87,24 @@ class JournalConfig(_Section):
     #: A file (outside the home) holding the key that seals the chain's head and keys
     #: the checkpoints' digests; ``$MEMOIR_KEY`` takes precedence.  See docs/guarantees.md.
     key_file: str | None = None
+    #: A PostgreSQL journal shared by several machines (``postgresql://USER@HOST:PORT/DB``,
+    #: see docs/postgres.md); None: the home's journal.jsonl.  ``$MEMOIR_JOURNAL_URL``
+    #: takes precedence.  Never with a password in it: PGPASSWORD, ~/.pgpass or
+    #: ``password_env``.
+    url: str | None = None
+    #: The environment variable holding the database password (never the password).
+    password_env: str | None = None
+
+    @pydantic.field_validator("url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        scheme = urlsplit(value).scheme
+        if scheme not in ("postgresql", "postgres"):
+            raise ValueError(f"a journal URL is postgresql://USER@HOST:PORT/DB, not "
+                             f"{scheme or 'a plain path'}:// (the file journal needs none)")
+        return value.strip()
 
 
 class ProjectionsConfig(_Section):
@@ -265,6 +284,7 @@ class Config(_Section):
 
 _ENV = {
     "MEMOIR_DURABILITY": ("journal", "durability"),
+    "MEMOIR_JOURNAL_URL": ("journal", "url"),
     "MEMOIR_PROJECTIONS": ("projections", "mode"),
     "MEMOIR_MEMORY_CHAR_LIMIT": ("memory", "memory_char_limit"),
     "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
@@ -386,6 +406,11 @@ def check_config(home: Path) -> ConfigReport:
         report.problems.sort(key=_line_of)
         return report
     report.problems.sort(key=_line_of)
+    url = config.journal.url
+    if url and urlsplit(url).password is not None and "journal.url" not in report.sources:
+        report.problems.append(f"{where('journal', 'url')}: journal.url: holds a password; "
+                               "a password never goes into config.yaml: use PGPASSWORD, "
+                               "~/.pgpass or journal.password_env")
     if not report.problems:
         report.config = config
         problem = key_variable_problem(config.reviewers.llm.api_key_env)

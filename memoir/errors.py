@@ -32,6 +32,7 @@ __all__ = [
     "JournalCorrupted",
     "JournalError",
     "JournalLost",
+    "JournalUnavailable",
     "MemoirError",
     "NotFoundError",
     "ProjectionError",
@@ -47,6 +48,11 @@ class MemoirError(Exception):
 
 class JournalError(MemoirError):
     """Something is wrong with the journal itself."""
+
+
+class JournalUnavailable(JournalError):
+    """The journal cannot be reached (a database server down, a role refused, a
+    connection lost mid-append); nothing about its records is wrong."""
 
 
 class JournalCorrupted(JournalError, ValueError):

@@ -143,6 +143,8 @@ def user_error(exc: BaseException) -> UserError:
         status = Exit.NOT_FOUND
     elif isinstance(exc, errors.ConflictError):
         status = Exit.CONFLICT
+    elif isinstance(exc, errors.JournalUnavailable):  # a server down: nothing damaged
+        status = Exit.ERROR
     elif isinstance(exc, errors.JournalError):  # corrupted, lost, unknown record type
         status = Exit.DAMAGED
     elif isinstance(exc, errors.ConfigError):

@@ -17,6 +17,7 @@ from memoir.commands.base import (
     json_option,
 )
 from memoir.config import check_config
+from memoir.journal.postgres import redact_url
 from memoir.layout import default_home
 
 __all__ = ["config_group"]
@@ -68,6 +69,8 @@ def config_show(ctx: click.Context) -> None:
                         "`memoir config check` lists them", exit=Exit.ERROR,
                         details={"problem": report.problems})
     values = report.config.model_dump(mode="json", exclude={"extra"})
+    if values["journal"].get("url"):  # a password given in $MEMOIR_JOURNAL_URL stays unsaid
+        values["journal"]["url"] = redact_url(values["journal"]["url"])
     if is_json():
         echo_json({"config": values, "sources": report.sources, "ignored": report.ignored})
         return

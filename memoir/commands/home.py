@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 import msgspec
 
 from memoir.api import Memoir
+from memoir.clock import SystemClock
 from memoir.commands.base import (
     Exit,
     StderrProgress,
@@ -24,7 +26,7 @@ from memoir.commands.base import (
     styled,
     write_json,
 )
-from memoir.config import load_config
+from memoir.config import Config, load_config
 from memoir.errors import DriftError
 from memoir.journal import FileJournal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
@@ -33,29 +35,83 @@ from memoir.lookup import resolve
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
 
+def _shared_config(home: Path, url: str, password_env: str | None) -> None:
+    """Make ``home`` a home whose journal is the PostgreSQL database at ``url``: its
+    tables created when the database has none, ``journal.url`` in config.yaml."""
+    from urllib.parse import urlsplit
+
+    from memoir.engine.opening import shared_journal
+    from memoir.journal.postgres import is_postgres_url, redact_url
+
+    if not is_postgres_url(url):
+        raise click.BadParameter(f"{url!r} is not a PostgreSQL URL "
+                                 "(postgresql://USER@HOST:PORT/DB)", param_hint="--journal")
+    if urlsplit(url).password is not None:
+        raise click.BadParameter(
+            f"{redact_url(url)}: a password never goes into config.yaml; give it through "
+            "PGPASSWORD, ~/.pgpass or --password-env VAR", param_hint="--journal")
+    journal_file = home / JOURNAL_FILE
+    if journal_file.is_file() and journal_file.stat().st_size:
+        raise UserError(f"{home} already has a file journal: `memoir --home {home} journal "
+                        f"copy {redact_url(url)}` copies it into the database, then set "
+                        "journal.url", exit=Exit.REFUSED)
+    config_file = home / "config.yaml"
+    if config_file.exists():
+        current = load_config(home).journal.url
+        if current and current != url:
+            raise UserError(f"{config_file} already names the journal {redact_url(current)}",
+                            exit=Exit.REFUSED)
+    cfg = load_config(home) if home.is_dir() else Config()
+    cfg.journal.url, cfg.journal.password_env = url, password_env
+    shared_journal(cfg, SystemClock(), create=True).close()
+    home.mkdir(parents=True, exist_ok=True)
+    if not config_file.exists():
+        config_file.write_text(_DEFAULT_CONFIG, encoding="utf-8")
+    text = config_file.read_text(encoding="utf-8")
+    if "url:" not in text.split("journal:", 1)[-1].split("\n\n", 1)[0]:
+        extra = f"  url: {json.dumps(url)}\n" + (
+            f"  password_env: {password_env}\n" if password_env else "")
+        text = text.replace("journal:\n", "journal:\n" + extra, 1) if "journal:\n" in text \
+            else text.rstrip("\n") + "\njournal:\n" + extra
+        config_file.write_text(text, encoding="utf-8")
+    if journal_file.is_file():
+        journal_file.unlink()  # an empty file journal: the database is the journal now
+
+
+_DEFAULT_CONFIG = (
+    "# memoir configuration; keys follow Hermes's config.yaml where they mean the same.\n"
+    "memory:\n  memory_char_limit: 2200\n  user_char_limit: 1375\n"
+    "journal:\n  durability: always\n"
+    "projections:\n  mode: background\n  coalesce_ms: 20\n")
+
+
 @click.command()
 @home_option
+@click.option("--journal", "journal_url", default=None, metavar="URL",
+              envvar="MEMOIR_JOURNAL_URL",
+              help="Keep the journal in this PostgreSQL database (postgresql://USER@HOST:"
+                   "PORT/DB), shared with every home that names it (docs/postgres.md).")
+@click.option("--password-env", default=None, metavar="VAR",
+              help="With --journal: the environment variable holding the database "
+                   "password (else PGPASSWORD or ~/.pgpass).")
 @click.pass_context
-def init(ctx: click.Context) -> None:
+def init(ctx: click.Context, journal_url: str | None, password_env: str | None) -> None:
     """Create a home (journal, config.yaml, memories/) if it does not exist.
 
     In a folder that already holds Hermes files (memories/MEMORY.md, USER.md,
     skills/), the files are left as they are and `memoir adopt` records them in the
-    journal.
+    journal. With --journal, the journal is a PostgreSQL database: a second machine
+    that runs the same command with its own folder attaches to the same journal.
     """
     home = Path(home_path(ctx) or default_home()).expanduser()
-    existed = (home / JOURNAL_FILE).is_file()
+    existed = (home / JOURNAL_FILE).is_file() or (home / ".memoir").is_dir()
     hermes = [] if existed else hermes_files(home) if home.is_dir() else []
+    if journal_url:
+        _shared_config(home, journal_url, password_env)
     handle = open_home(ctx, create=True)
     config = handle.home / "config.yaml"
     if not config.exists():
-        config.write_text(
-            "# memoir configuration; keys follow Hermes's config.yaml where they mean the same.\n"
-            "memory:\n  memory_char_limit: 2200\n  user_char_limit: 1375\n"
-            "journal:\n  durability: always\n"
-            "projections:\n  mode: background\n  coalesce_ms: 20\n",
-            encoding="utf-8",
-        )
+        config.write_text(_DEFAULT_CONFIG, encoding="utf-8")
     (handle.home / "memories").mkdir(exist_ok=True)
     handle.ensure_limits()
     if is_json():

@@ -4,17 +4,19 @@ state is folded."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memoir.clock import Clock
 from memoir.config import Config
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.materializer import Materializer
-from memoir.errors import JournalLost, NotFoundError, ValidationError
+from memoir.errors import ConfigError, JournalLost, NotFoundError, ValidationError
 from memoir.journal import FileJournal, Journal
+from memoir.journal.postgres import PostgresJournal
 from memoir.layout import JOURNAL_FILE, no_home_message
 
-__all__ = ["check_home", "open_journal", "seen_seq"]
+__all__ = ["check_home", "open_journal", "seen_seq", "shared_journal"]
 
 
 def check_home(home: Path, *, must_exist: bool) -> None:
@@ -32,11 +34,30 @@ def seen_seq(checkpoints: CheckpointStore, materializer: Materializer) -> int:
     return max(seqs[-1] if seqs else 0, materializer.seq)
 
 
+def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
+                   create: bool = False) -> Journal:
+    """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
+    its password from ``journal.password_env`` when that is set."""
+    url = config.journal.url
+    assert url
+    password = None
+    if config.journal.password_env:
+        password = os.environ.get(config.journal.password_env)
+        if password is None:
+            raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "
+                              "which is not set")
+    return PostgresJournal(url, clock=clock, create=create, password=password,
+                           readonly=readonly,
+                           lock_timeout=config.journal.lock_timeout_seconds)
+
+
 def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | None, *,
                  readonly: bool, seen: int, accept_loss: bool) -> tuple[Journal, int, int]:
     """The home's journal (``journal`` if given, else its file), the seq the home has
     seen, and the seq the journal must reach: with durability ``always`` a journal never
     ends before what its checkpoints and files show (unless ``accept_loss``)."""
+    if journal is None and config.journal.url:
+        journal = shared_journal(config, clock, readonly=readonly)
     if readonly and journal is None and not (home / JOURNAL_FILE).is_file():
         if seen:
             raise JournalLost(home / JOURNAL_FILE, 0, seen)

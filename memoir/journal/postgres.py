@@ -34,6 +34,7 @@ from memoir.errors import (
     ConflictError,
     JournalCorrupted,
     JournalError,
+    JournalUnavailable,
     ValidationError,
 )
 from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
@@ -43,6 +44,7 @@ from memoir.journal.interface import (
     Expectation,
     Journal,
     JournalWriter,
+    Position,
     Progress,
     VerifyReport,
     check_expectation,
@@ -117,7 +119,7 @@ def _driver() -> Any:
     return psycopg
 
 
-def _connect_error(url: str, exc: Exception) -> JournalError:
+def _connect_error(url: str, exc: Exception) -> JournalUnavailable:
     """One line for a connection that failed: the server down, the database missing,
     a role without a privilege."""
     text = " ".join(str(exc).split())
@@ -133,7 +135,7 @@ def _connect_error(url: str, exc: Exception) -> JournalError:
         why = f"the server is not reachable ({text}); is PostgreSQL running?"
     else:
         why = text
-    return JournalError(f"PostgreSQL journal {shown}: {why}")
+    return JournalUnavailable(f"PostgreSQL journal {shown}: {why}")
 
 
 class PostgresJournal(Journal):
@@ -163,6 +165,7 @@ class PostgresJournal(Journal):
         self._write_mutex = threading.RLock()  # this process's writers, one at a time
         self._reader: Any = None
         self._writer: Any = None
+        self._listener: Any = None
         self._staged: list[Event] = []
         self._lines: list[bytes] = []
         with self._mutex:
@@ -369,6 +372,36 @@ class PostgresJournal(Journal):
         return VerifyReport(records=records, head_hash=prev.decode(), bytes=size,
                             types=types)
 
+    # -- following -------------------------------------------------------------------------
+
+    def end(self) -> Position:
+        """Where the journal ends now (for :meth:`read_since`)."""
+        rows = self._query("SELECT seq, hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
+        return Position(int(rows[0][0]), int(rows[0][0]), str(rows[0][1])) if rows else \
+            Position(0, 0, "")
+
+    def read_since(self, position: Position) -> tuple[list[Event], Position]:
+        """The records committed after ``position``, and where they end (every commit
+        is whole: there is no half-written append to wait for)."""
+        events = list(self.read(after=position.seq))
+        if not events:
+            return [], position
+        return events, Position(events[-1].seq, events[-1].seq, events[-1].hash)
+
+    def wait_for_append(self, timeout: float) -> bool:
+        """Wait until a writer (of any machine) commits, at most ``timeout`` seconds:
+        LISTEN/NOTIFY on a connection of its own; True when told of a commit.  A lost
+        connection is opened again next time (the caller polls meanwhile)."""
+        try:
+            if self._listener is None or self._listener.closed or self._listener.broken:
+                self._listener = self._connect()
+                self._listener.execute(f"LISTEN {CHANNEL}")
+            for _note in self._listener.notifies(timeout=timeout, stop_after=1):
+                return True
+        except (self._psycopg.Error, JournalError):
+            self._listener = None
+        return False
+
     def read_lines(self, after: int = 0, until: int | None = None
                    ) -> Iterator[tuple[int, bytes]]:
         """(seq, line) of the records, unchecked (for copying them elsewhere)."""
@@ -376,10 +409,10 @@ class PostgresJournal(Journal):
 
     def close(self) -> None:
         with self._mutex, self._write_mutex:
-            for conn in (self._reader, self._writer):
+            for conn in (self._reader, self._writer, self._listener):
                 if conn is not None and not conn.closed:
                     conn.close()
-            self._reader = self._writer = None
+            self._reader = self._writer = self._listener = None
 
     # -- writing (under the advisory lock) -------------------------------------------------
 
@@ -436,7 +469,7 @@ class PostgresJournal(Journal):
                 log.warning("journal.reconnected", journal=redact_url(self.url),
                             why="the connection was lost after the commit went through")
                 return
-            raise JournalError(f"the connection to {redact_url(self.url)} was lost during "
+            raise JournalUnavailable(f"the connection to {redact_url(self.url)} was lost during "
                                f"the append of seq {staged[0].seq}-{staged[-1].seq}, which "
                                "did not reach the journal; nothing was written") from exc
         except psycopg.Error as exc:

@@ -1,0 +1,176 @@
+"""The PostgreSQL journal as a user meets it: `memoir init --journal URL` on two
+"machines" (two folders), each seeing and rendering what the other writes; what is
+refused (a password in config.yaml, another scheme, a file journal already there,
+another application's tables, a newer schema); the database keeping records
+append-only; and following another machine's writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+import memoir
+from memoir.errors import JournalCorrupted, JournalError
+from memoir.journal.postgres import PostgresJournal
+from tests.commands.test_log_follow import Follower
+from tests.support.paths import REPO
+
+
+def _memoir(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "PYTHONPATH": str(REPO), "MEMOIR_DURABILITY": "always", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "memoir", *args], capture_output=True,
+                          text=True, timeout=120, env=full)
+
+
+def _two_machines(tmp_path: Path, url: str) -> tuple[Path, Path]:
+    a, b = tmp_path / "laptop", tmp_path / "server"
+    for home in (a, b):
+        done = _memoir("--home", str(home), "init", "--journal", url)
+        assert done.returncode == 0, done.stderr
+    return a, b
+
+
+def test_two_homes_share_one_journal_and_render_the_same_files(
+        tmp_path: Path, pg_url: str) -> None:
+    a, b = _two_machines(tmp_path, pg_url)
+    assert not (a / "journal.jsonl").exists()
+    assert "url:" in (a / "config.yaml").read_text(encoding="utf-8")
+    assert _memoir("--home", str(a), "memory", "add", "The build uses make.").returncode == 0
+    assert _memoir("--home", str(b), "memory", "add", "-t", "user", "Name: Ada.").returncode == 0
+    with memoir.open(a) as left, memoir.open(b) as right:
+        assert left.head == right.head
+        left.flush()
+        right.flush()
+        for rel in ("memories/MEMORY.md", "memories/USER.md"):
+            assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+        assert (a / "memories/USER.md").read_text(encoding="utf-8") == "Name: Ada."
+        seqs = [e.seq for e in left.journal.read()]
+        assert seqs == list(range(1, len(seqs) + 1))
+    # A revert on one machine is seen by the other.
+    runs = json.loads(_memoir("--home", str(a), "--json", "runs").stdout)
+    mine = next(r["run"] for r in runs if r["summary"] == "memory add (user)")
+    assert _memoir("--home", str(a), "revert", mine).returncode == 0
+    with memoir.open(b) as right:
+        assert right.state.memory.target("user").texts() == []
+    assert _memoir("--home", str(b), "verify").returncode == 0
+
+
+def test_two_processes_write_into_one_gapless_sequence(tmp_path: Path, pg_url: str) -> None:
+    a, b = _two_machines(tmp_path, pg_url)
+    code = ("import memoir, sys\n"
+            "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
+            "    for i in range(15):\n"
+            "        r = s.call_tool('memory', {'action': 'add', 'target': 'memory',\n"
+            "                                   'content': f'{sys.argv[2]} fact {i}'})\n"
+            "        assert r['success'], r\n")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(home), name],
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+             for home, name in ((a, "laptop"), (b, "server"))]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    journal = PostgresJournal(pg_url)
+    try:
+        events = list(journal.read())
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        texts = [e.data.text for e in events if e.type == "memory.entry_added"]  # type: ignore[attr-defined]
+        assert sorted(texts) == sorted(f"{n} fact {i}" for n in ("laptop", "server")
+                                       for i in range(15))
+        assert journal.verify().records == len(events)
+    finally:
+        journal.close()
+
+
+def test_what_is_refused_and_why(tmp_path: Path, pg_url: str, pg_database: str) -> None:
+    home = tmp_path / "home"
+    with_password = pg_url.replace("postgres@", "postgres:s3cret@")
+    done = _memoir("--home", str(home), "init", "--journal", with_password)
+    assert done.returncode == 2 and "a password never goes into config.yaml" in done.stderr
+    assert "s3cret" not in done.stderr and not home.exists()
+    done = _memoir("--home", str(home), "init", "--journal", "mysql://x@h/db")
+    assert done.returncode == 2 and "not a PostgreSQL URL" in done.stderr
+    # A folder that already has a file journal: the fix is `journal copy`.
+    filed = tmp_path / "filed"
+    assert _memoir("--home", str(filed), "init").returncode == 0
+    done = _memoir("--home", str(filed), "init", "--journal", pg_url)
+    assert done.returncode == 4 and "journal copy" in done.stderr
+    # config.yaml holding a password is refused, naming the line.
+    (filed / "config.yaml").write_text(f"journal:\n  url: {with_password}\n",
+                                       encoding="utf-8")
+    done = _memoir("--home", str(filed), "config", "check")
+    assert done.returncode == 1 and "config.yaml:2: journal.url: holds a password" in \
+        done.stderr and "s3cret" not in done.stderr
+    # From the environment it may carry one, and nothing shows it.
+    (filed / "config.yaml").write_text("journal:\n  durability: always\n", encoding="utf-8")
+    shown = _memoir("--home", str(filed), "config", "show",
+                    env={"MEMOIR_JOURNAL_URL": "postgresql://u:s3cret@127.0.0.1:1/db"})
+    assert "postgresql://u:***@127.0.0.1:1/db" in shown.stdout and "s3cret" not in shown.stdout
+    down = _memoir("--home", str(filed), "status",
+                   env={"MEMOIR_JOURNAL_URL": "postgresql://u:s3cret@127.0.0.1:1/db"})
+    assert down.returncode == 1 and "is PostgreSQL running?" in down.stderr
+    assert "s3cret" not in down.stderr and len(down.stderr.strip().splitlines()) == 1
+    # A database holding another application's tables.
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE invoices (id int)")
+    with pytest.raises(JournalError, match="other tables"):
+        PostgresJournal(pg_url, create=True)
+    # No journal there and no create: says how to make one.
+    with pytest.raises(JournalError, match="memoir init --journal"):
+        PostgresJournal(pg_url)
+
+
+def test_a_newer_schema_is_refused(pg_url: str) -> None:
+    PostgresJournal(pg_url, create=True).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE memoir_meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(JournalError, match="schema version 99 is newer"):
+        PostgresJournal(pg_url)
+
+
+def test_the_database_keeps_records_append_only_and_verify_catches_a_superuser(
+        tmp_path: Path, pg_url: str) -> None:
+    a, _b = _two_machines(tmp_path, pg_url)
+    assert _memoir("--home", str(a), "memory", "add", "The build uses make.").returncode == 0
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for sql in ("UPDATE memoir_records SET type = 'x' WHERE seq = 1",
+                    "DELETE FROM memoir_records WHERE seq = 1",
+                    "TRUNCATE memoir_records"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+                conn.execute(sql)
+        # A superuser can get round the trigger; the chain still tells.
+        conn.execute("ALTER TABLE memoir_records DISABLE TRIGGER USER")
+        conn.execute("UPDATE memoir_records SET line = convert_to(replace(convert_from("
+                     "line, 'UTF8'), 'make', 'mako'), 'UTF8') WHERE type = "
+                     "'memory.entry_added'")
+        conn.execute("ALTER TABLE memoir_records ENABLE TRIGGER USER")
+    done = _memoir("--home", str(a), "verify")
+    assert done.returncode == 6 and "hash does not match" in done.stderr
+    journal = PostgresJournal(pg_url)
+    try:
+        with pytest.raises(JournalCorrupted, match="seq 3"):
+            journal.verify()
+    finally:
+        journal.close()
+
+
+def test_follow_sees_another_machines_write_within_a_second(
+        tmp_path: Path, pg_url: str) -> None:
+    a, b = _two_machines(tmp_path, pg_url)
+    follower = Follower(a, "-n", "0")
+    try:
+        start = time.monotonic()
+        assert _memoir("--home", str(b), "memory", "add", "Deploys need the VPN.").returncode == 0
+        written = time.monotonic()
+        seen = [follower.next(), follower.next()]
+        latency = time.monotonic() - written
+        assert [e["type"] for e in seen] == ["run.started", "memory.entry_added"]
+        assert seen[1]["data"]["text"] == "Deploys need the VPN."
+        assert latency < 10, (latency, written - start)  # a loaded machine's bound
+    finally:
+        code, err = follower.stop()
+    assert code == 0, err
