@@ -69,6 +69,7 @@ COMMANDS: dict[str, str] = {
     "import": "memoir.commands.hermes:import_group",
     "export": "memoir.commands.hermes:export_group",
     "hermes": "memoir.commands.hermes:hermes_group",
+    "journal": "memoir.commands.journal:journal_group",
 }
 
 

@@ -35,7 +35,7 @@ def seen_seq(checkpoints: CheckpointStore, materializer: Materializer) -> int:
 
 
 def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
-                   create: bool = False) -> Journal:
+                   create: bool = False) -> PostgresJournal:
     """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
     its password from ``journal.password_env`` when that is set."""
     url = config.journal.url

@@ -21,7 +21,7 @@ URL into anything memoir writes or prints (:func:`redact_url`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -240,6 +240,10 @@ class PostgresJournal(Journal):
                                f"{version} is newer than this memoir's ({SCHEMA_VERSION}); "
                                "upgrade memoir")
 
+    def schema_version(self) -> int:
+        rows = self._query("SELECT value FROM memoir_meta WHERE key = 'schema_version'")
+        return int(rows[0][0]) if rows else 0
+
     # -- reading -------------------------------------------------------------------------
 
     def head(self) -> int:
@@ -281,7 +285,8 @@ class PostgresJournal(Journal):
             raise JournalCorrupted(f"the row at seq {seq} holds record {event.seq}", seq=seq)
         return event
 
-    def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+    def _checked(self, after: int, until: int | None) -> Iterator[tuple[int, bytes]]:
+        """(seq, line) for ``after < seq <= until``, each checked against the chain."""
         if until is not None and until <= after:
             return
         expected = max(after, 0) + 1
@@ -295,9 +300,13 @@ class PostgresJournal(Journal):
             if not line_hash_ok(prev, line):
                 raise JournalCorrupted("hash does not match (the record was altered)",
                                        seq=seq)
-            yield self._decode(seq, line)
+            yield seq, line
             prev = hash_of_line(line)
             expected += 1
+
+    def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        for seq, line in self._checked(after, until):
+            yield self._decode(seq, line)
 
     def read_reverse(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         top = self.head() if until is None else min(until, self.head())
@@ -404,8 +413,33 @@ class PostgresJournal(Journal):
 
     def read_lines(self, after: int = 0, until: int | None = None
                    ) -> Iterator[tuple[int, bytes]]:
-        """(seq, line) of the records, unchecked (for copying them elsewhere)."""
-        return self._rows(after, until)
+        """(seq, line) of the records, as the file journal holds them, each checked
+        against the chain (for copying them elsewhere)."""
+        return self._checked(after, until)
+
+    def load_lines(self, lines: Iterable[bytes]) -> int:
+        """Put ``lines`` (records as the file journal holds them, in order) into this
+        journal, which must be empty: one transaction, the chain checked as it goes, so
+        a copy is whole or not there.  Returns how many records were loaded."""
+        with self.locked() as writer:
+            if writer.head:
+                raise ValidationError(f"{self!r} already holds {writer.head} record(s); "
+                                      "copy into an empty database")
+            conn = self._writer
+            prev, count = GENESIS, 0
+            with conn.transaction(), conn.cursor() as cur, cur.copy(
+                    "COPY memoir_records (seq, id, type, more, hash, line) FROM STDIN") as copy:
+                for line in lines:
+                    count += 1
+                    if not line_hash_ok(prev, line):
+                        raise JournalCorrupted("hash does not match (the record was altered)",
+                                               seq=count)
+                    rec = self._decoder.envelope(line)
+                    if rec.seq != count:
+                        raise JournalCorrupted(f"record {count} is missing", seq=count)
+                    prev = hash_of_line(line)
+                    copy.write_row((rec.seq, rec.id, rec.type, rec.more, prev.decode(), line))
+            return count
 
     def close(self) -> None:
         with self._mutex, self._write_mutex:

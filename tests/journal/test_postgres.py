@@ -174,3 +174,27 @@ def test_follow_sees_another_machines_write_within_a_second(
     finally:
         code, err = follower.stop()
     assert code == 0, err
+
+
+def test_journal_copy_moves_every_record_byte_for_byte_and_back(
+        tmp_path: Path, pg_url: str) -> None:
+    home = tmp_path / "home"
+    assert _memoir("demo", "--home", str(home)).returncode == 0
+    original = (home / "journal.jsonl").read_bytes()
+    log_before = _memoir("--home", str(home), "--json", "log", "--oldest-first").stdout
+    done = _memoir("--home", str(home), "--json", "journal", "copy", pg_url)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"] == original.count(b"\n")
+    # Into a database that already holds records: refused, nothing written.
+    again = _memoir("--home", str(home), "journal", "copy", pg_url)
+    assert again.returncode == 4 and "copy into an empty database" in again.stderr
+    # The home switched to the database reads the same journal.
+    (home / "journal.jsonl").rename(tmp_path / "kept.jsonl")
+    (home / "config.yaml").write_text(f'journal:\n  url: "{pg_url}"\n', encoding="utf-8")
+    assert _memoir("--home", str(home), "--json", "log", "--oldest-first").stdout == log_before
+    assert _memoir("--home", str(home), "verify").returncode == 0
+    back = tmp_path / "back.jsonl"
+    assert _memoir("--home", str(home), "journal", "copy", str(back)).returncode == 0
+    assert back.read_bytes() == original
+    exists = _memoir("--home", str(home), "journal", "copy", str(back))
+    assert exists.returncode == 4 and "already exists" in exists.stderr

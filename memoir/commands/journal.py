@@ -1,0 +1,116 @@
+"""``memoir journal copy`` and ``memoir journal upgrade``: moving a journal between a
+file and PostgreSQL, record for record, and bringing a database's schema up to date."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from memoir.clock import SystemClock
+from memoir.commands.base import (
+    Exit,
+    UserError,
+    echo_json,
+    home_option,
+    home_path,
+    is_json,
+)
+from memoir.config import load_config
+from memoir.engine.opening import shared_journal
+from memoir.journal import FileJournal
+from memoir.journal.postgres import SCHEMA_VERSION, PostgresJournal, is_postgres_url, redact_url
+from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+
+__all__ = ["journal_group"]
+
+
+@click.group("journal")
+@home_option
+def journal_group() -> None:
+    """The journal itself: copy it to PostgreSQL or a file, upgrade its schema."""
+
+
+def _source(ctx: click.Context) -> tuple[Path, FileJournal | PostgresJournal]:
+    home = Path(home_path(ctx) or default_home()).expanduser()
+    config = load_config(home) if home.is_dir() else None
+    if config is not None and config.journal.url:
+        journal: FileJournal | PostgresJournal = shared_journal(config, SystemClock(),
+                                                                readonly=True)
+    elif (home / JOURNAL_FILE).is_file():
+        journal = FileJournal(home / JOURNAL_FILE, readonly=True)
+    else:
+        raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
+    ctx.call_on_close(journal.close)
+    return home, journal
+
+
+@journal_group.command("copy")
+@home_option
+@click.argument("dest")
+@click.pass_context
+def copy(ctx: click.Context, dest: str) -> None:
+    """Copy this home's journal to DEST — an empty PostgreSQL database
+    (postgresql://USER@HOST:PORT/DB) or a new file — every record, hash and byte
+    unchanged, then verify the copy. The home keeps using its own journal: point
+    journal.url at the database (or back at nothing, for a file) to switch."""
+    _home, source = _source(ctx)
+    lines = (line for _seq, line in source.read_lines())
+    if is_postgres_url(dest):
+        target = PostgresJournal(dest, create=True)
+        try:
+            count = target.load_lines(lines)
+            report = target.verify()
+        finally:
+            target.close()
+        where = redact_url(dest)
+    else:
+        path = Path(dest).expanduser()
+        if path.exists() and (not path.is_file() or path.stat().st_size):
+            raise UserError(f"{path} already exists; copy into a new file", exit=Exit.REFUSED)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        count = 0
+        try:
+            with os.fdopen(fd, "wb") as out:
+                for line in lines:
+                    out.write(line + b"\n")
+                    count += 1
+                out.flush()
+                os.fsync(out.fileno())
+            with FileJournal(Path(tmp), readonly=True) as written:
+                report = written.verify()
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        where = str(path)
+    if report.records != count or report.head_hash != source.head_hash():
+        raise UserError(f"the copy at {where} does not match the journal "
+                        f"({report.records} of {count} records)", exit=Exit.DAMAGED)
+    if is_json():
+        echo_json({"dest": where, "records": count, "head_hash": report.head_hash,
+                   "bytes": report.bytes})
+        return
+    click.echo(f"copied {count} record(s) to {where}; verified, head hash "
+               f"{report.head_hash or '-'}")
+
+
+@journal_group.command("upgrade")
+@home_option
+@click.pass_context
+def upgrade(ctx: click.Context) -> None:
+    """Bring the PostgreSQL journal's schema to this memoir's version (a file journal
+    has none to upgrade)."""
+    _home, journal = _source(ctx)
+    if not isinstance(journal, PostgresJournal):
+        click.echo("a file journal has no schema to upgrade")
+        return
+    version = journal.schema_version()
+    if is_json():
+        echo_json({"schema_version": version, "current": SCHEMA_VERSION,
+                   "upgraded": False})
+        return
+    click.echo(f"schema version {version}: up to date (this memoir's is {SCHEMA_VERSION})")
