@@ -57,7 +57,8 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
                         "journal.url", exit=Exit.REFUSED)
     config_file = home / "config.yaml"
     if config_file.exists():
-        current = load_config(home).journal.url
+        config = load_config(home)
+        current = config.journal.url
         if current and current != url:
             raise UserError(f"{config_file} already names the journal {redact_url(current)}",
                             exit=Exit.REFUSED)

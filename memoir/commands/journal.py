@@ -106,7 +106,10 @@ def upgrade(ctx: click.Context) -> None:
     has none to upgrade)."""
     _home, journal = _source(ctx)
     if not isinstance(journal, PostgresJournal):
-        click.echo("a file journal has no schema to upgrade")
+        if is_json():
+            echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False})
+        else:
+            click.echo("a file journal has no schema to upgrade")
         return
     version = journal.schema_version()
     if is_json():

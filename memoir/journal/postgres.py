@@ -138,41 +138,23 @@ def _connect_error(url: str, exc: Exception) -> JournalUnavailable:
     return JournalUnavailable(f"PostgreSQL journal {shown}: {why}")
 
 
-class PostgresJournal(Journal):
-    """The journal in the PostgreSQL database at ``url`` (see the module docstring).
+class _Database:
+    """The connections of one process to the database at ``url``: one for reads, one
+    for the writer (it holds the advisory lock), one that LISTENs; each opened again,
+    with a notice, after it was lost."""
 
-    ``create``: create memoir's tables in an empty database (``memoir init --journal``);
-    otherwise they must be there.  ``password``: given to the driver apart from the URL
-    (from ``journal.password_env``), so it never sits in the URL memoir keeps.
-    """
-
-    persistent = True
-
-    def __init__(self, url: str, *, clock: Clock | None = None, create: bool = False,
-                 password: str | None = None, readonly: bool = False,
-                 lock_timeout: float = 60.0) -> None:
+    def __init__(self, url: str, *, password: str | None) -> None:
         if not is_postgres_url(url):
             raise ConfigError(f"not a PostgreSQL URL: {redact_url(url)!r} (postgresql://"
                               "USER@HOST:PORT/DB)")
         self.url = url
-        self.clock = clock or SystemClock()
-        self.readonly = readonly
-        self.lock_timeout = lock_timeout
         self._password = password
         self._psycopg = _driver()
-        self._decoder = Decoder()
         self._mutex = threading.RLock()  # one thread at a time on a connection
         self._write_mutex = threading.RLock()  # this process's writers, one at a time
         self._reader: Any = None
         self._writer: Any = None
         self._listener: Any = None
-        self._staged: list[Event] = []
-        self._lines: list[bytes] = []
-        with self._mutex:
-            self._check_schema(create)
-
-    def __repr__(self) -> str:
-        return f"PostgresJournal({redact_url(self.url)!r})"
 
     # -- connections ---------------------------------------------------------------------
 
@@ -243,6 +225,54 @@ class PostgresJournal(Journal):
     def schema_version(self) -> int:
         rows = self._query("SELECT value FROM memoir_meta WHERE key = 'schema_version'")
         return int(rows[0][0]) if rows else 0
+
+    def wait_for_append(self, timeout: float) -> bool:
+        """Wait until a writer (of any machine) commits, at most ``timeout`` seconds:
+        LISTEN/NOTIFY on a connection of its own; True when told of a commit.  A lost
+        connection is opened again next time (the caller polls meanwhile)."""
+        try:
+            if self._listener is None or self._listener.closed or self._listener.broken:
+                self._listener = self._connect()
+                self._listener.execute(f"LISTEN {CHANNEL}")
+            for _note in self._listener.notifies(timeout=timeout, stop_after=1):
+                return True
+        except (self._psycopg.Error, JournalError):
+            self._listener = None
+        return False
+
+    def close(self) -> None:
+        with self._mutex, self._write_mutex:
+            for conn in (self._reader, self._writer, self._listener):
+                if conn is not None and not conn.closed:
+                    conn.close()
+            self._reader = self._writer = self._listener = None
+
+
+class PostgresJournal(_Database, Journal):
+    """The journal in the PostgreSQL database at ``url`` (see the module docstring).
+
+    ``create``: create memoir's tables in an empty database (``memoir init --journal``);
+    otherwise they must be there.  ``password``: given to the driver apart from the URL
+    (from ``journal.password_env``), so it never sits in the URL memoir keeps.
+    """
+
+    persistent = True
+
+    def __init__(self, url: str, *, clock: Clock | None = None, create: bool = False,
+                 password: str | None = None, readonly: bool = False,
+                 lock_timeout: float = 60.0) -> None:
+        super().__init__(url, password=password)
+        self.clock = clock or SystemClock()
+        self.readonly = readonly
+        self.lock_timeout = lock_timeout
+        self._decoder = Decoder()
+        self._staged: list[Event] = []
+        self._lines: list[bytes] = []
+        with self._mutex:
+            self._check_schema(create)
+
+    def __repr__(self) -> str:
+        return f"PostgresJournal({redact_url(self.url)!r})"
 
     # -- reading -------------------------------------------------------------------------
 
@@ -397,20 +427,6 @@ class PostgresJournal(Journal):
             return [], position
         return events, Position(events[-1].seq, events[-1].seq, events[-1].hash)
 
-    def wait_for_append(self, timeout: float) -> bool:
-        """Wait until a writer (of any machine) commits, at most ``timeout`` seconds:
-        LISTEN/NOTIFY on a connection of its own; True when told of a commit.  A lost
-        connection is opened again next time (the caller polls meanwhile)."""
-        try:
-            if self._listener is None or self._listener.closed or self._listener.broken:
-                self._listener = self._connect()
-                self._listener.execute(f"LISTEN {CHANNEL}")
-            for _note in self._listener.notifies(timeout=timeout, stop_after=1):
-                return True
-        except (self._psycopg.Error, JournalError):
-            self._listener = None
-        return False
-
     def read_lines(self, after: int = 0, until: int | None = None
                    ) -> Iterator[tuple[int, bytes]]:
         """(seq, line) of the records, as the file journal holds them, each checked
@@ -440,13 +456,6 @@ class PostgresJournal(Journal):
                     prev = hash_of_line(line)
                     copy.write_row((rec.seq, rec.id, rec.type, rec.more, prev.decode(), line))
             return count
-
-    def close(self) -> None:
-        with self._mutex, self._write_mutex:
-            for conn in (self._reader, self._writer, self._listener):
-                if conn is not None and not conn.closed:
-                    conn.close()
-            self._reader = self._writer = self._listener = None
 
     # -- writing (under the advisory lock) -------------------------------------------------
 

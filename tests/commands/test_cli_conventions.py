@@ -498,7 +498,8 @@ EVERY_COMMAND: list[list[str]] = [
     ["config", "show"], ["config", "check"], ["demo", "--home", "{demo}"],
     ["sessions", "import", "{conversation}"], ["review", "--session", "{session}"],
     ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
-    ["sessions", "export"], ["doctor"], ["insights"], ["insights", "list"], ["candidates"],
+    ["sessions", "export"], ["doctor"], ["journal", "copy", "{copied}"],
+    ["journal", "upgrade"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
     ["import", "hermes", "{hermes}"], ["export", "hermes", "{exported}"],
@@ -565,7 +566,7 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
                            session=recorded[-1] if recorded else "",
                            archive=tmp_path / "home.tar.gz",
                            restored=tmp_path / "restored",
-                           exported=tmp_path / "exported", hermes=hermes_home,
+                           exported=tmp_path / "exported", copied=tmp_path / "copied.jsonl", hermes=hermes_home,
                            home=home, python=sys.executable) for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)

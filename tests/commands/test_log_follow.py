@@ -51,6 +51,7 @@ class Follower:
         self.lines: queue.Queue[str] = queue.Queue()
         self.errors: list[str] = []
         self._ready = threading.Event()
+        self._closed = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_errors, daemon=True).start()
         # Wait for its readiness line, however loaded the machine: only from then on
@@ -71,6 +72,7 @@ class Follower:
             if '"log.following"' in line:
                 self._ready.set()
         self._ready.set()  # it ended: the wait is over either way
+        self._closed.set()
 
     def next(self, timeout: float = 20) -> dict[str, Any]:
         try:
@@ -85,6 +87,12 @@ class Follower:
             return True
         raise AssertionError(f"unexpected line {line!r}")
 
+    def wait(self, timeout: float = 60) -> tuple[int, str]:
+        """Wait for it to end by itself; its status and everything it said on stderr."""
+        code = self.proc.wait(timeout=timeout)
+        self._closed.wait(timeout)  # all it said has been read
+        return code, "".join(self.errors)
+
     def stop(self) -> tuple[int, str]:
         self.proc.send_signal(signal.SIGINT)
         try:
@@ -92,6 +100,7 @@ class Follower:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
+        self._closed.wait(60)
         return self.proc.returncode, "".join(self.errors)
 
 
@@ -189,6 +198,6 @@ def test_follow_stops_with_a_clear_error_when_the_journal_is_replaced(
     follower = Follower(follower_home, "-n", "0")
     follower.nothing_more(1.0)
     (follower_home / "journal.jsonl").write_bytes(b"")
-    _out, err = follower.proc.communicate(timeout=20)
-    assert follower.proc.returncode == 6
+    code, err = follower.wait()
+    assert code == 6
     assert "changed under this reader" in err and "Traceback" not in err
