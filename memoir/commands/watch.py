@@ -171,6 +171,7 @@ def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
     ready = False
     last_tick = time.monotonic()
+    seen_head = handle.head
     try:
         # The first yield comes once the watch is in place (after at most a second):
         # the first passes run then, so an edit saved while starting is never missed.
@@ -185,6 +186,13 @@ def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
                 last_tick = time.monotonic()
                 _say("watching", f"watching {home} (Ctrl-C stops)", home=str(home))
                 ready = True
+            # Records another process or machine appended (a shared PostgreSQL journal,
+            # or another writer of this file): fold them and write what they change, so
+            # this folder's files follow within a second.
+            head = handle.head
+            if head != seen_head:
+                handle.flush()
+                seen_head = head
             if changes:
                 _settle({path for _change, path in changes}, debounce_ms / 1000)
                 # Missing now, not merely reported deleted: a file replaced by a rename

@@ -566,7 +566,8 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
                            session=recorded[-1] if recorded else "",
                            archive=tmp_path / "home.tar.gz",
                            restored=tmp_path / "restored",
-                           exported=tmp_path / "exported", copied=tmp_path / "copied.jsonl", hermes=hermes_home,
+                           exported=tmp_path / "exported",
+                           copied=tmp_path / "copied.jsonl", hermes=hermes_home,
                            home=home, python=sys.executable) for a in args]
         result = CliRunner().invoke(cli, ["--home", str(home), "--json", *filled])
         assert result.exit_code == 0, (filled, result.stdout, result.stderr)

@@ -198,3 +198,23 @@ def test_journal_copy_moves_every_record_byte_for_byte_and_back(
     assert back.read_bytes() == original
     exists = _memoir("--home", str(home), "journal", "copy", str(back))
     assert exists.returncode == 4 and "already exists" in exists.stderr
+
+
+def test_watch_writes_another_machines_changes_into_this_folder(
+        tmp_path: Path, pg_url: str) -> None:
+    from tests.commands.test_watch import Watcher
+
+    a, b = _two_machines(tmp_path, pg_url)
+    watcher = Watcher(a)
+    try:
+        assert watcher.next()["action"] == "watching"
+        assert _memoir("--home", str(b), "memory", "add", "Deploys need the VPN.").returncode == 0
+        memory_md = a / "memories" / "MEMORY.md"
+        deadline = time.monotonic() + 60
+        while not (memory_md.exists() and
+                   memory_md.read_text(encoding="utf-8") == "Deploys need the VPN."):
+            assert time.monotonic() < deadline, "the watcher never wrote the other's write"
+            time.sleep(0.05)
+    finally:
+        code, err = watcher.stop()
+    assert code == 0, err
