@@ -28,6 +28,7 @@ from bench import (
     learning,
     mcp_roundtrip,
     micro,
+    postgres,
     rebuild,
     recall,
     tool_add,
@@ -39,7 +40,7 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home)
+                   cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

@@ -158,8 +158,8 @@ class _Database:
 
     # -- connections ---------------------------------------------------------------------
 
-    def _connect(self) -> Any:
-        kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": 10}
+    def _connect(self, *, autocommit: bool = True) -> Any:
+        kwargs: dict[str, Any] = {"autocommit": autocommit, "connect_timeout": 10}
         if self._password is not None:
             kwargs["password"] = self._password
         try:
@@ -268,6 +268,7 @@ class PostgresJournal(_Database, Journal):
         self._decoder = Decoder()
         self._staged: list[Event] = []
         self._lines: list[bytes] = []
+        self._tx: tuple[int, bytes] | None = None  # the head, while the writer holds the lock
         with self._mutex:
             self._check_schema(create)
 
@@ -359,25 +360,39 @@ class PostgresJournal(_Database, Journal):
             if conn is None or conn.closed or conn.broken:
                 if conn is not None:
                     log.warning("journal.reconnected", journal=redact_url(self.url))
-                conn = self._writer = self._connect()
-            try:
+                conn = self._writer = self._connect(autocommit=False)
                 conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
-                conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
+                conn.commit()
+            try:
+                yield _PostgresWriter(self, conn)
+            finally:
+                self._staged, self._lines = [], []
+                if self._tx is not None:
+                    self._tx = None
+                    try:
+                        conn.rollback()  # gives up the lock; nothing staged is written
+                    except self._psycopg.Error:
+                        self._writer = None  # the lock went with the connection
+
+    def _lock_tx(self, conn: Any) -> tuple[int, bytes]:
+        """Hold the journal's lock in a transaction of the writer's connection (taken
+        on the first stage; COMMIT or ROLLBACK gives it up) and read the head under it."""
+        if self._tx is None:
+            try:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                # A statement of its own: its snapshot is taken once the lock is held.
+                row = conn.execute("SELECT seq, hash FROM memoir_records ORDER BY seq DESC "
+                                   "LIMIT 1").fetchone()
             except self._psycopg.errors.LockNotAvailable:
+                conn.rollback()
                 raise ConflictError(f"could not lock the journal within "
                                     f"{self.lock_timeout:g} s: another writer holds it",
                                     head=self.head()) from None
             except self._psycopg.Error as exc:
                 self._writer = None
                 raise _connect_error(self.url, exc) from None
-            try:
-                yield _PostgresWriter(self, conn)
-            finally:
-                self._staged, self._lines = [], []
-                try:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
-                except self._psycopg.Error:
-                    self._writer = None  # the lock went with the connection
+            self._tx = (int(row[0]), str(row[1]).encode()) if row else (0, GENESIS)
+        return self._tx
 
     def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Check every row: the seqs gapless, the hash chain, the hash column against the
@@ -443,7 +458,7 @@ class PostgresJournal(_Database, Journal):
                                       "copy into an empty database")
             conn = self._writer
             prev, count = GENESIS, 0
-            with conn.transaction(), conn.cursor() as cur, cur.copy(
+            with conn.cursor() as cur, cur.copy(
                     "COPY memoir_records (seq, id, type, more, hash, line) FROM STDIN") as copy:
                 for line in lines:
                     count += 1
@@ -455,6 +470,8 @@ class PostgresJournal(_Database, Journal):
                         raise JournalCorrupted(f"record {count} is missing", seq=count)
                     prev = hash_of_line(line)
                     copy.write_row((rec.seq, rec.id, rec.type, rec.more, prev.decode(), line))
+            conn.commit()
+            self._tx = None
             return count
 
     # -- writing (under the advisory lock) -------------------------------------------------
@@ -482,9 +499,7 @@ class PostgresJournal(_Database, Journal):
         if self._staged:
             seq, prev = self._staged[-1].seq, self._staged[-1].hash.encode()
         else:
-            row = conn.execute("SELECT seq, hash FROM memoir_records ORDER BY seq DESC "
-                               "LIMIT 1").fetchone()
-            seq, prev = (int(row[0]), str(row[1]).encode()) if row else (0, GENESIS)
+            seq, prev = self._lock_tx(conn)
         check_expectation(self, seq, expect, pending=self._staged)
         lines, out = mint_records([drafts], (seq, prev), self.clock)
         self._staged.extend(out)
@@ -497,17 +512,24 @@ class PostgresJournal(_Database, Journal):
             return
         self._staged, self._lines = [], []
         psycopg = self._psycopg
+        self._lock_tx(conn)
         try:
-            with conn.transaction(), conn.cursor() as cur:
-                with cur.copy("COPY memoir_records (seq, id, type, more, hash, line) "
-                              "FROM STDIN") as copy:
-                    for event, line in zip(staged, lines, strict=True):
-                        copy.write_row((event.seq, event.id, event.type, event.more,
-                                        event.hash, line))
-                cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(staged[-1].seq)))
+            # One statement (the rows, and a notice to every listener, sent on COMMIT),
+            # then the COMMIT: two round trips, as a bare INSERT and COMMIT.
+            rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(staged))
+            params: list[Any] = []
+            for event, line in zip(staged, lines, strict=True):
+                params += (event.seq, event.id, event.type, event.more, event.hash, line)
+            conn.execute(
+                "WITH added AS (INSERT INTO memoir_records (seq, id, type, more, hash, line) "
+                f"VALUES {rows} RETURNING 1) SELECT pg_notify(%s, %s)",
+                [*params, CHANNEL, str(staged[-1].seq)])
+            conn.commit()  # durable when acknowledged; the lock goes with it
+            self._tx = None
         except psycopg.OperationalError as exc:
             # The connection went during the append: it may or may not have committed.
             self._writer = None
+            self._tx = None
             if self._ids([staged[0].id]):
                 log.warning("journal.reconnected", journal=redact_url(self.url),
                             why="the connection was lost after the commit went through")
@@ -516,6 +538,11 @@ class PostgresJournal(_Database, Journal):
                                f"the append of seq {staged[0].seq}-{staged[-1].seq}, which "
                                "did not reach the journal; nothing was written") from exc
         except psycopg.Error as exc:
+            self._tx = None
+            try:
+                conn.rollback()
+            except psycopg.Error:
+                self._writer = None
             raise JournalError(f"the append of seq {staged[0].seq}-{staged[-1].seq} to "
                                f"{redact_url(self.url)} was refused: "
                                f"{' '.join(str(exc).split())}") from exc
@@ -531,8 +558,7 @@ class _PostgresWriter(JournalWriter):
         staged = self._journal._staged
         if staged:
             return staged[-1].seq
-        row = self._conn.execute("SELECT coalesce(max(seq), 0) FROM memoir_records").fetchone()
-        return int(row[0])
+        return self._journal._lock_tx(self._conn)[0]
 
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(self._conn, drafts, expect)

@@ -1,0 +1,130 @@
+"""The PostgreSQL journal (issue 22): a durable append through memoir vs a bare psycopg
+INSERT of a same-size row plus COMMIT on one connection, and several writer processes
+against one.
+
+Needs a PostgreSQL server (``$MEMOIR_TEST_POSTGRES``, default the machine's at
+127.0.0.1:5432); each run creates a database of its own and drops it.
+
+* ``append``: rounds alternate.  A memoir round appends ``n`` one-event appends through
+  :class:`~memoir.journal.postgres.PostgresJournal` (lock, head, mint, COPY, NOTIFY,
+  COMMIT); a bare round INSERTs the very lines that round wrote, one row and one COMMIT
+  each, into a table of the same shape on its own connection.
+* ``writers``: 1 process, then 4, each appending one-event appends for a fixed time to
+  one journal; the figure is the aggregate rate of acknowledged appends.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import secrets
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+from bench._measure import Context, Figure, Target, median
+from memoir.events.memory import EntryAdded
+from memoir.events.types import Draft
+
+NAME = "postgres"
+SERVER = os.environ.get("MEMOIR_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+ENTRY = "The project builds with make; tests run under pytest -q in the venv."
+
+
+def _draft(i: int) -> Draft:
+    return Draft(data=EntryAdded(target="memory", entry_id=f"e-{i:012x}",
+                                 text=f"{ENTRY} #{i}"), actor="agent", session="s-0123456789ab")
+
+
+def _db_url(name: str) -> str:
+    parts = urlsplit(SERVER)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def _writer(url: str, seconds: float, start: float, offset: int,
+            out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    from memoir.journal.postgres import PostgresJournal
+
+    journal = PostgresJournal(url)
+    done = 0
+    while time.time() < start:
+        time.sleep(0.001)
+    end = start + seconds
+    while time.time() < end:
+        journal.append([_draft(offset + done)])
+        done += 1
+    journal.close()
+    out.put(done)
+
+
+def _aggregate(url: str, processes: int, seconds: float) -> float:
+    ctx = multiprocessing.get_context("spawn")
+    out: multiprocessing.Queue = ctx.Queue()  # type: ignore[type-arg]
+    start = time.time() + 2.0  # every process connected before the clock starts
+    procs = [ctx.Process(target=_writer, args=(url, seconds, start, p * 10_000_000, out))
+             for p in range(processes)]
+    for p in procs:
+        p.start()
+    total = sum(out.get(timeout=120) for _ in procs)
+    for p in procs:
+        p.join(timeout=60)
+    return total / seconds
+
+
+def run(ctx: Context) -> list[Figure]:
+    import psycopg
+
+    from memoir.journal.postgres import PostgresJournal
+
+    name = f"memoir_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(SERVER, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = _db_url(name)
+    n = ctx.pick(200, 1000)
+    rounds = ctx.pick(3, 5)
+    memoir_rates: list[float] = []
+    bare_rates: list[float] = []
+    try:
+        journal = PostgresJournal(url, create=True)
+        bare = psycopg.connect(url)
+        bare.execute("CREATE TABLE bare (seq bigint PRIMARY KEY, id text UNIQUE, type text, "
+                     "more int, hash text, line bytea)")
+        bare.commit()
+        seq = 0
+        for r in range(rounds):
+            started = time.perf_counter()
+            events = [journal.append([_draft(seq + i)])[0] for i in range(n)]
+            memoir_s = time.perf_counter() - started
+            lines = [line for _s, line in journal.read_lines(after=seq)]
+            started = time.perf_counter()
+            for event, line in zip(events, lines, strict=True):
+                bare.execute("INSERT INTO bare VALUES (%s, %s, %s, %s, %s, %s)",
+                             (event.seq, event.id, event.type, event.more, event.hash, line))
+                bare.commit()
+            bare_s = time.perf_counter() - started
+            seq += n
+            memoir_rates.append(n / memoir_s)
+            bare_rates.append(n / bare_s)
+            ctx.log(f"  round {r + 1}/{rounds}: memoir {n / memoir_s:,.0f}/s, "
+                    f"bare INSERT+COMMIT {n / bare_s:,.0f}/s")
+        bare.close()
+        journal.close()
+        seconds = ctx.pick(3.0, 10.0)
+        one = _aggregate(url, 1, seconds)
+        four = _aggregate(url, 4, seconds)
+        ctx.log(f"  writers: 1 process {one:,.0f}/s, 4 processes {four:,.0f}/s")
+    finally:
+        with psycopg.connect(SERVER, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return [
+        Figure(bench=NAME, name="PostgresJournal.append, 1 event, committed",
+               value=median(memoir_rates), unit="appends/s", better="higher",
+               baseline_name="psycopg INSERT of the same row + COMMIT, one connection",
+               baseline_value=median(bare_rates), target=Target("ratio", ">=", 0.6),
+               notes={"appends_per_round": n, "rounds": rounds,
+                      "memoir_rates": [round(x) for x in memoir_rates],
+                      "bare_rates": [round(x) for x in bare_rates]}),
+        Figure(bench=NAME, name="4 writer processes, one journal, aggregate appends",
+               value=four, unit="appends/s", better="higher",
+               baseline_name="1 writer process", baseline_value=one,
+               target=Target("ratio", ">=", 2.0), notes={"seconds": seconds}),
+    ]
