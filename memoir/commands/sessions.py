@@ -218,7 +218,7 @@ def _reading(ctx: click.Context) -> Memoir:
 
 def _index(handle: Memoir) -> SearchIndex:
     if handle.readonly:  # a home this process may not write: a private, current copy
-        index = SearchIndex(handle, TranscriptStore.in_home(handle.home, readonly=True),
+        index = SearchIndex(handle, TranscriptStore.of(handle, readonly=True),
                             scratch=True)
         click.get_current_context().call_on_close(index.close)
         return index

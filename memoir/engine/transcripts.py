@@ -10,6 +10,9 @@ Writing takes the store's own lock, appends every message of a turn (or of a who
 imported conversation) with one ``write``, and fsyncs before the turn's event is
 appended, so an event never points at bytes that are not there.  A crash between the two
 leaves unreferenced bytes in a pack, which nothing reads.  Packs roll over at 64 MiB.
+A home whose journal is shared (PostgreSQL) also keeps each body in the database, keyed
+by its reference, before the turn's event is appended: another machine reads a body its
+own packs do not hold from there, checked against the same hash.
 A reference names its pack, so readers need no index.  Packs are read and appended
 through :class:`~memoir.engine.safefs.Folder`: a link planted in the folder (a pack
 pointing at a shell's rc file, say) is never written or read through.
@@ -24,7 +27,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from memoir.engine.private import Folder
 from memoir.engine.safefs import LinkRefused
@@ -32,7 +35,15 @@ from memoir.errors import JournalCorrupted, NotFoundError
 from memoir.journal.locking import ProcessLock
 from memoir.names import TRANSCRIPT_REF
 
-__all__ = ["FOLDER", "TranscriptStore"]
+__all__ = ["FOLDER", "SharedBodies", "TranscriptStore"]
+
+
+class SharedBodies(Protocol):
+    """Where the bodies of a shared journal's homes meet (the PostgreSQL journal)."""
+
+    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None: ...
+
+    def body(self, ref: str) -> bytes | None: ...
 
 #: Where a home keeps its packs.
 FOLDER = ".memoir/transcripts"
@@ -49,7 +60,8 @@ class TranscriptStore:
     """The message bodies of a home (see the module docstring)."""
 
     def __init__(self, folder: Path | Folder, *, fsync: bool = True,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, shared: SharedBodies | None = None) -> None:
+        self.shared = shared
         self.place = Folder.of(folder)
         self.folder = self.place.path
         self.fsync = fsync
@@ -58,10 +70,19 @@ class TranscriptStore:
         self._lock: ProcessLock | None = None
 
     @classmethod
-    def in_home(cls, home: Path, *, fsync: bool = True,
-                readonly: bool = False) -> TranscriptStore:
+    def in_home(cls, home: Path, *, fsync: bool = True, readonly: bool = False,
+                shared: SharedBodies | None = None) -> TranscriptStore:
         """The store of the home at ``home`` (``.memoir/transcripts/``)."""
-        return cls(Folder(home, FOLDER), fsync=fsync, readonly=readonly)
+        return cls(Folder(home, FOLDER), fsync=fsync, readonly=readonly, shared=shared)
+
+    @classmethod
+    def of(cls, engine: Any, *, fsync: bool = True,
+           readonly: bool = False) -> TranscriptStore:
+        """The store of an open home: its packs, and its shared journal's bodies when
+        the journal keeps them (a PostgreSQL journal)."""
+        journal = getattr(engine, "journal", None)
+        shared = journal if hasattr(journal, "put_bodies") else None
+        return cls.in_home(engine.home, fsync=fsync, readonly=readonly, shared=shared)
 
     def put(self, messages: Sequence[dict[str, Any]]) -> list[str]:
         """Store ``messages`` (JSON-able dicts); their references, in order."""
@@ -86,6 +107,9 @@ class TranscriptStore:
         for line in lines:
             refs.append(f"{name}:{offset}:{len(line) - 1}:{_hash(line[:-1])}")
             offset += len(line)
+        if self.shared is not None:
+            self.shared.put_bodies([(ref, line[:-1]) for ref, line in zip(refs, lines,
+                                                                            strict=True)])
         return refs
 
     def _current_pack(self, adding: int) -> str:
@@ -107,16 +131,26 @@ class TranscriptStore:
         name, offset, length, digest = ref.split(":")
         start, size = int(offset), int(length)
         path = self.folder / f"{name}.jsonl"
+        data: bytes | None = None
         try:
             fd = self.place.open(path.name, os.O_RDONLY)
         except (FileNotFoundError, NotADirectoryError, LinkRefused) as exc:
-            raise NotFoundError(f"the transcript store has no {path.name} (message {ref}"
-                                f"{': ' + str(exc) if isinstance(exc, LinkRefused) else ''}); "
-                                "the journal is intact, the message body is lost") from None
-        try:
-            data = os.pread(fd, size, start)
-        finally:
-            os.close(fd)
+            data = self._shared(ref, digest)
+            if data is None:
+                raise NotFoundError(
+                    f"the transcript store has no {path.name} (message {ref}"
+                    f"{': ' + str(exc) if isinstance(exc, LinkRefused) else ''}); the "
+                    "journal is intact, the message body is lost") from None
+            fd = -1
+        if fd >= 0:
+            try:
+                data = os.pread(fd, size, start)
+            finally:
+                os.close(fd)
+            if len(data) != size or _hash(data) != digest:
+                # Another machine's pack of the same name: the shared copy is the body.
+                data = self._shared(ref, digest) or data
+        assert data is not None
         if len(data) != size or _hash(data) != digest:
             raise JournalCorrupted(f"{path}: the message at byte {start} does not match its "
                                    f"hash (reference {ref}): the transcript was altered")
@@ -124,6 +158,13 @@ class TranscriptStore:
         if not isinstance(value, dict):
             raise JournalCorrupted(f"{path}: the message at byte {start} is not an object")
         return value
+
+    def _shared(self, ref: str, digest: str) -> bytes | None:
+        """The body kept in the shared journal for ``ref``, when it matches its hash."""
+        if self.shared is None:
+            return None
+        data = self.shared.body(ref)
+        return data if data is not None and _hash(data) == digest else None
 
     def get_many(self, refs: Sequence[str]) -> list[dict[str, Any]]:
         return [self.get(ref) for ref in refs]

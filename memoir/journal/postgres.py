@@ -78,6 +78,10 @@ CREATE TABLE IF NOT EXISTS memoir_records (
     hash text NOT NULL,
     line bytea NOT NULL
 );
+CREATE TABLE IF NOT EXISTS memoir_transcripts (
+    ref text PRIMARY KEY,
+    body bytea NOT NULL
+);
 CREATE OR REPLACE FUNCTION memoir_append_only() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -192,7 +196,7 @@ class _Database:
         tables = {row[0] for row in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = "
             "current_schema()").fetchall()}
-        ours = {"memoir_meta", "memoir_records"}
+        ours = {"memoir_meta", "memoir_records", "memoir_transcripts"}
         if not tables & ours:
             if not create:
                 raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
@@ -221,6 +225,31 @@ class _Database:
             raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: schema version "
                                f"{version} is newer than this memoir's ({SCHEMA_VERSION}); "
                                "upgrade memoir")
+
+    # -- transcript bodies, shared by every home of the journal --------------------------
+
+    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None:
+        """Keep message bodies by their transcript reference (a reference names its
+        bytes' hash, so the same reference from two machines is the same body)."""
+        if not pairs:
+            return
+        rows = ", ".join(["(%s, %s)"] * len(pairs))
+        params = [value for pair in pairs for value in pair]
+        with self._mutex:
+            for attempt in (1, 2):
+                try:
+                    self._conn().execute(f"INSERT INTO memoir_transcripts VALUES {rows} "
+                                         "ON CONFLICT (ref) DO NOTHING", params)
+                    return
+                except self._psycopg.OperationalError as exc:
+                    self._reader = None
+                    if attempt == 2:
+                        raise _connect_error(self.url, exc) from None
+
+    def body(self, ref: str) -> bytes | None:
+        """The body kept for ``ref`` (None: none)."""
+        rows = self._query("SELECT body FROM memoir_transcripts WHERE ref = %s", (ref,))
+        return bytes(rows[0][0]) if rows else None
 
     def schema_version(self) -> int:
         rows = self._query("SELECT value FROM memoir_meta WHERE key = 'schema_version'")

@@ -416,7 +416,7 @@ def index_of(engine: Home) -> SearchIndex:
     """The search index of a handle (one per handle, its connection kept open)."""
     found = _INDEXES.get(engine)
     if found is None:
-        store = TranscriptStore.in_home(engine.home, readonly=True)
+        store = TranscriptStore.of(engine, readonly=True)
         found = _INDEXES[engine] = SearchIndex(engine, store)
     return found
 

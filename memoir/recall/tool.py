@@ -56,7 +56,7 @@ _READ_HEAD, _READ_TAIL = 20, 10
 
 
 def _store(engine: Home) -> TranscriptStore:
-    return TranscriptStore.in_home(engine.home, readonly=True)
+    return TranscriptStore.of(engine, readonly=True)
 
 
 def read_session(engine: Home, session_id: str, *, tools: bool = False) -> dict[str, Any]:

@@ -71,9 +71,8 @@ class Learning:
 
     def __init__(self, engine: Home) -> None:
         self.engine = engine
-        self.transcripts = TranscriptStore.in_home(
-            engine.home,
-            fsync=engine.config.journal.durability != "never", readonly=engine.readonly)
+        self.transcripts = TranscriptStore.of(
+            engine, fsync=engine.config.journal.durability != "never", readonly=engine.readonly)
         self.queue = ReviewQueue(engine, self.transcripts, lambda: make_backend(engine))
         self._submitted: dict[str, int] = {}
         self._lock = threading.Lock()

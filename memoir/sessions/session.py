@@ -199,7 +199,7 @@ class Session:
         them itself.  See :mod:`memoir.prompt.assemble`."""
         if self._procedural is None:
             self._procedural = Procedural(self.engine.view(self.pinned_seq))
-        store = TranscriptStore.in_home(self.engine.home, readonly=self.engine.readonly)
+        store = TranscriptStore.of(self.engine, readonly=self.engine.readonly)
         return build_prompt(self.engine, store, self.id, self.pinned_seq, self.prompt_blocks(),
                             self._procedural, message, journal=not self.engine.readonly)
 

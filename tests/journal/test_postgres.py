@@ -218,3 +218,21 @@ def test_watch_writes_another_machines_changes_into_this_folder(
     finally:
         code, err = watcher.stop()
     assert code == 0, err
+
+
+def test_a_conversation_recorded_on_one_machine_is_found_on_another(
+        tmp_path: Path, pg_url: str) -> None:
+    a, b = _two_machines(tmp_path, pg_url)
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([
+        {"role": "user", "content": "The nightly ETL job keeps timing out on Nomad."},
+        {"role": "assistant", "content": "Raise its timeout to 2h."}]), encoding="utf-8")
+    assert _memoir("--home", str(a), "sessions", "import", str(chat)).returncode == 0
+    assert not (b / ".memoir" / "transcripts").exists() or not any(
+        (b / ".memoir" / "transcripts").glob("pack-*"))
+    found = _memoir("--home", str(b), "--json", "sessions", "search", "nomad")
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert hits and "Nomad" in hits[0]["snippet"]
+    shown = _memoir("--home", str(b), "sessions", "show", hits[0]["session"])
+    assert "The nightly ETL job keeps timing out on Nomad." in shown.stdout
