@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -163,7 +163,8 @@ class _Database:
     # -- connections ---------------------------------------------------------------------
 
     def _connect(self, *, autocommit: bool = True) -> Any:
-        kwargs: dict[str, Any] = {"autocommit": autocommit, "connect_timeout": 10}
+        kwargs: dict[str, Any] = {"autocommit": autocommit, "connect_timeout": 10,
+                                  "application_name": "memoir"}
         if self._password is not None:
             kwargs["password"] = self._password
         try:
@@ -385,28 +386,37 @@ class PostgresJournal(_Database, Journal):
     @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
         with self._write_mutex:
-            conn = self._writer
-            if conn is None or conn.closed or conn.broken:
-                if conn is not None:
-                    log.warning("journal.reconnected", journal=redact_url(self.url))
-                conn = self._writer = self._connect(autocommit=False)
-                conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
-                conn.commit()
             try:
-                yield _PostgresWriter(self, conn)
+                yield _PostgresWriter(self)
             finally:
                 self._staged, self._lines = [], []
-                if self._tx is not None:
+                if self._tx is not None and self._writer is not None:
                     self._tx = None
                     try:
-                        conn.rollback()  # gives up the lock; nothing staged is written
+                        self._writer.rollback()  # gives up the lock; nothing staged is written
                     except self._psycopg.Error:
                         self._writer = None  # the lock went with the connection
 
-    def _lock_tx(self, conn: Any) -> tuple[int, bytes]:
+    def _writer_conn(self) -> Any:
+        """The writer's connection (not autocommit), opened again after it was lost."""
+        conn = self._writer
+        if conn is None or conn.closed or conn.broken:
+            if conn is not None:
+                log.warning("journal.reconnected", journal=redact_url(self.url))
+            conn = self._writer = self._connect(autocommit=False)
+            conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
+            conn.commit()
+        return conn
+
+    def _lock_tx(self) -> tuple[int, bytes]:
         """Hold the journal's lock in a transaction of the writer's connection (taken
-        on the first stage; COMMIT or ROLLBACK gives it up) and read the head under it."""
-        if self._tx is None:
+        on the first stage; COMMIT or ROLLBACK gives it up) and read the head under it.
+        A connection found dead here, before anything was staged, is opened again once
+        (the server restarted, an idle connection was cut): nothing was lost with it."""
+        for attempt in (1, 2):
+            if self._tx is not None:
+                return self._tx
+            conn = self._writer_conn()
             try:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
                 # A statement of its own: its snapshot is taken once the lock is held.
@@ -417,10 +427,21 @@ class PostgresJournal(_Database, Journal):
                 raise ConflictError(f"could not lock the journal within "
                                     f"{self.lock_timeout:g} s: another writer holds it",
                                     head=self.head()) from None
+            except self._psycopg.OperationalError as exc:
+                if attempt == 2 or self._staged:
+                    self._writer = None
+                    raise _connect_error(self.url, exc) from None
+                log.warning("journal.reconnecting", journal=redact_url(self.url),
+                            why=" ".join(str(exc).split())[:200])
+                with suppress(self._psycopg.Error):
+                    conn.close()
+                self._writer = None
+                continue
             except self._psycopg.Error as exc:
                 self._writer = None
                 raise _connect_error(self.url, exc) from None
             self._tx = (int(row[0]), str(row[1]).encode()) if row else (0, GENESIS)
+        assert self._tx is not None
         return self._tx
 
     def verify(self, progress: Progress | None = None) -> VerifyReport:
@@ -512,7 +533,7 @@ class PostgresJournal(_Database, Journal):
                            (list(ids),))
         return {str(i): int(s) for i, s in rows}
 
-    def _stage(self, conn: Any, drafts: Sequence[Draft],
+    def _stage(self, drafts: Sequence[Draft],
                expect: Expectation | None) -> list[Event]:
         if not drafts:
             return []
@@ -528,20 +549,21 @@ class PostgresJournal(_Database, Journal):
         if self._staged:
             seq, prev = self._staged[-1].seq, self._staged[-1].hash.encode()
         else:
-            seq, prev = self._lock_tx(conn)
+            seq, prev = self._lock_tx()
         check_expectation(self, seq, expect, pending=self._staged)
         lines, out = mint_records([drafts], (seq, prev), self.clock)
         self._staged.extend(out)
         self._lines.extend(lines)
         return out
 
-    def _write(self, conn: Any) -> None:
+    def _write(self) -> None:
         staged, lines = self._staged, self._lines
         if not staged:
             return
         self._staged, self._lines = [], []
         psycopg = self._psycopg
-        self._lock_tx(conn)
+        self._lock_tx()
+        conn = self._writer
         try:
             # One statement (the rows, and a notice to every listener, sent on COMMIT),
             # then the COMMIT: two round trips, as a bare INSERT and COMMIT.
@@ -578,20 +600,19 @@ class PostgresJournal(_Database, Journal):
 
 
 class _PostgresWriter(JournalWriter):
-    def __init__(self, journal: PostgresJournal, conn: Any) -> None:
+    def __init__(self, journal: PostgresJournal) -> None:
         self._journal = journal
-        self._conn = conn
 
     @property
     def head(self) -> int:
         staged = self._journal._staged
         if staged:
             return staged[-1].seq
-        return self._journal._lock_tx(self._conn)[0]
+        return self._journal._lock_tx()[0]
 
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
-        return self._journal._stage(self._conn, drafts, expect)
+        return self._journal._stage(drafts, expect)
 
     def write(self, *, sync: bool = True) -> int | None:
-        self._journal._write(self._conn)
+        self._journal._write()
         return None

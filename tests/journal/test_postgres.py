@@ -236,3 +236,26 @@ def test_a_conversation_recorded_on_one_machine_is_found_on_another(
     assert hits and "Nomad" in hits[0]["snippet"]
     shown = _memoir("--home", str(b), "sessions", "show", hits[0]["session"])
     assert "The nightly ETL job keeps timing out on Nomad." in shown.stdout
+
+
+def test_a_writer_whose_connection_was_cut_reconnects_by_itself(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    from tests.journal.test_journal_conformance import added
+
+    journal = PostgresJournal(pg_url, create=True)
+    try:
+        journal.append([added("before the cut")])
+        # The server ends every memoir connection (as a restart or an admin would).
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            cut = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE application_name = 'memoir' AND datname = "
+                                "current_database()").fetchall()
+        assert cut
+        with caplog.at_level("WARNING", logger="memoir"):
+            (event,) = journal.append([added("after the cut", entry="e-000000000002")])
+        assert event.seq == 2
+        assert any("journal.reconnect" in r.getMessage() for r in caplog.records)
+        assert [e.seq for e in journal.read()] == [1, 2]
+        assert journal.verify().records == 2
+    finally:
+        journal.close()
