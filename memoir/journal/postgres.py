@@ -3,8 +3,8 @@
 Each record is a row holding the exact line the file journal would hold for it (so
 records are byte-identical across backends and ``memoir journal copy`` moves them
 unchanged), with its seq, id, type, ``more`` and hash beside it for the queries.
-Writers on any machine are serialised by the database: a writer holds a session-level
-advisory lock while it appends, and each append (or group of staged appends) is one
+Writers on any machine are serialised by the database: a writer holds an advisory lock
+in its transaction while it appends, and each append (or group of staged appends) is one
 transaction — durable when PostgreSQL acknowledges the COMMIT.  Seqs are minted under
 that lock, head + 1, so they stay gapless in commit order; the primary key refuses a
 second record at a seq, the unique id refuses a second copy of a record.
@@ -20,17 +20,14 @@ URL into anything memoir writes or prints (:func:`redact_url`).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 
 from memoir.clock import Clock, SystemClock
 from memoir.errors import (
-    ConfigError,
     ConflictError,
     JournalCorrupted,
     JournalError,
@@ -39,7 +36,6 @@ from memoir.errors import (
 )
 from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
 from memoir.events.types import Draft, Event
-from memoir.install import extra_hint
 from memoir.journal.interface import (
     Expectation,
     Journal,
@@ -51,234 +47,22 @@ from memoir.journal.interface import (
     mint_records,
     retried_span,
 )
-from memoir.logs import get_logger
+from memoir.journal.pg_database import (
+    CHANNEL,
+    CHUNK,
+    LOCK_KEY,
+    SCHEMA_VERSION,
+    Database,
+    connect_error,
+    is_postgres_url,
+    log,
+    redact_url,
+)
 
 __all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
 
-log = get_logger("memoir.journal")
 
-#: The version of the tables below; a database at a newer one is refused.
-SCHEMA_VERSION = 1
-#: The advisory lock key writers hold (any 64-bit number, the same for everyone).
-_LOCK_KEY = 0x6D656D6F6972  # "memoir"
-#: The channel a commit notifies with its last seq (LISTEN/NOTIFY).
-CHANNEL = "memoir_journal"
-_CHUNK = 5_000
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS memoir_meta (
-    key text PRIMARY KEY,
-    value text NOT NULL
-);
-CREATE TABLE IF NOT EXISTS memoir_records (
-    seq bigint PRIMARY KEY CHECK (seq > 0),
-    id text NOT NULL UNIQUE,
-    type text NOT NULL,
-    more integer NOT NULL CHECK (more >= 0),
-    hash text NOT NULL,
-    line bytea NOT NULL
-);
-CREATE TABLE IF NOT EXISTS memoir_transcripts (
-    ref text PRIMARY KEY,
-    body bytea NOT NULL
-);
-CREATE OR REPLACE FUNCTION memoir_append_only() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'memoir_records is append-only: % refused', TG_OP
-        USING ERRCODE = 'insufficient_privilege';
-END;
-$$;
-DROP TRIGGER IF EXISTS memoir_records_no_change ON memoir_records;
-CREATE TRIGGER memoir_records_no_change BEFORE UPDATE OR DELETE ON memoir_records
-    FOR EACH ROW EXECUTE FUNCTION memoir_append_only();
-DROP TRIGGER IF EXISTS memoir_records_no_truncate ON memoir_records;
-CREATE TRIGGER memoir_records_no_truncate BEFORE TRUNCATE ON memoir_records
-    FOR EACH STATEMENT EXECUTE FUNCTION memoir_append_only();
-"""
-
-
-def is_postgres_url(url: str) -> bool:
-    return urlsplit(url).scheme in ("postgresql", "postgres")
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its password (``postgresql://ada:***@host/db``), for anything
-    shown or written."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit((parts.scheme, f"{user}:***@{host}{port}", parts.path, parts.query,
-                       parts.fragment))
-
-
-def _driver() -> Any:
-    try:
-        import psycopg
-    except ImportError:
-        raise ConfigError(extra_hint("postgres", "a PostgreSQL journal")) from None
-    return psycopg
-
-
-def _connect_error(url: str, exc: Exception) -> JournalUnavailable:
-    """One line for a connection that failed: the server down, the database missing,
-    a role without a privilege."""
-    text = " ".join(str(exc).split())
-    shown = redact_url(url)
-    if "does not exist" in text and "database" in text:
-        why = f"the database does not exist ({text}); create it (createdb) or fix the URL"
-    elif "password authentication failed" in text or "no password supplied" in text:
-        why = ("the server refused the login; give the password through PGPASSWORD, "
-               "~/.pgpass or journal.password_env (never in the URL kept in config.yaml)")
-    elif "permission denied" in text:
-        why = f"the role lacks a privilege ({text}); see docs/postgres.md for the GRANTs"
-    elif "Connection refused" in text or "could not connect" in text or "timeout" in text:
-        why = f"the server is not reachable ({text}); is PostgreSQL running?"
-    else:
-        why = text
-    return JournalUnavailable(f"PostgreSQL journal {shown}: {why}")
-
-
-class _Database:
-    """The connections of one process to the database at ``url``: one for reads, one
-    for the writer (it holds the advisory lock), one that LISTENs; each opened again,
-    with a notice, after it was lost."""
-
-    def __init__(self, url: str, *, password: str | None) -> None:
-        if not is_postgres_url(url):
-            raise ConfigError(f"not a PostgreSQL URL: {redact_url(url)!r} (postgresql://"
-                              "USER@HOST:PORT/DB)")
-        self.url = url
-        self._password = password
-        self._psycopg = _driver()
-        self._mutex = threading.RLock()  # one thread at a time on a connection
-        self._write_mutex = threading.RLock()  # this process's writers, one at a time
-        self._reader: Any = None
-        self._writer: Any = None
-        self._listener: Any = None
-
-    # -- connections ---------------------------------------------------------------------
-
-    def _connect(self, *, autocommit: bool = True) -> Any:
-        kwargs: dict[str, Any] = {"autocommit": autocommit, "connect_timeout": 10,
-                                  "application_name": "memoir"}
-        if self._password is not None:
-            kwargs["password"] = self._password
-        try:
-            return self._psycopg.connect(self.url, **kwargs)
-        except self._psycopg.Error as exc:
-            raise _connect_error(self.url, exc) from None
-
-    def _conn(self) -> Any:
-        """The reading connection (autocommit), opened again after it was lost."""
-        if self._reader is None or self._reader.closed or self._reader.broken:
-            if self._reader is not None:
-                log.warning("journal.reconnected", journal=redact_url(self.url))
-            self._reader = self._connect()
-        return self._reader
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a read, once more on a fresh connection if the first was lost."""
-        with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    return list(self._conn().execute(sql, params).fetchall())
-                except self._psycopg.OperationalError as exc:
-                    self._reader = None
-                    if attempt == 2:
-                        raise _connect_error(self.url, exc) from None
-        return []  # unreachable
-
-    def _check_schema(self, create: bool) -> None:
-        conn = self._conn()
-        tables = {row[0] for row in conn.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-            "current_schema()").fetchall()}
-        ours = {"memoir_meta", "memoir_records", "memoir_transcripts"}
-        if not tables & ours:
-            if not create:
-                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
-                                   "holds no memoir journal; `memoir init --journal URL` "
-                                   "creates one")
-            if tables:
-                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
-                                   f"holds other tables ({', '.join(sorted(tables)[:5])}); "
-                                   "give memoir a database of its own")
-            try:
-                with conn.transaction():
-                    conn.execute(_SCHEMA)
-                    conn.execute("INSERT INTO memoir_meta VALUES ('schema_version', %s) "
-                                 "ON CONFLICT (key) DO NOTHING", (str(SCHEMA_VERSION),))
-            except self._psycopg.Error as exc:
-                raise _connect_error(self.url, exc) from None
-            return
-        if not ours <= tables:
-            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's tables "
-                               "are incomplete (missing "
-                               f"{', '.join(sorted(ours - tables))})")
-        row = conn.execute("SELECT value FROM memoir_meta WHERE key = "
-                           "'schema_version'").fetchone()
-        version = int(row[0]) if row else 0
-        if version > SCHEMA_VERSION:
-            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: schema version "
-                               f"{version} is newer than this memoir's ({SCHEMA_VERSION}); "
-                               "upgrade memoir")
-
-    # -- transcript bodies, shared by every home of the journal --------------------------
-
-    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None:
-        """Keep message bodies by their transcript reference (a reference names its
-        bytes' hash, so the same reference from two machines is the same body)."""
-        if not pairs:
-            return
-        rows = ", ".join(["(%s, %s)"] * len(pairs))
-        params = [value for pair in pairs for value in pair]
-        with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    self._conn().execute(f"INSERT INTO memoir_transcripts VALUES {rows} "
-                                         "ON CONFLICT (ref) DO NOTHING", params)
-                    return
-                except self._psycopg.OperationalError as exc:
-                    self._reader = None
-                    if attempt == 2:
-                        raise _connect_error(self.url, exc) from None
-
-    def body(self, ref: str) -> bytes | None:
-        """The body kept for ``ref`` (None: none)."""
-        rows = self._query("SELECT body FROM memoir_transcripts WHERE ref = %s", (ref,))
-        return bytes(rows[0][0]) if rows else None
-
-    def schema_version(self) -> int:
-        rows = self._query("SELECT value FROM memoir_meta WHERE key = 'schema_version'")
-        return int(rows[0][0]) if rows else 0
-
-    def wait_for_append(self, timeout: float) -> bool:
-        """Wait until a writer (of any machine) commits, at most ``timeout`` seconds:
-        LISTEN/NOTIFY on a connection of its own; True when told of a commit.  A lost
-        connection is opened again next time (the caller polls meanwhile)."""
-        try:
-            if self._listener is None or self._listener.closed or self._listener.broken:
-                self._listener = self._connect()
-                self._listener.execute(f"LISTEN {CHANNEL}")
-            for _note in self._listener.notifies(timeout=timeout, stop_after=1):
-                return True
-        except (self._psycopg.Error, JournalError):
-            self._listener = None
-        return False
-
-    def close(self) -> None:
-        with self._mutex, self._write_mutex:
-            for conn in (self._reader, self._writer, self._listener):
-                if conn is not None and not conn.closed:
-                    conn.close()
-            self._reader = self._writer = self._listener = None
-
-
-class PostgresJournal(_Database, Journal):
+class PostgresJournal(Database, Journal):
     """The journal in the PostgreSQL database at ``url`` (see the module docstring).
 
     ``create``: create memoir's tables in an empty database (``memoir init --journal``);
@@ -323,20 +107,6 @@ class PostgresJournal(_Database, Journal):
             raise JournalCorrupted(f"record {seq} is missing (seqs must be gapless)", seq=seq)
         return hash_of_line(bytes(rows[0][0]))
 
-    def _rows(self, after: int, until: int | None) -> Iterator[tuple[int, bytes]]:
-        """(seq, line) for ``after < seq <= until``, in chunks."""
-        last = max(after, 0)
-        while True:
-            bound = "" if until is None else " AND seq <= %s"
-            params: tuple[Any, ...] = (last,) if until is None else (last, until)
-            rows = self._query("SELECT seq, line FROM memoir_records WHERE seq > %s"
-                               f"{bound} ORDER BY seq LIMIT {_CHUNK}", params)
-            for seq, line in rows:
-                yield int(seq), bytes(line)
-            if len(rows) < _CHUNK:
-                return
-            last = int(rows[-1][0])
-
     def _decode(self, seq: int, line: bytes) -> Event:
         try:
             event = self._decoder.decode(line)
@@ -373,7 +143,7 @@ class PostgresJournal(_Database, Journal):
         top = self.head() if until is None else min(until, self.head())
         low = max(after, 0)
         while top > low:
-            start = max(low, top - _CHUNK)
+            start = max(low, top - CHUNK)
             chunk = list(self.read(after=start, until=top))
             yield from reversed(chunk)
             top = start
@@ -397,17 +167,6 @@ class PostgresJournal(_Database, Journal):
                     except self._psycopg.Error:
                         self._writer = None  # the lock went with the connection
 
-    def _writer_conn(self) -> Any:
-        """The writer's connection (not autocommit), opened again after it was lost."""
-        conn = self._writer
-        if conn is None or conn.closed or conn.broken:
-            if conn is not None:
-                log.warning("journal.reconnected", journal=redact_url(self.url))
-            conn = self._writer = self._connect(autocommit=False)
-            conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
-            conn.commit()
-        return conn
-
     def _lock_tx(self) -> tuple[int, bytes]:
         """Hold the journal's lock in a transaction of the writer's connection (taken
         on the first stage; COMMIT or ROLLBACK gives it up) and read the head under it.
@@ -418,7 +177,7 @@ class PostgresJournal(_Database, Journal):
                 return self._tx
             conn = self._writer_conn()
             try:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
                 # A statement of its own: its snapshot is taken once the lock is held.
                 row = conn.execute("SELECT seq, hash FROM memoir_records ORDER BY seq DESC "
                                    "LIMIT 1").fetchone()
@@ -430,7 +189,7 @@ class PostgresJournal(_Database, Journal):
             except self._psycopg.OperationalError as exc:
                 if attempt == 2 or self._staged:
                     self._writer = None
-                    raise _connect_error(self.url, exc) from None
+                    raise connect_error(self.url, exc) from None
                 log.warning("journal.reconnecting", journal=redact_url(self.url),
                             why=" ".join(str(exc).split())[:200])
                 with suppress(self._psycopg.Error):
@@ -439,7 +198,7 @@ class PostgresJournal(_Database, Journal):
                 continue
             except self._psycopg.Error as exc:
                 self._writer = None
-                raise _connect_error(self.url, exc) from None
+                raise connect_error(self.url, exc) from None
             self._tx = (int(row[0]), str(row[1]).encode()) if row else (0, GENESIS)
         assert self._tx is not None
         return self._tx
@@ -525,13 +284,6 @@ class PostgresJournal(_Database, Journal):
             return count
 
     # -- writing (under the advisory lock) -------------------------------------------------
-
-    def _ids(self, ids: Sequence[str]) -> dict[str, int]:
-        if not ids:
-            return {}
-        rows = self._query("SELECT id, seq FROM memoir_records WHERE id = ANY(%s)",
-                           (list(ids),))
-        return {str(i): int(s) for i, s in rows}
 
     def _stage(self, drafts: Sequence[Draft],
                expect: Expectation | None) -> list[Event]:
