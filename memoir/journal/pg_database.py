@@ -147,12 +147,15 @@ class Database:
             self._reader = self._connect()
         return self._reader
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a read, once more on a fresh connection if the first was lost."""
+    def _query(self, sql: str, params: Sequence[Any] = (), *,
+               rows: bool = True) -> list[tuple[Any, ...]]:
+        """Run a statement on the reading connection (autocommit), once more on a fresh
+        connection if the first was lost; its rows (``rows=False``: none to fetch)."""
         with self._mutex:
             for attempt in (1, 2):
                 try:
-                    return list(self._conn().execute(sql, params).fetchall())
+                    cursor = self._conn().execute(sql, params)
+                    return list(cursor.fetchall()) if rows else []
                 except self._psycopg.OperationalError as exc:
                     self._reader = None
                     if attempt == 2:
@@ -201,18 +204,9 @@ class Database:
         bytes' hash, so the same reference from two machines is the same body)."""
         if not pairs:
             return
-        rows = ", ".join(["(%s, %s)"] * len(pairs))
-        params = [value for pair in pairs for value in pair]
-        with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    self._conn().execute(f"INSERT INTO memoir_transcripts VALUES {rows} "
-                                         "ON CONFLICT (ref) DO NOTHING", params)
-                    return
-                except self._psycopg.OperationalError as exc:
-                    self._reader = None
-                    if attempt == 2:
-                        raise connect_error(self.url, exc) from None
+        values = ", ".join(["(%s, %s)"] * len(pairs))
+        self._query(f"INSERT INTO memoir_transcripts VALUES {values} ON CONFLICT (ref) DO "
+                    "NOTHING", [value for pair in pairs for value in pair], rows=False)
 
     def body(self, ref: str) -> bytes | None:
         """The body kept for ``ref`` (None: none)."""
