@@ -18,10 +18,10 @@ def backup(ctx: click.Context, archive: Path) -> None:
     """Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml
     and a manifest (head seq, chain hash, a SHA-256 per file). Safe while agents write:
     the archive holds every append complete when it started."""
-    from memoir.engine.backup import write_backup
+    from memoir.engine.backup import backup_home
 
     handle = open_home(ctx, readonly=True, lazy=True)
-    info = write_backup(Path(handle.home), archive)
+    info = backup_home(handle, archive)
     if is_json():
         echo_json({"archive": str(archive), **info.as_json()})
         return

@@ -33,12 +33,13 @@ def journal_group() -> None:
     """The journal itself: copy it to PostgreSQL or a file, upgrade its schema."""
 
 
-def _source(ctx: click.Context) -> tuple[Path, FileJournal | PostgresJournal]:
+def _source(ctx: click.Context, *, upgrade: bool = False
+            ) -> tuple[Path, FileJournal | PostgresJournal]:
     home = Path(home_path(ctx) or default_home()).expanduser()
     config = load_config(home) if home.is_dir() else None
     if config is not None and config.journal.url:
-        journal: FileJournal | PostgresJournal = shared_journal(config, SystemClock(),
-                                                                readonly=True)
+        journal: FileJournal | PostgresJournal = shared_journal(
+            config, SystemClock(), readonly=not upgrade, upgrade=upgrade)
     elif (home / JOURNAL_FILE).is_file():
         journal = FileJournal(home / JOURNAL_FILE, readonly=True)
     else:
@@ -102,9 +103,10 @@ def copy(ctx: click.Context, dest: str) -> None:
 @home_option
 @click.pass_context
 def upgrade(ctx: click.Context) -> None:
-    """Bring the PostgreSQL journal's schema to this memoir's version (a file journal
-    has none to upgrade)."""
-    _home, journal = _source(ctx)
+    """Bring the PostgreSQL journal's schema to this memoir's version: add the tables a
+    database made by an older memoir lacks (run it as a role that may create tables; a
+    file journal has no schema to upgrade)."""
+    _home, journal = _source(ctx, upgrade=True)
     if not isinstance(journal, PostgresJournal):
         if is_json():
             echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False})
@@ -116,4 +118,5 @@ def upgrade(ctx: click.Context) -> None:
         echo_json({"schema_version": version, "current": SCHEMA_VERSION,
                    "upgraded": False})
         return
-    click.echo(f"schema version {version}: up to date (this memoir's is {SCHEMA_VERSION})")
+    click.echo(f"schema version {version}: memoir's tables are all there (this memoir's "
+               f"version is {SCHEMA_VERSION})")

@@ -41,10 +41,13 @@ from memoir.engine import safefs
 from memoir.engine.seals import SEALS_FILE, seal_lines
 from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.errors import JournalCorrupted, NotFoundError, UnknownEventType, ValidationError
+from memoir.events.codec import hash_of_line
 from memoir.journal import FileJournal
+from memoir.journal.postgres import PostgresJournal
 from memoir.layout import JOURNAL_FILE
 
-__all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "restore_archive", "write_backup"]
+__all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "backup_home", "restore_archive",
+           "write_backup"]
 
 BACKUP_FORMAT = "memoir-backup/1"
 MANIFEST = "manifest.json"
@@ -116,22 +119,48 @@ def _open_regular(home: Path, rel: str) -> int | None:
     return fd
 
 
-def write_backup(home: Path, target: Path) -> BackupInfo:
+def backup_home(engine: Any, target: Path) -> BackupInfo:
+    """Write an archive of the open home ``engine`` (see :func:`write_backup`).  A home
+    whose journal is a database gets the journal's records as of now as the archive's
+    journal file: restored, it is a home with a file journal (`memoir journal copy`
+    puts it back into a database)."""
+    journal = engine.journal
+    if not isinstance(journal, PostgresJournal):
+        return write_backup(Path(engine.home), target)
+    with tempfile.TemporaryFile() as spool:
+        last = None
+        for seq, line in journal.read_lines():
+            spool.write(line + b"\n")
+            last = (seq, line)
+        spool.flush()
+        seq, head_hash = (last[0], hash_of_line(last[1]).decode()) if last else (0, "")
+        return write_backup(Path(engine.home), target,
+                            spooled=(spool.fileno(), spool.tell(), seq, head_hash))
+
+
+def write_backup(home: Path, target: Path, *,
+                 spooled: tuple[int, int, int, str] | None = None) -> BackupInfo:
     """Write an archive of ``home`` to ``target`` (written aside, then renamed into
     place, so a failed backup leaves no half archive under the name).  Every file is
-    opened without following a link: an archive holds the home's own files only."""
+    opened without following a link: an archive holds the home's own files only.
+    ``spooled``: (descriptor, size, head seq, head hash) of journal lines to archive
+    instead of the home's journal.jsonl (a database's records)."""
     journal_path = home / JOURNAL_FILE
-    journal_fd = _open_regular(home, JOURNAL_FILE)
+    journal_fd = os.dup(spooled[0]) if spooled else _open_regular(home, JOURNAL_FILE)
     if journal_fd is None:
         raise NotFoundError(f"no journal at {journal_path}: nothing to back up")
     fds: dict[str, tuple[int, int]] = {}
     try:
-        journal = FileJournal(journal_path, readonly=True, scan=False)
-        try:
-            end = journal.end()
-        finally:
-            journal.close()
-        fds[JOURNAL_FILE] = (journal_fd, end.offset)
+        if spooled is not None:
+            end_offset, end_seq, end_hash = spooled[1], spooled[2], spooled[3]
+        else:
+            journal = FileJournal(journal_path, readonly=True, scan=False)
+            try:
+                end = journal.end()
+            finally:
+                journal.close()
+            end_offset, end_seq, end_hash = end.offset, end.seq, end.hash.decode()
+        fds[JOURNAL_FILE] = (journal_fd, end_offset)
         for name in sorted(safefs.listdir(home, TRANSCRIPTS)):
             if _PACK.fullmatch(name):
                 fd = _open_regular(home, f"{TRANSCRIPTS}/{name}")
@@ -140,8 +169,8 @@ def write_backup(home: Path, target: Path) -> BackupInfo:
         config_fd = _open_regular(home, CONFIG_FILE)
         if config_fd is not None:
             fds[CONFIG_FILE] = (config_fd, os.fstat(config_fd).st_size)
-        seals = seal_lines(home, end.seq)
-        return _write_archive(target, fds, seals, end.seq, end.hash.decode())
+        seals = seal_lines(home, end_seq)
+        return _write_archive(target, fds, seals, end_seq, end_hash)
     finally:
         for fd, _size in fds.values():
             os.close(fd)

@@ -35,7 +35,7 @@ def seen_seq(checkpoints: CheckpointStore, materializer: Materializer) -> int:
 
 
 def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
-                   create: bool = False) -> PostgresJournal:
+                   create: bool = False, upgrade: bool = False) -> PostgresJournal:
     """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
     its password from ``journal.password_env`` when that is set."""
     url = config.journal.url
@@ -46,7 +46,7 @@ def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
         if password is None:
             raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "
                               "which is not set")
-    return PostgresJournal(url, clock=clock, create=create, password=password,
+    return PostgresJournal(url, clock=clock, create=create, upgrade=upgrade, password=password,
                            readonly=readonly,
                            lock_timeout=config.journal.lock_timeout_seconds)
 

@@ -162,7 +162,7 @@ class Database:
                         raise connect_error(self.url, exc) from None
         return []  # unreachable
 
-    def _check_schema(self, create: bool) -> None:
+    def _check_schema(self, create: bool, upgrade: bool = False) -> None:
         conn = self._conn()
         tables = {row[0] for row in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = "
@@ -186,9 +186,16 @@ class Database:
                 raise connect_error(self.url, exc) from None
             return
         if not ours <= tables:
-            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's tables "
-                               "are incomplete (missing "
-                               f"{', '.join(sorted(ours - tables))})")
+            if not upgrade or "memoir_records" not in tables:
+                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's "
+                                   "tables are incomplete (missing "
+                                   f"{', '.join(sorted(ours - tables))}); `memoir journal "
+                                   "upgrade` adds them")
+            try:
+                with conn.transaction():
+                    conn.execute(_SCHEMA)  # every statement is "if not exists" or replaces
+            except self._psycopg.Error as exc:
+                raise connect_error(self.url, exc) from None
         row = conn.execute("SELECT value FROM memoir_meta WHERE key = "
                            "'schema_version'").fetchone()
         version = int(row[0]) if row else 0

@@ -73,6 +73,7 @@ class PostgresJournal(Database, Journal):
     persistent = True
 
     def __init__(self, url: str, *, clock: Clock | None = None, create: bool = False,
+                 upgrade: bool = False,
                  password: str | None = None, readonly: bool = False,
                  lock_timeout: float = 60.0) -> None:
         super().__init__(url, password=password)
@@ -84,7 +85,7 @@ class PostgresJournal(Database, Journal):
         self._lines: list[bytes] = []
         self._tx: tuple[int, bytes] | None = None  # the head, while the writer holds the lock
         with self._mutex:
-            self._check_schema(create)
+            self._check_schema(create, upgrade)
 
     def __repr__(self) -> str:
         return f"PostgresJournal({redact_url(self.url)!r})"

@@ -259,3 +259,29 @@ def test_a_writer_whose_connection_was_cut_reconnects_by_itself(
         assert journal.verify().records == 2
     finally:
         journal.close()
+
+
+def test_backup_of_a_database_home_restores_as_a_file_home(tmp_path: Path, pg_url: str) -> None:
+    a, _b = _two_machines(tmp_path, pg_url)
+    assert _memoir("--home", str(a), "memory", "add", "The build uses make.").returncode == 0
+    archive = tmp_path / "a.tar.gz"
+    assert _memoir("--home", str(a), "backup", str(archive)).returncode == 0
+    restored = tmp_path / "restored"
+    done = _memoir("--home", str(restored), "restore", str(archive))
+    assert done.returncode == 0, done.stderr
+    assert "journal.url" in done.stdout + done.stderr  # the config is put aside
+    before = _memoir("--home", str(a), "--json", "log", "--oldest-first").stdout
+    assert _memoir("--home", str(restored), "--json", "log", "--oldest-first").stdout == before
+    assert (restored / "journal.jsonl").is_file()
+    assert _memoir("--home", str(restored), "verify").returncode == 0
+
+
+def test_upgrade_adds_the_tables_an_older_database_lacks(tmp_path: Path, pg_url: str) -> None:
+    a, _b = _two_machines(tmp_path, pg_url)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE memoir_transcripts")  # as a database made before it
+    refused = _memoir("--home", str(a), "status")
+    assert refused.returncode == 6 and "`memoir journal upgrade` adds them" in refused.stderr
+    done = _memoir("--home", str(a), "journal", "upgrade")
+    assert done.returncode == 0, done.stderr
+    assert _memoir("--home", str(a), "status").returncode == 0
