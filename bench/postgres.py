@@ -11,6 +11,10 @@ Needs a PostgreSQL server (``$MEMOIR_TEST_POSTGRES``, default the machine's at
   each, into a table of the same shape on its own connection.
 * ``writers``: 1 process, then 4, each appending one-event appends for a fixed time to
   one journal; the figure is the aggregate rate of acknowledged appends.
+* ``rebuild``: the benchmark corpus (``bench/_corpus.py``, 100,000 events with
+  ``--quick``) loaded into the database; folding the whole journal read from it
+  (``State().apply_all(journal.read())``: the chain checked, every payload decoded) vs
+  ``COPY (SELECT line …) TO STDOUT`` of the same rows with each line decoded by msgspec.
 """
 
 from __future__ import annotations
@@ -70,6 +74,42 @@ def _aggregate(url: str, processes: int, seconds: float) -> float:
     return total / seconds
 
 
+def _rebuild(ctx: Context, server: str, db: str) -> tuple[float, float, int]:
+    import psycopg
+
+    from bench._corpus import ensure_corpus
+    from memoir.events.codec import Decoder
+    from memoir.journal.postgres import PostgresJournal
+    from memoir.projections.state import State
+
+    corpus = ensure_corpus(ctx.work, ctx.pick(100_000, 1_000_000), ctx.log)
+    url = _db_url(db)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA corpus")
+    url_in = f"{url}?options=-csearch_path%3Dcorpus"
+    journal = PostgresJournal(url_in, create=True)
+    with open(corpus.home / "journal.jsonl", "rb") as lines:
+        events = journal.load_lines(line.rstrip(b"\n") for line in lines)
+    folds, copies = [], []
+    for _ in range(ctx.pick(2, 3)):
+        started = time.perf_counter()
+        State().apply_all(journal.read())
+        folds.append(events / (time.perf_counter() - started))
+        decoder = Decoder()
+        started = time.perf_counter()
+        with psycopg.connect(url_in) as conn, conn.cursor() as cur, cur.copy(
+                "COPY (SELECT line FROM memoir_records ORDER BY seq) TO STDOUT "
+                "(FORMAT BINARY)") as copy:
+            copy.set_types(["bytea"])
+            for (line,) in copy.rows():
+                decoder.decode(line)
+        copies.append(events / (time.perf_counter() - started))
+        ctx.log(f"  rebuild: fold {folds[-1]:,.0f} events/s, COPY + decode "
+                f"{copies[-1]:,.0f}/s")
+    journal.close()
+    return median(folds), median(copies), events
+
+
 def run(ctx: Context) -> list[Figure]:
     import psycopg
 
@@ -112,6 +152,7 @@ def run(ctx: Context) -> list[Figure]:
         one = _aggregate(url, 1, seconds)
         four = _aggregate(url, 4, seconds)
         ctx.log(f"  writers: 1 process {one:,.0f}/s, 4 processes {four:,.0f}/s")
+        fold_rate, copy_rate, events = _rebuild(ctx, SERVER, name)
     finally:
         with psycopg.connect(SERVER, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -123,6 +164,10 @@ def run(ctx: Context) -> list[Figure]:
                notes={"appends_per_round": n, "rounds": rounds,
                       "memoir_rates": [round(x) for x in memoir_rates],
                       "bare_rates": [round(x) for x in bare_rates]}),
+        Figure(bench=NAME, name=f"fold of {events:,} events read from PostgreSQL",
+               value=fold_rate, unit="events/s", better="higher",
+               baseline_name="COPY TO STDOUT of the same lines, each decoded by msgspec",
+               baseline_value=copy_rate, target=Target("ratio", ">=", 0.3)),
         Figure(bench=NAME, name="4 writer processes, one journal, aggregate appends",
                value=four, unit="appends/s", better="higher",
                baseline_name="1 writer process", baseline_value=one,
