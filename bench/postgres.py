@@ -15,6 +15,9 @@ Needs a PostgreSQL server (``$MEMOIR_TEST_POSTGRES``, default the machine's at
   ``--quick``) loaded into the database; folding the whole journal read from it
   (``State().apply_all(journal.read())``: the chain checked, every payload decoded) vs
   ``COPY (SELECT line …) TO STDOUT`` of the same rows with each line decoded by msgspec.
+* ``follow``: a real ``memoir --json log --follow`` process on a home of the journal;
+  this process appends one event at a time and times when the follower prints it
+  (p95 over the appends; target < 200 ms).
 """
 
 from __future__ import annotations
@@ -110,6 +113,57 @@ def _rebuild(ctx: Context, server: str, db: str) -> tuple[float, float, int]:
     return median(folds), median(copies), events
 
 
+def _follow(ctx: Context, url: str) -> list[float]:
+    """Milliseconds from each acknowledged append to its line out of a follower."""
+    import queue
+    import subprocess
+    import sys
+    import threading
+
+    from bench._measure import scratch_dir
+    from memoir.journal.postgres import PostgresJournal
+
+    home = scratch_dir(ctx, NAME) / "home"
+    env = {**os.environ, "MEMOIR_JOURNAL_URL": url}
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "init"], env=env,
+                   check=True, capture_output=True)
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "memoir", "--home", str(home), "--json", "log", "--follow",
+         "-n", "0", "--type", "memory.entry_added"], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    arrived: queue.Queue[float] = queue.Queue()
+    ready = threading.Event()
+
+    def read_out() -> None:
+        assert follower.stdout is not None
+        for _line in follower.stdout:
+            arrived.put(time.perf_counter())
+
+    def read_err() -> None:
+        assert follower.stderr is not None
+        for line in follower.stderr:
+            if "log.following" in line:
+                ready.set()
+
+    threading.Thread(target=read_out, daemon=True).start()
+    threading.Thread(target=read_err, daemon=True).start()
+    latencies: list[float] = []
+    journal = PostgresJournal(url)
+    try:
+        if not ready.wait(60):
+            raise RuntimeError("the follower never started")
+        for i in range(ctx.pick(40, 200)):
+            journal.append([_draft(50_000_000 + i)])
+            done = time.perf_counter()
+            latencies.append((arrived.get(timeout=30) - done) * 1000)
+            time.sleep(0.02)  # appends spaced like an agent's, not a bulk load
+    finally:
+        journal.close()
+        follower.terminate()
+        follower.wait(timeout=30)
+    return latencies
+
+
 def run(ctx: Context) -> list[Figure]:
     import psycopg
 
@@ -153,6 +207,9 @@ def run(ctx: Context) -> list[Figure]:
         four = _aggregate(url, 4, seconds)
         ctx.log(f"  writers: 1 process {one:,.0f}/s, 4 processes {four:,.0f}/s")
         fold_rate, copy_rate, events = _rebuild(ctx, SERVER, name)
+        latencies = sorted(_follow(ctx, url))
+        p95 = latencies[int(0.95 * (len(latencies) - 1))]
+        ctx.log(f"  follow: p50 {median(latencies):.1f} ms, p95 {p95:.1f} ms")
     finally:
         with psycopg.connect(SERVER, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -168,6 +225,9 @@ def run(ctx: Context) -> list[Figure]:
                value=fold_rate, unit="events/s", better="higher",
                baseline_name="COPY TO STDOUT of the same lines, each decoded by msgspec",
                baseline_value=copy_rate, target=Target("ratio", ">=", 0.3)),
+        Figure(bench=NAME, name="another process's append shown by log --follow, p95",
+               value=p95, unit="ms", better="lower", target=Target("value", "<", 200.0),
+               notes={"p50_ms": round(median(latencies), 1), "appends": len(latencies)}),
         Figure(bench=NAME, name="4 writer processes, one journal, aggregate appends",
                value=four, unit="appends/s", better="higher",
                baseline_name="1 writer process", baseline_value=one,
