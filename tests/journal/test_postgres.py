@@ -285,3 +285,42 @@ def test_upgrade_adds_the_tables_an_older_database_lacks(tmp_path: Path, pg_url:
     done = _memoir("--home", str(a), "journal", "upgrade")
     assert done.returncode == 0, done.stderr
     assert _memoir("--home", str(a), "status").returncode == 0
+
+
+@pytest.mark.parametrize("committed", [True, False])
+def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, committed: bool) -> None:
+    """The outcome of a COMMIT whose answer never came is read back from the journal:
+    present once (acknowledged after all), or absent (refused: nothing written)."""
+    from memoir.errors import JournalUnavailable
+    from tests.journal.test_journal_conformance import added
+
+    journal = PostgresJournal(pg_url, create=True)
+    try:
+        journal.append([added("first")])
+        conn = journal._writer_conn()
+        real_commit = conn.commit
+
+        def lost_commit() -> None:
+            if committed:
+                real_commit()
+            else:
+                conn.rollback()
+            conn.close()  # the answer never comes: the connection is gone
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+        monkeypatch.setattr(conn, "commit", lost_commit)
+        if committed:
+            (event,) = journal.append([added("second", entry="e-000000000002")])
+            assert event.seq == 2
+        else:
+            with pytest.raises(JournalUnavailable, match="did not reach the journal"):
+                journal.append([added("second", entry="e-000000000002")])
+        texts = [e.data.text for e in journal.read()]  # type: ignore[attr-defined]
+        assert texts == (["first", "second"] if committed else ["first"])
+        # The writer carries on, on a new connection.
+        (after,) = journal.append([added("third", entry="e-000000000003")])
+        assert after.seq == len(texts) + 1
+        assert journal.verify().records == len(texts) + 1
+    finally:
+        journal.close()
