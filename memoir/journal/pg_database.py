@@ -123,6 +123,7 @@ class Database:
         self._psycopg = _driver()
         self._mutex = threading.RLock()  # one thread at a time on a connection
         self._write_mutex = threading.RLock()  # this process's writers, one at a time
+        self._ever: set[str] = set()  # the kinds of connection opened so far
         self._reader: Any = None
         self._writer: Any = None
         self._listener: Any = None
@@ -142,10 +143,17 @@ class Database:
     def _conn(self) -> Any:
         """The reading connection (autocommit), opened again after it was lost."""
         if self._reader is None or self._reader.closed or self._reader.broken:
-            if self._reader is not None:
-                log.warning("journal.reconnected", journal=redact_url(self.url))
             self._reader = self._connect()
+            self._opened("reader")
         return self._reader
+
+    def _opened(self, which: str) -> None:
+        """Note a connection opened; the second and later of a kind were lost before:
+        say so (a person watching stderr sees the writer come back by itself)."""
+        if which in self._ever:
+            log.warning("journal.reconnected", journal=redact_url(self.url),
+                        connection=which)
+        self._ever.add(which)
 
     def _query(self, sql: str, params: Sequence[Any] = (), *,
                rows: bool = True) -> list[tuple[Any, ...]]:
@@ -242,9 +250,8 @@ class Database:
         """The writer's connection (not autocommit), opened again after it was lost."""
         conn = self._writer
         if conn is None or conn.closed or conn.broken:
-            if conn is not None:
-                log.warning("journal.reconnected", journal=redact_url(self.url))
             conn = self._writer = self._connect(autocommit=False)
+            self._opened("writer")
             conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
             conn.commit()
         return conn
@@ -276,3 +283,4 @@ class Database:
                 if conn is not None and not conn.closed:
                     conn.close()
             self._reader = self._writer = self._listener = None
+            self._ever.clear()

@@ -11,7 +11,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -322,5 +324,97 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
         (after,) = journal.append([added("third", entry="e-000000000003")])
         assert after.seq == len(texts) + 1
         assert journal.verify().records == len(texts) + 1
+    finally:
+        journal.close()
+
+
+@pytest.fixture(scope="module")
+def private_server() -> Iterator[tuple[str, Any]]:
+    """A PostgreSQL cluster of this module's own (restarting the machine's server would
+    cut every other test's connections): its URL, and a function that restarts it."""
+    import shutil
+    import socket
+
+    bindir = Path("/usr/lib/postgresql/15/bin")
+    runuser = shutil.which("runuser")
+    if not (bindir / "pg_ctl").exists() or runuser is None:
+        pytest.skip("no PostgreSQL 15 server binaries to start a cluster of the test's own")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    import tempfile
+
+    # Not under pytest's folder: the server runs as postgres, which may not enter it.
+    where = Path(tempfile.mkdtemp(prefix="memoir-cluster-"))
+    shutil.chown(where, "postgres")
+    as_postgres = [runuser, "-u", "postgres", "--"]
+    data = where / "data"
+    subprocess.run([*as_postgres, str(bindir / "initdb"), "-D", str(data), "-A", "trust",
+                    "-U", "postgres"], check=True, capture_output=True, timeout=120)
+    ctl = [*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-w"]
+    options = ["-o", f"-p {port} -k {where} -c listen_addresses=127.0.0.1",
+               "-l", str(where / "log")]
+    subprocess.run([*ctl, *options, "start"], check=True, capture_output=True, timeout=120)
+
+    def restart() -> None:
+        subprocess.run([*ctl, *options, "-m", "fast", "restart"], check=True,
+                       capture_output=True, timeout=120)
+
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres", restart
+    finally:
+        subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True, timeout=120)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def test_writers_carry_on_across_a_server_restart(
+        private_server: tuple[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    import threading
+
+    from memoir.errors import ConflictError, JournalUnavailable
+    from tests.journal.test_journal_conformance import added
+
+    url, restart = private_server
+    journal = PostgresJournal(url, create=True)
+    acked: list[str] = []
+    failed = 0
+    stop = threading.Event()
+
+    def write() -> None:
+        nonlocal failed
+        i = 0
+        while not stop.is_set():
+            i += 1
+            try:
+                (event,) = journal.append([added(f"fact {i}", entry=f"e-{i:012x}")])
+                acked.append(event.id)
+            except (JournalUnavailable, ConflictError):
+                failed += 1  # not acknowledged: present once or absent, never twice
+                time.sleep(0.01)
+
+    def wait_for(count: int) -> None:
+        deadline = time.monotonic() + 120
+        while len(acked) < count:
+            assert time.monotonic() < deadline, f"only {len(acked)} appends acknowledged"
+            time.sleep(0.01)
+
+    writer = threading.Thread(target=write)
+    with caplog.at_level("WARNING", logger="memoir"):
+        writer.start()
+        try:
+            wait_for(20)
+            restart()
+            wait_for(len(acked) + 20)  # the writer is back by itself
+        finally:
+            stop.set()
+            writer.join(timeout=120)
+    try:
+        events = list(journal.read())
+        ids = [e.id for e in events]
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        assert len(ids) == len(set(ids))  # nothing twice
+        assert set(acked) <= set(ids)  # every acknowledged append is there
+        assert journal.verify().records == len(events)
+        assert any("journal.reconnect" in r.getMessage() for r in caplog.records)
     finally:
         journal.close()
