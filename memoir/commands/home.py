@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 import msgspec
+import yaml
 
 from memoir.api import Memoir
 from memoir.clock import SystemClock
@@ -56,27 +57,46 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
                         f"copy {redact_url(url)}` copies it into the database, then set "
                         "journal.url", exit=Exit.REFUSED)
     config_file = home / "config.yaml"
-    if config_file.exists():
-        config = load_config(home)
-        current = config.journal.url
-        if current and current != url:
-            raise UserError(f"{config_file} already names the journal {redact_url(current)}",
-                            exit=Exit.REFUSED)
     cfg = load_config(home) if home.is_dir() else Config()
+    said = _journal_url_in(config_file)
+    if said and said != url:
+        raise UserError(f"{config_file} already names the journal {redact_url(said)}",
+                        exit=Exit.REFUSED)
     cfg.journal.url, cfg.journal.password_env = url, password_env
     shared_journal(cfg, SystemClock(), create=True).close()
     home.mkdir(parents=True, exist_ok=True)
     if not config_file.exists():
         config_file.write_text(_DEFAULT_CONFIG, encoding="utf-8")
-    text = config_file.read_text(encoding="utf-8")
-    if "url:" not in text.split("journal:", 1)[-1].split("\n\n", 1)[0]:
+    if said != url:
+        text = config_file.read_text(encoding="utf-8")
         extra = f"  url: {json.dumps(url)}\n" + (
-            f"  password_env: {password_env}\n" if password_env else "")
-        text = text.replace("journal:\n", "journal:\n" + extra, 1) if "journal:\n" in text \
-            else text.rstrip("\n") + "\njournal:\n" + extra
+            f"  password_env: {json.dumps(password_env)}\n" if password_env else "")
+        lines = text.splitlines(keepends=True)
+        top = next((i for i, line in enumerate(lines) if line.rstrip() == "journal:"), None)
+        if top is None:
+            text = text.rstrip("\n") + "\njournal:\n" + extra
+        else:
+            lines.insert(top + 1, extra)
+            text = "".join(lines)
         config_file.write_text(text, encoding="utf-8")
+        if _journal_url_in(config_file) != url:
+            raise UserError(f"{config_file}: could not add journal.url without changing its "
+                            f"meaning; add `journal: {{url: {json.dumps(url)}}}` by hand",
+                            exit=Exit.ERROR)
     if journal_file.is_file():
         journal_file.unlink()  # an empty file journal: the database is the journal now
+
+
+def _journal_url_in(config_file: Path) -> str | None:
+    """``journal.url`` as config.yaml itself says it (not $MEMOIR_JOURNAL_URL)."""
+    try:
+        data = yaml.safe_load(config_file.read_text(encoding="utf-8")) \
+            if config_file.exists() else None
+    except yaml.YAMLError:
+        return None
+    section = data.get("journal") if isinstance(data, dict) else None
+    found = section.get("url") if isinstance(section, dict) else None
+    return str(found) if found else None
 
 
 _DEFAULT_CONFIG = (

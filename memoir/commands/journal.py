@@ -9,7 +9,6 @@ from pathlib import Path
 
 import click
 
-from memoir.clock import SystemClock
 from memoir.commands.base import (
     Exit,
     UserError,
@@ -18,11 +17,10 @@ from memoir.commands.base import (
     home_path,
     is_json,
 )
-from memoir.config import load_config
-from memoir.engine.opening import shared_journal
-from memoir.journal import FileJournal
+from memoir.engine.opening import home_journal
+from memoir.journal import FileJournal, Journal
 from memoir.journal.postgres import SCHEMA_VERSION, PostgresJournal, is_postgres_url, redact_url
-from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+from memoir.layout import default_home, no_home_message
 
 __all__ = ["journal_group"]
 
@@ -33,19 +31,13 @@ def journal_group() -> None:
     """The journal itself: copy it to PostgreSQL or a file, upgrade its schema."""
 
 
-def _source(ctx: click.Context, *, upgrade: bool = False
-            ) -> tuple[Path, FileJournal | PostgresJournal]:
+def _source(ctx: click.Context, *, upgrade: bool = False) -> Journal:
     home = Path(home_path(ctx) or default_home()).expanduser()
-    config = load_config(home) if home.is_dir() else None
-    if config is not None and config.journal.url:
-        journal: FileJournal | PostgresJournal = shared_journal(
-            config, SystemClock(), readonly=not upgrade, upgrade=upgrade)
-    elif (home / JOURNAL_FILE).is_file():
-        journal = FileJournal(home / JOURNAL_FILE, readonly=True)
-    else:
+    journal = home_journal(home, upgrade=upgrade)
+    if journal is None:
         raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
     ctx.call_on_close(journal.close)
-    return home, journal
+    return journal
 
 
 @journal_group.command("copy")
@@ -57,7 +49,9 @@ def copy(ctx: click.Context, dest: str) -> None:
     (postgresql://USER@HOST:PORT/DB) or a new file — every record, hash and byte
     unchanged, then verify the copy. The home keeps using its own journal: point
     journal.url at the database (or back at nothing, for a file) to switch."""
-    _home, source = _source(ctx)
+    source = _source(ctx)
+    if not isinstance(source, FileJournal | PostgresJournal):
+        raise UserError("this journal cannot be copied", exit=Exit.REFUSED)
     lines = (line for _seq, line in source.read_lines())
     if is_postgres_url(dest):
         target = PostgresJournal(dest, create=True)
@@ -106,7 +100,7 @@ def upgrade(ctx: click.Context) -> None:
     """Bring the PostgreSQL journal's schema to this memoir's version: add the tables a
     database made by an older memoir lacks (run it as a role that may create tables; a
     file journal has no schema to upgrade)."""
-    _home, journal = _source(ctx, upgrade=True)
+    journal = _source(ctx, upgrade=True)
     if not isinstance(journal, PostgresJournal):
         if is_json():
             echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False})

@@ -274,25 +274,15 @@ def _open_journal(ctx: click.Context) -> Any:
     """The home's journal file opened read-only (nothing folded), closed with the
     command; None for a home whose journal is gone (opening the home says what was
     lost)."""
-    from memoir.clock import SystemClock
-    from memoir.config import load_config
-    from memoir.journal import FileJournal
-    from memoir.layout import JOURNAL_FILE, default_home, no_home_message
+    from memoir.engine.opening import home_journal
+    from memoir.layout import default_home, no_home_message
 
     home = Path(home_path(ctx) or default_home()).expanduser()
-    config = load_config(home) if home.is_dir() else None
-    if config is not None and config.journal.url:
-        from memoir.engine.opening import shared_journal
-
-        shared = shared_journal(config, SystemClock(), readonly=True)
-        ctx.call_on_close(shared.close)
-        return shared
-    path = home / JOURNAL_FILE
-    if not path.is_file():
+    journal = home_journal(home, scan=False)
+    if journal is None:
         if (home / ".memoir").is_dir():
             return None
         raise NotFoundError(no_home_message(home))
-    journal = FileJournal(path, readonly=True, scan=False)
     ctx.call_on_close(journal.close)
     return journal
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memoir.clock import Clock
-from memoir.config import Config
+from memoir.clock import Clock, SystemClock
+from memoir.config import Config, load_config
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.materializer import Materializer
 from memoir.errors import ConfigError, JournalLost, NotFoundError, ValidationError
@@ -16,7 +16,7 @@ from memoir.journal import FileJournal, Journal
 from memoir.journal.postgres import PostgresJournal
 from memoir.layout import JOURNAL_FILE, no_home_message
 
-__all__ = ["check_home", "open_journal", "seen_seq", "shared_journal"]
+__all__ = ["check_home", "home_journal", "open_journal", "seen_seq", "shared_journal"]
 
 
 def check_home(home: Path, *, must_exist: bool) -> None:
@@ -49,6 +49,18 @@ def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
     return PostgresJournal(url, clock=clock, create=create, upgrade=upgrade, password=password,
                            readonly=readonly,
                            lock_timeout=config.journal.lock_timeout_seconds)
+
+
+def home_journal(home: Path, *, upgrade: bool = False, scan: bool = True) -> Journal | None:
+    """The journal of the home at ``home`` opened by itself, read-only (nothing folded;
+    ``upgrade`` opens a database's to add missing tables): the database ``journal.url``
+    names, else ``journal.jsonl``; None when the folder has neither."""
+    config = load_config(home) if home.is_dir() else None
+    if config is not None and config.journal.url:
+        return shared_journal(config, SystemClock(), readonly=not upgrade, upgrade=upgrade)
+    if (home / JOURNAL_FILE).is_file():
+        return FileJournal(home / JOURNAL_FILE, readonly=True, scan=scan)
+    return None
 
 
 def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | None, *,

@@ -418,3 +418,24 @@ def test_writers_carry_on_across_a_server_restart(
         assert any("journal.reconnect" in r.getMessage() for r in caplog.records)
     finally:
         journal.close()
+
+
+def test_init_journal_adds_the_url_to_an_existing_config(tmp_path: Path, pg_url: str) -> None:
+    import yaml
+
+    home = tmp_path / "home"
+    home.mkdir()
+    # Another key ending in "url:" must not be taken for journal.url.
+    (home / "config.yaml").write_text("# mine\nreviewers:\n  llm:\n    base_url: http://x\n",
+                                      encoding="utf-8")
+    assert _memoir("--home", str(home), "init", "--journal", pg_url).returncode == 0
+    data = yaml.safe_load((home / "config.yaml").read_text(encoding="utf-8"))
+    assert data["journal"]["url"] == pg_url and data["reviewers"]["llm"]["base_url"]
+    assert (home / "config.yaml").read_text(encoding="utf-8").startswith("# mine\n")
+    assert _memoir("--home", str(home), "memory", "add", "Kept in the database.").returncode == 0
+    assert not (home / "journal.jsonl").exists()
+    journal = PostgresJournal(pg_url)
+    try:
+        assert any(e.type == "memory.entry_added" for e in journal.read())
+    finally:
+        journal.close()
