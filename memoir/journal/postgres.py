@@ -158,6 +158,10 @@ class PostgresJournal(Database, Journal):
     def _locked(self) -> Iterator[JournalWriter]:
         with self._write_mutex:
             try:
+                # The lock is held from here: whoever reads the journal inside the block
+                # (the engine catches up before it decides) sees every commit before its
+                # own, and nobody else commits until this block ends.
+                self._lock_tx()
                 yield _PostgresWriter(self)
             finally:
                 self._staged, self._lines = [], []

@@ -290,6 +290,30 @@ class JournalConformance:
             writer.append([added("x")], expect=ExpectHead(writer.head))
             assert writer.head == 3
 
+    def test_the_lock_is_held_from_the_start_of_the_block(self, journal: Journal) -> None:
+        """What a caller reads inside ``locked()`` before it stages (the engine catches
+        up there, then decides) is the whole journal: no other writer commits from the
+        block's start to its end.  (A lock taken only at the first stage let another
+        process's records in between, and the engine folded past them.)"""
+        journal.append(batch(1))
+        other = self.reopen(journal)
+        landed: list[int] = []
+        with journal.locked() as writer:
+            seen = [e.seq for e in journal.read()]
+            thread = threading.Thread(
+                target=lambda: landed.extend(e.seq for e in other.append(batch(1, "o"))))
+            thread.start()
+            # Nothing can land while the block lasts (a false pass on a slow machine at
+            # worst, never a false failure).
+            thread.join(timeout=0.2)
+            assert landed == [] and [e.seq for e in journal.read()] == seen == [1]
+            (mine,) = writer.stage(batch(1, "mine"))
+            writer.write()
+        thread.join(timeout=60)
+        assert mine.seq == 2 and landed == [3]
+        if other is not journal:
+            other.close()
+
     # -- staged appends (group commit) ---------------------------------------------------------
 
     def test_staged_appends_are_written_together_each_all_or_nothing(

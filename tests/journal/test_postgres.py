@@ -65,25 +65,56 @@ def test_two_homes_share_one_journal_and_render_the_same_files(
 
 
 def test_two_processes_write_into_one_gapless_sequence(tmp_path: Path, pg_url: str) -> None:
+    """Two writers, started together, each adding and removing its own entries: the
+    sequence is gapless, and each process decided every write on the whole journal
+    before it (a writer that catches up before it holds the lock folds past the other's
+    records and keeps entries the other removed: its state leaves the journal's)."""
     a, b = _two_machines(tmp_path, pg_url)
-    code = ("import memoir, sys\n"
+    code = ("import json, memoir, sys\n"
             "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
-            "    for i in range(15):\n"
+            "    print('ready', flush=True)\n"
+            "    sys.stdin.readline()\n"
+            "    for i in range(40):\n"
+            "        text = f'{sys.argv[2]} fact {i}'\n"
             "        r = s.call_tool('memory', {'action': 'add', 'target': 'memory',\n"
-            "                                   'content': f'{sys.argv[2]} fact {i}'})\n"
-            "        assert r['success'], r\n")
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(home), name],
+            "                                   'content': text})\n"
+            "        assert r['success'], r\n"
+            "        if i % 4:\n"
+            "            r = s.call_tool('memory', {'action': 'remove', 'target': 'memory',\n"
+            "                                       'old_text': text})\n"
+            "            assert r['success'], r\n"
+            "    print(json.dumps([mem.head, mem.state.memory.target('memory').texts()]))\n")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(home), name], text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               env={**os.environ, "PYTHONPATH": str(REPO)})
              for home, name in ((a, "laptop"), (b, "server"))]
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    outs = [proc.communicate(timeout=120)[0] for proc in procs]
+    assert [p.returncode for p in procs] == [0, 0]
     journal = PostgresJournal(pg_url)
     try:
         events = list(journal.read())
         assert [e.seq for e in events] == list(range(1, len(events) + 1))
         texts = [e.data.text for e in events if e.type == "memory.entry_added"]  # type: ignore[attr-defined]
         assert sorted(texts) == sorted(f"{n} fact {i}" for n in ("laptop", "server")
-                                       for i in range(15))
+                                       for i in range(40))
         assert journal.verify().records == len(events)
+        folded = memoir.State()
+        folded.apply_all(events)
+        kept = folded.memory.target("memory").texts()
+        assert sorted(kept) == sorted(f"{n} fact {i}" for n in ("laptop", "server")
+                                      for i in range(0, 40, 4))
+        for out in outs:
+            head, live = json.loads(out)
+            # What each process holds is the fold of the journal up to its head.
+            upto = memoir.State()
+            upto.apply_all(e for e in events if e.seq <= head)
+            assert live == upto.memory.target("memory").texts()
     finally:
         journal.close()
 
