@@ -103,14 +103,18 @@ def upgrade(ctx: click.Context) -> None:
     journal = _source(ctx, upgrade=True)
     if not isinstance(journal, PostgresJournal):
         if is_json():
-            echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False})
+            echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False,
+                       "from": None})
         else:
             click.echo("a file journal has no schema to upgrade")
         return
     version = journal.schema_version()
+    before = journal.upgraded_from
     if is_json():
         echo_json({"schema_version": version, "current": SCHEMA_VERSION,
-                   "upgraded": False})
+                   "upgraded": before is not None, "from": before})
         return
-    click.echo(f"schema version {version}: memoir's tables are all there (this memoir's "
-               f"version is {SCHEMA_VERSION})")
+    if before is not None:
+        click.echo(f"upgraded the schema from version {before} to {version}")
+    else:
+        click.echo(f"already at schema version {version}: memoir's tables are all there")

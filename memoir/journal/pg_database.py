@@ -16,18 +16,25 @@ from memoir.errors import ConfigError, JournalError, JournalUnavailable
 from memoir.install import extra_hint
 from memoir.logs import get_logger
 
-__all__ = ["CHANNEL", "CHUNK", "LOCK_KEY", "SCHEMA_VERSION", "Database", "connect_error",
-           "is_postgres_url", "redact_url"]
+__all__ = ["CHANNEL", "CHUNK", "FRESH", "LOCK_KEY", "SCHEMA_VERSION", "TABLES", "Database",
+           "connect_error", "is_postgres_url", "redact_url"]
 
 log = get_logger("memoir.journal")
 
-#: The version of the tables below; a database at a newer one is refused.
-SCHEMA_VERSION = 1
+#: The version of the tables below; a database at a newer one is refused, an older one
+#: is brought up to it by ``memoir journal upgrade``.  Version 2 added the seals and
+#: the writers' sync rows.
+SCHEMA_VERSION = 2
 #: The advisory lock key writers hold (any 64-bit number, the same for everyone).
 LOCK_KEY = 0x6D656D6F6972  # "memoir"
 #: The channel a commit notifies with its last seq (LISTEN/NOTIFY).
 CHANNEL = "memoir_journal"
 CHUNK = 5_000
+#: At most this many records come with the lock (the rest are read as usual).
+FRESH = 1_000
+#: The tables of the current schema.
+TABLES = frozenset({"memoir_meta", "memoir_records", "memoir_transcripts", "memoir_seals",
+                    "memoir_sync"})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memoir_meta (
@@ -46,10 +53,18 @@ CREATE TABLE IF NOT EXISTS memoir_transcripts (
     ref text PRIMARY KEY,
     body bytea NOT NULL
 );
+CREATE TABLE IF NOT EXISTS memoir_seals (
+    seq bigint PRIMARY KEY CHECK (seq > 0),
+    line bytea NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memoir_sync (
+    pid integer PRIMARY KEY,
+    n bigint NOT NULL
+);
 CREATE OR REPLACE FUNCTION memoir_append_only() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    RAISE EXCEPTION 'memoir_records is append-only: % refused', TG_OP
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
         USING ERRCODE = 'insufficient_privilege';
 END;
 $$;
@@ -58,6 +73,12 @@ CREATE TRIGGER memoir_records_no_change BEFORE UPDATE OR DELETE ON memoir_record
     FOR EACH ROW EXECUTE FUNCTION memoir_append_only();
 DROP TRIGGER IF EXISTS memoir_records_no_truncate ON memoir_records;
 CREATE TRIGGER memoir_records_no_truncate BEFORE TRUNCATE ON memoir_records
+    FOR EACH STATEMENT EXECUTE FUNCTION memoir_append_only();
+DROP TRIGGER IF EXISTS memoir_seals_no_change ON memoir_seals;
+CREATE TRIGGER memoir_seals_no_change BEFORE UPDATE OR DELETE ON memoir_seals
+    FOR EACH ROW EXECUTE FUNCTION memoir_append_only();
+DROP TRIGGER IF EXISTS memoir_seals_no_truncate ON memoir_seals;
+CREATE TRIGGER memoir_seals_no_truncate BEFORE TRUNCATE ON memoir_seals
     FOR EACH STATEMENT EXECUTE FUNCTION memoir_append_only();
 """
 
@@ -127,6 +148,8 @@ class Database:
         self._reader: Any = None
         self._writer: Any = None
         self._listener: Any = None
+        #: The schema version this object found and brought up to date (None: none).
+        self.upgraded_from: int | None = None
 
     # -- connections ---------------------------------------------------------------------
 
@@ -175,8 +198,7 @@ class Database:
         tables = {row[0] for row in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = "
             "current_schema()").fetchall()}
-        ours = {"memoir_meta", "memoir_records", "memoir_transcripts"}
-        if not tables & ours:
+        if not tables & TABLES:
             if not create:
                 raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
                                    "holds no memoir journal; `memoir init --journal URL` "
@@ -185,25 +207,13 @@ class Database:
                 raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: the database "
                                    f"holds other tables ({', '.join(sorted(tables)[:5])}); "
                                    "give memoir a database of its own")
-            try:
-                with conn.transaction():
-                    conn.execute(_SCHEMA)
-                    conn.execute("INSERT INTO memoir_meta VALUES ('schema_version', %s) "
-                                 "ON CONFLICT (key) DO NOTHING", (str(SCHEMA_VERSION),))
-            except self._psycopg.Error as exc:
-                raise connect_error(self.url, exc) from None
+            self._create(conn, fresh=True)
             return
-        if not ours <= tables:
-            if not upgrade or "memoir_records" not in tables:
-                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's "
-                                   "tables are incomplete (missing "
-                                   f"{', '.join(sorted(ours - tables))}); `memoir journal "
-                                   "upgrade` adds them")
-            try:
-                with conn.transaction():
-                    conn.execute(_SCHEMA)  # every statement is "if not exists" or replaces
-            except self._psycopg.Error as exc:
-                raise connect_error(self.url, exc) from None
+        if "memoir_records" not in tables or "memoir_meta" not in tables:
+            raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's tables "
+                               f"are incomplete (missing "
+                               f"{', '.join(sorted({'memoir_meta', 'memoir_records'} - tables))}"
+                               "); it is not a journal memoir can read")
         row = conn.execute("SELECT value FROM memoir_meta WHERE key = "
                            "'schema_version'").fetchone()
         version = int(row[0]) if row else 0
@@ -211,6 +221,30 @@ class Database:
             raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: schema version "
                                f"{version} is newer than this memoir's ({SCHEMA_VERSION}); "
                                "upgrade memoir")
+        if version < SCHEMA_VERSION or not tables >= TABLES:
+            if not upgrade:
+                missing = sorted(TABLES - tables)
+                what = f"missing {', '.join(missing)}" if missing else \
+                    f"schema version {version}, this memoir's is {SCHEMA_VERSION}"
+                raise JournalError(f"PostgreSQL journal {redact_url(self.url)}: memoir's "
+                                   f"tables are older than this memoir ({what}); `memoir "
+                                   "journal upgrade` brings them up to date")
+            self._create(conn, fresh=False)
+            self.upgraded_from = version
+
+    def _create(self, conn: Any, *, fresh: bool) -> None:
+        """Create (``fresh``) or bring up to date memoir's tables, in one transaction:
+        every statement of the schema is "if not exists" or replaces."""
+        try:
+            with conn.transaction():
+                conn.execute(_SCHEMA)
+                conn.execute("INSERT INTO memoir_meta VALUES ('schema_version', %s) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                             (str(SCHEMA_VERSION),))
+        except self._psycopg.Error as exc:
+            raise connect_error(self.url, exc) from None
+        if not fresh:
+            log.info("journal.upgraded", journal=redact_url(self.url), version=SCHEMA_VERSION)
 
     # -- transcript bodies, shared by every home of the journal --------------------------
 
@@ -247,13 +281,14 @@ class Database:
         return False
 
     def _writer_conn(self) -> Any:
-        """The writer's connection (not autocommit), opened again after it was lost."""
+        """The writer's connection, opened again after it was lost.  It is in autocommit
+        mode: the writer says BEGIN and COMMIT itself, pipelined with the statements beside
+        them, so no round trip is spent on either."""
         conn = self._writer
         if conn is None or conn.closed or conn.broken:
-            conn = self._writer = self._connect(autocommit=False)
+            conn = self._writer = self._connect(autocommit=True)
             self._opened("writer")
             conn.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
-            conn.commit()
         return conn
 
     def _ids(self, ids: Sequence[str]) -> dict[str, int]:

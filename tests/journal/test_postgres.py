@@ -309,15 +309,26 @@ def test_backup_of_a_database_home_restores_as_a_file_home(tmp_path: Path, pg_ur
     assert _memoir("--home", str(restored), "verify").returncode == 0
 
 
-def test_upgrade_adds_the_tables_an_older_database_lacks(tmp_path: Path, pg_url: str) -> None:
+def test_upgrade_brings_a_version_1_database_up_to_date(tmp_path: Path, pg_url: str) -> None:
     a, _b = _two_machines(tmp_path, pg_url)
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE memoir_transcripts")  # as a database made before it
+    assert _memoir("--home", str(a), "memory", "add", "Kept across the upgrade.").returncode == 0
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # as memoir made it at version 1
+        conn.execute("DROP TABLE memoir_seals, memoir_sync")
+        conn.execute("UPDATE memoir_meta SET value = '1' WHERE key = 'schema_version'")
     refused = _memoir("--home", str(a), "status")
-    assert refused.returncode == 6 and "`memoir journal upgrade` adds them" in refused.stderr
-    done = _memoir("--home", str(a), "journal", "upgrade")
+    assert refused.returncode == 6, refused.stderr
+    assert "missing memoir_seals, memoir_sync" in refused.stderr
+    assert "`memoir journal upgrade` brings them up to date" in refused.stderr
+    done = _memoir("--home", str(a), "--json", "journal", "upgrade")
     assert done.returncode == 0, done.stderr
-    assert _memoir("--home", str(a), "status").returncode == 0
+    assert json.loads(done.stdout) == {"schema_version": 2, "current": 2, "upgraded": True,
+                                       "from": 1}
+    again = _memoir("--home", str(a), "journal", "upgrade")
+    assert "already at schema version 2" in again.stdout
+    assert _memoir("--home", str(a), "memory", "add", "Written after it.").returncode == 0
+    with memoir.open(a) as home:
+        assert home.state.memory.target("memory").texts() == ["Kept across the upgrade.",
+                                                              "Written after it."]
 
 
 @pytest.mark.parametrize("committed", [True, False])
@@ -331,18 +342,16 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
     journal = PostgresJournal(pg_url, create=True)
     try:
         journal.append([added("first")])
-        conn = journal._writer_conn()
-        real_commit = conn.commit
+        real_commit = journal._commit_append
 
-        def lost_commit() -> None:
+        def lost_commit(conn: Any, sql: str, params: Any) -> None:
             if committed:
-                real_commit()
-            else:
-                conn.rollback()
-            conn.close()  # the answer never comes: the connection is gone
+                real_commit(conn, sql, params)
+            conn.close()  # the answer never comes: the connection is gone (and with it
+            # a transaction that had not committed)
             raise psycopg.OperationalError("server closed the connection unexpectedly")
 
-        monkeypatch.setattr(conn, "commit", lost_commit)
+        monkeypatch.setattr(journal, "_commit_append", lost_commit)
         if committed:
             (event,) = journal.append([added("second", entry="e-000000000002")])
             assert event.seq == 2
@@ -352,6 +361,7 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
         texts = [e.data.text for e in journal.read()]  # type: ignore[attr-defined]
         assert texts == (["first", "second"] if committed else ["first"])
         # The writer carries on, on a new connection.
+        monkeypatch.setattr(journal, "_commit_append", real_commit)
         (after,) = journal.append([added("third", entry="e-000000000003")])
         assert after.seq == len(texts) + 1
         assert journal.verify().records == len(texts) + 1
