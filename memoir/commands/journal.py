@@ -18,6 +18,7 @@ from memoir.commands.base import (
     is_json,
 )
 from memoir.engine.opening import home_journal
+from memoir.engine.seals import SEALS_FILE, seal_lines
 from memoir.journal import FileJournal, Journal
 from memoir.journal.postgres import SCHEMA_VERSION, PostgresJournal, is_postgres_url, redact_url
 from memoir.layout import default_home, no_home_message
@@ -31,8 +32,12 @@ def journal_group() -> None:
     """The journal itself: copy it to PostgreSQL or a file, upgrade its schema."""
 
 
+def _home(ctx: click.Context) -> Path:
+    return Path(home_path(ctx) or default_home()).expanduser()
+
+
 def _source(ctx: click.Context, *, upgrade: bool = False) -> Journal:
-    home = Path(home_path(ctx) or default_home()).expanduser()
+    home = _home(ctx)
     journal = home_journal(home, upgrade=upgrade)
     if journal is None:
         raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
@@ -47,16 +52,20 @@ def _source(ctx: click.Context, *, upgrade: bool = False) -> Journal:
 def copy(ctx: click.Context, dest: str) -> None:
     """Copy this home's journal to DEST — an empty PostgreSQL database
     (postgresql://USER@HOST:PORT/DB) or a new file — every record, hash and byte
-    unchanged, then verify the copy. The home keeps using its own journal: point
-    journal.url at the database (or back at nothing, for a file) to switch."""
+    unchanged, then verify the copy. The seals of a home with a key go along: into the
+    database, or into .memoir/seals.jsonl beside a file (where a home whose journal it
+    is reads them). The home keeps using its own journal: point journal.url at the
+    database (or back at nothing, for a file) to switch."""
     source = _source(ctx)
     if not isinstance(source, FileJournal | PostgresJournal):
         raise UserError("this journal cannot be copied", exit=Exit.REFUSED)
-    lines = (line for _seq, line in source.read_lines())
+    head = source.head()
+    seals = seal_lines(_home(ctx), head, source).splitlines()
+    lines = (line for _seq, line in source.read_lines(until=head))
     if is_postgres_url(dest):
         target = PostgresJournal(dest, create=True)
         try:
-            count = target.load_lines(lines)
+            count = target.load_lines(lines, seals=seals)
             report = target.verify()
         finally:
             target.close()
@@ -65,6 +74,11 @@ def copy(ctx: click.Context, dest: str) -> None:
         path = Path(dest).expanduser()
         if path.exists() and (not path.is_file() or path.stat().st_size):
             raise UserError(f"{path} already exists; copy into a new file", exit=Exit.REFUSED)
+        seals_path = path.parent / SEALS_FILE
+        if seals and seals_path.exists() and (not seals_path.is_file() or
+                                              seals_path.stat().st_size):
+            raise UserError(f"{seals_path} already exists; copy into a new folder",
+                            exit=Exit.REFUSED)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         count = 0
@@ -81,15 +95,19 @@ def copy(ctx: click.Context, dest: str) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        if seals:
+            seals_path.parent.mkdir(exist_ok=True)
+            seals_path.write_bytes(b"".join(line + b"\n" for line in seals))
         where = str(path)
     if report.records != count or report.head_hash != source.head_hash():
         raise UserError(f"the copy at {where} does not match the journal "
                         f"({report.records} of {count} records)", exit=Exit.DAMAGED)
     if is_json():
         echo_json({"dest": where, "records": count, "head_hash": report.head_hash,
-                   "bytes": report.bytes})
+                   "bytes": report.bytes, "seals": len(seals)})
         return
-    click.echo(f"copied {count} record(s) to {where}; verified, head hash "
+    sealed = f" and {len(seals)} seal(s)" if seals else ""
+    click.echo(f"copied {count} record(s){sealed} to {where}; verified, head hash "
                f"{report.head_hash or '-'}")
 
 

@@ -135,16 +135,19 @@ def backup_home(engine: Any, target: Path) -> BackupInfo:
         spool.flush()
         seq, head_hash = (last[0], hash_of_line(last[1]).decode()) if last else (0, "")
         return write_backup(Path(engine.home), target,
-                            spooled=(spool.fileno(), spool.tell(), seq, head_hash))
+                            spooled=(spool.fileno(), spool.tell(), seq, head_hash),
+                            seals=seal_lines(Path(engine.home), seq, journal))
 
 
 def write_backup(home: Path, target: Path, *,
-                 spooled: tuple[int, int, int, str] | None = None) -> BackupInfo:
+                 spooled: tuple[int, int, int, str] | None = None,
+                 seals: bytes | None = None) -> BackupInfo:
     """Write an archive of ``home`` to ``target`` (written aside, then renamed into
     place, so a failed backup leaves no half archive under the name).  Every file is
     opened without following a link: an archive holds the home's own files only.
     ``spooled``: (descriptor, size, head seq, head hash) of journal lines to archive
-    instead of the home's journal.jsonl (a database's records)."""
+    instead of the home's journal.jsonl (a database's records); ``seals``: theirs (a
+    database keeps them)."""
     journal_path = home / JOURNAL_FILE
     journal_fd = os.dup(spooled[0]) if spooled else _open_regular(home, JOURNAL_FILE)
     if journal_fd is None:
@@ -169,7 +172,8 @@ def write_backup(home: Path, target: Path, *,
         config_fd = _open_regular(home, CONFIG_FILE)
         if config_fd is not None:
             fds[CONFIG_FILE] = (config_fd, os.fstat(config_fd).st_size)
-        seals = seal_lines(home, end_seq)
+        if seals is None:
+            seals = seal_lines(home, end_seq)
         return _write_archive(target, fds, seals, end_seq, end_hash)
     finally:
         for fd, _size in fds.values():

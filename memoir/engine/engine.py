@@ -105,9 +105,12 @@ class Engine(Reading):
             self.materializer.close()
             raise
         self.journal = journal
-        #: Seals of the journal's appends, when the home has a key (memoir.engine.seals).
-        self.seals = Seals(self.home, key) if key and not readonly and journal.persistent \
-            else None
+        #: Seals of the journal's appends, when the home has a key (memoir.engine.seals);
+        #: a journal that keeps them seals each append in its own transaction.
+        self.seals = Seals(self.home, key, journal) if key and not readonly and \
+            journal.persistent else None
+        if self.seals is not None and journal.keeps_seals:
+            journal.sealer = self.seals.line
         self.files = FilesView(self.materializer)
         self.live = LiveState(journal, self.checkpoints,
                               checkpoint_every=self.config.journal.checkpoint_every,
@@ -157,11 +160,8 @@ class Engine(Reading):
     def _written(self, events: Sequence[Event]) -> None:
         """A batch's events were written (under the journal lock): seal them, tell the
         followers."""
-        if self.seals is not None and events:
-            try:
-                self.seals.seal(events[0].seq, events[-1].seq, events[-1].hash)
-            except OSError as exc:
-                log.warning("seal.failed", home=str(self.home), error=str(exc))
+        if self.seals is not None:
+            self.seals.written(events)
         self.followers.folded(events)
 
     # -- reading -------------------------------------------------------------------------------
@@ -310,7 +310,7 @@ class Engine(Reading):
             raise ConfigError("no key: set $MEMOIR_KEY or journal.key_file to seal")
         if self.readonly:
             raise ValidationError("this handle is read-only; open the home to write")
-        return Seals(self.home, self._key).reseal(self.journal)
+        return Seals(self.home, self._key, self.journal).reseal(self.journal)
 
     def repair(self, *, salvage: bool = False) -> RecoveryReport | None:
         """Repair the journal (see :meth:`Journal.repair`); the state is folded again and

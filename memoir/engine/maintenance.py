@@ -44,11 +44,13 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
     """Check what the journal alone cannot: the seals (with the home's key) and, with
     ``deep``, every checkpoint against a fold of the journal from its first record."""
     found = HomeCheck()
-    seals = Seals(home, key) if key else None
+    seals = Seals(home, key, journal) if key else None
     if seals is not None:
         check = seals.check(journal)
         found.seals, found.problems = check.checked, list(check.problems)
         found.unsealed = sum(b - a + 1 for a, b in check.unsealed)
+    elif journal.keeps_seals:
+        found.unchecked_seals = bool(journal.seal_lines())
     elif safefs.kind(home, SEALS_FILE) == "file":
         found.unchecked_seals = True
     if deep:

@@ -6,6 +6,9 @@ and computes every hash again, which needs no key.  A key closes that gap.  Ever
 append a handle with the key makes is *sealed*: a line in ``.memoir/seals.jsonl``
 naming the append's first and last seq, the chain hash of its last record, and a MAC
 over the three (keyed BLAKE2b), written under the journal lock right after the append.
+A PostgreSQL journal keeps the seals itself (``memoir_seals``, append-only like the
+records), each written in its append's own transaction, so every home of the database
+checks the same seals.
 
 ``memoir verify`` with the key checks that (see :meth:`Seals.check`):
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,7 +41,9 @@ import msgspec
 
 from memoir.engine import safefs
 from memoir.errors import ConfigError, ValidationError
+from memoir.events.types import Event
 from memoir.journal import Journal
+from memoir.logs import get_logger
 from memoir.reading import read_regular
 
 __all__ = ["KEY_ENV", "SEALS_FILE", "SealCheck", "Seals", "load_key", "seal_lines"]
@@ -45,6 +51,7 @@ __all__ = ["KEY_ENV", "SEALS_FILE", "SealCheck", "Seals", "load_key", "seal_line
 KEY_ENV = "MEMOIR_KEY"
 SEALS_FILE = ".memoir/seals.jsonl"
 _MIN_KEY = 16
+log = get_logger("memoir.engine")
 # A seal line is under 200 bytes; a file this big is not a seals file.
 _LIMIT = 1 << 30
 
@@ -85,12 +92,16 @@ class _Seal(msgspec.Struct, omit_defaults=True):
 _decoder = msgspec.json.Decoder(_Seal)
 
 
-def seal_lines(home: Path, upto: int) -> bytes:
-    """The seals of the home at ``home`` that seal records up to ``upto`` (for a backup
-    of the journal's first ``upto`` records); no key is needed to choose them."""
-    data = safefs.read(home, SEALS_FILE, limit=_LIMIT) or b""
+def seal_lines(home: Path, upto: int, journal: Journal | None = None) -> bytes:
+    """The seals of the home at ``home`` (or of ``journal``, when it keeps them) that
+    seal records up to ``upto`` (for a backup or a copy of the journal's first ``upto``
+    records); no key is needed to choose them."""
+    if journal is not None and journal.keeps_seals:
+        lines = journal.seal_lines()
+    else:
+        lines = (safefs.read(home, SEALS_FILE, limit=_LIMIT) or b"").splitlines()
     kept = []
-    for line in data.splitlines():
+    for line in lines:
         try:
             if _decoder.decode(line).seq <= upto:
                 kept.append(line + b"\n")
@@ -110,30 +121,52 @@ class SealCheck:
 
 
 class Seals:
-    """The seals of one home (``.memoir/seals.jsonl``, see the module docstring)."""
+    """The seals of one home (see the module docstring): in ``.memoir/seals.jsonl``, or
+    in the journal itself when it keeps them (a database shared by several homes, whose
+    appends are sealed in their own transaction: see :attr:`Journal.keeps_seals`)."""
 
-    def __init__(self, home: Path, key: bytes) -> None:
+    def __init__(self, home: Path, key: bytes, journal: Journal | None = None) -> None:
         self.home = home
         self.path = home / SEALS_FILE
         self._key = key
         self._fd = -1
         self._pid = os.getpid()
+        self._journal = journal if journal is not None and journal.keeps_seals else None
 
     def _mac(self, first: int, seq: int, record_hash: str) -> str:
         text = f"{first}-{seq}:{record_hash}" if first else f"{seq}:{record_hash}"
         return hashlib.blake2b(text.encode(), digest_size=16, key=self._key).hexdigest()
 
+    def line(self, first: int, last: int, record_hash: str) -> bytes:
+        """The seal of records ``first``..``last`` (``record_hash``: the last's), as
+        kept (without its newline)."""
+        return msgspec.json.encode(_Seal(last, record_hash,
+                                         self._mac(first, last, record_hash), first))
+
     def seal(self, first: int, last: int, record_hash: str) -> None:
         """Seal the append of records ``first``..``last`` (``record_hash``: the last's)."""
         if first <= 0 or last < first:
             return
-        line = msgspec.json.encode(_Seal(last, record_hash, self._mac(first, last, record_hash),
-                                         first)) + b"\n"
+        line = self.line(first, last, record_hash) + b"\n"
+        if self._journal is not None:
+            self._journal.add_seal_lines([line])
+            return
         if self._fd < 0 or self._pid != os.getpid():
             self._pid = os.getpid()
             self._fd = safefs.open_own(self.home, SEALS_FILE,
                                        os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         os.write(self._fd, line)
+
+    def written(self, events: Sequence[Event]) -> None:
+        """Seal a batch of appends the engine wrote under the journal lock (a journal
+        that keeps its seals sealed it in the append itself).  A seal that cannot be
+        written is logged: verify then names the records it leaves uncovered."""
+        if self._journal is not None or not events:
+            return
+        try:
+            self.seal(events[0].seq, events[-1].seq, events[-1].hash)
+        except OSError as exc:
+            log.warning("seal.failed", home=str(self.home), error=str(exc))
 
     def close(self) -> None:
         if self._fd >= 0 and self._pid == os.getpid():
@@ -141,6 +174,8 @@ class Seals:
         self._fd = -1
 
     def _read(self) -> list[bytes]:
+        if self._journal is not None:
+            return self._journal.seal_lines()
         return (safefs.read(self.home, SEALS_FILE, limit=_LIMIT) or b"").splitlines()
 
     def check(self, journal: Journal) -> SealCheck:
@@ -211,7 +246,10 @@ class Seals:
         return count
 
     def cut(self, head: int) -> None:
-        """Drop the seals of records after ``head`` (the journal was repaired to it)."""
+        """Drop the seals of records after ``head`` (the journal was repaired to it; a
+        journal that keeps its seals is never cut)."""
+        if self._journal is not None:
+            return
         safefs.write_file(self.home, SEALS_FILE, seal_lines(self.home, head))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, NamedTuple, Protocol, Self
@@ -177,6 +177,13 @@ class Journal(ABC):
     #: Whether the records outlive this object (a file, a database).  Only then does
     #: the engine keep checkpoints of the state folded from it.
     persistent: ClassVar[bool] = False
+    #: Whether the journal keeps the seals of its appends itself (a database shared by
+    #: several homes), each written with its append by :attr:`sealer`; else the home
+    #: keeps them beside it (see :mod:`memoir.engine.seals`).
+    keeps_seals: ClassVar[bool] = False
+    #: Makes the seal line of an append (records first..last, the last's hash) for a
+    #: journal that keeps its seals; set by the engine when the home has a key.
+    sealer: Callable[[int, int, str], bytes] | None = None
 
     @abstractmethod
     def head(self) -> int:
@@ -282,6 +289,14 @@ class Journal(ABC):
         repair in the journal; ``salvage`` re-appends the whole valid appends found after
         the damage (marked unverified).  None when the journal was sound."""
         return None
+
+    def seal_lines(self) -> list[bytes]:
+        """The seals a journal that keeps them holds, in order."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seals")
+
+    def add_seal_lines(self, lines: Sequence[bytes]) -> None:
+        """Keep seals made apart from an append (``memoir verify --reseal``, a copy)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seals")
 
     def sync_to(self, offset: int) -> None:  # noqa: B027  (optional: most backends sync in write)
         """Make the journal durable up to ``offset``, as returned by a writer's

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
+from memoir.engine.seals import Seals
 from memoir.errors import ConflictError, JournalCorrupted, ValidationError
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved
@@ -313,6 +314,28 @@ class JournalConformance:
         assert mine.seq == 2 and landed == [3]
         if other is not journal:
             other.close()
+
+    def test_keyed_seals_cover_every_append_and_name_what_they_do_not(
+            self, journal: Journal, tmp_path: Path) -> None:
+        """Seals with a key: beside the journal (a file home's .memoir/seals.jsonl), or
+        kept by the journal itself in each append's own transaction (a database)."""
+        seals = Seals(tmp_path, b"a key of more than sixteen bytes", journal)
+        if journal.keeps_seals:
+            journal.sealer = seals.line
+        for i in range(3):
+            events = journal.append(batch(2, prefix=f"s{i}"))
+            if not journal.keeps_seals:
+                seals.seal(events[0].seq, events[-1].seq, events[-1].hash)
+        check = seals.check(journal)
+        assert (check.checked, check.unsealed, check.problems) == (3, [], [])
+        journal.sealer = None  # a writer without the key
+        journal.append(batch(1, prefix="unsealed"))
+        check = seals.check(journal)
+        assert check.unsealed == [(7, 7)] and "1 record(s) are not sealed" in check.problems[0]
+        other = Seals(tmp_path, b"another key, also long enough", journal)
+        assert all("does not match the key" in p for p in other.check(journal).problems[:3])
+        assert seals.reseal(journal) == 1
+        assert seals.check(journal).problems == []
 
     # -- staged appends (group commit) ---------------------------------------------------------
 

@@ -480,3 +480,49 @@ def test_init_journal_adds_the_url_to_an_existing_config(tmp_path: Path, pg_url:
         assert any(e.type == "memory.entry_added" for e in journal.read())
     finally:
         journal.close()
+
+
+def test_a_keyed_shared_journal_keeps_its_seals_in_the_database(
+        tmp_path: Path, pg_url: str) -> None:
+    """With a key, every append is sealed in its own transaction, in the database: each
+    machine checks the seals the others wrote; the database refuses to change them; a
+    superuser who removes them is caught; a copy carries them."""
+    from memoir.engine.seals import Seals
+    from memoir.journal import FileJournal
+
+    key = {"MEMOIR_KEY": "a key of more than sixteen bytes"}
+    a, b = tmp_path / "laptop", tmp_path / "server"
+    for home in (a, b):
+        done = _memoir("--home", str(home), "init", "--journal", pg_url, env=key)
+        assert done.returncode == 0, done.stderr
+    assert _memoir("--home", str(a), "memory", "add", "Laptop fact.", env=key).returncode == 0
+    assert _memoir("--home", str(b), "memory", "add", "Server fact.", env=key).returncode == 0
+    for home in (a, b):
+        done = _memoir("--home", str(home), "verify", env=key)
+        assert done.returncode == 0, done.stderr
+        assert "3 seal(s) checked, every record sealed" in done.stdout
+        assert not (home / ".memoir" / "seals.jsonl").exists()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            conn.execute("DELETE FROM memoir_seals")
+        lines = [bytes(r[0]) for r in conn.execute("SELECT line FROM memoir_seals ORDER BY seq")]
+    # A copy to a file carries them beside it, and they check there.
+    dest = tmp_path / "copy" / "journal.jsonl"
+    copied = _memoir("--home", str(a), "--json", "journal", "copy", str(dest), env=key)
+    assert copied.returncode == 0, copied.stderr
+    assert json.loads(copied.stdout)["seals"] == 3
+    assert (dest.parent / ".memoir" / "seals.jsonl").read_bytes() == b"".join(
+        line + b"\n" for line in lines)
+    with FileJournal(dest, readonly=True) as journal:
+        check = Seals(dest.parent, key["MEMOIR_KEY"].encode()).check(journal)
+        assert (check.checked, check.problems) == (3, [])
+    # A superuser goes around the trigger: verify says what is no longer sealed.
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE memoir_seals DISABLE TRIGGER USER")
+        conn.execute("DELETE FROM memoir_seals WHERE seq = (SELECT max(seq) FROM memoir_seals)")
+    broken = _memoir("--home", str(b), "verify", env=key)
+    assert broken.returncode == 6
+    assert "are not sealed" in broken.stdout + broken.stderr
+    # Without the key, verify says the seals were not checked.
+    unkeyed = _memoir("--home", str(b), "verify")
+    assert unkeyed.returncode == 0 and "seal" in unkeyed.stdout + unkeyed.stderr

@@ -1,0 +1,282 @@
+"""The writing half of the PostgreSQL journal (:mod:`memoir.journal.postgres`): the
+advisory lock, held from the start of a ``locked()`` block, with the head and the records
+another writer added since; the append's rows, seal and notice committed in one round
+trip; and, when writers contend, the COMMIT that does not wait for the disk, followed
+outside the lock by a commit that does (group commit across processes and machines)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from memoir.clock import Clock
+from memoir.errors import ConflictError, JournalError, JournalUnavailable, ValidationError
+from memoir.events.codec import GENESIS
+from memoir.events.types import Draft, Event
+from memoir.journal.interface import (
+    Expectation,
+    Journal,
+    JournalWriter,
+    check_expectation,
+    mint_records,
+    retried_span,
+)
+from memoir.journal.pg_database import (
+    CHANNEL,
+    FRESH,
+    LOCK_KEY,
+    Database,
+    connect_error,
+    log,
+    redact_url,
+)
+
+__all__ = ["Appending"]
+
+
+class Appending(Database, Journal):
+    """The appends of a PostgreSQL journal (mixed into
+    :class:`~memoir.journal.postgres.PostgresJournal`, which sets the fields)."""
+
+    clock: Clock
+    sealer: Callable[[int, int, str], bytes] | None
+    _staged: list[Event]
+    _lines: list[bytes]
+    _tx: tuple[int, bytes] | None
+    _known: tuple[int, bytes] | None
+    _fresh: tuple[int, bytes, list[tuple[int, bytes]], bool] | None
+    _deferred: bool
+    _unsynced: str | None
+
+    @contextmanager
+    def _locked(self) -> Iterator[JournalWriter]:
+        with self._write_mutex:
+            try:
+                # The lock is held from here: whoever reads the journal inside the block
+                # (the engine catches up before it decides) sees every commit before its
+                # own, and nobody else commits until this block ends.
+                self._lock_tx()
+                yield _PostgresWriter(self)
+            finally:
+                self._staged, self._lines = [], []
+                self._fresh = None
+                if self._tx is not None and self._writer is not None:
+                    self._tx = None
+                    try:
+                        # Gives up the lock; nothing staged is written.
+                        self._writer.execute("ROLLBACK")
+                    except self._psycopg.Error:
+                        self._writer = None  # the lock went with the connection
+
+    def _lock_tx(self) -> tuple[int, bytes]:
+        """Hold the journal's lock in a transaction of the writer's connection (COMMIT
+        or ROLLBACK gives it up) and read the head under it, with the records after the
+        last one this object knows, in one round trip.  A connection
+        found dead here, before anything was staged, is opened again once (the server
+        restarted, an idle connection was cut): nothing was lost with it."""
+        for attempt in (1, 2):
+            if self._tx is not None:
+                return self._tx
+            conn = self._writer_conn()
+            known = self._known
+            after = known[0] if known is not None else -1
+            try:
+                # Statements of their own after the lock: each sees every commit made
+                # before the lock was granted.  The head, then what came after ``known``.
+                rows = self._send_lock(conn, after)
+            except self._psycopg.errors.LockNotAvailable:
+                with suppress(self._psycopg.Error):
+                    conn.execute("ROLLBACK")
+                raise ConflictError(f"could not lock the journal within "
+                                    f"{self.lock_timeout:g} s: another writer holds it",
+                                    head=self.head()) from None
+            except self._psycopg.OperationalError as exc:
+                if attempt == 2 or self._staged:
+                    self._writer = None
+                    raise connect_error(self.url, exc) from None
+                log.warning("journal.reconnecting", journal=redact_url(self.url),
+                            why=" ".join(str(exc).split())[:200])
+                with suppress(self._psycopg.Error):
+                    conn.close()
+                self._writer = None
+                continue
+            except self._psycopg.Error as exc:
+                self._writer = None
+                raise connect_error(self.url, exc) from None
+            head = (int(rows[0][0]), str(rows[0][1]).encode()) if rows else (0, GENESIS)
+            # Another writer appended since this one last did: writers are contending,
+            # so this transaction's COMMIT will not wait for the disk (see _write).
+            self._deferred = known is not None and head[0] != known[0]
+            if known is not None:
+                cached = [(int(r[0]), bytes(r[2])) for r in rows[1:] if r[2] is not None]
+                whole = (cached[-1][0] if cached else known[0]) == head[0]
+                with self._mutex:
+                    self._fresh = (known[0], known[1], cached, whole)
+            self._tx = head
+        assert self._tx is not None
+        return self._tx
+
+    # -- writing (under the advisory lock) -------------------------------------------------
+
+    def _stage(self, drafts: Sequence[Draft],
+               expect: Expectation | None) -> list[Event]:
+        if not drafts:
+            return []
+        given = [d.id for d in drafts if d.id]
+        if len(set(given)) != len(given):
+            raise ValidationError("an append lists the same event id twice")
+        if not set(given).isdisjoint(e.id for e in self._staged):
+            raise ValidationError("an append repeats event ids staged in the same write")
+        existing = self._ids(given)
+        if existing:
+            first = retried_span(drafts, existing)
+            return list(self.read(after=first - 1, until=first - 1 + len(drafts)))
+        if self._staged:
+            seq, prev = self._staged[-1].seq, self._staged[-1].hash.encode()
+        else:
+            seq, prev = self._lock_tx()
+        check_expectation(self, seq, expect, pending=self._staged)
+        lines, out = mint_records([drafts], (seq, prev), self.clock)
+        self._staged.extend(out)
+        self._lines.extend(lines)
+        return out
+
+    def _write(self, *, sync: bool = True) -> int | None:
+        staged, lines = self._staged, self._lines
+        if not staged:
+            return None
+        self._staged, self._lines = [], []
+        psycopg = self._psycopg
+        self._lock_tx()
+        conn = self._writer
+        try:
+            # One statement (the rows, their seal, a notice to every listener, sent on
+            # COMMIT) and the COMMIT in one message: one round trip under the lock.
+            # When writers contend, the COMMIT does not wait for the disk: the lock is
+            # free as soon as it is done, and the sync below, outside the lock, makes
+            # the append durable, one flush for every writer waiting (group commit).
+            rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(staged))
+            params: list[Any] = []
+            for event, line in zip(staged, lines, strict=True):
+                params += (event.seq, event.id, event.type, event.more, event.hash, line)
+            sealed = ""
+            if self.sealer is not None:
+                sealed = (", sealed AS (INSERT INTO memoir_seals (seq, line) VALUES (%s, %s) "
+                          "RETURNING 1)")
+                params += (staged[-1].seq,
+                           self.sealer(staged[0].seq, staged[-1].seq, staged[-1].hash))
+            self._commit_append(
+                conn, "WITH added AS (INSERT INTO memoir_records (seq, id, type, more, hash, "
+                f"line) VALUES {rows} RETURNING 1){sealed} SELECT pg_notify(%s, %s)",
+                [*params, CHANNEL, str(staged[-1].seq)])
+            self._tx = None
+        except psycopg.OperationalError as exc:
+            # The connection went during the append: it may or may not have committed.
+            self._writer = None
+            self._tx = None
+            if not self._ids([staged[0].id]):
+                raise JournalUnavailable(
+                    f"the connection to {redact_url(self.url)} was lost during the append "
+                    f"of seq {staged[0].seq}-{staged[-1].seq}, which did not reach the "
+                    "journal; nothing was written") from exc
+            log.warning("journal.reconnected", journal=redact_url(self.url),
+                        why="the connection was lost after the commit went through")
+        except psycopg.Error as exc:
+            self._tx = None
+            try:
+                conn.execute("ROLLBACK")
+            except psycopg.Error:
+                self._writer = None
+            raise JournalError(f"the append of seq {staged[0].seq}-{staged[-1].seq} to "
+                               f"{redact_url(self.url)} was refused: "
+                               f"{' '.join(str(exc).split())}") from exc
+        self._known = (staged[-1].seq, staged[-1].hash.encode())
+        if not self._deferred:
+            return None  # the COMMIT waited for the disk itself
+        self._unsynced = staged[0].id
+        if sync:
+            self._sync()
+            return None
+        return staged[-1].seq
+
+    def _send_lock(self, conn: Any, after: int) -> list[tuple[Any, ...]]:
+        """BEGIN, the lock, then (a statement of its own, which sees every commit made
+        before the lock was granted) the head and the records after ``after``: pipelined,
+        one round trip."""
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+            cursor = conn.execute(
+                "(SELECT seq, hash, NULL::bytea FROM memoir_records ORDER BY seq DESC "
+                "LIMIT 1) UNION ALL (SELECT seq, hash, line FROM memoir_records WHERE "
+                "%s >= 0 AND seq > %s ORDER BY seq LIMIT %s)", (after, after, FRESH))
+        return list(cursor.fetchall())
+
+    def _commit_append(self, conn: Any, sql: str, params: Sequence[Any]) -> None:
+        """Send an append's statements and its COMMIT, pipelined (a seam for fault
+        tests)."""
+        with conn.pipeline():
+            if self._deferred:
+                conn.execute("SET LOCAL synchronous_commit = off")
+            conn.execute(sql, params)
+            conn.execute("COMMIT")
+
+    def sync_to(self, offset: int) -> None:
+        """Make the appends this object committed durable (``offset``: the last seq a
+        ``write(sync=False)`` returned)."""
+        with self._write_mutex:
+            self._sync()
+
+    def _sync(self) -> None:
+        """Wait until what this object committed is on disk: a commit of its own that
+        waits for the disk (the server's ``synchronous_commit``) comes after the
+        appends' commits in the server's log, so it is flushed only with them.  Commits
+        of several writers waiting here at once share one flush (group commit)."""
+        first = self._unsynced
+        if first is None:
+            return
+        psycopg = self._psycopg
+        for attempt in (1, 2):
+            conn = self._writer_conn()
+            try:
+                conn.execute("INSERT INTO memoir_sync VALUES (pg_backend_pid(), 1) "
+                             "ON CONFLICT (pid) DO UPDATE SET n = memoir_sync.n + 1")
+                break
+            except psycopg.OperationalError as exc:
+                self._writer = None
+                if attempt == 2:
+                    self._unsynced = None
+                    raise JournalUnavailable(
+                        f"the connection to {redact_url(self.url)} was lost while the "
+                        "append was made durable; whether it is in the journal is "
+                        "unknown (a retry of the same records is recognised)") from exc
+                log.warning("journal.reconnecting", journal=redact_url(self.url),
+                            why=" ".join(str(exc).split())[:200])
+            except psycopg.Error as exc:
+                self._unsynced = None
+                raise JournalError(f"{redact_url(self.url)}: the append could not be made "
+                                   f"durable: {' '.join(str(exc).split())}") from exc
+        self._unsynced = None
+        if attempt == 2 and not self._ids([first]):
+            raise JournalUnavailable(f"the append was lost with the server of "
+                                     f"{redact_url(self.url)} before it reached the disk; "
+                                     "nothing was written")
+
+
+class _PostgresWriter(JournalWriter):
+    def __init__(self, journal: Appending) -> None:
+        self._journal = journal
+
+    @property
+    def head(self) -> int:
+        staged = self._journal._staged
+        if staged:
+            return staged[-1].seq
+        return self._journal._lock_tx()[0]
+
+    def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
+        return self._journal._stage(drafts, expect)
+
+    def write(self, *, sync: bool = True) -> int | None:
+        return self._journal._write(sync=sync)
