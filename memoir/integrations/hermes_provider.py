@@ -21,7 +21,11 @@ provider, in a memoir home of its own (``HERMES_HOME/memoir`` by default):
 * ``system_prompt_block`` gives the memoir home's skills index (skills Hermes has
   itself are left out; MEMORY and USER never appear twice);
 * ``on_session_end`` ends the session (its summary is written), ``on_session_switch``
-  ends it and starts the next, ``shutdown`` closes the home.
+  ends it and starts the next, ``shutdown`` stops following and closes the home.
+
+From ``initialize`` to ``shutdown`` the provider follows the journal
+(:mod:`memoir.engine.following`): what other agents and machines write is folded into
+the home and its files within a second (LISTEN/NOTIFY for a shared PostgreSQL journal).
 
 Every hook catches everything: a failure is logged to the ``memoir.hermes`` logger and
 the hook returns what a provider with nothing to say returns.  Nothing here blocks on
@@ -41,6 +45,7 @@ from typing import Any, TypeVar, cast
 
 from memoir.api import Memoir
 from memoir.config import load_config
+from memoir.engine.following import Following
 from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
@@ -103,6 +108,7 @@ class MemoirHermes:
         self.session: Session | None = None
         self.meta: dict[str, str] = {"client": "hermes"}
         self._lock = threading.RLock()
+        self._following: Following | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -122,6 +128,9 @@ class MemoirHermes:
                 config.journal.lock_timeout_seconds = min(
                     config.journal.lock_timeout_seconds, HOOK_LOCK_SECONDS)
                 self.memoir = Memoir(self.memoir_home, create=True, config=config)
+                # What other agents and machines write reaches this home's files within a
+                # second (LISTEN/NOTIFY for a shared journal), not at the next hook.
+                self._following = Following(self.memoir).start()
             platform = str(kwargs.get("platform") or "cli")
             self.meta = {"client": "hermes", "platform": _meta_value(platform)}
             for key in ("agent_context", "agent_identity", "user_id"):
@@ -173,6 +182,9 @@ class MemoirHermes:
     @_guarded(None)
     def shutdown(self) -> None:
         with self._lock:
+            if self._following is not None:
+                self._following.stop()
+                self._following = None
             if self.memoir is not None:
                 self.memoir.close()
                 self.memoir = None

@@ -25,6 +25,10 @@ so ``memoir log`` tells which client learned what.  It ends (``session.ended``, 
 ``disconnected``) when the client goes: stdin closes (stdio); over HTTP, the client's
 DELETE, the transport's idle timeout or the server stopping.  ``resume`` continues an
 existing session instead of starting one.
+
+While it serves, the server follows the journal (:mod:`memoir.engine.following`): what
+other processes and machines append is folded and written into this home's files
+within a second (LISTEN/NOTIFY for a PostgreSQL journal), not at the next request.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from memoir.api import Memoir
+from memoir.engine.following import Following
 from memoir.logs import get_logger
 from memoir.memory.read import MEMORY_READ_SCHEMA, memory_read_tool
 from memoir.sessions.session import Session
@@ -364,9 +369,11 @@ def serve_stdio(memoir: Memoir, *, resume: str | None = None, version: str = "")
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
+    following = Following(memoir).start()
     try:
         anyio.run(main)
     finally:
+        following.stop()
         ended = connections.end_all("disconnected")
     return ended
 
@@ -421,8 +428,10 @@ def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None
         app = _bearer(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             lifespan="on")
+    following = Following(memoir).start()
     try:
         uvicorn.Server(config).run()
     finally:
+        following.stop()
         ended = connections.end_all("disconnected")
     return ended

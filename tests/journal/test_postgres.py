@@ -526,3 +526,51 @@ def test_a_keyed_shared_journal_keeps_its_seals_in_the_database(
     # Without the key, verify says the seals were not checked.
     unkeyed = _memoir("--home", str(b), "verify")
     assert unkeyed.returncode == 0 and "seal" in unkeyed.stdout + unkeyed.stderr
+
+
+def _wait_for_text(path: Path, text: str, timeout: float = 30.0) -> float:
+    """Seconds until ``path`` holds ``text`` (fails after ``timeout``)."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if path.exists() and text in path.read_text(encoding="utf-8"):
+            return time.monotonic() - started
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never held {text!r}")
+
+
+def test_an_idle_mcp_server_writes_another_machines_memory_into_its_folder(
+        tmp_path: Path, pg_url: str) -> None:
+    """No request reaches the server on the laptop: it hears of the server machine's
+    commit (LISTEN/NOTIFY) and writes MEMORY.md by itself."""
+    from tests.integrations.test_mcp import INIT, _raw_server, _receive, _send
+
+    a, b = _two_machines(tmp_path, pg_url)
+    server = _raw_server(a)
+    try:
+        _send(server, INIT)  # answered: the server is up, and following since it started
+        assert "result" in _receive(server, 1)
+        assert _memoir("--home", str(b), "memory", "add", "Deploys go out on Fridays.",
+                       ).returncode == 0
+        took = _wait_for_text(a / "memories" / "MEMORY.md", "Deploys go out on Fridays.")
+        assert took < 10, took
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait(timeout=60)
+    assert server.returncode == 0
+
+
+def test_the_hermes_provider_follows_another_machine_until_shutdown(
+        tmp_path: Path, pg_url: str) -> None:
+    from memoir.integrations.hermes_provider import MemoirHermes
+
+    a, b = _two_machines(tmp_path, pg_url)
+    provider = MemoirHermes(a)
+    provider.initialize("20261125_101010_abcdef", platform="cli")
+    try:
+        assert _memoir("--home", str(b), "memory", "add", "-t", "user", "Prefers tea.",
+                       ).returncode == 0
+        _wait_for_text(a / "memories" / "USER.md", "Prefers tea.")
+    finally:
+        provider.shutdown()
+    assert provider._following is None and provider.memoir is None
