@@ -9,8 +9,9 @@ Needs a PostgreSQL server (``$MEMOIR_TEST_POSTGRES``, default the machine's at
   :class:`~memoir.journal.postgres.PostgresJournal` (lock, head, mint, COPY, NOTIFY,
   COMMIT); a bare round INSERTs the very lines that round wrote, one row and one COMMIT
   each, into a table of the same shape on its own connection.
-* ``writers``: 1 process, then 4, each appending one-event appends for a fixed time to
-  one journal; the figure is the aggregate rate of acknowledged appends.
+* ``writers``: 1 process, then 4, for a fixed time: memory-tool writes (an add, then its
+  remove) through a home of the journal each (a machine each), and one-event appends
+  straight to the journal; the figures are the aggregate rates of acknowledged writes.
 * ``rebuild``: the benchmark corpus (``bench/_corpus.py``, 100,000 events with
   ``--quick``) loaded into the database; folding the whole journal read from it
   (``State().apply_all(journal.read())``: the chain checked, every payload decoded) vs
@@ -63,15 +64,52 @@ def _writer(url: str, seconds: float, start: float, offset: int,
     out.put(done)
 
 
-def _aggregate(url: str, processes: int, seconds: float) -> float:
+def _tool_writer(home: str, seconds: float, start: float,
+                 out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    """Memory-tool writes through a home of the journal: an add, then its remove, each
+    acknowledged (durable) before the next, for ``seconds``."""
+    from memoir.api import Memoir
+
+    done = -1  # told to the parent if anything fails
+    try:
+        with Memoir(home) as handle, handle.start_session() as session:
+            done = 0
+            while time.time() < start:
+                time.sleep(0.001)
+            end = start + seconds
+            while time.time() < end:
+                text = f"Writer {os.getpid()} notes build step {done}."
+                for args in ({"action": "add", "content": text},
+                             {"action": "remove", "old_text": text}):
+                    result = session.call_tool("memory", {"target": "memory", **args})
+                    if not result.get("success"):
+                        raise RuntimeError(f"a memory write was refused: "
+                                           f"{str(result.get('error'))[:200]}")
+                    done += 1
+    except BaseException:
+        done = -1
+        raise
+    finally:
+        out.put(done)
+
+
+def _aggregate(url: str, processes: int, seconds: float,
+               homes: list[str] | None = None) -> float:
+    """Acknowledged writes per second of ``processes`` writers together: one-event
+    appends to the journal, or memory-tool writes through ``homes``."""
     ctx = multiprocessing.get_context("spawn")
     out: multiprocessing.Queue = ctx.Queue()  # type: ignore[type-arg]
-    start = time.time() + 2.0  # every process connected before the clock starts
-    procs = [ctx.Process(target=_writer, args=(url, seconds, start, p * 10_000_000, out))
+    start = time.time() + 3.0  # every process connected before the clock starts
+    procs = [ctx.Process(target=_tool_writer, args=(homes[p], seconds, start, out))
+             if homes else
+             ctx.Process(target=_writer, args=(url, seconds, start, p * 10_000_000, out))
              for p in range(processes)]
     for p in procs:
         p.start()
-    total = sum(out.get(timeout=120) for _ in procs)
+    counts = [out.get(timeout=120) for _ in procs]
+    if min(counts) < 0:
+        raise RuntimeError("a writer process failed (its traceback is above)")
+    total = sum(counts)
     for p in procs:
         p.join(timeout=60)
     return total / seconds
@@ -205,7 +243,14 @@ def run(ctx: Context) -> list[Figure]:
         seconds = ctx.pick(3.0, 10.0)
         one = _aggregate(url, 1, seconds)
         four = _aggregate(url, 4, seconds)
-        ctx.log(f"  writers: 1 process {one:,.0f}/s, 4 processes {four:,.0f}/s")
+        ctx.log(f"  appends: 1 process {one:,.0f}/s, 4 processes {four:,.0f}/s")
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE SCHEMA tools")  # a journal of their own
+        homes = _homes(ctx, f"{url}?options=-csearch_path%3Dtools", 4)
+        tool_one = _aggregate(url, 1, seconds, homes)
+        tool_four = _aggregate(url, 4, seconds, homes)
+        ctx.log(f"  memory-tool writes: 1 process {tool_one:,.0f}/s, 4 processes "
+                f"{tool_four:,.0f}/s")
         fold_rate, copy_rate, events = _rebuild(ctx, SERVER, name)
         latencies = sorted(_follow(ctx, url))
         p95 = latencies[int(0.95 * (len(latencies) - 1))]
@@ -228,8 +273,26 @@ def run(ctx: Context) -> list[Figure]:
         Figure(bench=NAME, name="another process's append shown by log --follow, p95",
                value=p95, unit="ms", better="lower", target=Target("value", "<", 200.0),
                notes={"p50_ms": round(median(latencies), 1), "appends": len(latencies)}),
-        Figure(bench=NAME, name="4 writer processes, one journal, aggregate appends",
-               value=four, unit="appends/s", better="higher",
-               baseline_name="1 writer process", baseline_value=one,
+        Figure(bench=NAME, name="4 processes' memory-tool writes, one journal, aggregate",
+               value=tool_four, unit="writes/s", better="higher",
+               baseline_name="1 process", baseline_value=tool_one,
                target=Target("ratio", ">=", 2.0), notes={"seconds": seconds}),
+        Figure(bench=NAME, name="4 processes' one-event appends, one journal, aggregate",
+               value=four, unit="appends/s", better="higher",
+               baseline_name="1 process", baseline_value=one, notes={"seconds": seconds}),
     ]
+
+
+def _homes(ctx: Context, url: str, count: int) -> list[str]:
+    """``count`` homes of the journal at ``url`` (one per writer, as on machines)."""
+    import subprocess
+    import sys
+
+    from bench._measure import scratch_dir
+
+    folder = scratch_dir(ctx, f"{NAME}-homes")
+    homes = [str(folder / f"machine-{k}") for k in range(count)]
+    for home in homes:
+        subprocess.run([sys.executable, "-m", "memoir", "--home", home, "init", "--journal",
+                        url], check=True, capture_output=True)
+    return homes

@@ -574,3 +574,37 @@ def test_the_hermes_provider_follows_another_machine_until_shutdown(
     finally:
         provider.shutdown()
     assert provider._following is None and provider.memoir is None
+
+
+def test_a_writer_killed_mid_transaction_leaves_nothing_and_holds_nothing(
+        tmp_path: Path, pg_url: str) -> None:
+    """kill -9 of a writer whose rows are inserted but not committed: the server drops
+    its transaction and its lock; the next writer appends at once after the last
+    committed record, and the killed writer's home opens with no repair."""
+    a, b = _two_machines(tmp_path, pg_url)
+    assert _memoir("--home", str(a), "memory", "add", "Committed before.").returncode == 0
+    code = ("import sys, time, memoir\n"
+            "from memoir.journal.postgres import PostgresJournal\n"
+            "def stuck(self, conn, sql, params):\n"
+            "    conn.execute(sql, params)  # the rows, without the COMMIT\n"
+            "    print('inserted', flush=True)\n"
+            "    time.sleep(3600)\n"
+            "PostgresJournal._commit_append = stuck\n"
+            "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
+            "    s.call_tool('memory', {'action': 'add', 'target': 'memory',\n"
+            "                           'content': 'Never committed.'})\n")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(a)], stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "inserted\n"
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+    done = _memoir("--home", str(b), "memory", "add", "Written after the kill.")
+    assert done.returncode == 0, done.stderr
+    with memoir.open(a) as home:
+        assert home.state.memory.target("memory").texts() == ["Committed before.",
+                                                              "Written after the kill."]
+        events = list(home.journal.read())
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert _memoir("--home", str(a), "verify").returncode == 0
