@@ -192,6 +192,15 @@ class SessionsConfig(_Section):
     idle_timeout_minutes: float = pydantic.Field(240.0, ge=0)
 
 
+class TranscriptsConfig(_Section):
+    """``transcripts:`` — how recorded conversations are stored."""
+
+    #: Replace credentials said in a conversation (API keys, tokens, private keys,
+    #: passwords in URLs: the memory scan's patterns) by ``[redacted:<kind>]`` before
+    #: the messages are stored; the turn's event counts them.
+    redact_secrets: bool = True
+
+
 class EpisodicConfig(_Section):
     """``episodic:`` — recall of past sessions (seed 004's keys)."""
 
@@ -276,6 +285,7 @@ class Config(_Section):
     reviewers: ReviewersConfig = pydantic.Field(default_factory=ReviewersConfig)
     episodic: EpisodicConfig = pydantic.Field(default_factory=EpisodicConfig)
     sessions: SessionsConfig = pydantic.Field(default_factory=SessionsConfig)
+    transcripts: TranscriptsConfig = pydantic.Field(default_factory=TranscriptsConfig)
     procedural: ProceduralConfig = pydantic.Field(default_factory=ProceduralConfig)
     insights: InsightsConfig = pydantic.Field(default_factory=InsightsConfig)
     hermes: HermesConfig = pydantic.Field(default_factory=HermesConfig)

@@ -26,7 +26,8 @@ import re
 from collections import Counter
 from typing import Final
 
-__all__ = ["CREDENTIAL_KINDS", "credential_message", "find_credentials", "redact"]
+__all__ = ["CREDENTIAL_KINDS", "REDACTED", "credential_message", "find_credentials", "redact",
+           "redact_counted", "was_redacted"]
 
 _SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
@@ -46,6 +47,16 @@ _GIVEN: Final = re.compile(
     r"[\"'`]?([^\s\"'`]{8,256})")
 _TOKEN: Final = re.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
 _ENTROPY_BITS: Final = 4.3
+
+#: How a redacted credential starts in stored text (``[redacted:<kind>]``).
+REDACTED: Final = "[redacted:"
+
+
+def was_redacted(text: str) -> bool:
+    """Whether ``text`` holds a redacted credential (``[REDACTED:`` in records made
+    before the marker was spelled in lower case)."""
+    return REDACTED in text or "[REDACTED:" in text
+
 
 #: Every kind :func:`find_credentials` reports.
 CREDENTIAL_KINDS: Final[tuple[str, ...]] = (
@@ -88,19 +99,25 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every credential replaced by ``[REDACTED:<kind>]`` (what a recorded
+    """``text`` with every credential replaced by ``[redacted:<kind>]`` (what a recorded
     conversation keeps: the fact that a key was said, never the key)."""
+    return redact_counted(text)[0]
+
+
+def redact_counted(text: str) -> tuple[str, int]:
+    """:func:`redact`, and how many credentials it replaced."""
     spans = _spans(text)
     if not spans:
-        return text
-    out, at = [], 0
+        return text, 0
+    out, at, count = [], 0, 0
     for start, end, kind in sorted(spans):
         if start < at:  # overlapping finds: the first one covers it
             continue
-        out += [text[at:start], f"[REDACTED:{kind}]"]
+        out += [text[at:start], f"{REDACTED}{kind}]"]
         at = end
+        count += 1
     out.append(text[at:])
-    return "".join(out)
+    return "".join(out), count
 
 
 def credential_message(kinds: list[str]) -> str:

@@ -73,9 +73,13 @@ class TurnRecorded(Payload, frozen=True, kw_only=True):
     #: back-filled conversation): its messages' latest timestamp, else the
     #: conversation's start.  The error insights date what they saw by it.
     at: str | None = None
+    #: How many credentials were replaced by ``[redacted:<kind>]`` in the stored
+    #: messages (``transcripts.redact_secrets``).
+    redacted: int = 0
 
     def __post_init__(self) -> None:
         require("at", _moment_problem(self.at))
+        require("redacted", "must be 0 or more" if self.redacted < 0 else None)
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

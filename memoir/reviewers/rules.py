@@ -28,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from memoir.credentials import find_credentials
+from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
 from memoir.reviewers.review import Review
 from memoir.threats import all_threats
@@ -202,7 +202,7 @@ def _sentences(text: str) -> list[str]:
     for sentence in _SENTENCE.split(text):
         # A redacted credential (record_turn redacts them) marks a sentence about a
         # secret: nothing of it is worth keeping either.
-        if "[REDACTED:" in sentence or find_credentials(sentence) or all_threats(sentence):
+        if was_redacted(sentence) or find_credentials(sentence) or all_threats(sentence):
             continue
         for part in _CLAUSE.split(sentence):
             part = part.strip().strip("-*•> ").strip()

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from memoir.clock import format_ts, parse_ts
-from memoir.credentials import redact
+from memoir.credentials import redact_counted
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
@@ -196,14 +196,17 @@ def check_messages(messages: Any, *, known_calls: Iterable[str] = ()) -> list[di
     return out
 
 
-def _redacted(value: Any) -> Any:
-    """``value`` (a checked message, or a part of one) with every string redacted."""
+def _redacted(value: Any, found: list[int]) -> Any:
+    """``value`` (a checked message, or a part of one) with every string redacted; how
+    many credentials were replaced is added to ``found[0]``."""
     if isinstance(value, str):
-        return redact(value)
+        text, count = redact_counted(value)
+        found[0] += count
+        return text
     if isinstance(value, dict):
-        return {key: _redacted(inner) for key, inner in value.items()}
+        return {key: _redacted(inner, found) for key, inner in value.items()}
     if isinstance(value, list | tuple):
-        return [_redacted(inner) for inner in value]
+        return [_redacted(inner, found) for inner in value]
     return value
 
 
@@ -332,10 +335,15 @@ def record_turns(
 ) -> list[tuple[int, tuple[str, ...]]]:
     """Store and journal ``turns`` (checked messages) of a session, in one append;
     returns, per turn, its number and the reviews it made due.  Credentials said in the
-    conversation are redacted before anything is stored (``[REDACTED:<kind>]``).
+    conversation are redacted before anything is stored (``[redacted:<kind>]``; the
+    turn's event counts them), unless ``transcripts.redact_secrets`` is off.
     ``at``: when a turn whose messages carry no timestamp happened (an imported
     conversation's start); a live turn leaves it None: it happens as it is journaled."""
-    turns = [[_redacted(m) for m in turn] for turn in turns]
+    redacted = [0] * len(turns)
+    if engine.config.transcripts.redact_secrets:
+        counts = [[0] for _ in turns]
+        turns = [[_redacted(m, counts[i]) for m in turn] for i, turn in enumerate(turns)]
+        redacted = [c[0] for c in counts]
     flat = [m for turn in turns for m in turn]
     refs = iter(store.put(flat))  # durable before the events that point at them
     shaped = [[message_ref(m, next(refs)) for m in turn] for turn in turns]
@@ -358,7 +366,8 @@ def record_turns(
             payload = TurnRecorded(session_id=session_id, turn=info.turns + 1 + i,
                                    messages=tuple(messages), memory_interval=memory_interval,
                                    skill_interval=skill_interval, errors=errors[i],
-                                   at=max(stamps) if stamps else at)
+                                   at=max(stamps) if stamps else at,
+                                   redacted=redacted[i])
             payloads.append(payload)
             payloads += _pipeline(state, errors[i], counts, references, thresholds)
             due.append((payload.turn, count_turn(probe, payload)))

@@ -478,7 +478,7 @@ def test_a_conversation_is_stored_with_its_credentials_redacted(tmp_path: Path) 
         found = session.call_tool("session_search", {"query": "push"})
     stored = b"".join(p.read_bytes() for p in (tmp_path / "home").rglob("*") if p.is_file())
     assert key.encode() not in stored
-    assert b"[REDACTED:github_token]" in stored
+    assert b"[redacted:github_token]" in stored
     assert found["success"]
 
 
