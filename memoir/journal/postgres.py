@@ -166,7 +166,7 @@ class PostgresJournal(Appending):
         """True while this object holds the lock and ``seq`` is the head it read under it:
         nobody can have committed since."""
         tx = self._tx
-        return tx is not None and tx[0] == seq and self._fresh is None
+        return tx is not None and tx[0] == seq
 
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         for seq, line in self._checked(after, until):

@@ -83,7 +83,8 @@ def test_two_processes_write_into_one_gapless_sequence(tmp_path: Path, pg_url: s
             "            r = s.call_tool('memory', {'action': 'remove', 'target': 'memory',\n"
             "                                       'old_text': text})\n"
             "            assert r['success'], r\n"
-            "    print(json.dumps([mem.head, mem.state.memory.target('memory').texts()]))\n")
+            "    state = mem.state  # once: the other writer may still be appending\n"
+            "    print(json.dumps([state.seq, state.memory.target('memory').texts()]))\n")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(home), name], text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -608,3 +609,30 @@ def test_a_writer_killed_mid_transaction_leaves_nothing_and_holds_nothing(
         events = list(home.journal.read())
         assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert _memoir("--home", str(a), "verify").returncode == 0
+
+
+def test_a_writer_far_behind_reads_everything_it_missed_under_the_lock(pg_url: str) -> None:
+    """The lock brings at most FRESH records with it; a writer further behind reads the
+    rest as usual, checked against the chain, before it decides."""
+    from memoir.journal.pg_database import FRESH
+    from tests.journal.test_journal_conformance import added, batch
+
+    behind = PostgresJournal(pg_url, create=True)
+    ahead = PostgresJournal(pg_url)
+    try:
+        behind.append([added("first")])
+        assert [e.seq for e in behind.read()] == [1]  # it knows seq 1
+        for k in range(0, FRESH + 500, 250):
+            ahead.append(batch(250, prefix=f"m{k}"))
+        head = ahead.head()
+        with behind.locked() as writer:
+            missed = [e.seq for e in behind.read(after=1)]
+            assert missed == list(range(2, head + 1))
+            (mine,) = writer.append([added("after all of them")])
+        assert mine.seq == head + 1
+        # Under the lock again, nothing new: the caught-up check needs no query.
+        with behind.locked():
+            assert behind.caught_up_to(head + 1)
+    finally:
+        behind.close()
+        ahead.close()
