@@ -223,8 +223,13 @@ class Memoir(Engine):
                    "memory": {"count": s.turns_since_memory, "interval": memory_interval},
                    "skills": {"count": s.iters_since_skill, "interval": skill_interval}}
                   for s in open_sessions]
+        journal = self.journal
         return {
             "home": str(self.home),
+            # Where the records are: a file, or a database shared with other homes.
+            "journal": {"kind": journal.kind, "where": journal.where(),
+                        "schema_version": getattr(journal, "schema_version", lambda: None)(),
+                        "sealed": self.keyed},
             "head": state.seq,
             "head_hash": state.hash,
             "sessions": len(state.sessions),

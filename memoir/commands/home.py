@@ -158,6 +158,11 @@ def status(ctx: click.Context) -> None:
         echo_json(info)
         return
     click.echo(f"home     {info['home']}")
+    journal = info["journal"]
+    shared = f", schema {journal['schema_version']}, shared by every home pointed at it" \
+        if journal["kind"] == "postgresql" else ""
+    click.echo(f"journal  {journal['where']} ({journal['kind']}{shared}"
+               f"{', sealed with the key' if journal['sealed'] else ''})")
     click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
     if info.get("mirrors"):
         click.echo(f"mirrors  the Hermes home {info['mirrors']} (its memory writes are "

@@ -177,6 +177,8 @@ class Journal(ABC):
     #: Whether the records outlive this object (a file, a database).  Only then does
     #: the engine keep checkpoints of the state folded from it.
     persistent: ClassVar[bool] = False
+    #: What kind of journal this is, for people: "memory", "file", "postgresql".
+    kind: ClassVar[str] = "memory"
     #: Whether the journal keeps the seals of its appends itself (a database shared by
     #: several homes), each written with its append by :attr:`sealer`; else the home
     #: keeps them beside it (see :mod:`memoir.engine.seals`).
@@ -289,6 +291,10 @@ class Journal(ABC):
         repair in the journal; ``salvage`` re-appends the whole valid appends found after
         the damage (marked unverified).  None when the journal was sound."""
         return None
+
+    def where(self) -> str:
+        """Where the records are, for people (a path, a URL without its password)."""
+        return "memory"
 
     def seal_lines(self) -> list[bytes]:
         """The seals a journal that keeps them holds, in order."""

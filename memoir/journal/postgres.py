@@ -61,6 +61,7 @@ class PostgresJournal(Appending):
     """
 
     persistent = True
+    kind = "postgresql"
     keeps_seals = True
 
     def __init__(self, url: str, *, clock: Clock | None = None, create: bool = False,
@@ -88,6 +89,9 @@ class PostgresJournal(Appending):
         self._unsynced: str | None = None
         with self._mutex:
             self._check_schema(create, upgrade)
+
+    def where(self) -> str:
+        return redact_url(self.url)
 
     def __repr__(self) -> str:
         return f"PostgresJournal({redact_url(self.url)!r})"

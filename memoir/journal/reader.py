@@ -38,6 +38,7 @@ class FileReader(Journal):
     """
 
     persistent = True
+    kind = "file"
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Clock | None = None,
                  lock_timeout: float = 60.0, readonly: bool = False) -> None:
@@ -151,6 +152,9 @@ class FileReader(Journal):
         self._tail = Tail()
         self._index = {1: Tail()}
         self._ids.forget()
+
+    def where(self) -> str:
+        return str(self.path)
 
     def caught_up_to(self, seq: int) -> bool:
         """True when this object holds the lock, has read the whole file, and ``seq`` is

@@ -94,6 +94,8 @@ def test_status_json_gives_numbers(home: Path) -> None:
     memory = info["memory"]["memory"]
     assert memory == {"entries": 1, "chars": 54, "limit": 2200, "percent": 2, "flagged": []}
     assert isinstance(info["head"], int)
+    assert info["journal"] == {"kind": "file", "where": str(home / "journal.jsonl"),
+                               "schema_version": None, "sealed": False}
 
 
 # -- homes ------------------------------------------------------------------------------------

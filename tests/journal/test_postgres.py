@@ -636,3 +636,17 @@ def test_a_writer_far_behind_reads_everything_it_missed_under_the_lock(pg_url: s
     finally:
         behind.close()
         ahead.close()
+
+
+def test_status_names_the_shared_journal_and_never_its_password(
+        tmp_path: Path, pg_url: str) -> None:
+    a, _b = _two_machines(tmp_path, pg_url)
+    with_password = pg_url.replace("postgres@", "postgres:sekrit-pass@", 1)
+    env = {"MEMOIR_JOURNAL_URL": with_password, "MEMOIR_KEY": "a key of more than sixteen bytes"}
+    done = _memoir("--home", str(a), "--json", "status", env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["journal"] == {
+        "kind": "postgresql", "where": pg_url.replace("postgres@", "postgres:***@", 1),
+        "schema_version": 2, "sealed": True}
+    text = _memoir("--home", str(a), "status", env=env)
+    assert "sekrit" not in text.stdout + text.stderr and "(postgresql, schema 2" in text.stdout
