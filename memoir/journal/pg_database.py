@@ -262,6 +262,20 @@ class Database:
         rows = self._query("SELECT body FROM memoir_transcripts WHERE ref = %s", (ref,))
         return bytes(rows[0][0]) if rows else None
 
+    def privileges(self) -> dict[str, bool]:
+        """What the connected role may do to memoir's tables ("memoir_records:UPDATE":
+        True, ...), and whether it is a superuser ("superuser")."""
+        wanted = [(table, right) for table in ("memoir_records", "memoir_seals")
+                  for right in ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")]
+        wanted += [("memoir_sync", right) for right in ("INSERT", "UPDATE")]
+        wanted += [("memoir_transcripts", right) for right in ("SELECT", "INSERT")]
+        checks = ", ".join(f"has_table_privilege('{t}', '{r}')" for t, r in wanted)
+        row = self._query(f"SELECT {checks}, (SELECT rolsuper FROM pg_roles WHERE "
+                          "rolname = current_user)")[0]
+        found = {f"{t}:{r}": bool(v) for (t, r), v in zip(wanted, row, strict=False)}
+        found["superuser"] = bool(row[-1])
+        return found
+
     def schema_version(self) -> int:
         rows = self._query("SELECT value FROM memoir_meta WHERE key = 'schema_version'")
         return int(rows[0][0]) if rows else 0

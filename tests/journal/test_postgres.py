@@ -650,3 +650,42 @@ def test_status_names_the_shared_journal_and_never_its_password(
         "schema_version": 2, "sealed": True}
     text = _memoir("--home", str(a), "status", env=env)
     assert "sekrit" not in text.stdout + text.stderr and "(postgresql, schema 2" in text.stdout
+
+
+def test_a_writer_role_with_the_documented_grants_appends_and_doctor_says_so(
+        tmp_path: Path, pg_url: str) -> None:
+    """docs/postgres.md's GRANTs are enough to append, and no more: the role cannot
+    delete a record; `memoir doctor` says so, and warns about a superuser."""
+    import secrets
+
+    a, _b = _two_machines(tmp_path, pg_url)
+
+    def database_check(env: dict[str, str] | None = None) -> dict[str, str]:
+        done = _memoir("--home", str(a), "--json", "doctor", env=env)
+        return next(c for c in json.loads(done.stdout)["checks"] if c["check"] == "database")
+
+    assert database_check()["status"] == "warn"  # the tests connect as a superuser
+    role = f"memoir_writer_{secrets.token_hex(4)}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        schema = conn.execute("SELECT current_schema()").fetchone()[0]  # type: ignore[index]
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT SELECT, INSERT ON memoir_records, memoir_seals, "
+                     f"memoir_transcripts TO {role}")
+        conn.execute(f"GRANT SELECT ON memoir_meta TO {role}")
+        conn.execute(f"GRANT SELECT, INSERT, UPDATE ON memoir_sync TO {role}")
+    try:
+        env = {"MEMOIR_JOURNAL_URL": pg_url.replace("postgres@", f"{role}@", 1)}
+        check = database_check(env)
+        assert check["status"] == "ok", check
+        assert "cannot change a record" in check["detail"]
+        added = _memoir("--home", str(a), "memory", "add", "Written by the writer role.",
+                        env=env)
+        assert added.returncode == 0, added.stderr
+        with psycopg.connect(env["MEMOIR_JOURNAL_URL"], autocommit=True) as conn, \
+                pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DELETE FROM memoir_records")
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
