@@ -198,6 +198,13 @@ class Memoir(Engine):
 
     # -- status --------------------------------------------------------------------------------
 
+    def journal_rights(self) -> dict[str, bool] | None:
+        """What the role of a shared (PostgreSQL) journal may do to memoir's tables
+        (``{"memoir_records:UPDATE": False, ..., "superuser": False}``); None for a
+        journal of this machine's own."""
+        rights = getattr(self.journal, "privileges", None)
+        return rights() if rights is not None else None
+
     def status(self) -> dict[str, Any]:
         """The head, entries and usage per target, sessions, runs and drift."""
         state = self.state

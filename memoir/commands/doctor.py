@@ -105,8 +105,8 @@ def _home(report: _Report, path: Path) -> Any:
         report.add("journal", "fail", str(exc), exit=Exit.DAMAGED)
         handle.close()
         return None
-    if handle.journal.kind == "postgresql":
-        _database(report, handle.journal)
+    if info["journal"]["kind"] == "postgresql":
+        _database(report, handle, info["journal"])
     problems = [f"{p} edited by hand (`memoir adopt` keeps it)" for p in info["drift"]]
     problems += [f"{p} deleted (`memoir rebuild` writes it again)" for p in info["missing"]]
     problems += [f"{p} cannot be written: {why}" for p, why in info["unwritten"].items()]
@@ -118,20 +118,21 @@ def _home(report: _Report, path: Path) -> Any:
     return handle
 
 
-def _database(report: _Report, journal: Any) -> None:
+def _database(report: _Report, handle: Any, journal: dict[str, Any]) -> None:
     """A shared journal: what the role may do (it must append; it should not be able to
     change a record: docs/postgres.md gives a writer role's GRANTs)."""
+    where = journal["where"]
     try:
-        rights = journal.privileges()
+        rights = handle.journal_rights() or {}
     except Exception as exc:
-        report.add("database", "fail", f"{journal.where()}: {exc}")
+        report.add("database", "fail", f"{where}: {exc}")
         return
     missing = [name for name in ("memoir_records:SELECT", "memoir_records:INSERT",
                                  "memoir_seals:INSERT", "memoir_sync:INSERT",
                                  "memoir_sync:UPDATE", "memoir_transcripts:INSERT")
                if not rights.get(name)]
     if missing:
-        report.add("database", "fail", f"the role cannot append to {journal.where()}: it "
+        report.add("database", "fail", f"the role cannot append to {where}: it "
                    f"lacks {', '.join(missing)} (docs/postgres.md gives the GRANTs)")
         return
     changes = [name for name in ("memoir_records:UPDATE", "memoir_records:DELETE",
@@ -139,14 +140,13 @@ def _database(report: _Report, journal: Any) -> None:
                if rights.get(name)]
     who = "a superuser" if rights.get("superuser") else "a role"
     if changes or rights.get("superuser"):
-        report.add("database", "warn", f"{journal.where()}: memoir connects as {who} that "
+        report.add("database", "warn", f"{where}: memoir connects as {who} that "
                    f"may change records ({', '.join(changes) or 'everything'}); the "
                    "triggers still refuse it and verify catches a rewrite, but a writer role "
                    "with INSERT and SELECT only is safer (docs/postgres.md)")
     else:
-        report.add("database", "ok", f"{journal.where()}: schema "
-                   f"{journal.schema_version()}, the role may append and cannot change a "
-                   "record")
+        report.add("database", "ok", f"{where}: schema {journal['schema_version']}, the "
+                   "role may append and cannot change a record")
 
 
 def _hermes(report: _Report, handle: Any) -> None:

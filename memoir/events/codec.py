@@ -1,19 +1,28 @@
 """Encoding records to journal lines and back, with the hash chain.
 
-The integrity field: ``hash`` is the first 32 hex digits of BLAKE2b over the
-previous record's hash (ASCII hex; empty for seq 1) followed by the record's bytes
-*without* the hash field.  Because ``hash`` is always the last field and has a fixed
-width, the body is recovered from a line by cutting its last 43 bytes
-(``,"hash":"<32 hex>"}``) and closing the brace again; no re-encoding is needed, so
-verifying a record costs one hash over bytes already in hand.  A torn line fails the
-check, and altering any record breaks every hash after it.
+The integrity field: ``hash`` is the first 32 hex digits of BLAKE2b over the previous
+record's hash (ASCII hex; empty for seq 1), then the record's bytes up to and including
+``"data":``, then the *payload digest* (BLAKE2b-128 of the payload's bytes, 16 raw
+bytes), then ``}``.  Because the chain holds a digest of the payload rather than the
+payload, a payload can be forgotten: replaced by a tombstone ``{"forgotten":"<digest>"}``
+carrying its digest (in hex), the record still chains, and any other change to it (or to any
+record) still breaks every hash after it.  ``hash`` is always the last field and has a
+fixed width, and ``data`` the one before it after ``"more":<n>,`` (which no other
+field can imitate: every other value before it is a string, or an object of strings),
+so a line is split without re-encoding it.
+
+Records written before the payload digest (journals of memoir before 2026-11-25) were
+hashed over their whole body (the line with its last 43 bytes, ``,"hash":"<32 hex>"}``,
+replaced by ``}``); they verify as they were written.  Only a record of the digest
+chain can be forgotten without changing its hash.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -26,17 +35,71 @@ __all__ = [
     "GENESIS",
     "HASH_HEX",
     "Decoder",
+    "Forgotten",
     "RawRecord",
     "body_of",
     "chain_hash",
     "encode_record",
     "hash_of_line",
     "line_hash_ok",
+    "payload_digest",
+    "payload_span",
+    "tombstone",
 ]
 
 HASH_HEX = 32
 GENESIS = b""
 _TAIL = len(b',"hash":"') + HASH_HEX + len(b'"}')
+# Where the payload starts: the first `,"more":<digits>,"data":` (see the module doc).
+_DATA = re.compile(rb',"more":\d+,"data":')
+_TOMB_HEAD = b'{"forgotten":"'
+_TOMB_SIZE = len(_TOMB_HEAD) + HASH_HEX + 2
+_HEX = frozenset(b"0123456789abcdef")
+
+
+class Forgotten(Payload, frozen=True, kw_only=True):
+    """The payload of a record whose content was forgotten: only its digest is left
+    (the record keeps its type, envelope and hash; folds pass over it)."""
+
+    TYPE: ClassVar[str] = "forgotten"
+    digest: str
+
+
+def payload_digest(payload: bytes) -> bytes:
+    """The digest of a payload's bytes that the chain holds (32 hex digits)."""
+    return hashlib.blake2b(payload, digest_size=HASH_HEX // 2).hexdigest().encode()
+
+
+def tombstone(digest: bytes) -> bytes:
+    """The payload a forgotten record keeps in place of its content."""
+    return _TOMB_HEAD + digest + b'"}'
+
+
+def _payload_hash(data: bytes) -> bytes:
+    """The payload's digest as the chain takes it (16 raw bytes): of ``data``, or the
+    one its tombstone carries."""
+    if len(data) == _TOMB_SIZE:
+        carried = _tombstone_digest(data)
+        if carried is not None:
+            return bytes.fromhex(carried.decode())
+    return hashlib.blake2b(data, digest_size=HASH_HEX // 2).digest()
+
+
+def _tombstone_digest(data: bytes) -> bytes | None:
+    """The digest a tombstone carries (None: ``data`` is not a tombstone)."""
+    if len(data) == _TOMB_SIZE and data.startswith(_TOMB_HEAD) and data.endswith(b'"}'):
+        digest = data[len(_TOMB_HEAD):-2]
+        if _HEX.issuperset(digest):
+            return digest
+    return None
+
+
+def payload_span(line: bytes) -> tuple[int, int] | None:
+    """Where the payload of ``line`` lies (start, end), or None for a line that has no
+    ``"more":<n>,"data":`` before its hash field."""
+    end = len(line) - _TAIL
+    match = _DATA.search(line, 0, end)
+    return (match.end(), end) if match else None
 
 
 class _Out(msgspec.Struct, kw_only=True):
@@ -151,19 +214,21 @@ def encode_record(
             if len(_MIDDLES) >= 1024:
                 _MIDDLES.clear()
             _MIDDLES[key] = middle
-        # The body without its closing brace: the line continues with the hash field.
-        head = b"".join((
+        # The envelope up to the payload, then the payload; the line continues with
+        # the hash field.
+        envelope = b"".join((
             b'{"seq":', str(seq).encode(), b',"id":', enc(id), b',"ts":', _cached(ts),
             middle, b',"meta":' + enc(meta) if meta else b"", b',"more":',
-            str(more).encode(), b',"data":', enc(data),
+            str(more).encode(), b',"data":',
         ))
+        payload = enc(data)
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(
             f"event {data.TYPE!r} (seq {seq}) cannot be written as JSON: {exc}; "
             "text must be valid Unicode (no lone surrogates)"
         ) from None
-    digest = chain_hash(prev, head, b"}")
-    return b"".join((head, b',"hash":"', digest, b'"}')), digest
+    digest = chain_hash(prev, envelope, _payload_hash(payload), b"}")
+    return b"".join((envelope, payload, b',"hash":"', digest, b'"}')), digest
 
 
 def encode_record_reference(
@@ -193,15 +258,34 @@ def hash_of_line(line: bytes) -> bytes:
     return line[-HASH_HEX - 2 : -2]
 
 
-def line_hash_ok(prev: bytes, line: bytes) -> bool:
-    """Whether ``line`` ends with its hash field and that hash chains it to ``prev``."""
-    if len(line) <= _TAIL or line[-_TAIL : -HASH_HEX - 2] != b',"hash":"':
+def line_hash_ok(prev: bytes, line: bytes, payload_size: int | None = None) -> bool:
+    """Whether ``line`` ends with its hash field and that hash chains it to ``prev``:
+    over its payload's digest (or the digest its tombstone carries), or, for a record
+    written before the payload digest, over its whole body (see the module doc).
+    ``payload_size``: the length of the payload when the caller decoded the envelope
+    already (``len(rec.data)``), which saves looking for where it starts."""
+    if len(line) <= _TAIL or line[-_TAIL : -HASH_HEX - 2] != b',"hash":"' or \
+            not line.endswith(b'"}'):
         return False
-    # One hash call over one joined buffer: measured faster than feeding the pieces
-    # (this runs for every record read).
+    stored = line[-HASH_HEX - 2 : -2]
+    end = len(line) - _TAIL
+    if payload_size is not None and line[end - payload_size - 8:end - payload_size] == \
+            b',"data":':
+        start: int | None = end - payload_size
+    else:
+        match = _DATA.search(line, 0, end)
+        start = match.end() if match is not None else None
+    if start is not None:
+        # Fed in pieces (this runs for every record read: measured faster than joining
+        # them here, as the payload is hashed apart anyway).
+        hasher = hashlib.blake2b(prev, digest_size=HASH_HEX // 2)
+        hasher.update(line[:start])
+        hasher.update(_payload_hash(line[start:end]))
+        hasher.update(b"}")
+        if hasher.hexdigest().encode() == stored:
+            return True
     body = b"".join((prev, line[:-_TAIL], b"}"))
-    digest = hashlib.blake2b(body, digest_size=HASH_HEX // 2).hexdigest().encode()
-    return line.endswith(b'"}') and digest == line[-HASH_HEX - 2 : -2]
+    return hashlib.blake2b(body, digest_size=HASH_HEX // 2).hexdigest().encode() == stored
 
 
 class Decoder:
@@ -251,6 +335,12 @@ class Decoder:
         """
         self.check_known(rec)
         cls = self._registry[rec.type]
+        forgotten = _tombstone_digest(bytes(rec.data))
+        if forgotten is not None:
+            return Event(
+                seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=rec.v, actor=rec.actor,
+                session=rec.session, run=rec.run, causation=rec.causation, meta=rec.meta,
+                more=rec.more, data=Forgotten(digest=forgotten.decode()), hash=rec.hash)
         if rec.v == cls.VERSION:
             data = self._payload_decoder(rec.type).decode(rec.data)
         else:

@@ -294,7 +294,8 @@ class Journal(ABC):
 
     def where(self) -> str:
         """Where the records are, for people (a path, a URL without its password)."""
-        return "memory"
+        path = getattr(self, "path", None)
+        return str(path) if path is not None else "memory"
 
     def seal_lines(self) -> list[bytes]:
         """The seals a journal that keeps them holds, in order."""

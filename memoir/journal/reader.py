@@ -153,9 +153,6 @@ class FileReader(Journal):
         self._index = {1: Tail()}
         self._ids.forget()
 
-    def where(self) -> str:
-        return str(self.path)
-
     def caught_up_to(self, seq: int) -> bool:
         """True when this object holds the lock, has read the whole file, and ``seq`` is
         its last record: nothing new can be there to read (a cheap check, no I/O)."""

@@ -94,7 +94,7 @@ class Scanner:
             else:
                 if rec.seq != lineno:
                     problem = f"seq {rec.seq} where {lineno} was expected"
-                elif not line_hash_ok(prev, line):
+                elif not line_hash_ok(prev, line, len(rec.data)):
                     problem = "hash does not match (the record was altered)"
                 elif rec.more < 0 or (more > 0 and rec.more != more - 1):
                     problem = f"more={rec.more} where {max(more - 1, 0)} was expected"
@@ -282,7 +282,7 @@ class Scanner:
                                        "it (memoir verify names the damage)",
                                        path=str(self.path), seq=want)
             prev = self._prev_hash(start)
-            if not line_hash_ok(prev, line):
+            if not line_hash_ok(prev, line, len(rec.data)):
                 raise JournalCorrupted("the record's hash does not match its bytes",
                                        path=str(self.path), seq=want)
             if rec.seq <= after:

@@ -15,11 +15,15 @@ from memoir.events.catalog import REGISTRY
 from memoir.events.codec import (
     GENESIS,
     Decoder,
+    Forgotten,
     body_of,
     chain_hash,
     encode_record,
     hash_of_line,
     line_hash_ok,
+    payload_digest,
+    payload_span,
+    tombstone,
 )
 from memoir.events.curator import CuratorRunStarted
 from memoir.events.memory import EntryAdded
@@ -72,15 +76,46 @@ def test_equal_payloads_encode_to_equal_bytes_whatever_their_dict_order() -> Non
     assert b'"inputs":{"a":{"x":3,"y":2},"b":1}' in line_of(one)[0]
 
 
-def test_the_hash_covers_the_body_and_the_previous_hash() -> None:
+def test_the_hash_covers_the_envelope_the_payload_digest_and_the_previous_hash() -> None:
     data = EntryAdded(target="memory", entry_id="e-1", text="hi")
     line, digest = line_of(data, prev=b"0" * 32)
     assert hash_of_line(line) == digest
-    assert digest == chain_hash(b"0" * 32, body_of(line))
-    assert body_of(line) == line[: line.rindex(b',"hash"')] + b"}"
+    start, end = payload_span(line)  # type: ignore[misc]
+    assert line[start:end] == b'{"target":"memory","entry_id":"e-1","text":"hi"}'
+    assert digest == chain_hash(b"0" * 32, line[:start],
+                                bytes.fromhex(payload_digest(line[start:end]).decode()), b"}")
     assert line_of(data, prev=b"1" * 32)[1] != digest
     assert not line_hash_ok(b"1" * 32, line)
     assert len(digest) == 32 and int(digest, 16) >= 0
+
+
+def test_a_payload_replaced_by_its_tombstone_still_chains_and_nothing_else_does() -> None:
+    line, digest = line_of(EntryAdded(target="memory", entry_id="e-1", text="a secret"),
+                           prev=b"0" * 32)
+    start, end = payload_span(line)  # type: ignore[misc]
+    forgotten = line[:start] + tombstone(payload_digest(line[start:end])) + line[end:]
+    assert b"secret" not in forgotten
+    assert line_hash_ok(b"0" * 32, forgotten) and hash_of_line(forgotten) == digest
+    event = Decoder().decode(forgotten)
+    assert event.type == "memory.entry_added" and event.data == Forgotten(
+        digest=payload_digest(line[start:end]).decode())
+    # A tombstone with another digest, an altered envelope, an altered payload: refused.
+    assert not line_hash_ok(b"0" * 32, line[:start] + tombstone(b"0" * 32) + line[end:])
+    assert not line_hash_ok(b"0" * 32, forgotten.replace(b'"actor":"agent"',
+                                                         b'"actor":"human"'))
+    assert not line_hash_ok(b"0" * 32, line.replace(b"a secret", b"a secreT"))
+    assert not line_hash_ok(b"0" * 32, line[:start] + tombstone(b"not hex at all, 32 chars!!!!!!")
+                            + line[end:])
+
+
+def test_a_record_hashed_over_its_whole_body_still_verifies() -> None:
+    """Journals written before the payload digest: each record's hash covers its body."""
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), prev=b"0" * 32)
+    body = line[: line.rindex(b',"hash"')] + b"}"
+    old = body[:-1] + b',"hash":"' + chain_hash(b"0" * 32, body) + b'"}'
+    assert body_of(old) == body
+    assert line_hash_ok(b"0" * 32, old) and not line_hash_ok(b"1" * 32, old)
+    assert not line_hash_ok(b"0" * 32, old.replace(b'"hi"', b'"ho"'))
 
 
 @pytest.mark.parametrize("cut", [1, 2, 10, 34, 35, 43, 44])
@@ -152,3 +187,13 @@ def test_every_copy_of_the_envelope_lists_the_same_fields_in_the_same_order() ->
     assert list(_Out.__struct_fields__) == [f for f in event if f != "meta"]
     # Draft carries what a writer chooses; the journal adds seq, more and hash.
     assert set(Draft.__struct_fields__) == set(event) - {"seq", "more", "type", "v"}
+
+
+def test_a_payload_size_from_the_envelope_gives_the_same_answer() -> None:
+    line, _ = line_of(EntryAdded(target="memory", entry_id="e-1", text="hi"), prev=b"0" * 32)
+    size = len(Decoder().envelope(line).data)
+    start, end = payload_span(line)  # type: ignore[misc]
+    assert size == end - start
+    for claimed in (size, None, size + 1, 3, 10_000):
+        assert line_hash_ok(b"0" * 32, line, claimed)
+        assert not line_hash_ok(b"1" * 32, line, claimed)
