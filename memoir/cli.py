@@ -70,6 +70,7 @@ COMMANDS: dict[str, str] = {
     "export": "memoir.commands.hermes:export_group",
     "hermes": "memoir.commands.hermes:hermes_group",
     "journal": "memoir.commands.journal:journal_group",
+    "forget": "memoir.commands.forget:forget_command",
 }
 
 

@@ -33,6 +33,7 @@ from memoir.commands.base import (
 )
 from memoir.errors import NotFoundError
 from memoir.events.catalog import REGISTRY
+from memoir.events.codec import Forgotten
 from memoir.events.types import Event
 from memoir.lookup import did_you_mean, resolve
 
@@ -322,6 +323,8 @@ def _summary_line(event: Event) -> str:
             value = str(data[key]).replace("\n", " ⏎ ")
             detail = value if len(value) <= 70 else value[:67] + "..."
             break
+    if isinstance(event.data, Forgotten):
+        detail = "[forgotten]"
     if data.get("flagged"):
         # An adopted hand edit the threat scan flags: kept, masked in the prompt.
         detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"

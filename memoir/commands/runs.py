@@ -79,7 +79,9 @@ def _print_revert(plan: RevertPlan, dry_run: bool,
         click.echo(f"  conflict: {c.entity} changed later (seq "
                    f"{', '.join(map(str, c.seqs))}): {what}")
     for kind, n in sorted(plan.unsupported.items()):
-        click.echo(f"  left as is: {n} {kind} event(s) (no compensation known)")
+        why = "its content was forgotten: it cannot be restored" if \
+            kind.endswith("(forgotten)") else "no compensation known"
+        click.echo(f"  left as is: {n} {kind} event(s) ({why})")
     for p in plan.compensations:
         click.echo(f"  {verb}: {describe(p)}")
     if dry_run:

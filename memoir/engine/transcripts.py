@@ -35,7 +35,7 @@ from memoir.errors import JournalCorrupted, NotFoundError
 from memoir.journal.locking import ProcessLock
 from memoir.names import TRANSCRIPT_REF
 
-__all__ = ["FOLDER", "SharedBodies", "TranscriptStore"]
+__all__ = ["FOLDER", "FORGOTTEN", "SharedBodies", "TranscriptStore", "line_hash"]
 
 
 class SharedBodies(Protocol):
@@ -52,8 +52,28 @@ _PACK_LIMIT = 64 << 20
 _PACK_NAME = re.compile(r"pack-[0-9]{6,9}\.jsonl")
 
 
-def _hash(data: bytes) -> str:
+def line_hash(data: bytes) -> str:
+    """The hash a transcript reference names: BLAKE2b-128 of the body's line."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+_hash = line_hash
+
+
+#: How a body ``memoir forget`` blanked starts (the rest: its role, ``[forgotten]``,
+#: spaces up to the body's old length; see :mod:`memoir.oversight.forget`).
+FORGOTTEN = b'{"forgotten":'
+
+
+def _forgotten(data: bytes) -> dict[str, Any]:
+    """The message of a blanked body: its role and ``[forgotten]``, nothing else."""
+    try:
+        value = json.loads(data.rstrip(b" "))
+    except ValueError:
+        value = {}
+    role = value.get("role") if isinstance(value, dict) else None
+    return {"role": role if role in ("user", "assistant", "tool", "system") else "user",
+            "content": "[forgotten]", "forgotten": True}
 
 
 class TranscriptStore:
@@ -151,6 +171,8 @@ class TranscriptStore:
                 # Another machine's pack of the same name: the shared copy is the body.
                 data = self._shared(ref, digest) or data
         assert data is not None
+        if len(data) == size and data.startswith(FORGOTTEN):
+            return _forgotten(data)
         if len(data) != size or _hash(data) != digest:
             raise JournalCorrupted(f"{path}: the message at byte {start} does not match its "
                                    f"hash (reference {ref}): the transcript was altered")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from memoir.events import (
     approval,
     curator,
+    forget,
     insights,
     maintenance,
     memory,
@@ -26,5 +27,5 @@ __all__ = ["REGISTRY"]
 REGISTRY: dict[str, type[Payload]] = registry(
     (*memory.PAYLOADS, *skills.PAYLOADS, *sessions.PAYLOADS, *runs.PAYLOADS,
      *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS, *reviews.PAYLOADS,
-     *insights.PAYLOADS)
+     *insights.PAYLOADS, *forget.PAYLOADS)
 )

@@ -5,7 +5,8 @@ record's hash (ASCII hex; empty for seq 1), then the record's bytes up to and in
 ``"data":``, then the *payload digest* (BLAKE2b-128 of the payload's bytes, 16 raw
 bytes), then ``}``.  Because the chain holds a digest of the payload rather than the
 payload, a payload can be forgotten: replaced by a tombstone ``{"forgotten":"<digest>"}``
-carrying its digest (in hex), the record still chains, and any other change to it (or to any
+carrying its digest (in hex; padded with spaces to the payload's length, so a record
+can be forgotten in place), the record still chains, and any other change to it (or to any
 record) still breaks every hash after it.  ``hash`` is always the last field and has a
 fixed width, and ``data`` the one before it after ``"more":<n>,`` (which no other
 field can imitate: every other value before it is a string, or an object of strings),
@@ -78,7 +79,7 @@ def tombstone(digest: bytes) -> bytes:
 def _payload_hash(data: bytes) -> bytes:
     """The payload's digest as the chain takes it (16 raw bytes): of ``data``, or the
     one its tombstone carries."""
-    if len(data) == _TOMB_SIZE:
+    if data.startswith(_TOMB_HEAD):
         carried = _tombstone_digest(data)
         if carried is not None:
             return bytes.fromhex(carried.decode())
@@ -86,7 +87,9 @@ def _payload_hash(data: bytes) -> bytes:
 
 
 def _tombstone_digest(data: bytes) -> bytes | None:
-    """The digest a tombstone carries (None: ``data`` is not a tombstone)."""
+    """The digest a tombstone carries (None: ``data`` is not a tombstone).  A tombstone
+    written in place of a longer payload is padded with spaces to its length."""
+    data = data.rstrip(b" ")
     if len(data) == _TOMB_SIZE and data.startswith(_TOMB_HEAD) and data.endswith(b'"}'):
         digest = data[len(_TOMB_HEAD):-2]
         if _HEX.issuperset(digest):

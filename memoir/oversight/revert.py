@@ -40,6 +40,7 @@ import msgspec
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import ConflictError, NotFoundError, ValidationError
+from memoir.events.codec import Forgotten
 from memoir.events.curator import CuratorPaused, CuratorResumed
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.runs import RunReverted
@@ -208,6 +209,9 @@ def plan_revert(
     info = state.runs.get(target)
     if info is None:
         raise NotFoundError(f"no run {target!r} in the journal; `memoir runs` lists them")
+    if info.kind == "forget":
+        raise ValidationError(f"run {target} forgot content for good; a forget cannot be "
+                              "reverted (the content is gone)")
     by = info.reverted_by
     if by is not None:
         raise ValidationError(f"run {target} was already reverted by run {by}; "
@@ -226,7 +230,10 @@ def plan_revert(
                     snapshots[key] = _capture(base, key, event.seq)
                 if isinstance(event.data, EntryRemoved):
                     snapshots[key].moved = True
-            if not keys and not _inert(event.type):
+            if isinstance(event.data, Forgotten):
+                kind = f"{event.type} (forgotten)"
+                unsupported[kind] = unsupported.get(kind, 0) + 1
+            elif not keys and not _inert(event.type):
                 unsupported[event.type] = unsupported.get(event.type, 0) + 1
         else:
             for key in keys:

@@ -503,6 +503,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "export"], ["doctor"], ["journal", "copy", "{copied}"],
     ["journal", "upgrade"], ["insights"], ["insights", "list"], ["candidates"],
     ["candidates", "list"], ["maintain"],
+    ["forget", "--text", "first entry", "-y"], ["forget", "--finish"],
     ["backup", "{archive}"], ["restore", "{archive}", "--home", "{restored}"],
     ["import", "hermes", "{hermes}"], ["export", "hermes", "{exported}"],
     # Last: from here on the home mirrors a Hermes home.

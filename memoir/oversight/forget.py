@@ -1,0 +1,29 @@
+"""``memoir forget`` in the tools layer: the engine's forgetting
+(:mod:`memoir.engine.forgetting`) plus the caches of the layers above it (the search
+index), so a forget leaves none of them holding what it removed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memoir.engine.forgetting import ForgetPlan, plan_forget
+from memoir.engine.forgetting import finish_forgets as _finish
+from memoir.engine.forgetting import forget as _forget
+from memoir.events.forget import ContentForgotten
+from memoir.recall.index import delete_index
+
+__all__ = ["ForgetPlan", "finish_forgets", "forget", "plan_forget"]
+
+#: Caches above the engine that hold text: dropped by every forget, rebuilt on use.
+CACHES = (delete_index,)
+
+
+def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = ""
+           ) -> tuple[str, ContentForgotten]:
+    """Journal ``plan`` and carry it out; the run and the record."""
+    return _forget(engine, plan, by=by, reason=reason, caches=CACHES)
+
+
+def finish_forgets(engine: Any) -> int:
+    """Finish the forgets that were interrupted; how many."""
+    return _finish(engine, CACHES)

@@ -1,0 +1,172 @@
+"""memoir forget (issue 23): content removed for good, the journal still verifying.
+
+A unique marker goes in through every path that stores text — the memory tool, a
+skill's files, a recorded conversation with a failed tool call, the review of that
+conversation, a hand edit kept as a .bak drift copy — and after `memoir forget --text`
+no file under the home holds it (every byte of every file searched), `memoir verify
+--deep` passes, and the home takes new writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import memoir
+from memoir.events.codec import Forgotten
+from tests.support.paths import REPO
+
+MARKER = "ZEBRA-KITE-7731"
+
+
+def _memoir(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def _holding(home: Path, text: str) -> list[str]:
+    """Every file under ``home`` whose bytes hold ``text`` (as is or JSON-escaped)."""
+    forms = {text.encode(), json.dumps(text)[1:-1].encode()}
+    found = []
+    for path in home.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            if any(form in data for form in forms):
+                found.append(path.relative_to(home).as_posix())
+    return sorted(found)
+
+
+def _fill(home: Path) -> None:
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as session:
+            assert session.call_tool("memory", {
+                "action": "add", "target": "memory",
+                "content": f"The deploy host is {MARKER}.example."})["success"]
+            assert session.call_tool("skill_manage", {
+                "action": "create", "name": "deploy-notes",
+                "content": "---\nname: deploy-notes\ndescription: How deploys go.\n---\n"
+                           f"1. Ship to {MARKER} first.\n"})["success"]
+            session.record_turn([
+                {"role": "user", "content": f"Remember that I prefer the {MARKER} mirror."},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function",
+                     "function": {"name": "fetch", "arguments": {"host": MARKER}}}]},
+                {"role": "tool", "tool_call_id": "c1",
+                 "content": f"error: {MARKER} refused the connection"},
+                {"role": "assistant", "content": "Noted."}])
+        mem.flush()
+    # A hand edit discarded by rebuild --force leaves a .bak copy holding the marker.
+    user = home / "memories" / "USER.md"
+    user.write_text(f"Works nights near {MARKER}.", encoding="utf-8")
+    assert _memoir(home, "rebuild", "--force").returncode == 0
+
+
+def test_forget_text_leaves_no_byte_of_it_under_the_home(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _fill(home)
+    before = _holding(home, MARKER)
+    assert "journal.jsonl" in before and any(p.startswith(".memoir/transcripts/")
+                                             for p in before)
+    assert any(".bak" in p for p in before), before
+    done = _memoir(home, "--json", "forget", "--text", MARKER, "--reason", "leaked", "-y")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["records"] and result["bodies"] >= 2 and result["files_scrubbed"] >= 1
+    assert _holding(home, MARKER) == []
+    assert _memoir(home, "verify", "--deep").returncode == 0
+    with memoir.open(home) as mem:
+        events = list(mem.journal.read())
+        forgotten = [e for e in events if isinstance(e.data, Forgotten)]
+        assert [e.seq for e in forgotten] == [r["seq"] for r in result["records"]]
+        (record,) = [e for e in events if e.type == "journal.forgotten"]
+        assert record.data.reason == "leaked" and MARKER not in json.dumps(  # type: ignore[attr-defined]
+            msgspec_dict(record.data))
+        assert all(MARKER not in t for t in mem.state.memory.target("memory").texts())
+        assert "deploy-notes" not in mem.state.skills.skills or MARKER not in \
+            mem.state.skills.skills["deploy-notes"].content
+        # The home takes new writes, and they verify with the rest.
+        with mem.start_session() as session:
+            assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                                "content": "Written after."})["success"]
+    assert _memoir(home, "verify").returncode == 0
+
+
+def msgspec_dict(value: object) -> object:
+    import msgspec
+
+    return msgspec.to_builtins(value)
+
+
+def test_forget_entry_removes_every_version_and_the_texts_it_held(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem, mem.start_session() as session:
+        added = session.call_tool("memory", {"action": "add", "target": "user",
+                                             "content": "Lives at 12 Elm Street."})
+        assert added["success"]
+        assert session.call_tool("memory", {"action": "replace", "target": "user",
+                                            "old_text": "12 Elm", "content":
+                                            "Lives at 14 Oak Avenue."})["success"]
+        assert session.call_tool("memory", {"action": "add", "target": "user",
+                                            "content": "Prefers tea."})["success"]
+        entry = next(e.id for e in mem.state.memory.target("user").entries
+                     if "Oak" in e.text)
+    done = _memoir(home, "forget", "--entry", entry, "-y")
+    assert done.returncode == 0, done.stderr
+    assert _holding(home, "Elm Street") == [] and _holding(home, "Oak Avenue") == []
+    assert (home / "memories" / "USER.md").read_text(encoding="utf-8") == "Prefers tea."
+    assert _memoir(home, "verify", "--deep").returncode == 0
+
+
+def test_what_is_refused(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem, mem.start_session() as session:
+        assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                            "content": "A fact to keep."})["success"]
+    nothing = _memoir(home, "forget", "--text", "not in this home", "-y")
+    assert nothing.returncode == 3 and "nothing to forget" in nothing.stderr
+    assert _memoir(home, "forget", "-y").returncode == 2
+    assert _memoir(home, "forget", "--text", "ab", "-y").returncode == 4
+    unasked = _memoir(home, "--json", "forget", "--text", "A fact to keep")
+    assert unasked.returncode == 2 and "--yes" in unasked.stderr
+    assert _holding(home, "A fact to keep")  # nothing changed
+    done = _memoir(home, "forget", "--text", "A fact to keep", "-y")
+    assert done.returncode == 0
+    runs = json.loads(_memoir(home, "--json", "runs").stdout)
+    forget_run = next(r["run"] for r in runs if r["kind"] == "forget")
+    refused = _memoir(home, "revert", forget_run)
+    assert refused.returncode != 0 and "cannot be reverted" in refused.stderr
+
+
+@pytest.mark.parametrize("stop_after", ["record", "records", "bodies"])
+def test_an_interrupted_forget_is_finished_from_its_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_after: str) -> None:
+    """A forget killed after its record was journaled: `memoir forget --finish` (or any
+    later forget) completes it from the record alone."""
+    from memoir.engine import forgetting
+
+    home = tmp_path / "home"
+    _fill(home)
+
+    class Stop(Exception):
+        pass
+
+    steps = {"record": "_tombstone_records", "records": "_blank_body", "bodies": "_refold"}
+
+    def stop(*_args: object, **_kwargs: object) -> None:
+        raise Stop
+
+    with memoir.open(home) as mem:
+        plan = forgetting.plan_forget(mem, "text", MARKER)
+        monkeypatch.setattr(forgetting, steps[stop_after], stop)
+        with pytest.raises(Stop):
+            forgetting.forget(mem, plan)
+        monkeypatch.undo()
+    finished = _memoir(home, "forget", "--finish")
+    assert finished.returncode == 0 and "finished 1" in finished.stdout, finished.stderr
+    assert _memoir(home, "verify").returncode == 0
+    assert _holding(home, MARKER) == []
