@@ -29,6 +29,9 @@ def backup(ctx: click.Context, archive: Path) -> None:
     click.echo(f"backed up {info.head} records ({summary['files']} files, "
                f"{summary['bytes']:,} bytes) to {archive}; `memoir restore {archive} "
                "--home NEW` checks and restores it")
+    if info.forgotten_through is not None:
+        click.echo(f"it holds every forget up to seq {info.forgotten_through} (memoir "
+                   "forget); archives made before a forget still hold what it removed")
 
 
 @click.command()

@@ -416,7 +416,7 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -
                    "types": report.types, "seals": check.seals, "unsealed": check.unsealed,
                    "resealed": resealed, "unchecked_seals": check.unchecked_seals,
                    "checkpoints": check.checkpoints if deep else None,
-                   "problems": check.problems})
+                   "forgotten": check.forgotten, "problems": check.problems})
     else:
         for problem in check.problems:
             click.echo(f"problem: {problem}", err=True)
@@ -436,6 +436,9 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -
         extra.append("seals not checked (no key: --key-file or $MEMOIR_KEY)")
     if deep:
         extra.append(f"{check.checkpoints} checkpoint(s) match a fold of the journal")
+    if check.forgotten:
+        extra.append(f"{check.forgotten} record(s) forgotten (memoir forget), each "
+                     "tombstone listed and chained")
     click.echo(f"ok: {report.records} records, {report.bytes:,} bytes, head hash "
                f"{report.head_hash or '-'}" + "".join(f"; {e}" for e in extra))
 

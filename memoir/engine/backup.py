@@ -65,11 +65,15 @@ class BackupInfo:
     hash: str
     files: dict[str, dict[str, Any]]
     created_at: str
+    #: The forget horizon: the seq of the last ``journal.forgotten`` record the archive
+    #: holds (what was forgotten before it is not in the archive), None if none.
+    forgotten_through: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"head": self.head, "hash": self.hash, "created_at": self.created_at,
                 "files": len(self.files),
-                "bytes": sum(int(f["size"]) for f in self.files.values())}
+                "bytes": sum(int(f["size"]) for f in self.files.values()),
+                "forgotten_through": self.forgotten_through}
 
 
 def _add_prefix(tar: tarfile.TarFile, name: str, fd: int, size: int) -> dict[str, Any]:
@@ -125,8 +129,10 @@ def backup_home(engine: Any, target: Path) -> BackupInfo:
     journal file: restored, it is a home with a file journal (`memoir journal copy`
     puts it back into a database)."""
     journal = engine.journal
+    forgets = [e.seq for e in journal.read_family("journal.forgotten")]
+    horizon = forgets[-1] if forgets else None
     if not isinstance(journal, PostgresJournal):
-        return write_backup(Path(engine.home), target)
+        return write_backup(Path(engine.home), target, forgotten_through=horizon)
     with tempfile.TemporaryFile() as spool:
         last = None
         for seq, line in journal.read_lines():
@@ -136,12 +142,14 @@ def backup_home(engine: Any, target: Path) -> BackupInfo:
         seq, head_hash = (last[0], hash_of_line(last[1]).decode()) if last else (0, "")
         return write_backup(Path(engine.home), target,
                             spooled=(spool.fileno(), spool.tell(), seq, head_hash),
-                            seals=seal_lines(Path(engine.home), seq, journal))
+                            seals=seal_lines(Path(engine.home), seq, journal),
+                            forgotten_through=horizon)
 
 
 def write_backup(home: Path, target: Path, *,
                  spooled: tuple[int, int, int, str] | None = None,
-                 seals: bytes | None = None) -> BackupInfo:
+                 seals: bytes | None = None,
+                 forgotten_through: int | None = None) -> BackupInfo:
     """Write an archive of ``home`` to ``target`` (written aside, then renamed into
     place, so a failed backup leaves no half archive under the name).  Every file is
     opened without following a link: an archive holds the home's own files only.
@@ -174,7 +182,7 @@ def write_backup(home: Path, target: Path, *,
             fds[CONFIG_FILE] = (config_fd, os.fstat(config_fd).st_size)
         if seals is None:
             seals = seal_lines(home, end_seq)
-        return _write_archive(target, fds, seals, end_seq, end_hash)
+        return _write_archive(target, fds, seals, end_seq, end_hash, forgotten_through)
     finally:
         for fd, _size in fds.values():
             os.close(fd)
@@ -183,7 +191,7 @@ def write_backup(home: Path, target: Path, *,
 
 
 def _write_archive(target: Path, fds: dict[str, tuple[int, int]], seals: bytes, head: int,
-                   head_hash: str) -> BackupInfo:
+                   head_hash: str, forgotten_through: int | None = None) -> BackupInfo:
     files: dict[str, dict[str, Any]] = {}
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -198,9 +206,11 @@ def _write_archive(target: Path, fds: dict[str, tuple[int, int]], seals: bytes, 
             if seals:
                 files[SEALS_FILE] = _add_bytes(tar, SEALS_FILE, seals)
             info = BackupInfo(head, head_hash, files,
-                              dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+                              dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                              forgotten_through)
             manifest = json.dumps({"format": BACKUP_FORMAT, "head": info.head,
                                    "hash": info.hash, "created_at": info.created_at,
+                                   "forgotten_through": forgotten_through,
                                    "files": files}, indent=2, sort_keys=True).encode()
             _add_bytes(tar, MANIFEST, manifest)
             raw.flush()
@@ -274,8 +284,10 @@ def read_backup(archive: Path, into: Path) -> BackupInfo:
                 _extract(archive, tar, member, into, want)
     except (tarfile.TarError, EOFError, OSError, ValueError, KeyError, TypeError) as exc:
         raise _refuse(archive, f"it cannot be read ({type(exc).__name__}: {exc})") from None
+    through = manifest.get("forgotten_through")
     info = BackupInfo(manifest["head"], manifest["hash"], files,
-                      str(manifest.get("created_at", "")))
+                      str(manifest.get("created_at", "")),
+                      through if isinstance(through, int) else None)
     try:
         journal = FileJournal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
     except (JournalCorrupted, UnknownEventType) as exc:

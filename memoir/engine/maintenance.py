@@ -14,6 +14,8 @@ from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
+from memoir.events.codec import Forgotten
+from memoir.events.forget import ContentForgotten
 from memoir.journal import Journal
 from memoir.logs import get_logger
 from memoir.projections.state import State
@@ -35,6 +37,8 @@ class HomeCheck:
     unchecked_seals: bool = False
     #: Records no seal covers (with a key).
     unsealed: int = 0
+    #: Records whose payload was forgotten (a tombstone holds its digest).
+    forgotten: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -53,6 +57,8 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
         found.unchecked_seals = bool(journal.seal_lines())
     elif safefs.kind(home, SEALS_FILE) == "file":
         found.unchecked_seals = True
+    found.forgotten, problems = _forget_problems(journal)
+    found.problems += problems
     if deep:
         wanted = checkpoints.seqs()
         state = State()
@@ -65,6 +71,41 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
                     found.problems.append(problem)
     return found
 
+
+
+def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
+    """How many records hold a tombstone, and what is wrong with them: a tombstone no
+    ``journal.forgotten`` record lists (content removed behind memoir's back), or a
+    listed record still whole (a forget that was interrupted)."""
+    lines = getattr(journal, "read_lines", None)
+    if lines is not None:
+        tombs = {seq for seq, line in lines() if _TOMB in line}
+    else:
+        tombs = {e.seq for e in journal.read() if isinstance(e.data, Forgotten)}
+    listed: dict[int, str] = {}
+    for event in journal.read_family("journal.forgotten"):
+        if isinstance(event.data, ContentForgotten):
+            listed.update(dict.fromkeys(event.data.seqs, event.run or "?"))
+    problems = []
+    unlisted = sorted(tombs - listed.keys())
+    if unlisted:
+        problems.append(f"{len(unlisted)} record(s) hold a tombstone no journal.forgotten "
+                        f"record lists (seq {_seqs(unlisted)}): their content was removed "
+                        "outside `memoir forget`")
+    unfinished = sorted(listed.keys() - tombs)
+    if unfinished:
+        runs = ", ".join(sorted({listed[s] for s in unfinished}))
+        problems.append(f"the forget of run {runs} is unfinished (seq {_seqs(unfinished)} "
+                        "still whole): `memoir forget --finish` completes it")
+    return len(tombs), problems
+
+
+def _seqs(seqs: list[int]) -> str:
+    return ", ".join(map(str, seqs[:10])) + (f" and {len(seqs) - 10} more"
+                                             if len(seqs) > 10 else "")
+
+
+_TOMB = b'"data":{"forgotten":"'
 
 
 def _checkpoint_problem(checkpoints: CheckpointStore, seq: int, folded: State) -> str | None:

@@ -170,3 +170,35 @@ def test_an_interrupted_forget_is_finished_from_its_record(
     assert finished.returncode == 0 and "finished 1" in finished.stdout, finished.stderr
     assert _memoir(home, "verify").returncode == 0
     assert _holding(home, MARKER) == []
+
+
+def test_verify_names_a_tombstone_no_forget_lists_and_backup_notes_the_horizon(
+        tmp_path: Path) -> None:
+    from memoir.events.codec import payload_digest, payload_span, tombstone
+
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem, mem.start_session() as session:
+        for text in ("Fact one to forget.", "Fact two, quietly removed.", "Fact three."):
+            assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                                "content": text})["success"]
+    assert _memoir(home, "forget", "--text", "Fact one", "-y").returncode == 0
+    done = _memoir(home, "verify")
+    assert done.returncode == 0 and "1 record(s) forgotten" in done.stdout, done.stderr
+    archive = tmp_path / "after.tar.gz"
+    backed = _memoir(home, "--json", "backup", str(archive))
+    forgotten_at = json.loads(backed.stdout)["forgotten_through"]
+    assert isinstance(forgotten_at, int) and forgotten_at > 0
+    # Someone removes a payload by hand with a correct tombstone: the chain holds, and
+    # verify names the tombstone no forget lists.
+    path = home / "journal.jsonl"
+    lines = path.read_bytes().splitlines()
+    for i, line in enumerate(lines):
+        if b"quietly removed" in line:
+            start, end = payload_span(line)  # type: ignore[misc]
+            stone = tombstone(payload_digest(line[start:end]))
+            lines[i] = line[:start] + stone + b" " * (end - start - len(stone)) + line[end:]
+            seq = i + 1
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    caught = _memoir(home, "verify")
+    assert caught.returncode == 6
+    assert f"tombstone no journal.forgotten record lists (seq {seq})" in caught.stderr
