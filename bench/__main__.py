@@ -24,6 +24,7 @@ from bench import (
     cli_start,
     cold_open,
     durable_append,
+    forget,
     hermes_home,
     learning,
     mcp_roundtrip,
@@ -40,7 +41,8 @@ from bench._report import machine, table, write_json
 BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
-                   cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres)
+                   cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
+                   forget)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

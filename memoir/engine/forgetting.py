@@ -78,6 +78,8 @@ class ForgetPlan:
     bodies: list[str] = field(default_factory=list)
     #: Records that hold the text but cannot be tombstoned, and why.
     refused: dict[int, str] = field(default_factory=dict)
+    #: seq -> (byte offset of its payload in the journal file, payload size, digest).
+    places: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -134,7 +136,7 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
     plan = ForgetPlan(selector=selector, needles=needles)
     forms = [f for n in needles for f in _forms(n)]
     prev = b""
-    for seq, _offset, line in _lines(_journal_path(engine)):
+    for seq, offset, line in _lines(_journal_path(engine)):
         before, prev = prev, hash_of_line(line)
         span = payload_span(line)
         in_payload = span is not None and _holds(line[span[0]:span[1]], forms)
@@ -157,6 +159,7 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
                                  "change its hash")
             continue
         plan.records[seq] = _type_of(line)
+        plan.places[seq] = (offset + span[0], len(payload), payload_digest(payload).decode())
     plan.bodies = [ref for ref, _body in _bodies(engine.home, forms)]
     return plan
 
@@ -210,15 +213,9 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
     the record."""
     if plan.empty:
         raise NotFoundError("nothing matches: nothing was forgotten")
-    path = _journal_path(engine)
-    digests: dict[int, str] = {}
-    for seq, _offset, line in _lines(path):
-        if seq in plan.records:
-            span = payload_span(line)
-            assert span is not None
-            digests[seq] = payload_digest(line[span[0]:span[1]]).decode()
+    _journal_path(engine)
     seqs = sorted(plan.records)
-    record = ContentForgotten(seqs=seqs, digests=[digests[s] for s in seqs],
+    record = ContentForgotten(seqs=seqs, digests=[plan.places[s][2] for s in seqs],
                               bodies=list(plan.bodies), selector=plan.selector,
                               reason=reason[:500])
     run = short_id("forget-")
@@ -231,7 +228,7 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
     _pending_file(engine.home, run).write(run, plan.needles)
     engine.commit(decide, by=Caller(actor=by, run=run, run_kind="forget",
                                     run_summary=f"forget ({plan.selector})"))
-    scrubbed = _carry_out(engine, record, plan.needles, caches)
+    scrubbed = _carry_out(engine, record, plan.needles, caches, plan.places)
     _pending_file(engine.home, run).remove()
     return run, ContentForgotten(seqs=record.seqs, digests=record.digests,
                                  bodies=record.bodies, selector=record.selector,
@@ -309,14 +306,37 @@ def _pending(engine: Any, record: ContentForgotten) -> bool:
 
 
 def _carry_out(engine: Any, record: ContentForgotten, needles: Sequence[str],
-               caches: Sequence[Callable[[Path], None]]) -> int:
-    """Steps 2-5 of the module docstring; returns how many other files were scrubbed."""
-    _tombstone_records(_journal_path(engine), dict(zip(record.seqs, record.digests,
-                                                       strict=True)))
+               caches: Sequence[Callable[[Path], None]],
+               places: dict[int, tuple[int, int, str]] | None = None) -> int:
+    """Steps 2-5 of the module docstring; returns how many other files were scrubbed.
+    ``places``: where each payload is (from the plan), else the journal is read."""
+    path = _journal_path(engine)
+    if places is not None and set(places) == set(record.seqs):
+        _tombstone_at(path, list(places.values()))
+    else:
+        _tombstone_records(path, dict(zip(record.seqs, record.digests, strict=True)))
     for ref in record.bodies:
         _blank_body(engine.home, ref)
-    _refold(engine, caches)
+    _refold(engine, caches, min(record.seqs) if record.seqs else None)
     return _scrub(engine.home, [f for n in needles for f in _forms(n)]) if needles else 0
+
+
+def _tombstone_at(path: Path, places: Sequence[tuple[int, int, str]]) -> None:
+    """Overwrite each payload (at a byte offset, of a size, with a digest) by its
+    tombstone padded to the same length; a payload that is no longer the one planned
+    (its digest differs) is left alone."""
+    fd = os.open(path, os.O_RDWR)
+    try:
+        for offset, size, digest in places:
+            stone = tombstone(digest.encode())
+            current = os.pread(fd, size, offset)
+            if len(stone) > size or current.rstrip(b" ") == stone or \
+                    payload_digest(current).decode() != digest:
+                continue
+            os.pwrite(fd, stone + b" " * (size - len(stone)), offset)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _tombstone_records(path: Path, digests: dict[int, str]) -> None:
@@ -379,13 +399,23 @@ def _blank_body(home: Path, ref: str) -> None:
         os.close(fd)
 
 
-def _refold(engine: Any, caches: Sequence[Callable[[Path], None]]) -> None:
-    """Drop the caches that hold folded text, fold the journal again, write the files
-    (``caches`` drop the others of the home: the search index)."""
-    with engine.live.mutex:
-        engine.checkpoints.clear()
-        engine.live.last_checkpoint = 0
-        engine.live.refold()
+def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | None
+            ) -> None:
+    """Drop the caches that hold folded text — the checkpoints and memory snapshots from
+    ``first`` (the first forgotten seq) on, the kept prompts, and what ``caches`` drop
+    (the search index) — fold the state again from the last checkpoint before it, and
+    write the files."""
+    live = engine.live
+    with live.mutex:
+        if first is not None:
+            for seq in engine.checkpoints.seqs():
+                if seq >= first:
+                    engine.checkpoints.remove(seq)
+            if live.snapshots is not None:
+                for seq in live.snapshots.seqs():
+                    if seq >= first:
+                        live.snapshots.place.unlink(f"{seq:012d}.mpk")
+            live.reload()
     PromptCache(Folder(engine.home, PROMPTS)).clear()
     for drop in caches:
         drop(engine.home)

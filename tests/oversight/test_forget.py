@@ -155,7 +155,7 @@ def test_an_interrupted_forget_is_finished_from_its_record(
     class Stop(Exception):
         pass
 
-    steps = {"record": "_tombstone_records", "records": "_blank_body", "bodies": "_refold"}
+    steps = {"record": "_tombstone_at", "records": "_blank_body", "bodies": "_refold"}
 
     def stop(*_args: object, **_kwargs: object) -> None:
         raise Stop
