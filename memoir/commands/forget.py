@@ -49,11 +49,13 @@ def _listing(plan: ForgetPlan) -> list[str]:
               help="With --entry: the file the entry is in.")
 @click.option("--text", metavar="TEXT", help="Every record and recorded message whose text "
               "holds TEXT (a leaked key, say).")
-@click.option("--skill", metavar="NAME", help="A skill (not built yet).")
+@click.option("--skill", metavar="NAME", help="A skill: every version of its files (and "
+              "the texts they held, wherever they are).")
 @click.option("--file", "file_path", metavar="PATH", help="With --skill: one of its files "
-              "(not built yet).")
-@click.option("--session", metavar="ID", help="A conversation (not built yet).")
-@click.option("--run", metavar="RUN", help="What a run wrote (not built yet).")
+              "only (SKILL.md, references/x.md).")
+@click.option("--session", metavar="ID", help="A conversation: its recorded messages, "
+              "turns, summary, recalled context and reviews.")
+@click.option("--run", metavar="RUN", help="Everything a run wrote.")
 @click.option("--reason", default="", help="Why, kept with the forget (never the content).")
 @click.option("--finish", is_flag=True, help="Finish forgets that were interrupted after "
               "they were journaled, and nothing else.")
@@ -81,7 +83,7 @@ def forget_command(ctx: click.Context, entry: str | None, target: str | None,
     if file_path is not None and skill is None:
         raise UserError("--file goes with --skill", exit=Exit.USAGE)
     selector, value = _selector(entry, text, skill, session, run)
-    plan = plan_forget(handle, selector, value, target=target)
+    plan = plan_forget(handle, selector, value, target=target, path=file_path)
     if plan.empty:
         kept = "; ".join(f"seq {s}: {why}" for s, why in sorted(plan.refused.items())[:5])
         raise UserError(f"nothing to forget matches the {selector} given"

@@ -55,6 +55,7 @@ from memoir.events.codec import (
 )
 from memoir.events.forget import ContentForgotten
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
+from memoir.events.sessions import TurnRecorded
 from memoir.ids import short_id
 from memoir.projections.state import State
 
@@ -119,9 +120,10 @@ def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             offset += len(raw)
 
 
-def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = None
-                ) -> ForgetPlan:
+def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = None,
+                path: str | None = None) -> ForgetPlan:
     """What forgetting ``selector`` ``value`` removes (nothing is changed)."""
+    bodies: list[str] = []
     if selector == "text":
         if len(value.strip()) < 4:
             raise ValidationError("give at least 4 characters of text to forget (a shorter "
@@ -130,9 +132,14 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
         entry_seqs: set[int] = set()
     elif selector == "entry":
         needles, entry_seqs = _entry_texts(engine, value, target)
+    elif selector == "session":
+        needles, entry_seqs, bodies = [], *_session_parts(engine, value)
+    elif selector == "run":
+        needles, entry_seqs = [], _run_records(engine, value)
+    elif selector == "skill":
+        needles, entry_seqs = _skill_texts(engine, value, path)
     else:
-        raise ValidationError(f"memoir forget --{selector} is not built yet (issue 23); "
-                              "--text and --entry are")
+        raise ValidationError(f"memoir forget --{selector} is not a selector")
     plan = ForgetPlan(selector=selector, needles=needles)
     forms = [f for n in needles for f in _forms(n)]
     prev = b""
@@ -160,7 +167,8 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
             continue
         plan.records[seq] = _type_of(line)
         plan.places[seq] = (offset + span[0], len(payload), payload_digest(payload).decode())
-    plan.bodies = [ref for ref, _body in _bodies(engine.home, forms)]
+    plan.bodies = list(dict.fromkeys([*bodies, *(ref for ref, _body in
+                                                 _bodies(engine.home, forms))]))
     return plan
 
 
@@ -187,6 +195,56 @@ def _entry_texts(engine: Any, entry_id: str, target: str | None) -> tuple[list[s
     if not seqs:
         raise NotFoundError(f"no memory entry {entry_id!r}"
                             + (f" in {target}" if target else ""))
+    return texts, seqs
+
+
+def _session_parts(engine: Any, session_id: str) -> tuple[set[int], list[str]]:
+    """The records that hold a conversation's text (its turns, with their failed tool
+    calls, its summary, the context recalled into it, its reviews) and its bodies."""
+    seqs: set[int] = set()
+    bodies: list[str] = []
+    for event in engine.events():
+        data = event.data
+        if isinstance(data, TurnRecorded) and data.session_id == session_id:
+            seqs.add(event.seq)
+            bodies += [m.ref for m in data.messages]
+        elif (getattr(data, "session_id", None) == session_id and event.type in (
+                "session.summarized", "session.context_recalled")) or \
+                (event.session == session_id and event.type.startswith("review.")):
+            seqs.add(event.seq)
+    if not seqs:
+        raise NotFoundError(f"no recorded conversation in session {session_id!r}")
+    return seqs, bodies
+
+
+def _run_records(engine: Any, run: str) -> set[int]:
+    """Every record a run wrote."""
+    seqs = {e.seq for e in engine.events() if e.run == run}
+    if not seqs:
+        raise NotFoundError(f"no run {run!r} in the journal; `memoir runs` lists them")
+    return seqs
+
+
+def _skill_texts(engine: Any, name: str, path: str | None) -> tuple[list[str], set[int]]:
+    """Every text a skill's records held (of one file when ``path`` is given), and the
+    seqs of those records."""
+    texts: list[str] = []
+    seqs: set[int] = set()
+    key = f"skill:{name}"
+    for event in engine.events():
+        if key not in event.data.entities():
+            continue
+        file = getattr(event.data, "file", None) or ("SKILL.md" if hasattr(
+            event.data, "content") else None)
+        if path is not None and file != path:
+            continue
+        seqs.add(event.seq)
+        for field_name in ("content", "previous", "new_string", "old_string"):
+            text = getattr(event.data, field_name, None)
+            if isinstance(text, str) and len(text.strip()) >= 8 and text not in texts:
+                texts.append(text)
+    if not seqs:
+        raise NotFoundError(f"no skill {name!r}" + (f" file {path!r}" if path else ""))
     return texts, seqs
 
 
