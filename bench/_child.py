@@ -5,6 +5,7 @@ separately and not included.
 
 ``rebuild-rss HOME``            open HOME, ``rebuild()``; peak RSS
 ``decode-rss JOURNAL``          decode every line of JOURNAL and nothing else; peak RSS
+``cli-rss ARGS...``              run ``memoir ARGS`` in this process; its output, peak RSS
 ``open-new HOME``               ``memoir.open`` + ``start_session()`` + ``prompt_blocks()``
 ``open-existing HOME SESSION``  ``memoir.open`` + ``session(SESSION).prompt_blocks()``
 """
@@ -87,6 +88,18 @@ def main(argv: list[str]) -> dict[str, Any]:
         lines = decode_all(Path(args[0]))
         return {"seconds": round(time.perf_counter() - started, 3), "lines": lines,
                 "maxrss_mb": _maxrss_mb(), "ru_maxrss_mb": _ru_maxrss_mb()}
+    if mode == "cli-rss":
+        import contextlib
+        import io
+
+        from memoir.cli import cli
+
+        out = io.StringIO()
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(out):
+            code = cli.main(args, prog_name="memoir", standalone_mode=False)
+        return {"seconds": round(time.perf_counter() - started, 3), "exit": code,
+                "stdout": out.getvalue(), "maxrss_mb": _maxrss_mb()}
     if mode == "open-new":
         return _open(args[0], None)
     if mode == "open-existing":

@@ -16,37 +16,26 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from bench._corpus import copy_home, ensure_corpus
-from bench._measure import REPO_ROOT, Context, Figure, Target, median, scratch_dir
-from bench.rebuild import decode_all
+from bench._measure import Context, Figure, Target, median, scratch_dir
+from bench.rebuild import decode_all, run_child
 from memoir.api import Memoir
 
 NAME = "forget"
 
 
 def _forget(home: Path, *args: str) -> dict[str, Any]:
-    """Run ``memoir forget ARGS -y --json`` in a fresh process: its result, wall seconds
-    and peak RSS (MB)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "memoir", "--home", str(home), "--json",
-                             "forget", *args, "-y"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ,
-                                                         "PYTHONPATH": str(REPO_ROOT)})
-    assert proc.stdout is not None and proc.stderr is not None
-    out, err = proc.stdout.read(), proc.stderr.read()  # a few lines each
-    _pid, status, usage = os.wait4(proc.pid, 0)  # this child's own peak RSS
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise RuntimeError(f"memoir forget {' '.join(args)} failed: {err.decode()[-500:]}")
-    rss = usage.ru_maxrss / 1024
-    return {"result": json.loads(out), "seconds": seconds, "rss_mb": rss}
+    """Run ``memoir forget ARGS -y --json`` in a fresh process (``bench._child``, which
+    reads its peak RSS from its own address space): its result, seconds and peak RSS."""
+    child = run_child("cli-rss", "--home", str(home), "--json", "forget", *args, "-y")
+    if child["exit"] not in (0, None):
+        raise RuntimeError(f"memoir forget {' '.join(args)} failed (exit {child['exit']})")
+    return {"result": json.loads(child["stdout"]), "seconds": child["seconds"],
+            "rss_mb": child["maxrss_mb"]}
 
 
 def _adds(home: Path, count: int, tag: str) -> float:
@@ -66,6 +55,8 @@ def _adds(home: Path, count: int, tag: str) -> float:
 
 def run(ctx: Context) -> list[Figure]:
     corpus = ensure_corpus(ctx.work, ctx.pick(100_000, 1_000_000), ctx.log)
+    # The corpus's memory is near its limits: room for the entries this adds.
+    os.environ["MEMOIR_MEMORY_CHAR_LIMIT"] = os.environ["MEMOIR_USER_CHAR_LIMIT"] = "20000"
     folder = scratch_dir(ctx, NAME)
     home = copy_home(corpus, folder / "home")
     marker = f"LEAKED-{secrets.token_hex(6)}"

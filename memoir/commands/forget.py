@@ -6,6 +6,7 @@ import click
 
 from memoir.commands.base import (
     Exit,
+    StderrProgress,
     UserError,
     confirm,
     echo_json,
@@ -83,7 +84,12 @@ def forget_command(ctx: click.Context, entry: str | None, target: str | None,
     if file_path is not None and skill is None:
         raise UserError("--file goes with --skill", exit=Exit.USAGE)
     selector, value = _selector(entry, text, skill, session, run)
-    plan = plan_forget(handle, selector, value, target=target, path=file_path)
+    progress = StderrProgress()
+    try:
+        plan = plan_forget(handle, selector, value, target=target, path=file_path,
+                           progress=progress)
+    finally:
+        progress.finish()
     if plan.empty:
         kept = "; ".join(f"seq {s}: {why}" for s, why in sorted(plan.refused.items())[:5])
         raise UserError(f"nothing to forget matches the {selector} given"
@@ -96,14 +102,14 @@ def forget_command(ctx: click.Context, entry: str | None, target: str | None,
                    err=True)
     confirm("Forget it?", yes)
     run_id, record = forget(handle, plan, by="user", reason=reason)
-    report = handle.verify()
+    state = handle.state
     if is_json():
         echo_json({"run": run_id, "selector": selector,
                    "records": [{"seq": s, "type": plan.records[s]} for s in record.seqs],
                    "bodies": len(record.bodies), "files_scrubbed": record.files,
                    "kept": [{"seq": s, "why": w} for s, w in sorted(plan.refused.items())],
-                   "head_hash": report.head_hash})
+                   "head": state.seq, "head_hash": state.hash})
         return
     click.echo(f"forgot {len(record.seqs)} record(s) and {len(record.bodies)} recorded "
-               f"message(s) as run {run_id}; {record.files} other file(s) scrubbed; the "
-               f"journal verifies ({report.records} records, head hash {report.head_hash})")
+               f"message(s) as run {run_id}; {record.files} other file(s) scrubbed; head "
+               f"{state.seq} ({state.hash}); `memoir verify` checks the chain")

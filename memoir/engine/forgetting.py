@@ -46,6 +46,7 @@ from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.engine.transcripts import line_hash as _hash
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.codec import (
+    Decoder,
     Forgotten,
     hash_of_line,
     line_hash_ok,
@@ -57,6 +58,7 @@ from memoir.events.forget import ContentForgotten
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.sessions import TurnRecorded
 from memoir.ids import short_id
+from memoir.journal.interface import Progress
 from memoir.projections.state import State
 
 __all__ = ["ForgetPlan", "finish_forgets", "forget", "plan_forget"]
@@ -121,8 +123,9 @@ def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
 
 
 def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = None,
-                path: str | None = None) -> ForgetPlan:
-    """What forgetting ``selector`` ``value`` removes (nothing is changed)."""
+                path: str | None = None, progress: Progress | None = None) -> ForgetPlan:
+    """What forgetting ``selector`` ``value`` removes (nothing is changed).  ``progress``
+    is told how the reading goes (phase "searching")."""
     bodies: list[str] = []
     if selector == "text":
         if len(value.strip()) < 4:
@@ -143,7 +146,10 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
     plan = ForgetPlan(selector=selector, needles=needles)
     forms = [f for n in needles for f in _forms(n)]
     prev = b""
+    head = engine.head
     for seq, offset, line in _lines(_journal_path(engine)):
+        if progress is not None and seq % 50_000 == 0:
+            progress("searching", seq, head)
         before, prev = prev, hash_of_line(line)
         span = payload_span(line)
         in_payload = span is not None and _holds(line[span[0]:span[1]], forms)
@@ -179,16 +185,20 @@ def _type_of(line: bytes) -> str:
 
 
 def _entry_texts(engine: Any, entry_id: str, target: str | None) -> tuple[list[str], set[int]]:
-    """Every text memory entry ``entry_id`` held, and the seqs of its records."""
+    """Every text memory entry ``entry_id`` held, and the seqs of its records: one pass
+    over the journal's lines, decoding only those that name the entry."""
     texts: list[str] = []
     seqs: set[int] = set()
-    for event in engine.journal.read_family("memory."):
-        data = event.data
-        if not isinstance(data, EntryAdded | EntryReplaced | EntryRemoved):
+    probe = b'"entry_id":' + json.dumps(entry_id).encode()
+    decoder = Decoder()
+    for seq, _offset, line in _lines(_journal_path(engine)):
+        if probe not in line or b'"type":"memory.entry_' not in line:
             continue
-        if data.entry_id != entry_id or (target is not None and data.target != target):
+        data = decoder.decode(line).data
+        if not isinstance(data, EntryAdded | EntryReplaced | EntryRemoved) or \
+                data.entry_id != entry_id or (target is not None and data.target != target):
             continue
-        seqs.add(event.seq)
+        seqs.add(seq)
         for text in (getattr(data, "text", ""), getattr(data, "previous", "")):
             if text and text not in texts:
                 texts.append(text)
@@ -473,12 +483,26 @@ def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | 
                 for seq in live.snapshots.seqs():
                     if seq >= first:
                         live.snapshots.place.unlink(f"{seq:012d}.mpk")
+            live.state = State()  # let the old state go before the new one is loaded
             live.reload()
     PromptCache(Folder(engine.home, PROMPTS)).clear()
     for drop in caches:
         drop(engine.home)
     engine.rewrite_files(lambda drifted: [d.path for d in drifted])
     engine.flush()
+
+
+def _file_holds(path: Path, forms: Sequence[bytes], chunk: int = 1 << 20) -> bool:
+    """Whether the file holds one of ``forms``, read a chunk at a time."""
+    overlap = max(len(f) for f in forms) - 1
+    tail = b""
+    with open(path, "rb") as stream:
+        while block := stream.read(chunk):
+            window = tail + block
+            if _holds(window, forms):
+                return True
+            tail = window[-overlap:] if overlap else b""
+    return False
 
 
 def _scrub(home: Path, forms: Sequence[bytes]) -> int:
@@ -495,12 +519,12 @@ def _scrub(home: Path, forms: Sequence[bytes]) -> int:
             if rel in _SKIP_SCRUB or path.is_symlink() or not path.is_file() or \
                     rel.startswith((TRANSCRIPTS + "/", _PENDING + "/")):
                 continue
-            data = path.read_bytes()
-            if not _holds(data, forms):
+            if not _file_holds(path, forms):
                 continue
             if rel.startswith(".memoir/"):
                 path.unlink()
             else:
+                data = path.read_bytes()  # a file that holds the text: a report, a copy
                 for form in forms:
                     data = data.replace(form, mark)
                 tmp = path.with_name(f".{name}.forget")
