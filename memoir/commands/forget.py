@@ -101,7 +101,11 @@ def forget_command(ctx: click.Context, entry: str | None, target: str | None,
         click.echo("Backups made before now still hold it: they are outside the home.",
                    err=True)
     confirm("Forget it?", yes)
-    run_id, record = forget(handle, plan, by="user", reason=reason)
+    try:
+        run_id, record = forget(handle, plan, by="user", reason=reason)
+    except KeyboardInterrupt:
+        raise UserError("interrupted before the forget was journaled: nothing was "
+                        "forgotten", exit=Exit.ERROR) from None
     state = handle.state
     if is_json():
         echo_json({"run": run_id, "selector": selector,

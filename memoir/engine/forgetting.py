@@ -44,7 +44,7 @@ from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.engine.transcripts import line_hash as _hash
-from memoir.errors import NotFoundError, ValidationError
+from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.codec import (
     Decoder,
     Forgotten,
@@ -61,11 +61,24 @@ from memoir.ids import short_id
 from memoir.journal.interface import Progress
 from memoir.projections.state import State
 
-__all__ = ["ForgetPlan", "finish_forgets", "forget", "plan_forget"]
+__all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
 
 #: What replaces forgotten text in files memoir does not rebuild.
 MARK = "[forgotten]"
 _SKIP_SCRUB = ("journal.jsonl", "config.yaml")
+
+
+class ForgetInterrupted(MemoirError):
+    """A forget stopped after it was journaled (Ctrl-C, a full disk): what it selected is
+    partly removed; ``memoir forget --finish`` completes it from its record."""
+
+    def __init__(self, run: str, cause: BaseException) -> None:
+        why = type(cause).__name__ if isinstance(cause, KeyboardInterrupt) else \
+            f"{type(cause).__name__}: {cause}"
+        super().__init__(f"the forget (run {run}) was journaled and then interrupted "
+                         f"({why}); part of it is done: `memoir forget --finish` completes "
+                         "it")
+        self.run = run
 
 
 @dataclass
@@ -293,11 +306,19 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
 
     # The texts wait in a private file until every step is done, so an interrupted
     # forget can be finished (the journal record never holds them).
-    _pending_file(engine.home, run).write(run, plan.needles)
-    engine.commit(decide, by=Caller(actor=by, run=run, run_kind="forget",
-                                    run_summary=f"forget ({plan.selector})"))
-    scrubbed = _carry_out(engine, record, plan.needles, caches, plan.places)
-    _pending_file(engine.home, run).remove()
+    pending = _pending_file(engine.home, run)
+    pending.write(run, plan.needles)
+    try:
+        engine.commit(decide, by=Caller(actor=by, run=run, run_kind="forget",
+                                        run_summary=f"forget ({plan.selector})"))
+    except BaseException:
+        pending.remove()  # not journaled: nothing was forgotten
+        raise
+    try:
+        scrubbed = _carry_out(engine, record, plan.needles, caches, plan.places)
+    except BaseException as exc:
+        raise ForgetInterrupted(run, exc) from exc
+    pending.remove()
     return run, ContentForgotten(seqs=record.seqs, digests=record.digests,
                                  bodies=record.bodies, selector=record.selector,
                                  reason=record.reason, files=scrubbed)

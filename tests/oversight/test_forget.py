@@ -163,7 +163,7 @@ def test_an_interrupted_forget_is_finished_from_its_record(
     with memoir.open(home) as mem:
         plan = forgetting.plan_forget(mem, "text", MARKER)
         monkeypatch.setattr(forgetting, steps[stop_after], stop)
-        with pytest.raises(Stop):
+        with pytest.raises(forgetting.ForgetInterrupted, match="memoir forget --finish"):
             forgetting.forget(mem, plan)
         monkeypatch.undo()
     finished = _memoir(home, "forget", "--finish")
@@ -243,3 +243,47 @@ def test_forget_session_skill_and_run(tmp_path: Path) -> None:
     assert _holding(home, "evil mirrors") == []
     assert _memoir(home, "verify", "--deep").returncode == 0
     assert _memoir(home, "forget", "--run", "cli-000000000000", "-y").returncode == 3
+
+
+_KILL = """
+import os, signal, sys
+import memoir
+from memoir.engine import forgetting
+step = sys.argv[2]
+def die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+if step == "pending":
+    real = forgetting._PendingFile.write
+    def write_then_die(self, *args):
+        real(self, *args)
+        die()
+    forgetting._PendingFile.write = write_then_die
+else:
+    setattr(forgetting, step, die)
+with memoir.open(sys.argv[1]) as mem:
+    forgetting.forget(mem, forgetting.plan_forget(mem, "text", sys.argv[3]))
+"""
+
+
+@pytest.mark.parametrize("step", ["pending", "_carry_out", "_tombstone_at", "_blank_body",
+                                  "_refold", "_scrub"])
+def test_a_forget_killed_at_any_step_leaves_the_home_whole_and_finishable(
+        tmp_path: Path, step: str) -> None:
+    """kill -9 between any two steps: the home opens and verifies; `forget --finish`
+    leaves it as it was (killed before the record was journaled) or completely
+    forgotten."""
+    home = tmp_path / "home"
+    _fill(home)
+    killed = subprocess.run([sys.executable, "-c", _KILL, str(home), step, MARKER],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert killed.returncode == -9, killed.stderr
+    assert _memoir(home, "verify").returncode in (0, 6)  # 6: names the unfinished forget
+    finished = _memoir(home, "forget", "--finish")
+    assert finished.returncode == 0, finished.stderr
+    assert _memoir(home, "verify", "--deep").returncode == 0
+    left = _holding(home, MARKER)
+    if step == "pending":
+        assert "journal.jsonl" in left  # killed before the record: as it was
+    else:
+        assert left == [], left
