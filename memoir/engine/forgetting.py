@@ -27,38 +27,37 @@ interrupted after step 1 from the record alone (``memoir forget --finish``).  A 
 whose payload is too short to hold a tombstone, or whose envelope (not its payload)
 holds the text, is reported, not changed.  Records of a journal written before the
 payload digest cannot be tombstoned without changing their hash: they are refused with
-that reason.  The PostgreSQL journal is not covered yet (refused with a clear error).
+that reason.  On a PostgreSQL journal step 2 is one transaction that rewrites the rows
+(and the shared bodies) through the one change the schema's trigger lets through, by a
+role granted it; each other home of the database finishes its own part (its packs, its
+caches) with ``memoir forget --finish``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memoir.engine.commit import Caller, Decision
+from memoir.engine.forget_plan import ForgetPlan, forms_of, holds, lines_of, plan_forget
 from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.engine.transcripts import line_hash as _hash
-from memoir.errors import MemoirError, NotFoundError, ValidationError
+from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import (
-    Decoder,
     Forgotten,
     hash_of_line,
-    line_hash_ok,
     payload_digest,
     payload_span,
     tombstone,
 )
 from memoir.events.forget import ContentForgotten
-from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
-from memoir.events.sessions import TurnRecorded
 from memoir.ids import short_id
-from memoir.journal.interface import Progress
 from memoir.projections.state import State
 
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
@@ -81,220 +80,12 @@ class ForgetInterrupted(MemoirError):
         self.run = run
 
 
-@dataclass
-class ForgetPlan:
-    """What a forget will remove (see the module docstring)."""
-
-    selector: str
-    #: The texts whose bytes must go (never journaled).
-    needles: list[str]
-    #: seq -> event type of the records whose payloads become tombstones.
-    records: dict[int, str] = field(default_factory=dict)
-    #: Transcript references of the bodies to blank.
-    bodies: list[str] = field(default_factory=list)
-    #: Records that hold the text but cannot be tombstoned, and why.
-    refused: dict[int, str] = field(default_factory=dict)
-    #: seq -> (byte offset of its payload in the journal file, payload size, digest).
-    places: dict[int, tuple[int, int, str]] = field(default_factory=dict)
-
-    @property
-    def empty(self) -> bool:
-        return not self.records and not self.bodies
-
-
-def _forms(text: str) -> list[bytes]:
-    """The byte forms ``text`` takes in memoir's files: as is, and JSON-escaped (both
-    with non-ASCII kept and escaped)."""
-    forms = {text.encode("utf-8"), json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8"),
-             json.dumps(text)[1:-1].encode("ascii")}
-    return sorted((f for f in forms if f), key=len, reverse=True)
-
-
-def _holds(data: bytes, forms: Sequence[bytes]) -> bool:
-    return any(form in data for form in forms)
-
-
-def _journal_path(engine: Any) -> Path:
-    journal = engine.journal
-    if journal.kind != "file":
-        raise ValidationError(f"memoir forget does not cover a {journal.kind} journal yet "
-                              "(issue 23); nothing was changed")
-    return Path(journal.path)
-
-
-def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(seq, offset, line without its newline) of every whole line of the journal."""
-    offset = 0
-    seq = 0
-    with open(path, "rb") as stream:
-        for raw in stream:
-            if not raw.endswith(b"\n"):
-                return  # a torn tail: not a record
-            seq += 1
-            yield seq, offset, raw[:-1]
-            offset += len(raw)
-
-
-def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = None,
-                path: str | None = None, progress: Progress | None = None) -> ForgetPlan:
-    """What forgetting ``selector`` ``value`` removes (nothing is changed).  ``progress``
-    is told how the reading goes (phase "searching")."""
-    bodies: list[str] = []
-    if selector == "text":
-        if len(value.strip()) < 4:
-            raise ValidationError("give at least 4 characters of text to forget (a shorter "
-                                  "text would match far more than you mean)")
-        needles = [value]
-        entry_seqs: set[int] = set()
-    elif selector == "entry":
-        needles, entry_seqs = _entry_texts(engine, value, target)
-    elif selector == "session":
-        needles, entry_seqs, bodies = [], *_session_parts(engine, value)
-    elif selector == "run":
-        needles, entry_seqs = [], _run_records(engine, value)
-    elif selector == "skill":
-        needles, entry_seqs = _skill_texts(engine, value, path)
-    else:
-        raise ValidationError(f"memoir forget --{selector} is not a selector")
-    plan = ForgetPlan(selector=selector, needles=needles)
-    forms = [f for n in needles for f in _forms(n)]
-    prev = b""
-    head = engine.head
-    for seq, offset, line in _lines(_journal_path(engine)):
-        if progress is not None and seq % 50_000 == 0:
-            progress("searching", seq, head)
-        before, prev = prev, hash_of_line(line)
-        span = payload_span(line)
-        in_payload = span is not None and _holds(line[span[0]:span[1]], forms)
-        if not in_payload and seq not in entry_seqs:
-            if _holds(line, forms):
-                plan.refused[seq] = "the text is in the record's envelope, not its payload"
-            continue
-        if span is None:
-            plan.refused[seq] = "not a record memoir can read"
-            continue
-        payload = line[span[0]:span[1]]
-        if payload.rstrip(b" ").startswith(b'{"forgotten":'):
-            continue  # forgotten already
-        if len(payload) < len(tombstone(b"0" * 32)):
-            plan.refused[seq] = "its payload is too short to hold a tombstone"
-            continue
-        probe = line[:span[0]] + tombstone(payload_digest(payload)) + line[span[1]:]
-        if not line_hash_ok(before, probe):
-            plan.refused[seq] = ("written before the payload digest: a tombstone would "
-                                 "change its hash")
-            continue
-        plan.records[seq] = _type_of(line)
-        plan.places[seq] = (offset + span[0], len(payload), payload_digest(payload).decode())
-    plan.bodies = list(dict.fromkeys([*bodies, *(ref for ref, _body in
-                                                 _bodies(engine.home, forms))]))
-    return plan
-
-
-def _type_of(line: bytes) -> str:
-    start = line.find(b'"type":"')
-    return line[start + 8:line.find(b'"', start + 8)].decode("utf-8", "replace") \
-        if start >= 0 else "?"
-
-
-def _entry_texts(engine: Any, entry_id: str, target: str | None) -> tuple[list[str], set[int]]:
-    """Every text memory entry ``entry_id`` held, and the seqs of its records: one pass
-    over the journal's lines, decoding only those that name the entry."""
-    texts: list[str] = []
-    seqs: set[int] = set()
-    probe = b'"entry_id":' + json.dumps(entry_id).encode()
-    decoder = Decoder()
-    for seq, _offset, line in _lines(_journal_path(engine)):
-        if probe not in line or b'"type":"memory.entry_' not in line:
-            continue
-        data = decoder.decode(line).data
-        if not isinstance(data, EntryAdded | EntryReplaced | EntryRemoved) or \
-                data.entry_id != entry_id or (target is not None and data.target != target):
-            continue
-        seqs.add(seq)
-        for text in (getattr(data, "text", ""), getattr(data, "previous", "")):
-            if text and text not in texts:
-                texts.append(text)
-    if not seqs:
-        raise NotFoundError(f"no memory entry {entry_id!r}"
-                            + (f" in {target}" if target else ""))
-    return texts, seqs
-
-
-def _session_parts(engine: Any, session_id: str) -> tuple[set[int], list[str]]:
-    """The records that hold a conversation's text (its turns, with their failed tool
-    calls, its summary, the context recalled into it, its reviews) and its bodies."""
-    seqs: set[int] = set()
-    bodies: list[str] = []
-    for event in engine.events():
-        data = event.data
-        if isinstance(data, TurnRecorded) and data.session_id == session_id:
-            seqs.add(event.seq)
-            bodies += [m.ref for m in data.messages]
-        elif (getattr(data, "session_id", None) == session_id and event.type in (
-                "session.summarized", "session.context_recalled")) or \
-                (event.session == session_id and event.type.startswith("review.")):
-            seqs.add(event.seq)
-    if not seqs:
-        raise NotFoundError(f"no recorded conversation in session {session_id!r}")
-    return seqs, bodies
-
-
-def _run_records(engine: Any, run: str) -> set[int]:
-    """Every record a run wrote."""
-    seqs = {e.seq for e in engine.events() if e.run == run}
-    if not seqs:
-        raise NotFoundError(f"no run {run!r} in the journal; `memoir runs` lists them")
-    return seqs
-
-
-def _skill_texts(engine: Any, name: str, path: str | None) -> tuple[list[str], set[int]]:
-    """Every text a skill's records held (of one file when ``path`` is given), and the
-    seqs of those records."""
-    texts: list[str] = []
-    seqs: set[int] = set()
-    key = f"skill:{name}"
-    for event in engine.events():
-        if key not in event.data.entities():
-            continue
-        file = getattr(event.data, "file", None) or ("SKILL.md" if hasattr(
-            event.data, "content") else None)
-        if path is not None and file != path:
-            continue
-        seqs.add(event.seq)
-        for field_name in ("content", "previous", "new_string", "old_string"):
-            text = getattr(event.data, field_name, None)
-            if isinstance(text, str) and len(text.strip()) >= 8 and text not in texts:
-                texts.append(text)
-    if not seqs:
-        raise NotFoundError(f"no skill {name!r}" + (f" file {path!r}" if path else ""))
-    return texts, seqs
-
-
-def _bodies(home: Path, forms: Sequence[bytes]) -> Iterator[tuple[str, bytes]]:
-    """(reference, line) of every transcript body that holds one of ``forms``."""
-    folder = home / TRANSCRIPTS
-    if not folder.is_dir():
-        return
-    for pack in sorted(folder.glob("pack-*.jsonl")):
-        if pack.is_symlink():
-            continue
-        offset = 0
-        with open(pack, "rb") as stream:
-            for raw in stream:
-                body = raw.rstrip(b"\n")
-                if _holds(body, forms) and not body.startswith(b'{"forgotten":'):
-                    yield f"{pack.stem}:{offset}:{len(body)}:{_hash(body)}", body
-                offset += len(raw)
-
-
 def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
            caches: Sequence[Callable[[Path], None]] = ()) -> tuple[str, ContentForgotten]:
     """Journal ``plan`` and carry it out (see the module docstring); returns the run and
     the record."""
     if plan.empty:
         raise NotFoundError("nothing matches: nothing was forgotten")
-    _journal_path(engine)
     seqs = sorted(plan.records)
     record = ContentForgotten(seqs=seqs, digests=[plan.places[s][2] for s in seqs],
                               bodies=list(plan.bodies), selector=plan.selector,
@@ -382,6 +173,10 @@ class _PendingFile:
         self.path.unlink(missing_ok=True)
 
 
+def _journal_path(engine: Any) -> Path:
+    return Path(engine.journal.path)
+
+
 def _pending_file(home: Path, run: str) -> _PendingFile:
     return _PendingFile(home / _PENDING / f"{run}.json")
 
@@ -399,15 +194,51 @@ def _carry_out(engine: Any, record: ContentForgotten, needles: Sequence[str],
                places: dict[int, tuple[int, int, str]] | None = None) -> int:
     """Steps 2-5 of the module docstring; returns how many other files were scrubbed.
     ``places``: where each payload is (from the plan), else the journal is read."""
-    path = _journal_path(engine)
-    if places is not None and set(places) == set(record.seqs):
-        _tombstone_at(path, list(places.values()))
+    if engine.journal.kind == "postgresql":
+        _forget_rows(engine.journal, record)
+    elif places is not None and set(places) == set(record.seqs) and \
+            all(p[0] >= 0 for p in places.values()):
+        _tombstone_at(_journal_path(engine), list(places.values()))
     else:
-        _tombstone_records(path, dict(zip(record.seqs, record.digests, strict=True)))
+        _tombstone_records(_journal_path(engine),
+                           dict(zip(record.seqs, record.digests, strict=True)))
     for ref in record.bodies:
         _blank_body(engine.home, ref)
     _refold(engine, caches, min(record.seqs) if record.seqs else None)
-    return _scrub(engine.home, [f for n in needles for f in _forms(n)]) if needles else 0
+    return _scrub(engine.home, [f for n in needles for f in forms_of(n)]) if needles else 0
+
+
+def _forgotten_line(line: bytes, digest: str) -> bytes | None:
+    """``line`` with its payload replaced by its padded tombstone (None: it holds one
+    already, or another payload than the one planned, or one too short)."""
+    span = payload_span(line)
+    if span is None:
+        return None
+    payload = line[span[0]:span[1]]
+    stone = tombstone(digest.encode())
+    if payload.rstrip(b" ") == stone or len(stone) > len(payload) or \
+            payload_digest(payload).decode() != digest:
+        return None
+    return line[:span[0]] + stone + b" " * (len(payload) - len(stone)) + line[span[1]:]
+
+
+def _forget_rows(journal: Any, record: ContentForgotten) -> None:
+    """The database's part: the records' rows and the shared bodies, in one transaction."""
+    wanted = dict(zip(record.seqs, record.digests, strict=True))
+    lines = []
+    for seq in record.seqs:
+        for _seq, line in journal.read_lines(after=seq - 1, until=seq):
+            new = _forgotten_line(line, wanted[seq])
+            if new is not None:
+                lines.append((seq, new, hash_of_line(line).decode()))
+    bodies = []
+    for ref in record.bodies:
+        old = journal.body(ref)
+        blank = _blank_of(old) if old is not None else None
+        if blank is not None:
+            bodies.append((ref, blank))
+    if lines or bodies:
+        journal.forget_lines(lines, bodies)
 
 
 def _tombstone_at(path: Path, places: Sequence[tuple[int, int, str]]) -> None:
@@ -434,7 +265,7 @@ def _tombstone_records(path: Path, digests: dict[int, str]) -> None:
         return
     fd = os.open(path, os.O_RDWR)
     try:
-        for seq, offset, line in _lines(path):
+        for seq, offset, line in lines_of(path):
             digest = digests.get(seq)
             if digest is None:
                 continue
@@ -452,14 +283,17 @@ def _tombstone_records(path: Path, digests: dict[int, str]) -> None:
 
 
 def _body_forgotten(home: Path, ref: str) -> bool:
-    name, offset, length, _digest = ref.split(":")
+    """Whether this home holds nothing of the body ``ref`` names any more (blanked, or
+    never here: another machine's pack of the same name holds other bytes)."""
+    name, offset, length, digest = ref.split(":")
     path = home / TRANSCRIPTS / f"{name}.jsonl"
     try:
         with open(path, "rb") as stream:
             stream.seek(int(offset))
-            return stream.read(int(length)).startswith(b'{"forgotten":')
+            data = stream.read(int(length))
     except OSError:
         return True  # nothing left to blank
+    return data.startswith(b'{"forgotten":') or _hash(data) != digest
 
 
 def _blank_body(home: Path, ref: str) -> None:
@@ -471,21 +305,28 @@ def _blank_body(home: Path, ref: str) -> None:
     fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     try:
         old = os.pread(fd, int(length), int(offset))
-        if old.startswith(b'{"forgotten":'):
-            return
-        try:
-            role = str(json.loads(old).get("role", "user"))[:20]
-        except (ValueError, AttributeError):
-            role = "user"
-        blank = json.dumps({"forgotten": True, "role": role, "content": MARK},
-                           separators=(",", ":")).encode()
-        if len(blank) > len(old):
-            blank = b'{"forgotten":true}'
-        if len(blank) <= len(old):
-            os.pwrite(fd, blank + b" " * (len(old) - len(blank)), int(offset))
+        # Only this body: another machine's pack of the same name holds other bytes.
+        blank = _blank_of(old) if _hash(old) == _digest else None
+        if blank is not None:
+            os.pwrite(fd, blank, int(offset))
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _blank_of(old: bytes) -> bytes | None:
+    """A body's blanked form, as long as it (None: blanked already, or too short)."""
+    if old.startswith(b'{"forgotten":'):
+        return None
+    try:
+        role = str(json.loads(old).get("role", "user"))[:20]
+    except (ValueError, AttributeError):
+        role = "user"
+    blank = json.dumps({"forgotten": True, "role": role, "content": MARK},
+                       separators=(",", ":")).encode()
+    if len(blank) > len(old):
+        blank = b'{"forgotten":true}'
+    return blank + b" " * (len(old) - len(blank)) if len(blank) <= len(old) else None
 
 
 def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | None
@@ -513,14 +354,14 @@ def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | 
     engine.flush()
 
 
-def _file_holds(path: Path, forms: Sequence[bytes], chunk: int = 1 << 20) -> bool:
+def _fileholds(path: Path, forms: Sequence[bytes], chunk: int = 1 << 20) -> bool:
     """Whether the file holds one of ``forms``, read a chunk at a time."""
     overlap = max(len(f) for f in forms) - 1
     tail = b""
     with open(path, "rb") as stream:
         while block := stream.read(chunk):
             window = tail + block
-            if _holds(window, forms):
+            if holds(window, forms):
                 return True
             tail = window[-overlap:] if overlap else b""
     return False
@@ -540,7 +381,7 @@ def _scrub(home: Path, forms: Sequence[bytes]) -> int:
             if rel in _SKIP_SCRUB or path.is_symlink() or not path.is_file() or \
                     rel.startswith((TRANSCRIPTS + "/", _PENDING + "/")):
                 continue
-            if not _file_holds(path, forms):
+            if not _fileholds(path, forms):
                 continue
             if rel.startswith(".memoir/"):
                 path.unlink()

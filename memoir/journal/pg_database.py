@@ -68,9 +68,26 @@ BEGIN
         USING ERRCODE = 'insufficient_privilege';
 END;
 $$;
+-- One change of a record is let through: `memoir forget` replacing a payload by its
+-- tombstone (the line keeps its length; seq, id, type, more and hash stay), in a
+-- transaction that says so, by a role that holds UPDATE (line) (the writer role does
+-- not: docs/postgres.md).  memoir verify checks the tombstone against the chain.
+CREATE OR REPLACE FUNCTION memoir_records_guard() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND current_setting('memoir.forget', true) = 'on'
+       AND NEW.seq = OLD.seq AND NEW.id = OLD.id AND NEW.type = OLD.type
+       AND NEW.more = OLD.more AND NEW.hash = OLD.hash
+       AND length(NEW.line) = length(OLD.line) THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
+        USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
 DROP TRIGGER IF EXISTS memoir_records_no_change ON memoir_records;
 CREATE TRIGGER memoir_records_no_change BEFORE UPDATE OR DELETE ON memoir_records
-    FOR EACH ROW EXECUTE FUNCTION memoir_append_only();
+    FOR EACH ROW EXECUTE FUNCTION memoir_records_guard();
 DROP TRIGGER IF EXISTS memoir_records_no_truncate ON memoir_records;
 CREATE TRIGGER memoir_records_no_truncate BEFORE TRUNCATE ON memoir_records
     FOR EACH STATEMENT EXECUTE FUNCTION memoir_append_only();

@@ -46,6 +46,7 @@ from memoir.journal.pg_database import (
     CHUNK,
     SCHEMA_VERSION,
     is_postgres_url,
+    log,
     redact_url,
 )
 
@@ -247,6 +248,48 @@ class PostgresJournal(Appending):
             values = ", ".join(["(%s, %s)"] * len(rows))
             conn.execute(f"INSERT INTO memoir_seals VALUES {values} ON CONFLICT (seq) DO "
                          "NOTHING", [v for row in rows for v in row])
+
+    # -- forgetting ------------------------------------------------------------------------
+
+    def can_forget(self) -> bool:
+        """Whether the role may replace payloads by tombstones (``memoir forget``)."""
+        row = self._query("SELECT has_column_privilege('memoir_records', 'line', 'UPDATE') "
+                          "AND has_table_privilege('memoir_transcripts', 'UPDATE')")[0]
+        return bool(row[0])
+
+    def forget_lines(self, lines: Sequence[tuple[int, bytes, str]],
+                     bodies: Sequence[tuple[str, bytes]] = ()) -> None:
+        """Replace records' lines by their forgotten form ((seq, line, hash): the same
+        length, hash and envelope; the schema's trigger lets nothing else through) and
+        shared transcript bodies by their blanked form, in one transaction; then
+        vacuum the dead row versions (a role that does not own the tables is told to
+        ask the owner)."""
+        conn = self._connect()
+        try:
+            with conn.transaction():
+                conn.execute("SET LOCAL memoir.forget = 'on'")
+                for seq, line, record_hash in lines:
+                    done = conn.execute("UPDATE memoir_records SET line = %s WHERE seq = %s "
+                                        "AND hash = %s", (line, seq, record_hash))
+                    if done.rowcount != 1:
+                        raise JournalError(f"record {seq} of {redact_url(self.url)} is not "
+                                           "the one planned; nothing was forgotten")
+                for ref, body in bodies:
+                    conn.execute("UPDATE memoir_transcripts SET body = %s WHERE ref = %s",
+                                 (body, ref))
+            for table in ("memoir_records", "memoir_transcripts"):
+                try:
+                    conn.execute(f"VACUUM {table}")
+                except self._psycopg.Error as exc:
+                    log.warning("journal.vacuum_refused", journal=redact_url(self.url),
+                                table=table, why=" ".join(str(exc).split())[:200])
+        except self._psycopg.errors.InsufficientPrivilege as exc:
+            raise JournalError(f"{redact_url(self.url)}: the role may not forget "
+                               f"({' '.join(str(exc).split())}); run memoir forget as a "
+                               "role granted UPDATE (line) ON memoir_records and UPDATE ON "
+                               "memoir_transcripts (docs/postgres.md)") from None
+        finally:
+            conn.close()
 
     # -- following -------------------------------------------------------------------------
 

@@ -685,7 +685,53 @@ def test_a_writer_role_with_the_documented_grants_appends_and_doctor_says_so(
         with psycopg.connect(env["MEMOIR_JOURNAL_URL"], autocommit=True) as conn, \
                 pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("DELETE FROM memoir_records")
+        # Nor may it forget: refused before anything is journaled.
+        head = json.loads(_memoir("--home", str(a), "--json", "status", env=env).stdout)["head"]
+        refused = _memoir("--home", str(a), "forget", "--text", "Written by the writer role",
+                          "-y", env=env)
+        assert refused.returncode == 4 and "may not forget" in refused.stderr
+        assert json.loads(_memoir("--home", str(a), "--json", "status",
+                                  env=env).stdout)["head"] == head
     finally:
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(f"DROP OWNED BY {role}")
             conn.execute(f"DROP ROLE {role}")
+
+
+def test_forget_on_a_shared_journal_leaves_nothing_in_the_database(
+        tmp_path: Path, pg_url: str) -> None:
+    """memoir forget rewrites the rows through the one change the trigger lets through;
+    the other machine finishes its own part with --finish; a writer role may not forget."""
+    marker = "QUOKKA-LANTERN-5512"
+    a, b = _two_machines(tmp_path, pg_url)
+    code = ("import memoir, sys\n"
+            "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
+            f"    s.record_turn([{{'role': 'user', 'content': 'Host {marker} is ours.'}},\n"
+            "                   {'role': 'assistant', 'content': 'Noted.'}])\n")
+    assert subprocess.run([sys.executable, "-c", code, str(a)], timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}).returncode == 0
+    assert _memoir("--home", str(a), "memory", "add", f"The host is {marker}.").returncode == 0
+    assert _memoir("--home", str(b), "status").returncode == 0  # b folded it too
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        def in_database() -> int:
+            rows = conn.execute(
+                "SELECT (SELECT count(*) FROM memoir_records WHERE position(%s in line) > 0) "
+                "+ (SELECT count(*) FROM memoir_transcripts WHERE position(%s in body) > 0)",
+                (marker.encode(), marker.encode())).fetchone()
+            return int(rows[0])  # type: ignore[index]
+
+        assert in_database() >= 2
+        done = _memoir("--home", str(a), "--json", "forget", "--text", marker, "-y")
+        assert done.returncode == 0, done.stderr
+        assert in_database() == 0
+        # The trigger still refuses any other change.
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("UPDATE memoir_records SET line = line WHERE seq = 1")
+    for home in (a, b):
+        assert _memoir("--home", str(home), "verify").returncode == 0
+    assert _memoir("--home", str(b), "forget", "--finish").returncode == 0
+    for home in (a, b):
+        held = [p for p in home.rglob("*") if p.is_file() and marker.encode() in p.read_bytes()]
+        assert held == [], held
+    shown = _memoir("--home", str(b), "sessions", "list")
+    assert shown.returncode == 0 and marker not in shown.stdout
