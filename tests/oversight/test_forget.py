@@ -64,6 +64,16 @@ def _fill(home: Path) -> None:
     user = home / "memories" / "USER.md"
     user.write_text(f"Works nights near {MARKER}.", encoding="utf-8")
     assert _memoir(home, "rebuild", "--force").returncode == 0
+    # An imported conversation.
+    conversation = home.parent / "conversation.json"
+    conversation.write_text(json.dumps([
+        {"role": "user", "content": f"The {MARKER} box is down again."},
+        {"role": "assistant", "content": "I will look."}]), encoding="utf-8")
+    assert _memoir(home, "sessions", "import", str(conversation)).returncode == 0
+    # A report under logs/ (as the curator writes them) that names it.
+    report = home / "logs" / "curator" / "20261125-000000" / "REPORT.md"
+    report.parent.mkdir(parents=True)
+    report.write_text(f"# Curator pass\n- kept deploy-notes ({MARKER})\n", encoding="utf-8")
 
 
 def test_forget_text_leaves_no_byte_of_it_under_the_home(tmp_path: Path) -> None:
@@ -73,6 +83,7 @@ def test_forget_text_leaves_no_byte_of_it_under_the_home(tmp_path: Path) -> None
     assert "journal.jsonl" in before and any(p.startswith(".memoir/transcripts/")
                                              for p in before)
     assert any(".bak" in p for p in before), before
+    assert "logs/curator/20261125-000000/REPORT.md" in before
     done = _memoir(home, "--json", "forget", "--text", MARKER, "--reason", "leaked", "-y")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
