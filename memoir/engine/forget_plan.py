@@ -43,6 +43,8 @@ class ForgetPlan:
     refused: dict[int, str] = field(default_factory=dict)
     #: seq -> (byte offset of its payload in the journal file, payload size, digest).
     places: dict[int, tuple[int, int, str]] = field(default_factory=dict)
+    #: ``<seq>:<target>:<entry id>:added|replaced`` of the memory records among them.
+    marks: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -142,6 +144,14 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
                                  "change its hash")
             continue
         plan.records[seq] = _type_of(line)
+        kind = {"memory.entry_added": "added", "memory.entry_replaced": "replaced"}.get(
+            plan.records[seq])
+        if kind is not None:
+            try:
+                entry = json.loads(payload)
+                plan.marks.append(f"{seq}:{entry['target']}:{entry['entry_id']}:{kind}")
+            except (ValueError, KeyError, TypeError):
+                pass
         plan.places[seq] = (offset + span[0], len(payload), payload_digest(payload).decode())
     plan.bodies = list(dict.fromkeys([*bodies, *(ref for ref, _body in
                                                  _bodies(engine.home, forms))]))

@@ -89,7 +89,7 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
     seqs = sorted(plan.records)
     record = ContentForgotten(seqs=seqs, digests=[plan.places[s][2] for s in seqs],
                               bodies=list(plan.bodies), selector=plan.selector,
-                              reason=reason[:500])
+                              reason=reason[:500], marks=plan.marks)
     run = short_id("forget-")
 
     def decide(_state: State) -> Decision[None]:

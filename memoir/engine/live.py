@@ -25,6 +25,7 @@ from memoir.events.types import Event
 from memoir.journal import Journal
 from memoir.journal.interface import Progress
 from memoir.logs import get_logger
+from memoir.projections.memory import forgotten_marks
 from memoir.projections.state import State
 
 __all__ = ["Listener", "LiveState", "Progress"]
@@ -69,6 +70,8 @@ class LiveState:
             readonly=not save_checkpoints) if checkpoints is not None and journal.persistent \
             else None
         self.last_snapshot = 0
+        #: (seq read up to, marks) of :meth:`forgotten_marks`.
+        self._marks: tuple[int, dict[int, tuple[str, str, str]]] = (0, {})
         self.checkpoints = checkpoints if journal.persistent else None
         #: False for a home opened to read: checkpoints are used, never written.
         self.save_checkpoints = save_checkpoints
@@ -213,14 +216,34 @@ class LiveState:
             self.catch_up()
             if seq < 0 or seq > self.state.seq:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
-        state = self._from_checkpoint(seq) or State()
-        snap = self.snapshots.best(seq) if self.snapshots is not None else None
+        marks = self.forgotten_marks()
+        # A checkpoint or snapshot past a forgotten record was folded without its mark:
+        # start before the first one this view holds.
+        base = min((s for s in marks if s <= seq), default=seq + 1) - 1
+        state = self._from_checkpoint(base) or State()
+        snap = self.snapshots.best(base) if self.snapshots is not None else None
         if snap is not None and snap.seq > state.seq and \
                 self.journal.anchor(snap.seq, snap.offset, snap.hash):
             state = State(memory=snap.memory, seq=snap.seq)
-        state.apply_all(self.journal.read_family("memory.", after=state.seq, until=seq))
+        with forgotten_marks(marks):
+            state.apply_all(self.journal.read_family("memory.", after=state.seq, until=seq))
         state.seq = seq
         return state
+
+    def forgotten_marks(self) -> dict[int, tuple[str, str, str]]:
+        """seq -> (target, entry id, kind) of every forgotten memory record, from the
+        ``journal.forgotten`` records (read once, then only what was appended since)."""
+        with self.mutex:
+            seen, marks = self._marks
+            head = self.state.seq
+            if head > seen:
+                for event in self.journal.read_family("journal.forgotten", after=seen,
+                                                      until=head):
+                    for mark in getattr(event.data, "marks", ()):
+                        seq, target, entry_id, kind = mark.split(":")
+                        marks[int(seq)] = (target, entry_id, kind)
+                self._marks = (head, marks)
+            return dict(marks)
 
     def reload(self) -> None:
         """Throw the state away and fold it again from the journal (after a failure left

@@ -3,11 +3,14 @@ anything (see :mod:`memoir.oversight.forget`)."""
 
 from __future__ import annotations
 
+import re
+
 from memoir.events.types import Payload, event_type, require
 
 __all__ = ["PAYLOADS", "ContentForgotten"]
 
 SELECTORS = ("entry", "text", "skill", "session", "run")
+_MARK = re.compile(r"[0-9]{1,12}:(memory|user):[A-Za-z0-9_.-]{1,64}:(added|replaced)")
 
 
 @event_type("journal.forgotten")
@@ -26,8 +29,13 @@ class ContentForgotten(Payload, frozen=True, kw_only=True):
     selector: str
     reason: str = ""
     files: int = 0
+    #: The forgotten memory records, ``<seq>:<target>:<entry id>:added|replaced``: a
+    #: past prompt that held one shows ``[forgotten]`` in its place.
+    marks: list[str] = []
 
     def __post_init__(self) -> None:
+        for mark in self.marks:
+            require("marks", None if _MARK.fullmatch(mark) else f"{mark[:80]!r} is not a mark")
         require("digests", "must match seqs one for one"
                 if len(self.digests) != len(self.seqs) else None)
         require("selector", f"must be one of {', '.join(SELECTORS)}"

@@ -8,10 +8,13 @@ entries (spec §1.8).  Usage counts code points of the joined text, delimiters i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
 
+from memoir.events.codec import Forgotten
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
 from memoir.events.types import Event, Payload
 from memoir.threats import sanitize_for_prompt
@@ -219,10 +222,46 @@ def _limits_set(memory: MemoryState, event: Event) -> None:
     memory.limits = {"memory": data.memory, "user": data.user}
 
 
+#: What a past view shows in place of a forgotten entry (``memoir forget``).
+FORGOTTEN_TEXT = "[forgotten]"
+#: seq -> (target, entry id, "added" | "replaced") of forgotten memory records, set
+#: while a past view is folded (:func:`forgotten_marks`); the live fold has none, so a
+#: forgotten entry is simply absent from the current memory.
+_MARKS: contextvars.ContextVar[dict[int, tuple[str, str, str]] | None] = \
+    contextvars.ContextVar("memoir_forgotten_marks", default=None)
+
+
+@contextlib.contextmanager
+def forgotten_marks(marks: dict[int, tuple[str, str, str]]) -> Iterator[None]:
+    """Fold with ``marks``: a forgotten memory record leaves ``[forgotten]`` in place."""
+    token = _MARKS.set(marks)
+    try:
+        yield
+    finally:
+        _MARKS.reset(token)
+
+
+def _forgotten(memory: MemoryState, event: Event) -> None:
+    marks = _MARKS.get()
+    found = marks.get(event.seq) if marks else None
+    if found is None:
+        return
+    target_name, entry_id, kind = found
+    target = memory.target(target_name)
+    if kind == "added":
+        target.entries.append(Entry(entry_id, FORGOTTEN_TEXT))
+    else:
+        i = target.index_of(entry_id)
+        if i >= 0:
+            target.entries[i] = Entry(entry_id, FORGOTTEN_TEXT)
+    target.written = True
+
+
 #: payload type → fold step on :class:`MemoryState` (composed by :mod:`memoir.projections.state`).
 FOLDS: dict[type[Payload], Callable[[MemoryState, Event], None]] = {
     EntryAdded: _entry_added,
     EntryReplaced: _entry_replaced,
     EntryRemoved: _entry_removed,
     LimitsSet: _limits_set,
+    Forgotten: _forgotten,
 }

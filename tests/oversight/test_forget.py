@@ -298,3 +298,24 @@ def test_a_forget_killed_at_any_step_leaves_the_home_whole_and_finishable(
         assert "journal.jsonl" in left  # killed before the record: as it was
     else:
         assert left == [], left
+
+
+def test_a_past_prompt_that_held_a_forgotten_entry_shows_the_mark(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as writer:
+            assert writer.call_tool("memory", {"action": "add", "target": "user",
+                                               "content": "Name: Ada."})["success"]
+            assert writer.call_tool("memory", {"action": "add", "target": "user",
+                                               "content": "Lives at 12 Elm Street."})["success"]
+        past = mem.start_session()
+        before = past.prompt_blocks()["user"]
+        assert before is not None and "Elm Street" in before
+    assert _memoir(home, "forget", "--text", "12 Elm Street", "-y").returncode == 0
+    with memoir.open(home) as mem:
+        again = mem.session(past.id).prompt_blocks()["user"]
+        assert again is not None and "Elm Street" not in again
+        assert "Name: Ada." in again and "[forgotten]" in again
+        # The same, reproducibly, and the memory of now holds no mark.
+        assert mem.session(past.id).prompt_blocks()["user"] == again
+        assert mem.state.memory.target("user").texts() == ["Name: Ada."]
