@@ -109,6 +109,7 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
         scrubbed = _carry_out(engine, record, plan.needles, caches, plan.places)
     except BaseException as exc:
         raise ForgetInterrupted(run, exc) from exc
+    _mark_done(engine.home, run)
     pending.remove()
     return run, ContentForgotten(seqs=record.seqs, digests=record.digests,
                                  bodies=record.bodies, selector=record.selector,
@@ -116,25 +117,50 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
 
 
 def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = ()) -> int:
-    """Carry out every journaled forget that was interrupted (its texts still wait in
-    their private file, or its records and bodies are not all forgotten); a waiting file
-    whose forget was never journaled is dropped (nothing was forgotten).  How many
-    forgets were finished."""
+    """Carry out, in this home, every journaled forget it has not finished: one that was
+    interrupted here (its texts still wait in their private file), or one made by
+    another home of a shared journal (this home's packs and caches still hold what it
+    removed).  A waiting file whose forget was never journaled is dropped (nothing was
+    forgotten).  How many forgets were finished."""
     records = {e.run: e.data for e in engine.journal.read_family("journal.forgotten")
-               if isinstance(e.data, ContentForgotten)}
+               if isinstance(e.data, ContentForgotten) and e.run}
+    finished = _done(engine.home)
     done = 0
     waiting = _PendingFile.all(engine.home)
     for run, pending in waiting.items():
         record = records.get(run)
         if record is not None:
             _carry_out(engine, record, pending.read(), caches)
+            _mark_done(engine.home, run)
             done += 1
         pending.remove()
     for run, record in records.items():
-        if run not in waiting and _pending(engine, record):
+        if run not in waiting and (run not in finished or _pending(engine, record)):
             _carry_out(engine, record, [], caches)
+            _mark_done(engine.home, run)
             done += 1
     return done
+
+
+#: The forgets this home has carried out (a run id a line).
+_DONE = ".memoir/forgets-done"
+
+
+def _done(home: Path) -> set[str]:
+    path = home / _DONE
+    if path.is_symlink() or not path.is_file():
+        return set()
+    return set(path.read_text(encoding="utf-8", errors="replace").split())
+
+
+def _mark_done(home: Path, run: str) -> None:
+    path = home / _DONE
+    if path.is_symlink():
+        return
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(run + "\n")
+        out.flush()
+        os.fsync(out.fileno())
 
 
 _PENDING = ".memoir/forget-pending"

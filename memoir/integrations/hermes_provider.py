@@ -50,6 +50,7 @@ from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
 from memoir.names import SESSION_ID
+from memoir.oversight.forget import follow_forgets
 from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
 from memoir.prompt.assemble import skills_index
@@ -130,7 +131,8 @@ class MemoirHermes:
                 self.memoir = Memoir(self.memoir_home, create=True, config=config)
                 # What other agents and machines write reaches this home's files within a
                 # second (LISTEN/NOTIFY for a shared journal), not at the next hook.
-                self._following = Following(self.memoir).start()
+                self._following = Following(self.memoir, on_change=follow_forgets(
+                    self.memoir)).start()
             platform = str(kwargs.get("platform") or "cli")
             self.meta = {"client": "hermes", "platform": _meta_value(platform)}
             for key in ("agent_context", "agent_identity", "user_id"):

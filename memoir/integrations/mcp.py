@@ -53,6 +53,7 @@ from memoir.api import Memoir
 from memoir.engine.following import Following
 from memoir.logs import get_logger
 from memoir.memory.read import MEMORY_READ_SCHEMA, memory_read_tool
+from memoir.oversight.forget import follow_forgets
 from memoir.sessions.session import Session
 from memoir.skills.model import description_of
 from memoir.tools import DEFAULT_TOOLS, Tool, Toolset
@@ -369,7 +370,7 @@ def serve_stdio(memoir: Memoir, *, resume: str | None = None, version: str = "")
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
-    following = Following(memoir).start()
+    following = Following(memoir, on_change=follow_forgets(memoir)).start()
     try:
         anyio.run(main)
     finally:
@@ -428,7 +429,7 @@ def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None
         app = _bearer(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             lifespan="on")
-    following = Following(memoir).start()
+    following = Following(memoir, on_change=follow_forgets(memoir)).start()
     try:
         uvicorn.Server(config).run()
     finally:

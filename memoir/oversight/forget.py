@@ -4,6 +4,7 @@ index), so a forget leaves none of them holding what it removed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from memoir.engine.forgetting import ForgetPlan, plan_forget
@@ -12,7 +13,7 @@ from memoir.engine.forgetting import forget as _forget
 from memoir.events.forget import ContentForgotten
 from memoir.recall.index import delete_index
 
-__all__ = ["ForgetPlan", "finish_forgets", "forget", "plan_forget"]
+__all__ = ["ForgetPlan", "finish_forgets", "follow_forgets", "forget", "plan_forget"]
 
 #: Caches above the engine that hold text: dropped by every forget, rebuilt on use.
 CACHES = (delete_index,)
@@ -27,3 +28,15 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = ""
 def finish_forgets(engine: Any) -> int:
     """Finish the forgets that were interrupted; how many."""
     return _finish(engine, CACHES)
+
+
+def follow_forgets(engine: Any) -> Callable[[int, int], None]:
+    """An ``on_change`` for :class:`~memoir.engine.following.Following`: when the records
+    another home appended hold a forget, this home does its part at once (its packs,
+    its caches, its files)."""
+
+    def seen(before: int, _head: int) -> None:
+        if next(iter(engine.events(types=["journal.forgotten"], after=before)), None):
+            finish_forgets(engine)
+
+    return seen

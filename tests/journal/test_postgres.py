@@ -735,3 +735,32 @@ def test_forget_on_a_shared_journal_leaves_nothing_in_the_database(
         assert held == [], held
     shown = _memoir("--home", str(b), "sessions", "list")
     assert shown.returncode == 0 and marker not in shown.stdout
+
+
+def test_a_listening_mcp_server_does_its_part_of_another_machines_forget(
+        tmp_path: Path, pg_url: str) -> None:
+    """The server machine holds the text in its own caches (a checkpoint, MEMORY.md);
+    its MCP server hears of the laptop's forget and removes its local copies itself."""
+    from tests.integrations.test_mcp import INIT, _raw_server, _receive, _send
+
+    marker = "WOMBAT-GLACIER-9034"
+    a, b = _two_machines(tmp_path, pg_url)
+    assert _memoir("--home", str(a), "memory", "add", f"The relay is {marker}.").returncode == 0
+    assert _memoir("--home", str(b), "rebuild").returncode == 0  # b's files and checkpoint
+    assert marker in (b / "memories" / "MEMORY.md").read_text(encoding="utf-8")
+    server = _raw_server(b)
+    try:
+        _send(server, INIT)
+        assert "result" in _receive(server, 1)
+        assert _memoir("--home", str(a), "forget", "--text", marker, "-y").returncode == 0
+        started = time.monotonic()
+        while time.monotonic() - started < 30:
+            held = [p for p in b.rglob("*") if p.is_file() and marker.encode() in p.read_bytes()]
+            if not held:
+                break
+            time.sleep(0.05)
+        assert held == [], held
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait(timeout=60)
