@@ -5,6 +5,7 @@ the transcript bodies; read from the journal's lines without changing anything."
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +80,7 @@ def lines_of(path: Path) -> Iterator[tuple[int, int, bytes]]:
     """(seq, offset, line without its newline) of every whole line of the journal."""
     offset = 0
     seq = 0
-    with open(path, "rb") as stream:
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as stream:
         for raw in stream:
             if not raw.endswith(b"\n"):
                 return  # a torn tail: not a record

@@ -271,7 +271,7 @@ def _tombstone_at(path: Path, places: Sequence[tuple[int, int, str]]) -> None:
     """Overwrite each payload (at a byte offset, of a size, with a digest) by its
     tombstone padded to the same length; a payload that is no longer the one planned
     (its digest differs) is left alone."""
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     try:
         for offset, size, digest in places:
             stone = tombstone(digest.encode())
@@ -289,7 +289,7 @@ def _tombstone_records(path: Path, digests: dict[int, str]) -> None:
     """Overwrite each payload in place by its tombstone padded to the same length."""
     if not digests:
         return
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     try:
         for seq, offset, line in lines_of(path):
             digest = digests.get(seq)
