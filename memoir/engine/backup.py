@@ -44,7 +44,11 @@ from memoir.errors import JournalCorrupted, NotFoundError, UnknownEventType, Val
 from memoir.events.codec import hash_of_line
 from memoir.journal import FileJournal
 from memoir.journal.postgres import PostgresJournal
+from memoir.journal.reader import FORGOTTEN_SUFFIX
 from memoir.layout import JOURNAL_FILE
+
+#: Beside the journal: what ``memoir forget`` removed from records an older chain binds.
+FORGOTTEN_LIST = JOURNAL_FILE + FORGOTTEN_SUFFIX
 
 __all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "backup_home", "restore_archive",
            "write_backup"]
@@ -180,6 +184,10 @@ def write_backup(home: Path, target: Path, *,
         config_fd = _open_regular(home, CONFIG_FILE)
         if config_fd is not None:
             fds[CONFIG_FILE] = (config_fd, os.fstat(config_fd).st_size)
+        # The forgotten records an older journal's chain cannot vouch for by itself.
+        listed_fd = _open_regular(home, FORGOTTEN_LIST) if spooled is None else None
+        if listed_fd is not None:
+            fds[FORGOTTEN_LIST] = (listed_fd, os.fstat(listed_fd).st_size)
         if seals is None:
             seals = seal_lines(home, end_seq)
         return _write_archive(target, fds, seals, end_seq, end_hash, forgotten_through)
@@ -228,7 +236,7 @@ def _refuse(archive: Path, why: str) -> ValidationError:
 
 
 def _safe_name(name: str) -> bool:
-    return name in (JOURNAL_FILE, CONFIG_FILE, MANIFEST, SEALS_FILE) or (
+    return name in (JOURNAL_FILE, CONFIG_FILE, MANIFEST, SEALS_FILE, FORGOTTEN_LIST) or (
         name.startswith(TRANSCRIPTS + "/") and bool(_PACK.fullmatch(name[len(TRANSCRIPTS) + 1:])))
 
 

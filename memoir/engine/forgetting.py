@@ -50,6 +50,7 @@ from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.engine.transcripts import line_hash as _hash
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import (
+    HASH_HEX,
     Forgotten,
     hash_of_line,
     payload_digest,
@@ -58,6 +59,7 @@ from memoir.events.codec import (
 )
 from memoir.events.forget import ContentForgotten
 from memoir.ids import short_id
+from memoir.journal.reader import FORGOTTEN_SUFFIX
 from memoir.projections.state import State
 
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
@@ -224,9 +226,9 @@ def _carry_out(engine: Any, record: ContentForgotten, needles: Sequence[str],
         _forget_rows(engine.journal, record)
     elif places is not None and set(places) == set(record.seqs) and \
             all(p[0] >= 0 for p in places.values()):
-        _tombstone_at(_journal_path(engine), list(places.values()))
+        _tombstone_at(engine, _journal_path(engine), places)
     else:
-        _tombstone_records(_journal_path(engine),
+        _tombstone_records(engine, _journal_path(engine),
                            dict(zip(record.seqs, record.digests, strict=True)))
     for ref in record.bodies:
         _blank_body(engine.home, ref)
@@ -267,45 +269,63 @@ def _forget_rows(journal: Any, record: ContentForgotten) -> None:
         journal.forget_lines(lines, bodies)
 
 
-def _tombstone_at(path: Path, places: Sequence[tuple[int, int, str]]) -> None:
+def _list_forgotten(engine: Any, path: Path, entries: Sequence[tuple[int, bytes, str]]
+                    ) -> None:
+    """Add (seq, stored hash, payload digest) of records about to be tombstoned to
+    ``<journal>.forgotten`` (synced before any payload is overwritten), so a record hashed
+    over its whole body is still accepted once its payload is gone."""
+    if not entries:
+        return
+    listed = engine.journal.forgotten_listed()
+    fresh = b"".join(f"{seq} {stored.decode()} {digest}\n".encode()
+                     for seq, stored, digest in entries if seq not in listed)
+    if fresh:
+        fd = os.open(str(path) + FORGOTTEN_SUFFIX,
+                     os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
+        try:
+            os.write(fd, fresh)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    engine.journal.reload_forgotten()
+
+
+def _tombstone_at(engine: Any, path: Path, places: dict[int, tuple[int, int, str]]) -> None:
     """Overwrite each payload (at a byte offset, of a size, with a digest) by its
     tombstone padded to the same length; a payload that is no longer the one planned
     (its digest differs) is left alone."""
     fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     try:
-        for offset, size, digest in places:
+        todo = []
+        for seq, (offset, size, digest) in sorted(places.items()):
             stone = tombstone(digest.encode())
             current = os.pread(fd, size, offset)
             if len(stone) > size or current.rstrip(b" ") == stone or \
                     payload_digest(current).decode() != digest:
                 continue
+            # The hash field follows the payload: ,"hash":"<32 hex>"
+            stored = os.pread(fd, HASH_HEX, offset + size + len(b',"hash":"'))
+            todo.append((seq, offset, size, stone, stored, digest))
+        _list_forgotten(engine, path, [(seq, stored, digest)
+                                       for seq, _o, _s, _t, stored, digest in todo])
+        for _seq, offset, size, stone, _stored, _digest in todo:
             os.pwrite(fd, stone + b" " * (size - len(stone)), offset)
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _tombstone_records(path: Path, digests: dict[int, str]) -> None:
+def _tombstone_records(engine: Any, path: Path, digests: dict[int, str]) -> None:
     """Overwrite each payload in place by its tombstone padded to the same length."""
     if not digests:
         return
-    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
-    try:
-        for seq, offset, line in lines_of(path):
-            digest = digests.get(seq)
-            if digest is None:
-                continue
+    places = {}
+    for seq, offset, line in lines_of(path):
+        if seq in digests:
             span = payload_span(line)
-            if span is None:
-                continue
-            size = span[1] - span[0]
-            stone = tombstone(digest.encode())
-            if line[span[0]:span[1]].rstrip(b" ") == stone or len(stone) > size:
-                continue
-            os.pwrite(fd, stone + b" " * (size - len(stone)), offset + span[0])
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+            if span is not None:
+                places[seq] = (offset + span[0], span[1] - span[0], digests[seq])
+    _tombstone_at(engine, path, places)
 
 
 def _body_forgotten(home: Path, ref: str) -> bool:

@@ -83,10 +83,19 @@ def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
     else:
         tombs = {e.seq for e in journal.read() if isinstance(e.data, Forgotten)}
     listed: dict[int, str] = {}
+    digests: dict[int, str] = {}
     for event in journal.read_family("journal.forgotten"):
         if isinstance(event.data, ContentForgotten):
             listed.update(dict.fromkeys(event.data.seqs, event.run or "?"))
+            digests.update(zip(event.data.seqs, event.data.digests, strict=True))
     problems = []
+    aside: dict[int, tuple[bytes, bytes]] = getattr(journal, "forgotten_listed", dict)()
+    stray = sorted(seq for seq, (_hash, digest) in aside.items()
+                   if digests.get(seq) != digest.decode())
+    if stray:
+        problems.append(f"the journal's .forgotten file lists {len(stray)} record(s) no "
+                        f"journal.forgotten record lists with that digest (seq "
+                        f"{_seqs(stray)}): it was edited outside `memoir forget`")
     unlisted = sorted(tombs - listed.keys())
     if unlisted:
         problems.append(f"{len(unlisted)} record(s) hold a tombstone no journal.forgotten "

@@ -46,6 +46,7 @@ __all__ = [
     "payload_digest",
     "payload_span",
     "tombstone",
+    "tombstone_digest",
 ]
 
 HASH_HEX = 32
@@ -95,6 +96,12 @@ def _tombstone_digest(data: bytes) -> bytes | None:
         if _HEX.issuperset(digest):
             return digest
     return None
+
+
+def tombstone_digest(line: bytes) -> bytes | None:
+    """The digest the tombstone in ``line``'s payload carries (None: no tombstone)."""
+    span = payload_span(line)
+    return _tombstone_digest(line[span[0]:span[1]]) if span is not None else None
 
 
 def payload_span(line: bytes) -> tuple[int, int] | None:

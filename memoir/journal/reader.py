@@ -28,7 +28,40 @@ log = get_logger("memoir.journal")
 _INDEX_EVERY = 4096
 
 
-class FileReader(Journal):
+#: Beside the journal: the forgotten records the chain alone cannot vouch for.
+FORGOTTEN_SUFFIX = ".forgotten"
+
+
+class ForgottenList:
+    """The records ``memoir forget`` removed that an older chain binds whole, listed in
+    ``<journal>.forgotten`` (see :attr:`Scanner.forgotten`); mixed into the file
+    journal."""
+
+    path: Path
+    _scanner: Scanner
+
+    def reload_forgotten(self) -> None:
+        """Read ``<journal>.forgotten`` again (``seq hash digest`` a line; see
+        :attr:`Scanner.forgotten`); a link there is not followed."""
+        found: dict[int, tuple[bytes, bytes]] = {}
+        try:
+            fd = os.open(str(self.path) + FORGOTTEN_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            with os.fdopen(fd, "rb") as stream:
+                for line in stream.read(1 << 26).splitlines():
+                    parts = line.split()
+                    if len(parts) == 3 and parts[0].isdigit():
+                        found[int(parts[0])] = (parts[1], parts[2])
+        self._scanner.forgotten = found
+
+    def forgotten_listed(self) -> dict[int, tuple[bytes, bytes]]:
+        """What ``<journal>.forgotten`` lists (seq -> (hash, digest))."""
+        return dict(self._scanner.forgotten)
+
+
+class FileReader(ForgottenList, Journal):
     """What one object knows of a journal file: its committed records, read and checked.
 
     It follows the file as other processes append (:meth:`_advance`), keeps a sparse
@@ -56,6 +89,7 @@ class FileReader(Journal):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self._scanner.fd = self._fd
+        self.reload_forgotten()
         self._tail = Tail()
         # seq -> the position just before it; sparse, so a read can start mid-file.
         self._index: dict[int, Tail] = {1: Tail()}

@@ -19,7 +19,15 @@ from typing import NamedTuple
 import msgspec
 
 from memoir.errors import JournalCorrupted, UnknownEventType
-from memoir.events.codec import GENESIS, HASH_HEX, Decoder, RawRecord, hash_of_line, line_hash_ok
+from memoir.events.codec import (
+    GENESIS,
+    HASH_HEX,
+    Decoder,
+    RawRecord,
+    hash_of_line,
+    line_hash_ok,
+    tombstone_digest,
+)
 from memoir.events.types import Event
 from memoir.journal.interface import Progress, VerifyReport
 
@@ -50,6 +58,21 @@ class Scanner:
         self.path = path
         self.decoder = decoder
         self.fd = -1
+        #: seq -> (stored hash, payload digest) of records ``memoir forget`` tombstoned
+        #: (``<journal>.forgotten``): a record hashed over its whole body before the
+        #: payload digest no longer matches its hash once forgotten; listed here with
+        #: the hash it keeps and the digest its tombstone carries, it is accepted (and
+        #: ``memoir verify`` checks every entry against the journal's own
+        #: ``journal.forgotten`` records).
+        self.forgotten: dict[int, tuple[bytes, bytes]] = {}
+
+    def hash_ok(self, prev: bytes, line: bytes, seq: int, payload_size: int) -> bool:
+        """``line`` chains to ``prev``, or it is a listed forgotten record."""
+        if line_hash_ok(prev, line, payload_size):
+            return True
+        listed = self.forgotten.get(seq)
+        return listed is not None and hash_of_line(line) == listed[0] and \
+            tombstone_digest(line) == listed[1]
 
     def size(self) -> int:
         return os.fstat(self.fd).st_size
@@ -94,7 +117,7 @@ class Scanner:
             else:
                 if rec.seq != lineno:
                     problem = f"seq {rec.seq} where {lineno} was expected"
-                elif not line_hash_ok(prev, line, len(rec.data)):
+                elif not self.hash_ok(prev, line, lineno, len(rec.data)):
                     problem = "hash does not match (the record was altered)"
                 elif rec.more < 0 or (more > 0 and rec.more != more - 1):
                     problem = f"more={rec.more} where {max(more - 1, 0)} was expected"
@@ -282,7 +305,7 @@ class Scanner:
                                        "it (memoir verify names the damage)",
                                        path=str(self.path), seq=want)
             prev = self._prev_hash(start)
-            if not line_hash_ok(prev, line, len(rec.data)):
+            if not self.hash_ok(prev, line, want, len(rec.data)):
                 raise JournalCorrupted("the record's hash does not match its bytes",
                                        path=str(self.path), seq=want)
             if rec.seq <= after:

@@ -319,3 +319,64 @@ def test_a_past_prompt_that_held_a_forgotten_entry_shows_the_mark(tmp_path: Path
         # The same, reproducibly, and the memory of now holds no mark.
         assert mem.session(past.id).prompt_blocks()["user"] == again
         assert mem.state.memory.target("user").texts() == ["Name: Ada."]
+
+
+def _as_written_before_the_payload_digest(home: Path) -> None:
+    """Re-hash every record over its whole body, as memoir wrote them before the payload
+    digest, and drop the caches anchored to the newer hashes."""
+    import shutil
+
+    from memoir.events.codec import chain_hash
+
+    path = home / "journal.jsonl"
+    prev = b""
+    out = []
+    for line in path.read_bytes().splitlines():
+        body = line[: line.rindex(b',"hash"')] + b"}"
+        prev = chain_hash(prev, body)
+        out.append(body[:-1] + b',"hash":"' + prev + b'"}\n')
+    path.write_bytes(b"".join(out))
+    shutil.rmtree(home / ".memoir" / "checkpoints", ignore_errors=True)
+
+
+def test_an_older_journal_forgets_through_its_forgotten_list(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem, mem.start_session() as session:
+        for text in (f"Old fact with {MARKER}.", "Old fact to keep.", "Another old fact."):
+            assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                                "content": text})["success"]
+    _as_written_before_the_payload_digest(home)
+    assert _memoir(home, "verify").returncode == 0
+    done = _memoir(home, "--json", "forget", "--text", MARKER, "-y")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["kept"] == []
+    assert _holding(home, MARKER) == []
+    assert (home / "journal.jsonl.forgotten").exists()
+    assert _memoir(home, "verify", "--deep").returncode == 0
+    with memoir.open(home) as mem:
+        assert mem.state.memory.target("memory").texts() == ["Old fact to keep.",
+                                                             "Another old fact."]
+    # A backup carries the list: the restored home verifies.
+    archive = tmp_path / "after.tar.gz"
+    assert _memoir(home, "backup", str(archive)).returncode == 0
+    restored = tmp_path / "restored"
+    done = _memoir(restored, "restore", str(archive))
+    assert done.returncode == 0, done.stderr
+    assert _memoir(restored, "verify").returncode == 0 and _holding(restored, MARKER) == []
+    # The list names only what forget removed: an entry added by hand is caught.
+    from memoir.events.codec import hash_of_line, payload_digest, payload_span, tombstone
+
+    path = home / "journal.jsonl"
+    lines = path.read_bytes().splitlines()
+    for i, line in enumerate(lines):
+        if b"Another old fact." in line:
+            start, end = payload_span(line)  # type: ignore[misc]
+            digest = payload_digest(line[start:end])
+            stone = tombstone(digest)
+            lines[i] = line[:start] + stone + b" " * (end - start - len(stone)) + line[end:]
+            with open(str(path) + ".forgotten", "ab") as extra:
+                extra.write(f"{i + 1} {hash_of_line(line).decode()} {digest.decode()}\n"
+                            .encode())
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    caught = _memoir(home, "verify")
+    assert caught.returncode == 6 and "edited outside `memoir forget`" in caught.stderr
