@@ -84,6 +84,9 @@ def test_forget_text_leaves_no_byte_of_it_under_the_home(tmp_path: Path) -> None
                                              for p in before)
     assert any(".bak" in p for p in before), before
     assert "logs/curator/20261125-000000/REPORT.md" in before
+    with memoir.open(home, readonly=True) as mem:  # the review of the conversation saved it
+        assert any(e.actor.startswith("reviewer") and MARKER in str(e.data)
+                   for e in mem.journal.read())
     done = _memoir(home, "--json", "forget", "--text", MARKER, "--reason", "leaked", "-y")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
