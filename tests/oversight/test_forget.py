@@ -383,3 +383,22 @@ def test_an_older_journal_forgets_through_its_forgotten_list(tmp_path: Path) -> 
     path.write_bytes(b"".join(line + b"\n" for line in lines))
     caught = _memoir(home, "verify")
     assert caught.returncode == 6 and "edited outside `memoir forget`" in caught.stderr
+
+
+def test_a_keyed_home_keeps_its_seals_through_a_forget(tmp_path: Path) -> None:
+    key = {"MEMOIR_KEY": "a key of more than sixteen bytes"}
+    home = tmp_path / "home"
+
+    def keyed(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), *args],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(REPO), **key})
+
+    assert keyed("init").returncode == 0
+    assert keyed("memory", "add", f"Sealed fact {MARKER}.").returncode == 0
+    assert keyed("memory", "add", "Another sealed fact.").returncode == 0
+    assert keyed("forget", "--text", MARKER, "-y").returncode == 0
+    done = keyed("verify", "--deep")
+    assert done.returncode == 0, done.stderr
+    assert "every record sealed" in done.stdout and "1 record(s) forgotten" in done.stdout
+    assert _holding(home, MARKER) == []
