@@ -118,18 +118,22 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
                                  reason=record.reason, files=scrubbed)
 
 
-def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = ()) -> int:
+def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = (), *,
+                   leave_waiting: bool = False) -> int:
     """Carry out, in this home, every journaled forget it has not finished: one that was
     interrupted here (its texts still wait in their private file), or one made by
     another home of a shared journal (this home's packs and caches still hold what it
     removed).  A waiting file whose forget was never journaled is dropped (nothing was
-    forgotten).  How many forgets were finished."""
+    forgotten).  ``leave_waiting``: leave the forgets whose texts still wait alone (a
+    listener must not race the process carrying one out).  How many were finished."""
     records = {e.run: e.data for e in engine.journal.read_family("journal.forgotten")
                if isinstance(e.data, ContentForgotten) and e.run}
     finished = _done(engine.home)
     done = 0
     waiting = _PendingFile.all(engine.home)
     for run, pending in waiting.items():
+        if leave_waiting:
+            continue
         record = records.get(run)
         if record is not None:
             _carry_out(engine, record, pending.read(), caches)
@@ -400,7 +404,7 @@ def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | 
     engine.flush()
 
 
-def _fileholds(path: Path, forms: Sequence[bytes], chunk: int = 1 << 20) -> bool:
+def _file_holds(path: Path, forms: Sequence[bytes], chunk: int = 1 << 20) -> bool:
     """Whether the file holds one of ``forms``, read a chunk at a time."""
     overlap = max(len(f) for f in forms) - 1
     tail = b""
@@ -427,10 +431,13 @@ def _scrub(home: Path, forms: Sequence[bytes]) -> int:
             if rel in _SKIP_SCRUB or path.is_symlink() or not path.is_file() or \
                     rel.startswith((TRANSCRIPTS + "/", _PENDING + "/")):
                 continue
-            if not _fileholds(path, forms):
-                continue
+            try:
+                if not _file_holds(path, forms):
+                    continue
+            except FileNotFoundError:
+                continue  # gone meanwhile (a cache another process dropped)
             if rel.startswith(".memoir/"):
-                path.unlink()
+                path.unlink(missing_ok=True)
             else:
                 data = path.read_bytes()  # a file that holds the text: a report, a copy
                 for form in forms:

@@ -402,3 +402,26 @@ def test_a_keyed_home_keeps_its_seals_through_a_forget(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "every record sealed" in done.stdout and "1 record(s) forgotten" in done.stdout
     assert _holding(home, MARKER) == []
+
+
+def test_a_listener_leaves_a_forget_under_way_to_its_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memoir.engine import forgetting
+
+    home = tmp_path / "home"
+    _fill(home)
+
+    def stop(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with memoir.open(home) as mem:
+        plan = forgetting.plan_forget(mem, "text", MARKER)
+        monkeypatch.setattr(forgetting, "_tombstone_at", stop)
+        with pytest.raises(forgetting.ForgetInterrupted, match="KeyboardInterrupt"):
+            forgetting.forget(mem, plan)
+        monkeypatch.undo()
+        # What a listening server does on hearing of it: nothing, while its texts wait.
+        assert forgetting.finish_forgets(mem, leave_waiting=True) == 0
+        assert list((home / ".memoir" / "forget-pending").iterdir())
+        assert forgetting.finish_forgets(mem) == 1
+    assert _holding(home, MARKER) == []
