@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
-from memoir.engine.transcripts import line_hash as _hash
+from memoir.engine.transcripts import line_hash
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.codec import (
     Decoder,
@@ -254,5 +254,5 @@ def _bodies(home: Path, forms: Sequence[bytes]) -> Iterator[tuple[str, bytes]]:
             for raw in stream:
                 body = raw.rstrip(b"\n")
                 if holds(body, forms) and not body.startswith(b'{"forgotten":'):
-                    yield f"{pack.stem}:{offset}:{len(body)}:{_hash(body)}", body
+                    yield f"{pack.stem}:{offset}:{len(body)}:{line_hash(body)}", body
                 offset += len(raw)

@@ -42,12 +42,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from memoir.engine import safefs
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.forget_plan import ForgetPlan, forms_of, holds, lines_of, plan_forget
 from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
-from memoir.engine.transcripts import line_hash as _hash
+from memoir.engine.transcripts import line_hash
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import (
     HASH_HEX,
@@ -99,8 +102,8 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
 
     # The texts wait in a private file until every step is done, so an interrupted
     # forget can be finished (the journal record never holds them).
-    pending = _pending_file(engine.home, run)
-    pending.write(run, plan.needles)
+    pending = _PendingFile(engine.home, run)
+    pending.write(plan.needles)
     try:
         engine.commit(decide, by=Caller(actor=by, run=run, run_kind="forget",
                                         run_summary=f"forget ({plan.selector})"))
@@ -113,9 +116,7 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
         raise ForgetInterrupted(run, exc) from exc
     _mark_done(engine.home, run)
     pending.remove()
-    return run, ContentForgotten(seqs=record.seqs, digests=record.digests,
-                                 bodies=record.bodies, selector=record.selector,
-                                 reason=record.reason, files=scrubbed)
+    return run, msgspec.structs.replace(record, files=scrubbed)
 
 
 def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = (), *,
@@ -140,85 +141,83 @@ def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = (), *
             _mark_done(engine.home, run)
             done += 1
         pending.remove()
+    stones: set[int] | None = None  # the tombstoned seqs, read once when needed
     for run, record in records.items():
-        if run not in waiting and (run not in finished or _pending(engine, record)):
-            _carry_out(engine, record, [], caches)
-            _mark_done(engine.home, run)
-            done += 1
+        if run in waiting:
+            continue
+        if run in finished:
+            if stones is None:
+                stones = {e.seq for e in engine.journal.read() if isinstance(e.data, Forgotten)}
+            if not _pending(engine.home, record, stones):
+                continue
+        _carry_out(engine, record, [], caches)
+        _mark_done(engine.home, run)
+        done += 1
     return done
 
 
 #: The forgets this home has carried out (a run id a line).
 _DONE = ".memoir/forgets-done"
+#: The texts of each forget under way, ``<run>.json`` (mode 0600).
+_PENDING = ".memoir/forget-pending"
 
 
 def _done(home: Path) -> set[str]:
-    path = home / _DONE
-    if path.is_symlink() or not path.is_file():
-        return set()
-    return set(path.read_text(encoding="utf-8", errors="replace").split())
+    data = safefs.read(home, _DONE, limit=1 << 24) or b""
+    return set(data.decode("utf-8", "replace").split())
 
 
 def _mark_done(home: Path, run: str) -> None:
-    path = home / _DONE
-    if path.is_symlink():
-        return
-    with open(path, "a", encoding="utf-8") as out:
-        out.write(run + "\n")
-        out.flush()
-        os.fsync(out.fileno())
-
-
-_PENDING = ".memoir/forget-pending"
+    safefs.append_file(home, _DONE, f"{run}\n".encode(), fsync=True)
 
 
 @dataclass
 class _PendingFile:
-    """The texts of a forget under way (``.memoir/forget-pending/<run>.json``, 0600)."""
+    """The texts of one forget under way (``_PENDING``/<run>.json), read and written
+    through the no-follow walk of memoir's own files."""
 
-    path: Path
+    home: Path
+    run: str
+
+    @property
+    def rel(self) -> str:
+        return f"{_PENDING}/{self.run}.json"
 
     @classmethod
     def all(cls, home: Path) -> dict[str, _PendingFile]:
-        folder = home / _PENDING
-        if not folder.is_dir() or folder.is_symlink():
-            return {}
-        return {p.stem: cls(p) for p in sorted(folder.glob("forget-*.json"))
-                if p.is_file() and not p.is_symlink()}
+        return {name[:-5]: cls(home, name[:-5]) for name in safefs.listdir(home, _PENDING)
+                if name.startswith("forget-") and name.endswith(".json")}
 
-    def write(self, run: str, needles: Sequence[str]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"run": run, "needles": list(needles)}, out)
-            out.flush()
-            os.fsync(out.fileno())
+    def write(self, needles: Sequence[str]) -> None:
+        data = json.dumps({"run": self.run, "needles": list(needles)}).encode()
+        fd = safefs.open_own(self.home, self.rel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                             0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def read(self) -> list[str]:
         try:
-            value = json.loads(self.path.read_text(encoding="utf-8"))
+            value = json.loads(safefs.read(self.home, self.rel, limit=1 << 24) or b"{}")
             return [str(n) for n in value.get("needles", []) if isinstance(n, str)]
         except (OSError, ValueError, AttributeError):
             return []
 
     def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
+        safefs.unlink(self.home, self.rel)
 
 
 def _journal_path(engine: Any) -> Path:
     return Path(engine.journal.path)
 
 
-def _pending_file(home: Path, run: str) -> _PendingFile:
-    return _PendingFile(home / _PENDING / f"{run}.json")
-
-
-def _pending(engine: Any, record: ContentForgotten) -> bool:
-    wanted = set(record.seqs)
-    if any(not isinstance(e.data, Forgotten) for e in engine.journal.read()
-           if e.seq in wanted):
-        return True
-    return any(not _body_forgotten(engine.home, ref) for ref in record.bodies)
+def _pending(home: Path, record: ContentForgotten, stones: set[int]) -> bool:
+    """Whether a forget this home carried out has records or bodies left whole here."""
+    return not stones.issuperset(record.seqs) or \
+        any(not _body_forgotten(home, ref) for ref in record.bodies)
 
 
 def _carry_out(engine: Any, record: ContentForgotten, needles: Sequence[str],
@@ -343,7 +342,7 @@ def _body_forgotten(home: Path, ref: str) -> bool:
             data = stream.read(int(length))
     except OSError:
         return True  # nothing left to blank
-    return data.startswith(b'{"forgotten":') or _hash(data) != digest
+    return data.startswith(b'{"forgotten":') or line_hash(data) != digest
 
 
 def _blank_body(home: Path, ref: str) -> None:
@@ -356,7 +355,7 @@ def _blank_body(home: Path, ref: str) -> None:
     try:
         old = os.pread(fd, int(length), int(offset))
         # Only this body: another machine's pack of the same name holds other bytes.
-        blank = _blank_of(old) if _hash(old) == _digest else None
+        blank = _blank_of(old) if line_hash(old) == _digest else None
         if blank is not None:
             os.pwrite(fd, blank, int(offset))
             os.fsync(fd)

@@ -57,8 +57,6 @@ def line_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-_hash = line_hash
-
 
 #: How a body ``memoir forget`` blanked starts (the rest: its role, ``[forgotten]``,
 #: spaces up to the body's old length; see :mod:`memoir.oversight.forget`).
@@ -125,7 +123,7 @@ class TranscriptStore:
                 self._lock.release()
         refs = []
         for line in lines:
-            refs.append(f"{name}:{offset}:{len(line) - 1}:{_hash(line[:-1])}")
+            refs.append(f"{name}:{offset}:{len(line) - 1}:{line_hash(line[:-1])}")
             offset += len(line)
         if self.shared is not None:
             self.shared.put_bodies([(ref, line[:-1]) for ref, line in zip(refs, lines,
@@ -167,13 +165,13 @@ class TranscriptStore:
                 data = os.pread(fd, size, start)
             finally:
                 os.close(fd)
-            if len(data) != size or _hash(data) != digest:
+            if len(data) != size or line_hash(data) != digest:
                 # Another machine's pack of the same name: the shared copy is the body.
                 data = self._shared(ref, digest) or data
         assert data is not None
         if len(data) == size and data.startswith(FORGOTTEN):
             return _forgotten(data)
-        if len(data) != size or _hash(data) != digest:
+        if len(data) != size or line_hash(data) != digest:
             raise JournalCorrupted(f"{path}: the message at byte {start} does not match its "
                                    f"hash (reference {ref}): the transcript was altered")
         value = json.loads(data)
@@ -186,7 +184,7 @@ class TranscriptStore:
         if self.shared is None:
             return None
         data = self.shared.body(ref)
-        return data if data is not None and (_hash(data) == digest or
+        return data if data is not None and (line_hash(data) == digest or
                                              data.startswith(FORGOTTEN)) else None
 
     def get_many(self, refs: Sequence[str]) -> list[dict[str, Any]]:

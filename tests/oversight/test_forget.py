@@ -425,3 +425,20 @@ def test_a_listener_leaves_a_forget_under_way_to_its_process(
         assert list((home / ".memoir" / "forget-pending").iterdir())
         assert forgetting.finish_forgets(mem) == 1
     assert _holding(home, MARKER) == []
+
+
+def test_a_link_planted_for_the_texts_under_way_leaks_nothing(tmp_path: Path) -> None:
+    """The texts of a forget wait in memoir's own folder: a link planted there is
+    refused, nothing is written where it points, and nothing is forgotten by half."""
+    home = tmp_path / "home"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with memoir.open(home, create=True) as mem, mem.start_session() as session:
+        assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                            "content": f"Probe {MARKER} here."})["success"]
+    (home / ".memoir" / "forget-pending").symlink_to(outside)
+    refused = _memoir(home, "forget", "--text", MARKER, "-y")
+    assert refused.returncode != 0 and "symbolic link" in refused.stderr
+    assert list(outside.iterdir()) == []
+    assert "journal.jsonl" in _holding(home, MARKER)  # as it was
+    assert _memoir(home, "verify").returncode == 0
