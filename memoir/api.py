@@ -37,6 +37,7 @@ from memoir.prompt.blocks import (
     render_blocks,
     session_blocks,
 )
+from memoir.recall.semantic import recall_status
 from memoir.reviewers.loop import Learning
 from memoir.sessions.session import Session
 from memoir.skills import usage as skills_usage
@@ -240,6 +241,8 @@ class Memoir(Engine):
             "head": state.seq,
             "head_hash": state.hash,
             "sessions": len(state.sessions),
+            # Episodic recall in effect: hybrid (BM25 and embeddings) or bm25.
+            "recall": recall_status(self.config.episodic.semantic),
             "runs": len(state.runs),
             "memory": memory,
             "drift": edits,

@@ -201,6 +201,13 @@ class TranscriptsConfig(_Section):
     redact_secrets: bool = True
 
 
+def _switch(value: Any) -> Any:
+    """``on``/``off`` as YAML 1.1 reads them unquoted (true/false) back to the words."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return value
+
+
 class EpisodicConfig(_Section):
     """``episodic:`` — recall of past sessions (seed 004's keys)."""
 
@@ -212,6 +219,10 @@ class EpisodicConfig(_Section):
     older_weight: float = pydantic.Field(0.7, ge=0)
     #: Journal a summary of each session when it ends (offline rules).
     summaries: bool = True
+    #: Recall by meaning as well as by words (the memoir[semantic] extra): auto (when
+    #: the extra can be imported), on (a search fails, naming what to install, without
+    #: it), off (BM25 only).
+    semantic: Annotated[Literal["auto", "on", "off"], pydantic.BeforeValidator(_switch)] = "auto"
 
 
 class ProceduralConfig(_Section):

@@ -175,6 +175,14 @@ def status(ctx: click.Context) -> None:
                        f"`memoir memory remove --target {target} {flag['entry_id']}` "
                        "removes it")
     click.echo(f"sessions {info['sessions']}   runs {info['runs']}")
+    recall = info["recall"]
+    if recall["mode"] == "hybrid":
+        click.echo(f"recall   hybrid: BM25 and {recall['model']} embeddings, fused "
+                   f"(episodic.semantic: {recall['setting']})")
+    else:
+        why = "episodic.semantic: off" if recall["setting"] == "off" else \
+            f"the semantic extra is not installed (missing {', '.join(recall['missing'])})"
+        click.echo(f"recall   BM25 only ({why})")
     for n in info["nudges"][:10]:
         memory, skills = n["memory"], n["skills"]
         click.echo(f"nudges   {n['session']}: {n['turns']} turn(s), reviewed through "

@@ -28,7 +28,7 @@ import sqlite3
 import tempfile
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,9 @@ from memoir.events.sessions import (
 )
 from memoir.events.types import Event
 from memoir.messages import message_text
+from memoir.recall import semantic
+from memoir.recall.semantic import recall_mode
+from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
 
 __all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_of", "recency_weight"]
 
@@ -65,10 +68,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
     text, session_id UNINDEXED, kind UNINDEXED, turn UNINDEXED, role UNINDEXED,
     tokenize = 'unicode61'
 );
-"""
+""" + VECTOR_SCHEMA
 _MAX_QUERY = 2048
 _OPERATORS = re.compile(r'[+{}():^"]')
 _SCAN = 300
+#: Reciprocal-rank fusion's constant (Cormack et al.: 60).
+_RRF_K = 60
+#: A document only the embeddings found counts from this cosine up: below it, texts of
+#: all-MiniLM-L6-v2 share no subject (unrelated pairs measured 0.0-0.2), and a prompt
+#: would recall a session for nothing.
+MIN_COSINE = 0.3
 
 #: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.
 DEFAULT_WEIGHTS: tuple[tuple[float, float], ...] = ((7, 2.0), (30, 1.5), (90, 1.0))
@@ -121,11 +130,16 @@ def recency_weight(last_active: str, now: dt.datetime,
 
 @dataclass(frozen=True)
 class Hit:
-    """A session a search found: its best document, scored."""
+    """A session a search found: its best document, scored.  ``score`` is what ranks:
+    the document's BM25 score (or, in hybrid recall, its fused score) times the
+    session's recency ``weight``; ``semantic`` is its cosine similarity with the query
+    (``None`` in BM25 recall or when the embeddings did not rank it), ``fused`` its
+    reciprocal-rank fusion score, and ``bm25`` is ``None`` when only the embeddings
+    found it."""
 
     session: str
     score: float
-    bm25: float
+    bm25: float | None
     weight: float
     snippet: str
     kind: str  # "summary" or "turn"
@@ -135,6 +149,9 @@ class Hit:
     last_active: str
     platform: str
     title: str
+    semantic: float | None = None
+    fused: float | None = None
+    recall: str = "bm25"
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -153,7 +170,9 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._synced = -1  # the head this object last synced to
+        self._embedded = -1  # the head whose documents all have vectors
         self._scratch: Path | None = None
+        self._vectors: VectorIndex | None = None
         if scratch:
             self._scratch = Path(tempfile.mkdtemp(prefix="memoir-index-"))
             self.path = self._scratch / SEARCH_FILE
@@ -174,7 +193,8 @@ class SearchIndex:
         if self._db is None or safefs.kind(home, _REL) != "file":
             if self._db is not None:
                 self._db.close()
-                self._synced = -1
+                self._synced = self._embedded = -1
+                self._vectors = None  # its matrix was of the file that went
             # SQLite opens by path: first make sure no link stands at the folder or at
             # any of the index's files (one planted there is removed, never followed).
             with safefs.open_dir(home, ".memoir", create=True):
@@ -202,11 +222,31 @@ class SearchIndex:
             row = self._connect().execute("SELECT value FROM meta WHERE key='seq'").fetchone()
             return int(row[0]) if row else 0
 
-    def sync(self) -> int:
-        """Index the session events appended since the last sync; how many.  A handle
-        opened read-only writes nothing: it searches the index as it is."""
+    @property
+    def mode(self) -> str:
+        """The recall in effect: ``hybrid`` or ``bm25`` (see :func:`recall_mode`)."""
+        return recall_mode(self.engine.config.episodic.semantic)
+
+    def sync(self, progress: Callable[[int], None] | None = None) -> int:
+        """Index the session events appended since the last sync, and in hybrid recall
+        embed the documents that have no vector yet (``progress`` is called with the
+        count embedded so far); how many events.  A handle opened read-only writes
+        nothing: it searches the index as it is."""
         if self.engine.readonly and self._scratch is None:
             return 0
+        count = self._sync_text()
+        if self.mode == "hybrid" and self._embedded != self._synced:
+            with self._lock:
+                self._vector_index().sync(self._connect(), progress)
+                self._embedded = self._synced
+        return count
+
+    def _vector_index(self) -> VectorIndex:
+        if self._vectors is None:
+            self._vectors = VectorIndex(semantic.shared_encoder())
+        return self._vectors
+
+    def _sync_text(self) -> int:
         head = self.engine.head
         if head == self._synced and self.path.exists():
             return 0  # nothing appended since this object last looked
@@ -253,6 +293,7 @@ class SearchIndex:
                              (data.session_id,)).fetchone()
             if old is not None:
                 db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+                forget_vector(db, old[0])
             cursor = db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
                                 (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
             db.execute("INSERT OR REPLACE INTO summary_docs VALUES (?, ?)",
@@ -278,7 +319,8 @@ class SearchIndex:
 
     def search(self, query: str, *, limit: int = 5, now: dt.datetime | None = None,
                exclude: Iterable[str] = ()) -> list[Hit]:
-        """Sessions matching ``query``, best first (BM25 × recency, one hit per session)."""
+        """Sessions matching ``query``, best first, one hit per session: BM25 (in hybrid
+        recall fused with the embeddings' ranking) times the recency weight."""
         terms = query_terms(query)
         if not terms:
             raise ValidationError("the query is empty once its search operators are taken "
@@ -298,24 +340,35 @@ class SearchIndex:
             # (people rarely search with the words they used).
             rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
                                query, scan)
-        info = self._sessions_of({row[1] for row in rows})
-        best: dict[str, tuple[float, float, float, int]] = {}
-        for rowid, sid, score in rows:
+        mode = self.mode
+        if mode == "hybrid":
+            with self._lock:
+                near = self._vector_index().nearest(self._connect(), query, scan)
+            found = _fuse(rows, near)
+        else:
+            found = [(rowid, sid, score, score, None) for rowid, sid, score in rows]
+        info = self._sessions_of({row[1] for row in found})
+        best: dict[str, tuple[float, float, tuple[Any, ...]]] = {}
+        for candidate in found:
+            sid = candidate[1]
             if sid in skip or sid not in info:
                 continue
             weight = recency_weight(info[sid][1], when, *weights)
-            weighted = round(score * weight, 6)
+            weighted = round(candidate[2] * weight, 6)
             if sid not in best or weighted > best[sid][0]:
-                best[sid] = (weighted, round(score, 6), weight, rowid)
+                best[sid] = (weighted, weight, candidate)
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
-        docs = self._docs([chosen[3] for _sid, chosen in ranked])
+        docs = self._docs([chosen[2][0] for _sid, chosen in ranked])
         words = [t.strip('"').lower() for t in terms if t not in ("AND", "OR", "NOT")]
         hits = []
-        for sid, (weighted, score, weight, rowid) in ranked:
+        for sid, (weighted, weight, (rowid, _sid, score, bm25, cosine)) in ranked:
             started, last, platform, first = info[sid]
             text, kind, turn, role = docs[rowid]
-            hits.append(Hit(sid, weighted, score, weight, _snippet(text, words), kind,
-                            turn, role, started, last, platform, _title(first)))
+            hits.append(Hit(sid, weighted, _round(bm25), weight, _snippet(text, words), kind,
+                            turn, role, started, last, platform, _title(first),
+                            semantic=_round(cosine),
+                            fused=round(score, 6) if mode == "hybrid" else None,
+                            recall=mode))
         return hits
 
     def _match(self, expression: str, query: str, scan: int) -> list[tuple[int, str, float]]:
@@ -390,6 +443,27 @@ class SearchIndex:
         config = self.engine.config.episodic
         return (tuple((float(d), float(w)) for d, w in config.recency_weights),
                 float(config.older_weight))
+
+
+def _fuse(lexical: list[tuple[int, str, float]], near: list[tuple[int, str, float]]
+          ) -> list[tuple[int, str, float, float | None, float | None]]:
+    """Reciprocal-rank fusion of the BM25 and the embedding rankings: (rowid, session,
+    fused score, BM25 score, cosine) per document either found.  A document only the
+    embeddings found must reach :data:`MIN_COSINE`."""
+    fused: dict[int, list[Any]] = {}
+    for rank, (rowid, sid, score) in enumerate(lexical):
+        fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), score, None]
+    for rank, (rowid, sid, cosine) in enumerate(near):
+        if rowid in fused:
+            fused[rowid][2] += 1 / (_RRF_K + rank + 1)
+            fused[rowid][4] = cosine
+        elif cosine >= MIN_COSINE:
+            fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), None, cosine]
+    return [(r[0], r[1], r[2], r[3], r[4]) for r in fused.values()]
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
 
 
 def _snippet(text: str, words: list[str], size: int = 14) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from memoir.engine.caller import CallContext
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
-from memoir.errors import NotFoundError, ValidationError
+from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import TurnRecorded
 from memoir.recall.index import index_of
 
@@ -115,10 +115,11 @@ def session_search_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) ->
             browse = [s for s in index.sessions(limit=limit + 1) if s["session"] != ctx.session]
             return {"success": True, "mode": "browse", "sessions": browse[:limit]}
         hits = index.search(query, limit=limit, exclude=[ctx.session] if ctx.session else [])
-    except (NotFoundError, ValidationError) as exc:
+    except MemoirError as exc:  # a missing session, a bad query, recall not set up
         return {"success": False, "error": str(exc)}
     summaries = index.summaries(h.session for h in hits)
     return {"success": True, "mode": "discover", "query": query, "results": [
         {"session_id": h.session, "when": h.last_active, "source": h.platform,
-         "title": h.title, "score": h.score, "matched": h.kind, "turn": h.turn,
+         "title": h.title, "score": h.score, "bm25": h.bm25, "semantic": h.semantic,
+         "fused": h.fused, "recall": h.recall, "matched": h.kind, "turn": h.turn,
          "snippet": h.snippet, "summary": summaries.get(h.session, "")} for h in hits]}

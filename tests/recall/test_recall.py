@@ -22,7 +22,10 @@ def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _quiet(home: Path) -> None:
-    (home / "config.yaml").write_text("reviewers:\n  mode: off\n", encoding="utf-8")
+    """No reviews, and BM25 recall (these tests pin its ranking; the hybrid recall of
+    the semantic extra is tests/recall/test_semantic.py's)."""
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\nepisodic:\n  semantic: off\n",
+                                      encoding="utf-8")
 
 
 def turn(user: str, reply: str = "Done.", at: str | None = None) -> list[dict[str, Any]]:
@@ -110,7 +113,7 @@ def test_recency_weights_rank_recent_sessions_first(home: Path) -> None:
         assert hits[0].weight == 2.0 and hits[1].weight == 0.7
         assert hits[0].score == pytest.approx(hits[0].bm25 * 2.0)
     assert recency_weight("2020-01-01T00:00:00Z", now, ((10_000, 3.0),)) == 3.0
-    (home / "config.yaml").write_text("reviewers:\n  mode: off\nepisodic:\n"
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\nepisodic:\n  semantic: off\n"
                                       "  recency_weights: [[100000, 1.0]]\n", encoding="utf-8")
     with memoir.open(home) as mem:
         hits = index(mem).search("flaky payment")

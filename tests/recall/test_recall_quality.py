@@ -13,16 +13,18 @@ from pathlib import Path
 import pytest
 
 import memoir
+from memoir.recall import semantic
 from memoir.recall.index import SearchIndex
 from tests.support.paths import DATA
 
 
-def recall_at(home: Path, k: int = 5, questions: str = "recall_queries.jsonl"
-              ) -> tuple[float, list[str]]:
+def recall_at(home: Path, k: int = 5, questions: str = "recall_queries.jsonl",
+              semantic: str = "off") -> tuple[float, list[str]]:
     sessions = json.loads((DATA / "recall_sessions.json").read_text(encoding="utf-8"))
     queries = [json.loads(line) for line in
                (DATA / questions).read_text(encoding="utf-8").splitlines()]
-    (home / "config.yaml").write_text("reviewers:\n  mode: off\n", encoding="utf-8")
+    (home / "config.yaml").write_text(
+        f"reviewers:\n  mode: off\nepisodic:\n  semantic: {semantic}\n", encoding="utf-8")
     ids: dict[str, str] = {}
     distractors = [json.loads(line)["text"] for line in
                    (DATA / "review_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -60,3 +62,26 @@ def test_recall_at_5_of_paraphrases(home: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("MEMOIR_DURABILITY", "never")
     score, missed = recall_at(home, questions="recall_paraphrase.jsonl")
     assert score >= 0.55, missed
+
+
+needs_semantic = pytest.mark.skipif(not semantic.available(), reason="the semantic extra "
+                                    f"is not installed (missing {semantic.missing()})")
+
+
+@needs_semantic
+def test_hybrid_recall_at_5_of_paraphrases(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same paraphrases with the semantic extra: BM25 and embeddings fused.  Measured
+    0.90 at 5 (0.65 at 1, 0.75 at 3), against 0.60 for BM25 alone (issue 24's target:
+    0.90)."""
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    score, missed = recall_at(home, questions="recall_paraphrase.jsonl", semantic="on")
+    assert score >= 0.9, missed
+
+
+@needs_semantic
+def test_hybrid_recall_keeps_what_words_find(home: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fusing in the embeddings loses none of the questions BM25 answers (1.00 at 5)."""
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    score, missed = recall_at(home, semantic="on")
+    assert score == 1.0, missed

