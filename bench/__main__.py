@@ -32,6 +32,7 @@ from bench import (
     postgres,
     rebuild,
     recall,
+    semantic,
     tool_add,
 )
 from bench._hermes import ensure_hermes_venv
@@ -42,7 +43,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
                    cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
-                   forget)
+                   forget, semantic)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

@@ -78,7 +78,8 @@ def run(ctx: Context) -> list[Figure]:
     sessions = ctx.pick(10_000, 100_000)
     home = scratch_dir(ctx, NAME) / "home"
     home.mkdir(parents=True)
-    (home / "config.yaml").write_text("reviewers:\n  mode: off\njournal:\n  durability: never\n",
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\njournal:\n  durability: never\n"
+                                      "episodic:\n  semantic: off\n",
                                       encoding="utf-8")
     started = time.perf_counter()
     turns = _build(home, sessions, 10, ctx.log)
@@ -167,7 +168,8 @@ def _error_overhead(ctx: Context) -> Figure:
         for error in (False, True):
             home = scratch_dir(ctx, f"{NAME}-errors-{r}-{error}")
             (home / "config.yaml").write_text("reviewers:\n  mode: off\njournal:\n"
-                                              "  durability: never\n", encoding="utf-8")
+                                              "  durability: never\nepisodic:\n"
+                                              "  semantic: off\n", encoding="utf-8")
             with memoir.open(home) as mem:
                 session = mem.start_session()
                 for i in range(300):

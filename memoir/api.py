@@ -37,6 +37,7 @@ from memoir.prompt.blocks import (
     render_blocks,
     session_blocks,
 )
+from memoir.recall.index import index_if_open
 from memoir.recall.semantic import recall_status
 from memoir.reviewers.loop import Learning
 from memoir.sessions.session import Session
@@ -156,6 +157,9 @@ class Memoir(Engine):
         :meth:`Engine.flush`)."""
         if "learning" in self.__dict__:
             self.learning.flush()
+        index = index_if_open(self)
+        if index is not None:
+            index.flush()  # the embeddings of the turns recorded
         super().flush()
 
     def close(self, *, flush: bool = True) -> None:
@@ -163,6 +167,9 @@ class Memoir(Engine):
         is journaled as skipped), then close the engine."""
         if "learning" in self.__dict__ and not self.closed:
             self.learning.close()
+        index = index_if_open(self)
+        if index is not None:
+            index.close()
         super().close(flush=flush)
 
     def prompt_blocks(self, seq: int | None = None) -> Blocks:

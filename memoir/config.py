@@ -230,6 +230,13 @@ class ProceduralConfig(_Section):
 
     max_skills_injected: int = pydantic.Field(3, ge=0, le=50)
     relevance_threshold: float = pydantic.Field(0.15, ge=0, le=1)
+    #: How relevance is scored: tfidf (seed 004's rule), semantic (the embeddings of
+    #: the semantic extra), auto (semantic when episodic recall is hybrid, else tfidf).
+    relevance: Literal["auto", "tfidf", "semantic"] = "auto"
+    #: Scored by meaning, a skill must reach this cosine with the message, and come
+    #: within semantic_margin of the best skill's (tests/recall/test_skill_relevance.py).
+    semantic_threshold: float = pydantic.Field(0.25, ge=-1, le=1)
+    semantic_margin: float = pydantic.Field(0.05, ge=0, le=2)
 
 
 class InsightsConfig(_Section):
@@ -310,6 +317,7 @@ _ENV = {
     "MEMOIR_MEMORY_CHAR_LIMIT": ("memory", "memory_char_limit"),
     "MEMOIR_USER_CHAR_LIMIT": ("memory", "user_char_limit"),
     "MEMOIR_REVIEWERS": ("reviewers", "mode"),
+    "MEMOIR_SEMANTIC": ("episodic", "semantic"),
 }
 
 #: Keys of Hermes's config.yaml, in memoir's sections, that memoir accepts and does not

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, settings
 
 # Fixtures of tests/support/postgres.py: a database of the tests' own, a schema per test.
 from tests.support.postgres import pg_database, pg_url  # noqa: F401
+from tests.support.semantic import semantic_allowed  # noqa: F401
 
 settings.register_profile(
     "dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -48,3 +49,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(var, raising=False)
     # A bug in a command raises in the tests instead of becoming a one-line error.
     monkeypatch.setenv("MEMOIR_DEBUG", "1")
+    # BM25 recall unless a test asks for the hybrid one (tests/support/semantic.py): the
+    # model costs a second to load in every process that searches, and the ranking the
+    # other tests pin is BM25's.
+    monkeypatch.setenv("MEMOIR_SEMANTIC", "off")

@@ -16,8 +16,8 @@ import msgspec
 from memoir.events.types import Payload, event_type, require
 from memoir.names import TRANSCRIPT_REF, check_session_id
 
-__all__ = ["PAYLOADS", "ContextRecalled", "MessageRef", "RecalledHit", "SessionEnded",
-           "SessionStarted", "SessionSummarized", "ToolError", "TurnRecorded"]
+__all__ = ["PAYLOADS", "ContextRecalled", "MessageRef", "RecalledHit", "RecalledSkill",
+           "SessionEnded", "SessionStarted", "SessionSummarized", "ToolError", "TurnRecorded"]
 
 
 class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -151,6 +151,13 @@ class RecalledHit(msgspec.Struct, frozen=True, kw_only=True):
     summary: str = ""
 
 
+class RecalledSkill(msgspec.Struct, frozen=True, kw_only=True):
+    """A skill put into a prompt because it was relevant to the message."""
+
+    name: str
+    score: float
+
+
 @event_type("session.context_recalled")
 class ContextRecalled(Payload, frozen=True, kw_only=True):
     """What episodic recall put into a prompt of this session for a message (its
@@ -160,6 +167,9 @@ class ContextRecalled(Payload, frozen=True, kw_only=True):
     session_id: str
     message_hash: str
     hits: tuple[RecalledHit, ...] = ()
+    #: The skills chosen by meaning (their scores depend on the model, so they are
+    #: kept); ``None`` when chosen by TF-IDF, which the pin alone reproduces.
+    skills: tuple[RecalledSkill, ...] | None = None
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

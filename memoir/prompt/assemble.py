@@ -19,21 +19,24 @@ any past turn renders again exactly (``memoir prompt --session ID --message TEXT
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memoir.config import Config, ProceduralConfig
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
-from memoir.events.sessions import ContextRecalled, RecalledHit
+from memoir.events.sessions import ContextRecalled, RecalledHit, RecalledSkill
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
 from memoir.recall.index import index_of
-from memoir.recall.relevance import SkillScorer
+from memoir.recall.relevance import MeaningScorer, SkillScorer
+from memoir.recall.semantic import recall_mode, shared_encoder
 from memoir.skills.model import description_of
 
-__all__ = ["Procedural", "Prompt", "build_prompt", "message_hash", "skills_index"]
+__all__ = ["Procedural", "Prompt", "build_prompt", "by_meaning", "message_hash", "skills_index"]
 
 
 @dataclass
@@ -93,15 +96,47 @@ def skills_index(state: State) -> str | None:
 
 
 class Procedural:
-    """What a session's pin gives every prompt: the skills index and the TF-IDF scorer
-    of the skills there (built once per session)."""
+    """What a session's pin gives every prompt: the skills index and the scorer of the
+    skills there (built once per session): seed 004's TF-IDF, or, with
+    ``procedural.relevance`` semantic (or auto with hybrid recall), their embeddings."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, *, by_meaning: bool = False) -> None:
         self.index = skills_index(state)
         self.records = {n: r for n, r in state.skills.skills.items() if not r.archived}
+        self.meaning: MeaningScorer | None = None
         self.scorer = SkillScorer({
             n: f"{n} {n.replace('-', ' ')} {description_of(r.content)} {r.content}"
             for n, r in self.records.items()})
+        if by_meaning:
+            self.meaning = MeaningScorer({
+                n: f"{n.replace('-', ' ')}: {description_of(r.content)}\n"
+                   f"{_body(r.content)}" for n, r in self.records.items()},
+                shared_encoder())
+
+    def top(self, message: str, config: ProceduralConfig) -> Sequence[tuple[str, float]]:
+        """The skills relevant to ``message``, best first."""
+        if self.meaning is not None:
+            return self.meaning.top(message, limit=config.max_skills_injected,
+                                    threshold=config.semantic_threshold,
+                                    margin=config.semantic_margin)
+        return self.scorer.top(message, limit=config.max_skills_injected,
+                               threshold=config.relevance_threshold)
+
+
+def by_meaning(config: Config) -> bool:
+    """Whether skills are scored by meaning under this configuration."""
+    setting = config.procedural.relevance
+    return setting == "semantic" or (
+        setting == "auto" and recall_mode(config.episodic.semantic) == "hybrid")
+
+
+def _body(content: str) -> str:
+    """A SKILL.md without its frontmatter."""
+    if content.startswith("---"):
+        end = content.find("\n---", 3)
+        if end != -1:
+            return content[end + 4:].strip()
+    return content
 
 
 _FENCE_NOTE = ("[System note: recalled context from earlier sessions with this user — "
@@ -129,11 +164,6 @@ def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_s
     if not isinstance(message, str):
         raise ValidationError("the message must be text")
     config = engine.config
-    chosen = procedural.scorer.top(message, limit=config.procedural.max_skills_injected,
-                                   threshold=config.procedural.relevance_threshold)
-    skills: list[dict[str, Any]] = [
-        {"name": n, "score": round(s, 6), "content": procedural.records[n].content}
-        for n, s in chosen]
     digest = message_hash(message)
     # Rendering a past turn: the recall recorded for this message (its seq is in the
     # session's state, so no scan of the journal).
@@ -148,7 +178,13 @@ def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_s
         hits = [{f: getattr(h, f) for f in h.__struct_fields__}
                 for h in recorded.data.hits]  # type: ignore[attr-defined]
         recalled_at = recorded.seq
+        kept = recorded.data.skills  # type: ignore[attr-defined]
+        # Chosen by meaning, the skills were journaled (a model may change); by TF-IDF
+        # they are chosen again from the pin, the same.
+        chosen = [(s.name, s.score) for s in kept if s.name in procedural.records] \
+            if kept is not None else procedural.top(message, config.procedural)
     else:
+        chosen = procedural.top(message, config.procedural)
         found = index_of(engine).search(message, limit=config.episodic.max_results,
                                                   exclude=[session_id]) if message.strip() \
             else []
@@ -156,11 +192,17 @@ def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_s
         hits = [{"session": h.session, "score": h.score, "snippet": h.snippet,
                  "summary": summaries.get(h.session, "")} for h in found]
         if journal:
-            payload = ContextRecalled(session_id=session_id, message_hash=digest, hits=tuple(
-                RecalledHit(**h) for h in hits))
+            payload = ContextRecalled(
+                session_id=session_id, message_hash=digest,
+                hits=tuple(RecalledHit(**h) for h in hits),
+                skills=tuple(RecalledSkill(name=n, score=round(v, 6)) for n, v in chosen)
+                if procedural.meaning is not None else None)
             events, _ = engine.commit(lambda _s: Decision(events=[payload]),
                                       by=Caller(actor="system", session=session_id))
             recalled_at = events[0].seq
+    skills: list[dict[str, Any]] = [
+        {"name": n, "score": round(v, 6), "content": procedural.records[n].content}
+        for n, v in chosen]
     prompt = Prompt(pinned_seq=pinned_seq, memory=blocks.get("memory"),
                     user=blocks.get("user"), skills_index=procedural.index, skills=skills,
                     recalled=hits, message=message, recalled_at=recalled_at)

@@ -27,6 +27,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -45,12 +46,16 @@ from memoir.events.sessions import (
     TurnRecorded,
 )
 from memoir.events.types import Event
+from memoir.logs import get_logger
 from memoir.messages import message_text
 from memoir.recall import semantic
 from memoir.recall.semantic import recall_mode
 from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
 
-__all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_of", "recency_weight"]
+__all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_if_open", "index_of",
+           "recency_weight"]
+
+log = get_logger("memoir.recall")
 
 SEARCH_FILE = "search.db"
 _REL = f".memoir/{SEARCH_FILE}"
@@ -74,7 +79,7 @@ _OPERATORS = re.compile(r'[+{}():^"]')
 _SCAN = 300
 #: Reciprocal-rank fusion's constant (Cormack et al.: 60).
 _RRF_K = 60
-#: A document only the embeddings found counts from this cosine up: below it, texts of
+#: The embeddings rank a document from this cosine up: below it, texts of
 #: all-MiniLM-L6-v2 share no subject (unrelated pairs measured 0.0-0.2), and a prompt
 #: would recall a session for nothing.
 MIN_COSINE = 0.3
@@ -173,6 +178,7 @@ class SearchIndex:
         self._embedded = -1  # the head whose documents all have vectors
         self._scratch: Path | None = None
         self._vectors: VectorIndex | None = None
+        self._background = _Background(self.sync)
         if scratch:
             self._scratch = Path(tempfile.mkdtemp(prefix="memoir-index-"))
             self.path = self._scratch / SEARCH_FILE
@@ -208,7 +214,19 @@ class SearchIndex:
             self._db = db
         return self._db
 
+    def sync_soon(self) -> None:
+        """Bring the index up to the journal on a background thread: a live turn's
+        embeddings cost milliseconds that neither ``record_turn`` nor the next prompt
+        should wait for.  :meth:`flush` (and :meth:`close`) wait for it."""
+        if not self.engine.readonly and self._scratch is None:
+            self._background.request()
+
+    def flush(self) -> None:
+        """Wait for the background sync started by :meth:`sync_soon`, if any."""
+        self._background.wait()
+
     def close(self) -> None:
+        self._background.stop()
         with self._lock:
             if self._db is not None:
                 self._db.close()
@@ -448,16 +466,19 @@ class SearchIndex:
 def _fuse(lexical: list[tuple[int, str, float]], near: list[tuple[int, str, float]]
           ) -> list[tuple[int, str, float, float | None, float | None]]:
     """Reciprocal-rank fusion of the BM25 and the embedding rankings: (rowid, session,
-    fused score, BM25 score, cosine) per document either found.  A document only the
-    embeddings found must reach :data:`MIN_COSINE`."""
+    fused score, BM25 score, cosine) per document either found.  The embeddings vote
+    only for documents at or above :data:`MIN_COSINE`: below it they say "unrelated",
+    and a rank among unrelated documents would only add noise to BM25's."""
     fused: dict[int, list[Any]] = {}
     for rank, (rowid, sid, score) in enumerate(lexical):
         fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), score, None]
     for rank, (rowid, sid, cosine) in enumerate(near):
+        if cosine < MIN_COSINE:
+            break  # best first: the rest are no nearer
         if rowid in fused:
             fused[rowid][2] += 1 / (_RRF_K + rank + 1)
             fused[rowid][4] = cosine
-        elif cosine >= MIN_COSINE:
+        else:
             fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), None, cosine]
     return [(r[0], r[1], r[2], r[3], r[4]) for r in fused.values()]
 
@@ -483,6 +504,63 @@ def _title(first: str) -> str:
     return line if len(line) <= 60 else line[:59] + "…"
 
 
+class _Background:
+    """Runs ``work`` on a thread of its own once requests have stopped coming for
+    ``quiet`` seconds (a burst of turns is embedded after it, not against it: the
+    model would take both cores from the turns being recorded), once more if asked
+    while it runs.  :meth:`wait` cuts the quiet short and waits for the work to be done.
+    A failure is logged and left for the next search, which syncs again and reports it."""
+
+    def __init__(self, work: Callable[[], object], quiet: float = 0.25) -> None:
+        self._work = work
+        self._quiet = quiet
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._wanted = self._stopping = self._hurry = False
+        self._last = 0.0
+
+    def request(self) -> None:
+        with self._cond:
+            self._wanted = True
+            self._last = time.monotonic()
+            if not self._stopping and (self._thread is None or not self._thread.is_alive()):
+                self._thread = threading.Thread(target=self._run, name="memoir-index",
+                                                daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._wanted and not self._hurry:
+                    left = self._last + self._quiet - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(left)
+                if not self._wanted:
+                    self._thread = None
+                    return
+                self._wanted = False
+            try:
+                self._work()
+            except Exception as exc:  # a guest's thread never dies loudly
+                log.warning("background index sync failed", error=str(exc))
+
+    def wait(self) -> None:
+        with self._cond:
+            thread = self._thread
+            self._hurry = True
+            self._cond.notify_all()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        with self._cond:
+            self._hurry = False
+
+    def stop(self) -> None:
+        self.wait()
+        with self._cond:
+            self._stopping = True
+
+
 _INDEXES: weakref.WeakKeyDictionary[Home, SearchIndex] = weakref.WeakKeyDictionary()
 
 
@@ -493,6 +571,11 @@ def index_of(engine: Home) -> SearchIndex:
         store = TranscriptStore.of(engine, readonly=True)
         found = _INDEXES[engine] = SearchIndex(engine, store)
     return found
+
+
+def index_if_open(engine: Home) -> SearchIndex | None:
+    """The handle's search index when it has one (:func:`index_of` made it)."""
+    return _INDEXES.get(engine)
 
 
 def delete_index(home: Path) -> None:

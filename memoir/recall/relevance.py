@@ -1,16 +1,25 @@
 """Which skills are relevant to a message: TF-IDF cosine over each skill's name,
 description, tags and body (seed 004), at most ``procedural.max_skills_injected`` (3)
-above ``procedural.relevance_threshold`` (0.15).  Deterministic: ties go to the name."""
+above ``procedural.relevance_threshold`` (0.15).  Deterministic: ties go to the name.
+
+With the semantic extra, :class:`MeaningScorer` ranks the same skills by the cosine of
+their embeddings with the message's (``procedural.relevance``), above
+``procedural.semantic_threshold``."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["SkillScorer", "tokens"]
+from memoir.recall.semantic import Encoder
+
+__all__ = ["MeaningScorer", "SkillScorer", "tokens"]
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+#.-]*[a-z0-9+#]|[a-z0-9]")
 _STOP = frozenset((
@@ -84,3 +93,52 @@ class SkillScorer:
             ) -> Sequence[tuple[str, float]]:
         """At most ``limit`` skills scoring at least ``threshold``."""
         return [(n, s) for n, s in self.score(message) if s >= threshold][:limit]
+
+
+_VECTORS: dict[tuple[str, bytes], Any] = {}
+_VECTORS_LOCK = threading.Lock()
+_VECTORS_MAX = 50_000
+
+
+class MeaningScorer:
+    """Skills by meaning: each skill's text embedded once per process (kept by its
+    digest, so a session's scorer costs only the skills it has not seen), the message
+    embedded per call, ranked by cosine.  Deterministic for one model: ties go to the
+    name."""
+
+    def __init__(self, texts: Mapping[str, str], encoder: Encoder) -> None:
+        import numpy as np
+
+        self.encoder = encoder
+        self.names = sorted(texts)
+        keys = [(encoder.version, hashlib.blake2b(texts[n].encode(), digest_size=16).digest())
+                for n in self.names]
+        with _VECTORS_LOCK:
+            todo = [i for i, key in enumerate(keys) if key not in _VECTORS]
+        if todo:
+            made = encoder.encode([texts[self.names[i]] for i in todo])
+            with _VECTORS_LOCK:
+                if len(_VECTORS) + len(todo) > _VECTORS_MAX:
+                    _VECTORS.clear()
+                for row, i in enumerate(todo):
+                    _VECTORS[keys[i]] = made[row]
+        with _VECTORS_LOCK:
+            rows = [_VECTORS.get(key) for key in keys]
+        fallback = encoder.encode([texts[self.names[i]] for i, r in enumerate(rows)
+                                   if r is None]) if any(r is None for r in rows) else []
+        filled = iter(fallback)
+        self.matrix = np.array([r if r is not None else next(filled) for r in rows],
+                               dtype=np.float32).reshape(len(self.names), encoder.dim)
+
+    def top(self, message: str, *, limit: int = 3, threshold: float = 0.25,
+            margin: float = 0.05) -> Sequence[tuple[str, float]]:
+        """At most ``limit`` skills whose cosine with ``message`` is at least
+        ``threshold`` and within ``margin`` of the best one's, best first (a skill far
+        behind the best is rarely what the message needs)."""
+        if not self.names or not message.strip() or limit <= 0:
+            return []
+        scores = self.matrix @ self.encoder.encode([message])[0]
+        ranked = sorted(((self.names[i], round(float(v), 6)) for i, v in enumerate(scores)),
+                        key=lambda kv: (-kv[1], kv[0]))
+        floor = max(threshold, ranked[0][1] - margin)
+        return [(n, v) for n, v in ranked if v >= floor][:limit]

@@ -1,12 +1,15 @@
 """The embeddings of the episodic index's documents: recall by meaning.
 
 A derived index like the FTS5 table beside it, in the same ``.memoir/search.db``: a row
-per document (``vectors``: the document's rowid, its session, 384 float32 values), never
-journaled.  The model that made them is recorded (``meta.vector_model``); a different
-model, or a deleted index, and they are made again from the documents, which come from
-the journal and the transcript store.  Documents are embedded in batches, each batch its
-own transaction, so an interrupted build keeps what it finished and a second process
-embedding at the same time neither repeats nor loses a document.
+per user or assistant message (``vectors``: the document's rowid, its session, 384
+float32 values), never journaled.  Summaries get none: they are made from the same
+messages by rules, so they add words for BM25 but no meaning, and at 128 tokens each
+they would cost as much to embed as four messages.  The model that made them is
+recorded (``meta.vector_model``); a different model, or a deleted index, and they are
+made again from the documents, which come from the journal and the transcript store.
+Documents are embedded in batches, each batch its own transaction, so an interrupted
+build keeps what it finished and a second process embedding at the same time neither
+repeats nor loses a document.
 
 Searching keeps the vectors in memory as one matrix (loaded once, extended as documents
 are added) and ranks documents by cosine similarity with the query's vector.
@@ -42,12 +45,7 @@ class VectorIndex:
         self._rows: Any = np.zeros(0, dtype=np.int64)
         self._sessions: list[str] = []
         self._matrix: Any = np.zeros((0, encoder.dim), dtype=np.float32)
-        self._loaded: tuple[int, int, int] = (-1, -1, -1)  # (count, largest, removals)
-
-    def pending(self, db: sqlite3.Connection) -> int:
-        """Documents that have no vector yet."""
-        return int(db.execute("SELECT count(*) FROM docs WHERE rowid > "
-                              "(SELECT coalesce(max(doc), 0) FROM vectors)").fetchone()[0])
+        self._loaded: tuple[int, int] = (-1, -1)  # (largest doc, removals) in memory
 
     def sync(self, db: sqlite3.Connection,
              progress: Callable[[int], None] | None = None) -> int:
@@ -59,14 +57,16 @@ class VectorIndex:
             db.execute("BEGIN IMMEDIATE")
             try:
                 rows = db.execute(
-                    "SELECT rowid, session_id, text FROM docs WHERE rowid > "
-                    "(SELECT coalesce(max(doc), 0) FROM vectors) ORDER BY rowid LIMIT ?",
-                    (_BATCH,)).fetchall()
+                    "SELECT rowid, session_id, text FROM docs WHERE rowid > ? AND "
+                    "kind = 'turn' ORDER BY rowid LIMIT ?",
+                    (_largest(db), _BATCH)).fetchall()
                 if rows:
                     vectors = self.encoder.encode([text for _r, _s, text in rows])
                     db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
                                    [(rowid, sid, vectors[i].tobytes())
                                     for i, (rowid, sid, _t) in enumerate(rows)])
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('vector_through', ?)",
+                               (str(rows[-1][0]),))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -87,6 +87,8 @@ class VectorIndex:
             row = db.execute("SELECT value FROM meta WHERE key = 'vector_model'").fetchone()
             if row is None or row[0] != self.encoder.version:
                 db.execute("DELETE FROM vectors")
+                db.execute("DELETE FROM meta WHERE key = 'vector_through'")
+                _count_removal(db)
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('vector_model', ?)",
                            (self.encoder.version,))
             db.execute("COMMIT")
@@ -94,7 +96,7 @@ class VectorIndex:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        self._loaded = (-1, -1, -1)
+        self._loaded = (-1, -1)
 
     def nearest(self, db: sqlite3.Connection, query: str,
                 scan: int) -> list[tuple[int, str, float]]:
@@ -114,19 +116,17 @@ class VectorIndex:
         """Bring the matrix in memory up to the table: the new rows appended, or all
         read again when rows were removed or replaced."""
         np = self._np
-        count, largest = db.execute(
-            "SELECT count(*), coalesce(max(doc), 0) FROM vectors").fetchone()
+        # Vectors are only ever added above the largest doc (batches take the documents
+        # after it, one writer at a time) or removed, which is counted: the largest doc
+        # and the count of removals tell what changed, without scanning the table.
+        (largest,) = db.execute("SELECT coalesce(max(doc), 0) FROM vectors").fetchone()
         removed = _removals(db)
-        if (count, largest, removed) == self._loaded:
+        if (largest, removed) == self._loaded:
             return
-        known_count, known_largest, known_removed = self._loaded
-        after = known_largest if 0 <= known_count <= count and removed == known_removed else -1
+        known_largest, known_removed = self._loaded
+        after = known_largest if removed == known_removed and known_largest >= 0 else -1
         rows = db.execute("SELECT doc, session_id, vec FROM vectors WHERE doc > ? "
                           "ORDER BY doc", (after,)).fetchall()
-        if after >= 0 and known_count + len(rows) != count:
-            rows = db.execute("SELECT doc, session_id, vec FROM vectors ORDER BY doc"
-                              ).fetchall()
-            after = -1
         dim = self.encoder.dim
         fresh = [(doc, sid, vec) for doc, sid, vec in rows
                  if isinstance(vec, bytes) and len(vec) == 4 * dim]  # a damaged row: skipped
@@ -140,15 +140,25 @@ class VectorIndex:
             self._sessions = self._sessions + sessions
         else:
             self._matrix, self._rows, self._sessions = matrix, docs, sessions
-        self._loaded = (count, largest, removed)
+        self._loaded = (largest, removed)
 
 
 def forget_vector(db: sqlite3.Connection, doc: int) -> None:
     """Drop a document's vector (its document was replaced), counted, so that a search
     holding the matrix in memory reads it again (the document's rowid may come back)."""
     db.execute("DELETE FROM vectors WHERE doc = ?", (doc,))
+    _count_removal(db)
+
+
+def _count_removal(db: sqlite3.Connection) -> None:
     db.execute("INSERT INTO meta VALUES ('vector_removals', '1') ON CONFLICT(key) DO "
                "UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+
+def _largest(db: sqlite3.Connection) -> int:
+    """The last document embedded (or passed over: summaries get no vector)."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'vector_through'").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _removals(db: sqlite3.Connection) -> int:

@@ -20,8 +20,9 @@ from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.insights.pipeline import hint_for
-from memoir.prompt.assemble import Procedural, Prompt, build_prompt
+from memoir.prompt.assemble import Procedural, Prompt, build_prompt, by_meaning
 from memoir.prompt.blocks import Blocks, session_blocks
+from memoir.recall.index import index_of
 from memoir.sessions.turns import RecordedTurns
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 from memoir.tools.results import (
@@ -109,7 +110,8 @@ class Session:
         home holds none of them).  What a host that has no per-message prompt (an MCP
         server's instructions) gives the model."""
         if self._procedural is None:
-            self._procedural = Procedural(self.engine.view(self.pinned_seq))
+            self._procedural = Procedural(self.engine.view(self.pinned_seq),
+                                          by_meaning=by_meaning(self.engine.config))
         blocks = self.prompt_blocks()
         parts = (blocks.get("memory"), blocks.get("user"), self._procedural.index)
         return "\n\n".join(part for part in parts if part)
@@ -198,7 +200,8 @@ class Session:
         are the assembled texts; the other fields are the parts, for a host that places
         them itself.  See :mod:`memoir.prompt.assemble`."""
         if self._procedural is None:
-            self._procedural = Procedural(self.engine.view(self.pinned_seq))
+            self._procedural = Procedural(self.engine.view(self.pinned_seq),
+                                          by_meaning=by_meaning(self.engine.config))
         store = TranscriptStore.of(self.engine, readonly=self.engine.readonly)
         return build_prompt(self.engine, store, self.id, self.pinned_seq, self.prompt_blocks(),
                             self._procedural, message, journal=not self.engine.readonly)
@@ -223,7 +226,11 @@ class Session:
         if self._recorder is None:
             raise ValidationError("this session cannot record turns: open it with "
                                   "memoir.open(...).start_session() or .session(id)")
-        return self._recorder.record(self.id, self.actor, self.tools.names, messages)
+        recorded = self._recorder.record(self.id, self.actor, self.tools.names, messages)
+        index = index_of(self.engine)
+        if index.mode == "hybrid":
+            index.sync_soon()  # the turn's embeddings, off this thread
+        return recorded
 
     # -- typed helpers, for applications that are not tool loops ------------------------
 
