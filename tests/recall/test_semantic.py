@@ -6,8 +6,11 @@ and no network."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +234,52 @@ def test_no_network_ever(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ids = _corpus(mem)
         hits = SearchIndex(mem, mem.learning.transcripts).search("sidebar overlapping")
         assert hits[0].session == ids["css"]
+
+
+def test_two_processes_embedding_at_once(home: Path) -> None:
+    """Two processes bring the same index up at the same time: every message gets one
+    vector, the one a single encoder gives it."""
+    import numpy as np
+
+    _config(home, "off")
+    with memoir.open(home) as mem:
+        for i in range(40):
+            _talk(mem, f"Question {i}: why does the deploy of service {i} fail on Fridays?",
+                  f"Answer {i}: the cache of node {i} was full.")
+    _config(home, "on")
+    script = ("import sys, memoir\n"
+              "from memoir.recall.index import SearchIndex\n"
+              "with memoir.open(sys.argv[1]) as mem:\n"
+              "    SearchIndex(mem, mem.learning.transcripts).sync()\n")
+    env = {k: v for k, v in os.environ.items() if k != "MEMOIR_SEMANTIC"}
+    workers = [subprocess.Popen([sys.executable, "-c", script, str(home)], env=env,
+                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for worker in workers:
+        _out, err = worker.communicate(timeout=300)
+        assert worker.returncode == 0, err
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        docs = dict(db.execute("SELECT rowid, text FROM docs WHERE kind = 'turn'"))
+    rows = _vectors(home)
+    assert [r[0] for r in rows] == sorted(docs)
+    mine = semantic.shared_encoder().encode([docs[r[0]] for r in rows])
+    theirs = np.array([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+    assert (mine * theirs).sum(axis=1).min() > 0.9999
+
+
+def test_a_damaged_vector_is_passed_over(home: Path) -> None:
+    """A vector of NaN or of the wrong size (a damaged file) ranks nowhere and breaks
+    nothing."""
+    import numpy as np
+
+    _config(home)
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        SearchIndex(mem, mem.learning.transcripts).search("batch size")
+    nan = np.full(384, np.nan, dtype=np.float32).tobytes()
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        db.execute("UPDATE vectors SET vec = ? WHERE session_id = ?", (nan, ids["css"]))
+        db.execute("UPDATE vectors SET vec = x'00' WHERE session_id = ?", (ids["mail"],))
+    with memoir.open(home) as mem:
+        hits = SearchIndex(mem, mem.learning.transcripts).search(
+            "the overnight data load kept giving up")
+        assert hits[0].session == ids["etl"]
