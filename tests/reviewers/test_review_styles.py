@@ -1,0 +1,55 @@
+"""The rule reviewer on conversations in styles it was not written against
+(tests/data/reviews/, issue 24): nine styles — terse, chatty, non-native, code-heavy,
+multi-fact, implicit preferences, corrections, environment facts, project facts — 280
+labelled user turns, about a third of them with nothing worth saving.  Scored as
+test_review_corpus.py scores (an entry is right when it holds an expected phrase, each
+phrase counted once).
+
+Measured on them (the rules unchanged): precision 0.79, recall 0.13 over the nine
+styles (USER.md: 0.70 / 0.18; MEMORY.md: 0.93 / 0.10), against 1.00 / 0.98 on the
+corpus the rules were written against.  This test holds that floor and the corpus's
+shape; the issue's target (recall ≥ 0.6 at precision ≥ 0.9 on a held-out part) is not
+met, and docs/reviewers.md says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.reviewers.test_review_corpus import score
+from tests.support.paths import DATA
+
+STYLES = ("terse", "chatty", "non_native", "code_heavy", "multi_fact", "implicit",
+          "corrections", "environment", "project")
+
+
+def _rows(style: str) -> list[dict[str, object]]:
+    path = DATA / "reviews" / f"{style}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_corpus_has_every_style_and_its_labels_are_in_the_text() -> None:
+    total = negatives = 0
+    for style in STYLES:
+        rows = _rows(style)
+        assert len(rows) >= 20, style
+        for row in rows:
+            text = str(row["text"]).casefold()
+            for target in ("user", "memory"):
+                for phrase in row[target]:  # type: ignore[attr-defined]
+                    assert phrase.casefold() in text, (style, row["text"], phrase)
+        total += len(rows)
+        negatives += sum(1 for r in rows if not r["user"] and not r["memory"])
+    assert total >= 280 and negatives >= 0.25 * total
+
+
+def test_the_rules_on_styles_they_were_not_written_against(tmp_path: Path) -> None:
+    joined = tmp_path / "all.jsonl"
+    joined.write_text("".join(
+        (DATA / "reviews" / f"{s}.jsonl").read_text(encoding="utf-8") for s in STYLES),
+        encoding="utf-8")
+    figures = score(joined)
+    tp = sum(f["tp"] for f in figures.values())
+    saved = sum(f["saved"] for f in figures.values())
+    expected = sum(f["expected"] for f in figures.values())
+    assert tp / saved >= 0.75 and tp / expected >= 0.12, figures
