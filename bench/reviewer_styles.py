@@ -174,4 +174,50 @@ def run(ctx: Context) -> list[Figure]:
                               baseline_value=rules_part[0] / rules_part[2],
                               target=Target("value", ">=", 0.6),
                               notes={"precision": round(precision, 3)}))
+    figures += _held_out(ctx, own, styles, embed)
+    return figures
+
+
+def _by_kind(rows: list[dict[str, Any]], find: Any) -> dict[str, tuple[int, int, int]]:
+    """(right, saved, expected) per target."""
+    return {t: _score([{**r, "user": r["user"] if t == "user" else [],
+                        "memory": r["memory"] if t == "memory" else []} for r in rows],
+                      lambda text, t=t: [f for f in find(text) if f.target == t])
+            for t in ("user", "memory")}
+
+
+def _held_out(ctx: Context, own: list[dict[str, Any]], styles: dict[str, Any],
+              embed: _Embeddings) -> list[Figure]:
+    """The held-out part (tests/data/reviews/holdout/, 135 turns in the nine styles),
+    written after this experiment was frozen: trained on everything else, scored once."""
+    held = {p.stem: [json.loads(line) for line in p.read_text(encoding="utf-8")
+                     .splitlines()] for p in sorted((_DATA / "reviews" / "holdout")
+                                                    .glob("*.jsonl"))}
+    rows = [r for part in held.values() for r in part]
+    w, b = _train(own + [r for part in styles.values() for r in part], embed)
+    rules = _score(rows, extract)
+    ctx.log(f"  held out ({len(rows)} turns): rules alone precision "
+            f"{rules[0] / rules[1]:.2f}, recall {rules[0] / rules[2]:.2f}")
+    figures = []
+    for threshold in (0.5, 0.7, 0.8):
+        find = _reviewer(w, b, threshold, embed)
+        got = _score(rows, find)
+        precision, recall = got[0] / max(got[1], 1), got[0] / max(got[2], 1)
+        kinds = {t: f"{v[0]}/{v[1]} right, {v[0]}/{v[2]} found"
+                 for t, v in _by_kind(rows, find).items()}
+        sources = {name: "{}/{} right, {}/{} found".format(
+            *(lambda v: (v[0], v[1], v[0], v[2]))(_score(part, find)))
+                   for name, part in held.items()}
+        ctx.log(f"  held out, rules + classifier at {threshold}: precision {precision:.2f}, "
+                f"recall {recall:.2f}; per kind {kinds}")
+        for name, figure in sources.items():
+            ctx.log(f"    {name:12s} {figure}")
+        figures.append(Figure(NAME, f"held-out recall, rules + embedding classifier at "
+                              f"{threshold}", recall, "share", "higher",
+                              baseline_name="held-out recall of the rules alone",
+                              baseline_value=rules[0] / rules[2],
+                              target=Target("value", ">=", 0.6),
+                              notes={"precision": round(precision, 3),
+                                     "rules_precision": round(rules[0] / rules[1], 3),
+                                     "per_kind": kinds, "per_source": sources}))
     return figures

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.reviewers.test_review_corpus import score
 from tests.support.paths import DATA
 
@@ -28,11 +30,14 @@ def _rows(style: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_corpus_has_every_style_and_its_labels_are_in_the_text() -> None:
+@pytest.mark.parametrize("part", ["", "holdout/"])
+def test_the_corpus_has_every_style_and_its_labels_are_in_the_text(part: str) -> None:
+    """The training part (280 turns) and the held-out part (135, written after the
+    experiment of bench/reviewer_styles.py was frozen)."""
     total = negatives = 0
     for style in STYLES:
-        rows = _rows(style)
-        assert len(rows) >= 20, style
+        rows = _rows(part + style)
+        assert len(rows) >= 15, style
         for row in rows:
             text = str(row["text"]).casefold()
             for target in ("user", "memory"):
@@ -40,7 +45,7 @@ def test_the_corpus_has_every_style_and_its_labels_are_in_the_text() -> None:
                     assert phrase.casefold() in text, (style, row["text"], phrase)
         total += len(rows)
         negatives += sum(1 for r in rows if not r["user"] and not r["memory"])
-    assert total >= 280 and negatives >= 0.25 * total
+    assert total >= (135 if part else 280) and negatives >= 0.25 * total
 
 
 def test_the_rules_on_styles_they_were_not_written_against(tmp_path: Path) -> None:
