@@ -161,7 +161,9 @@ class ReviewersConfig(_Section):
     #: ``background``: a due review runs on a thread of the handle (record_turn never
     #: waits); ``sync``: before record_turn returns; ``off``: never.
     mode: Literal["background", "sync", "off"] = "background"
-    backend: Literal["rules", "llm"] = "rules"
+    #: rules (offline), semantic (the rules plus an embedding classifier; needs the
+    #: semantic extra), llm (a model through reviewers.llm).
+    backend: Literal["rules", "semantic", "llm"] = "rules"
 
     @pydantic.field_validator("mode", mode="before")
     @classmethod

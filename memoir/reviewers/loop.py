@@ -27,6 +27,7 @@ from memoir.logs import get_logger
 from memoir.projections.state import State
 from memoir.recall.summary import summarize_turns
 from memoir.reviewers.llm import LLMBackend, llm_summary
+from memoir.reviewers.meaning import SemanticBackend
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
@@ -55,6 +56,11 @@ def make_backend(engine: Home) -> Backend:
     config = engine.config
     if config.reviewers.backend == "rules":
         return RulesBackend()
+    if config.reviewers.backend == "semantic":
+        try:
+            return SemanticBackend()
+        except (ConfigError, OSError, ValueError) as exc:
+            return _Unavailable("semantic", str(exc))
     try:
         client = client_from_config(config)
     except (ValidationError, ConfigError) as exc:

@@ -317,10 +317,14 @@ class RulesBackend:
 
     name = "rules"
 
+    def findings(self, text: str) -> list[Finding]:
+        """What is worth saving in one user message (:func:`extract`)."""
+        return extract(text)
+
     def review(self, review: Review) -> None:
         seen: list[Finding] = []
         for _turn, text in review.user_texts():
-            for finding in extract(text):
+            for finding in self.findings(text):
                 if finding.key is not None:
                     # A keyed fact has one value: only the last one said is written
                     # (one write, not one per turn the review covers).

@@ -1,0 +1,35 @@
+"""Writes memoir/reviewers/meaning_model.json, the semantic reviewer's classifier, from
+the labelled turns it is trained on: the rules' corpus (../review_corpus.jsonl) and the
+nine styles here (*.jsonl), never the held-out part (holdout/).
+
+    .venv/bin/python tests/data/reviews/make_model.py
+
+tests/reviewers/test_semantic_reviewer.py fails when the shipped file was trained on
+other turns than these."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def training_rows() -> list[dict[str, Any]]:
+    paths = [HERE.parent / "review_corpus.jsonl", *sorted(HERE.glob("*.jsonl"))]
+    return [json.loads(line) for path in paths
+            for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def main() -> None:
+    from memoir.recall.semantic import shared_encoder
+    from memoir.reviewers.meaning import MODEL_FILE, train
+
+    model = train(training_rows(), shared_encoder())
+    MODEL_FILE.write_text(json.dumps(model) + "\n", encoding="utf-8")
+    print(f"wrote {MODEL_FILE.name}: {model['clauses']} clauses, {model['trained_on']}")
+
+
+if __name__ == "__main__":
+    main()
