@@ -1,0 +1,58 @@
+"""docs/testing.md's examples run as a user runs them: written to a test module of
+their own and collected by pytest in a fresh process (no memoir test fixture, no
+conftest), so the shipped suite stands on its own."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.paths import REPO
+
+DOC = REPO / "docs" / "testing.md"
+_FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+
+
+def test_the_conformance_example_passes_the_whole_contract(tmp_path: Path) -> None:
+    (code,) = _FENCE.findall(DOC.read_text(encoding="utf-8"))
+    (tmp_path / "test_counting_journal.py").write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "test_counting_journal.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    passed = int(re.search(r"(\d+) passed", done.stdout).group(1))  # type: ignore[union-attr]
+    ours = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p",
+                           "no:cacheprovider", "-p", "no:xdist",
+                           "tests/journal/test_journal_conformance.py::TestInMemoryJournal"],
+                          cwd=REPO, capture_output=True, text=True, timeout=600)
+    contract = [line for line in ours.stdout.splitlines() if "::" in line]
+    assert contract and passed == len(contract) + 1  # the contract, and the example's own
+
+
+def test_a_backend_that_breaks_the_contract_is_named(tmp_path: Path) -> None:
+    """A journal that loses a record of each append fails, and the failures name the
+    rules it breaks."""
+    (tmp_path / "test_lossy.py").write_text('''
+from memoir.journal import InMemoryJournal
+from memoir.testing.journal_conformance import JournalConformance
+
+
+class Lossy(InMemoryJournal):
+    def append(self, drafts, *args, **kwargs):
+        return super().append(list(drafts)[:1], *args, **kwargs)
+
+
+class TestLossy(JournalConformance):
+    def make(self, clock=None):
+        return Lossy(clock=clock)
+
+    def reopen(self, journal):
+        return journal
+''', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-rf", "-p",
+                           "no:cacheprovider", "-p", "no:xdist", "test_lossy.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1
+    assert re.search(r"FAILED test_lossy.py::TestLossy::test_\w+", done.stdout), done.stdout
