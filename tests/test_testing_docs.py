@@ -16,7 +16,7 @@ _FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 def test_the_conformance_example_passes_the_whole_contract(tmp_path: Path) -> None:
-    (code,) = _FENCE.findall(DOC.read_text(encoding="utf-8"))
+    code = _FENCE.findall(DOC.read_text(encoding="utf-8"))[0]
     (tmp_path / "test_counting_journal.py").write_text(code, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "-p", "no:xdist", "test_counting_journal.py"], cwd=tmp_path,
@@ -56,3 +56,28 @@ class TestLossy(JournalConformance):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 1
     assert re.search(r"FAILED test_lossy.py::TestLossy::test_\w+", done.stdout), done.stdout
+
+
+def test_the_recorded_history_example_runs_on_a_real_home(tmp_path: Path) -> None:
+    import os
+
+    import memoir
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "journal.jsonl").touch()
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\nmemory:\n  nudge_interval: "
+                                      "1\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        for name in ("Ada", "Grace"):
+            with mem.start_session() as session:
+                session.record_turn([{"role": "user", "content": f"My name is {name}."},
+                                     {"role": "assistant", "content": "Hello."}])
+    code = _FENCE.findall(DOC.read_text(encoding="utf-8"))[1]
+    (tmp_path / "test_history.py").write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "test_history.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "MEMOIR_RECORDED": str(home)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout

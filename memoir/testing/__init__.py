@@ -13,8 +13,11 @@ Everything here is public and stable enough to build tests on::
 * :class:`FakeClock` and :class:`InMemoryJournal` — the clock and the journal to inject.
 * :func:`build_journal` — a journal holding what a list of ``memory`` tool calls records.
 * :func:`replay` — the state folded from a journal from scratch.
-* Strategies (need ``hypothesis``: the ``test`` extra): :func:`memory_texts`,
+* Strategies (need ``hypothesis``: the ``testing`` extra): :func:`memory_texts`,
   :func:`memory_commands`, :func:`memory_command_lists`, :func:`memory_drafts`.
+* Recorded history (:mod:`memoir.testing.recorded`): ``recorded``, ``replay_commands``,
+  ``recorded_variants``, ``check_history``; the journal contract as tests:
+  :mod:`memoir.testing.journal_conformance`.
 
 Texts never hold lone surrogates (``"\\ud800"``): JSON cannot carry them, so the journal
 refuses them (``ValidationError``) and no agent framework can send them.

@@ -1,0 +1,135 @@
+"""Real history as test input (memoir.testing.recorded and the pytest plugin): a
+recorded journal read back as runs, replayed, varied, and checked; a journal that does
+not verify is reported, never replayed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import memoir
+from memoir.testing.recorded import (
+    RecordedHistoryError,
+    check_history,
+    recorded,
+    recorded_variants,
+    replay_commands,
+)
+
+
+def _history(home: Path, sessions: int = 6) -> Path:
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\nmemory:\n  nudge_interval: 1\n"
+                                      "journal:\n  durability: never\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        for i in range(sessions):
+            with mem.start_session() as session:
+                session.record_turn([
+                    {"role": "user", "content": f"My name is Ada{i} and I prefer tabs."},
+                    {"role": "assistant", "content": "Noted."}])
+                session.call_tool("memory", {"action": "add", "target": "memory",
+                                             "content": f"The deploy host is db{i}."})
+        mem.start_session().call_tool("skill_manage", {
+            "action": "create", "name": "deploy-steps", "content":
+            "---\nname: deploy-steps\ndescription: How we deploy\n---\nRun make deploy.\n"})
+    return home
+
+
+def test_runs_replay_into_the_same_memory(home: Path, tmp_path: Path) -> None:
+    runs = recorded(_history(home))
+    assert runs and all(len({e.run for e in r.events}) == 1 for r in runs)
+    assert [e.seq for r in runs for e in r.events] == sorted(
+        e.seq for r in runs for e in r.events)
+    actors = {r.actor for r in runs}
+    assert "agent" in actors and any(a.startswith("reviewer") for a in actors)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "journal.jsonl").touch()
+    with memoir.open(home, readonly=True) as old, memoir.open(fresh) as new:
+        replay_commands(runs, new)
+        for target in ("memory", "user"):
+            assert new.state.memory.target(target).texts() == \
+                old.state.memory.target(target).texts()
+        assert new.state.skills.skills["deploy-steps"].content == \
+            old.state.skills.skills["deploy-steps"].content
+    assert check_history(runs) is None
+
+
+def test_a_journal_that_does_not_verify_is_reported_not_replayed(home: Path) -> None:
+    _history(home, sessions=2)
+    path = home / "journal.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b"Ada", b"Eve", 1) if b"Ada" in lines[3] else \
+        lines[3].replace(b'"actor":"', b'"actor":"x', 1)
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(RecordedHistoryError, match="does not verify at seq 4"):
+        recorded(home)
+    with pytest.raises(RecordedHistoryError, match="not a journal"):
+        recorded(home / "nothing-here")
+
+
+def test_variations_of_a_real_history_keep_the_guarantees(tmp_path_factory: pytest.
+                                                          TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("recorded")
+    (folder / "journal.jsonl").touch()
+    runs = recorded(_history(folder, sessions=3))
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(recorded_variants(runs))
+    def check(variant: list) -> None:  # type: ignore[type-arg]
+        assert check_history(variant) is None
+
+    check()
+
+
+def _pytest(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    where.mkdir(exist_ok=True)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", *args], cwd=where, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_the_plugin_checks_a_production_journal(home: Path, tmp_path: Path) -> None:
+    _history(home)
+    done = _pytest(tmp_path / "run", "--memoir-journal", str(home))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+    assert "memoir-journal: replayed" in done.stdout  # progress
+    bad = _pytest(tmp_path / "run", "--memoir-journal", str(tmp_path / "no-journal"))
+    assert bad.returncode != 0
+    errors = [line for line in bad.stderr.splitlines() if line.startswith("ERROR")]
+    assert errors == [f"ERROR: --memoir-journal: {tmp_path / 'no-journal'}: not a journal "
+                      "(no such file, nor a home with a journal.jsonl)"]
+
+
+def test_the_plugin_names_the_first_seq_that_breaks(home: Path, tmp_path: Path) -> None:
+    """A fold that depended on when a record was written (as a bug would) is caught at
+    the first run where replaying differs, and the failure says where."""
+    _history(home)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "conftest.py").write_text('''
+import memoir.testing.recorded as recorded
+
+real = recorded._digest
+calls = [0]
+
+
+def stamped(state):
+    # From the 11th run on, the live state and the fold no longer agree.
+    out = real(state)
+    calls[0] += 1
+    if calls[0] > 20:
+        out["when"] = calls[0] % 2
+    return out
+
+
+recorded._digest = stamped
+''', encoding="utf-8")
+    done = _pytest(run, "--memoir-journal", str(home))
+    assert done.returncode == 1
+    assert "the recorded history breaks a guarantee at seq" in done.stdout
+    assert "fold of the journal equals the live state" in done.stdout
