@@ -81,3 +81,13 @@ def test_the_recorded_history_example_runs_on_a_real_home(tmp_path: Path) -> Non
                           env={**os.environ, "MEMOIR_RECORDED": str(home)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+def test_the_state_machine_example_runs(tmp_path: Path) -> None:
+    code = _FENCE.findall(DOC.read_text(encoding="utf-8"))[2]
+    (tmp_path / "test_greeter.py").write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "test_greeter.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
