@@ -91,3 +91,13 @@ def test_the_state_machine_example_runs(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+def test_the_strategies_example_runs(tmp_path: Path) -> None:
+    code = _FENCE.findall(DOC.read_text(encoding="utf-8"))[3]
+    (tmp_path / "test_turns.py").write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "test_turns.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout

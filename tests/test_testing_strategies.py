@@ -1,0 +1,79 @@
+"""memoir.testing.strategies: each strategy draws what memoir accepts or refuses cleanly,
+and shrinks to a readable minimal example."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+import memoir
+from memoir.curator.plans import plan_from_data
+from memoir.errors import MemoirError
+from memoir.testing.strategies import command_sequences, curator_plans, hand_edits, turns
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FAST
+@given(turn=turns())
+def test_every_drawn_turn_is_recorded_or_refused_with_a_reason(turn: list[dict[str, Any]],
+                                                               tmp_path_factory: Any) -> None:
+    home = tmp_path_factory.mktemp("turns")
+    (home / "journal.jsonl").touch()
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\njournal:\n  durability: "
+                                      "never\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        session = mem.start_session()
+        try:
+            recorded = session.record_turn(turn)
+        except MemoirError as exc:
+            assert str(exc)  # refused, and says why
+        else:
+            assert recorded.turns  # type: ignore[attr-defined]
+
+
+@FAST
+@given(plan=curator_plans())
+def test_every_drawn_plan_parses_into_items_or_refusals(plan: dict[str, Any]) -> None:
+    try:
+        parsed, refusals = plan_from_data(plan, source="test")
+    except MemoirError as exc:
+        assert str(exc)
+    else:
+        assert parsed is not None and isinstance(refusals, list)
+
+
+@FAST
+@given(edit=hand_edits(), before=st.sampled_from(["", "Uses uv.", "Uses uv.\n§\nTabs."]))
+def test_hand_edits_are_text_to_text(edit: Any, before: str) -> None:
+    after = edit(before)
+    assert isinstance(after, str) and edit.__name__
+
+
+def test_turns_shrink_to_a_short_readable_turn() -> None:
+    smallest = find(turns(), lambda t: any(m["role"] == "tool" for m in t),
+                    settings=settings(database=None, max_examples=500))
+    assert [m["role"] for m in smallest] == ["user", "assistant", "tool", "assistant"]
+    assert len(repr(smallest)) < 400
+
+
+def test_command_sequences_shrink_to_the_one_command_that_matters() -> None:
+    smallest = find(command_sequences(), lambda cs: any(c["op"] == "revert_last" for c in cs),
+                    settings=settings(database=None, max_examples=500))
+    assert smallest == [{"op": "revert_last"}]
+
+
+def test_the_sequences_reach_every_kind_of_command() -> None:
+    seen: set[str] = set()
+
+    @settings(max_examples=150, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(command_sequences(max_size=5))
+    def collect(commands: list[dict[str, Any]]) -> None:
+        seen.update(c["op"] for c in commands)
+
+    collect()
+    assert seen == {"memory", "skill_manage", "record_turn", "hand_edit", "curator_pass",
+                    "new_session", "revert_last"}
