@@ -133,3 +133,23 @@ recorded._digest = stamped
     assert done.returncode == 1
     assert "the recorded history breaks a guarantee at seq" in done.stdout
     assert "fold of the journal equals the live state" in done.stdout
+
+
+def test_a_history_recorded_in_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """recorded() reads a journal kept in PostgreSQL, by URL or through the home that
+    points at it, and the history replays and checks as a file journal's does."""
+    from memoir.journal.postgres import PostgresJournal
+
+    home = tmp_path / "machine-a"
+    home.mkdir()
+    (home / "config.yaml").write_text(f"journal:\n  url: {pg_url}\nreviewers:\n  mode: off\n",
+                                      encoding="utf-8")
+    with memoir.open(home, journal=PostgresJournal(pg_url, create=True)) as mem:
+        session = mem.start_session()
+        session.call_tool("memory", {"action": "add", "target": "user", "content": "Name: Ada."})
+        head = mem.head
+    by_url = recorded(pg_url)
+    by_home = recorded(home)
+    assert [e.seq for r in by_url for e in r.events] == list(range(1, head + 1))
+    assert [r.events for r in by_home] == [r.events for r in by_url]
+    assert check_history(by_url) is None

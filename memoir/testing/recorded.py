@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import memoir
+from memoir.config import CONFIG_FILE, load_config
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import JournalCorrupted, MemoirError
 from memoir.events.types import Event, Payload
@@ -81,6 +82,9 @@ def _journal(source: str | os.PathLike[str] | Journal) -> Journal:
         return PostgresJournal(text)
     path = Path(text)
     if path.is_dir():
+        url = load_config(path).journal.url if (path / CONFIG_FILE).is_file() else None
+        if url:  # a home whose journal is a database
+            return PostgresJournal(url)
         path = path / "journal.jsonl"
     if not path.is_file():
         raise RecordedHistoryError(f"{text}: not a journal (no such file, nor a home with "
