@@ -82,9 +82,10 @@ def _journal(source: str | os.PathLike[str] | Journal) -> Journal:
         return PostgresJournal(text)
     path = Path(text)
     if path.is_dir():
-        url = load_config(path).journal.url if (path / CONFIG_FILE).is_file() else None
-        if url:  # a home whose journal is a database
-            return PostgresJournal(url)
+        if (path / CONFIG_FILE).is_file():
+            config = load_config(path)
+            if config.journal.url:  # a home whose journal is a database
+                return PostgresJournal(config.journal.url)
         path = path / "journal.jsonl"
     if not path.is_file():
         raise RecordedHistoryError(f"{text}: not a journal (no such file, nor a home with "
