@@ -11,7 +11,10 @@ order, so the rows and the ranking are the same.
 
 Ranking: FTS5's BM25 (higher is better here), times a recency weight of the session's
 last activity (``episodic.recency_weights``: 2.0 within 7 days, 1.5 within 30, 1.0
-within 90, 0.7 older — seed 004's defaults), best document per session.
+within 90, 0.7 older — seed 004's defaults), best document per session.  In hybrid
+recall (``episodic.semantic``, the semantic extra) the BM25 ranking and the ranking by
+cosine similarity of the messages' embeddings (:mod:`memoir.recall.vectors`, in the
+same file) are fused by reciprocal rank before the recency weight.
 
 Queries are cleaned as Hermes cleans them (spec §5.2): at most 2,048 characters,
 balanced "phrases" kept, FTS5 operators stripped, a dangling AND/OR/NOT dropped, and a
