@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 import memoir
 from memoir.curator.plans import plan_from_data
 from memoir.errors import MemoirError
-from memoir.testing.strategies import command_sequences, curator_plans, hand_edits, turns
+from memoir.testing.strategies import (
+    apply_commands,
+    command_sequences,
+    curator_plans,
+    hand_edits,
+    turns,
+)
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -80,3 +86,24 @@ def test_the_sequences_reach_every_kind_of_command() -> None:
     collect()
     assert seen == {"memory", "skill_manage", "record_turn", "hand_edit", "curator_pass",
                     "new_session", "revert_last"}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(commands=command_sequences(max_size=12))
+def test_any_command_sequence_keeps_the_guarantees(commands: list[dict[str, Any]],
+                                                   tmp_path_factory: Any) -> None:
+    """Carried out on a real home, any sequence leaves it consistent: the fold of its
+    journal is its live state, its files are what that state renders, it verifies."""
+    from memoir.projections.state import State
+    from memoir.testing.recorded import unprojected, visible_state
+
+    home = tmp_path_factory.mktemp("sequence")
+    (home / "journal.jsonl").touch()
+    (home / "config.yaml").write_text("reviewers:\n  mode: off\njournal:\n  durability: "
+                                      "never\nepisodic:\n  semantic: off\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        results = apply_commands(mem, commands)
+        assert len(results) == len(commands)
+        assert visible_state(State().apply_all(mem.events())) == visible_state(mem.state)
+        assert unprojected(mem) == []
+        assert mem.verify().records == mem.head

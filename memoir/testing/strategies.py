@@ -12,25 +12,30 @@ so a failing example shrinks to a few short, named things.
 * :func:`hand_edits` - a function from a MEMORY.md / USER.md text to the text a person
   saved: an entry added, removed or changed, blank lines, a stray delimiter.
 * :func:`command_sequences` - lists of commands (``{"op": ...}``) over all of them,
-  with reverts and curator passes, for a driver of your own or :class:`~memoir.testing.
-  machine.HomeMachine`'s operations.
+  with reverts and curator passes; :func:`apply_commands` carries them out on a home.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
+import memoir
+from memoir.curator.passes import run_pass
+from memoir.curator.plans import plan_from_data
+from memoir.errors import MemoirError
+from memoir.oversight.revert import revert_run
 from memoir.testing import memory_commands, memory_texts
 from memoir.testing.machine import SKILL_NAMES, skill_manage_calls
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["command_sequences", "curator_plans", "hand_edits", "turns"]
+__all__ = ["apply_commands", "command_sequences", "curator_plans", "hand_edits", "turns"]
 
 _TOOLS = ("terminal", "read_file", "web_search", "memory")
 _ERRORS = ("psql: could not connect to server: Connection refused",
@@ -140,3 +145,51 @@ def command_sequences(*, max_size: int = 20) -> SearchStrategy[list[dict[str, An
         st.just({"op": "revert_last"}),
     )
     return st.lists(command, max_size=max_size)
+
+
+def apply_commands(home: memoir.Memoir, commands: Iterable[dict[str, Any]]) -> list[Any]:
+    """Carry out :func:`command_sequences`' commands on ``home``, in a session of their
+    own (``new_session`` ends it and starts another); what each gave, in order: a tool's
+    result, a recorded turn, a run id, or the :class:`~memoir.errors.MemoirError` that
+    refused it (memoir refusing a bad command is an outcome here, not a failure)."""
+    session = home.start_session()
+    out: list[Any] = []
+    for command in commands:
+        op = command["op"]
+        try:
+            if op in ("memory", "skill_manage"):
+                out.append(session.call_tool(op, command["args"]))
+            elif op == "record_turn":
+                out.append(session.record_turn(command["messages"]))
+            elif op == "new_session":
+                session.end()
+                session = home.start_session()
+                out.append(session.id)
+            elif op == "hand_edit":
+                out.append(_hand_edit(home, command["target"], command["edit"]))
+            elif op == "curator_pass":
+                plan, refusals = plan_from_data(command["plan"], source="test")
+                out.append(run_pass(home, plan=plan, plan_refusals=refusals))
+            elif op == "revert_last":
+                runs = sorted(home.state.runs.values(), key=lambda r: r.first_seq)
+                out.append(revert_run(home, runs[-1].id).run_id if runs else None)
+            else:
+                raise ValueError(f"unknown command {op!r}")
+        except MemoirError as refused:
+            out.append(refused)
+    with contextlib.suppress(MemoirError):
+        session.end()
+    return out
+
+
+def _hand_edit(home: memoir.Memoir, target: str, edit: Callable[[str], str]) -> Any:
+    home.flush()
+    path = home.home / "memories" / target
+    before = path.read_text(encoding="utf-8") if path.is_file() else ""
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(edit(before), encoding="utf-8", newline="")
+    try:
+        return home.adopt(force=True)[0]
+    except MemoirError:
+        home.rebuild()  # refused: the file goes back to what the journal says
+        raise
