@@ -163,8 +163,12 @@ class Projector:
 
     def flush(self) -> None:
         """Write the files owed, now; raise what writing them raised (the journal is
-        unaffected: the next open or flush writes them)."""
+        unaffected: the next open or flush writes them).  A pass the background writer
+        had already begun is waited for: once flush returns, nothing writes the files
+        until the next commit."""
         self.project()
+        if self._writer is not None:
+            self._writer.wait_idle()
 
     def close(self, *, flush: bool = True) -> None:
         """Stop the writer thread and write what is owed (a failure is logged: the
@@ -334,6 +338,7 @@ class _Writer:
         self._cv = threading.Condition(threading.Lock())
         self._wanted = False
         self._stopped = False
+        self._busy = False  # a pass is being written
         self._thread: threading.Thread | None = None
         self.error: Exception | None = None
 
@@ -369,7 +374,22 @@ class _Writer:
             if self._stopped:
                 return False
             self._wanted = False
+            self._busy = True
             return True
+
+    def done(self) -> None:
+        """The pass :meth:`next_job` started is written (or failed)."""
+        with self._cv:
+            self._busy = False
+            self._cv.notify_all()
+
+    def wait_idle(self) -> None:
+        """Wait until no pass is being written (from any thread but the writer's)."""
+        if self._thread is threading.current_thread():
+            return
+        with self._cv:
+            while self._busy:
+                self._cv.wait()
 
     def retry_later(self) -> None:
         with self._cv:
@@ -394,6 +414,7 @@ def _writer_main(ref: weakref.ReferenceType[Projector], writer: _Writer) -> None
     while writer.next_job():
         projector = ref()
         if projector is None:
+            writer.done()
             return
         try:
             projector.project()
@@ -404,6 +425,9 @@ def _writer_main(ref: weakref.ReferenceType[Projector], writer: _Writer) -> None
             log.error("projection.write_failed", home=str(projector.materializer.home),
                       error=str(exc), retry_in_seconds=backoff)
             writer.retry_later()
+            writer.done()  # a flush does not wait through the backoff
             time.sleep(backoff)
             backoff = min(backoff * 2, 5.0)
+        finally:
+            writer.done()
         del projector

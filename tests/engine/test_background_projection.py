@@ -274,3 +274,35 @@ def test_files_ahead_of_the_journal_are_brought_back_by_the_writer(home: Path) -
     assert (home / "memories/MEMORY.md").read_text() == "one\n§\ntwo"
     assert mem.materializer.seq == mem.head
     mem.close()
+
+
+def test_flush_waits_for_a_pass_the_writer_had_begun(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flush writes what is owed and also waits for the background writer's pass in
+    flight: once it returns, nothing writes the files (the demo once deleted memories/
+    right after a flush and met the writer's temporary file there)."""
+    from memoir.engine.projector import Projector
+
+    real = Projector.project
+    entered, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def project(self: Projector) -> None:
+        if threading.current_thread().name == "memoir-projector":
+            entered.set()
+            release.wait(timeout=60)
+            real(self)
+            order.append("writer's pass written")
+        else:
+            real(self)
+            release.set()  # the writer goes on while the flush waits for it
+
+    monkeypatch.setattr(Projector, "project", project)
+    home = tmp_path / "home"
+    with memoir.open(home) as mem:
+        mem.start_session().call_tool("memory", {"action": "add", "target": "memory",
+                                                 "content": "The build uses make."})
+        assert entered.wait(timeout=60)  # the writer's pass has begun
+        mem.flush()
+        order.append("flush returned")
+    assert order == ["writer's pass written", "flush returned"]
