@@ -34,7 +34,7 @@ from memoir.projections.state import State
 from memoir.recall.index import index_of
 from memoir.recall.relevance import MeaningScorer, SkillScorer
 from memoir.recall.semantic import recall_mode, shared_encoder
-from memoir.skills.model import description_of
+from memoir.skills.model import description_of, parse_frontmatter
 
 __all__ = ["Procedural", "Prompt", "build_prompt", "by_meaning", "message_hash", "skills_index"]
 
@@ -103,24 +103,34 @@ class Procedural:
     def __init__(self, state: State, *, by_meaning: bool = False) -> None:
         self.index = skills_index(state)
         self.records = {n: r for n, r in state.skills.skills.items() if not r.archived}
-        self.meaning: MeaningScorer | None = None
-        self.scorer = SkillScorer({
-            n: f"{n} {n.replace('-', ' ')} {description_of(r.content)} {r.content}"
-            for n, r in self.records.items()})
-        if by_meaning:
-            self.meaning = MeaningScorer({
-                n: f"{n.replace('-', ' ')}: {description_of(r.content)}\n"
-                   f"{_body(r.content)}" for n, r in self.records.items()},
-                shared_encoder())
+        self.by_meaning = by_meaning
+        self._scorer: SkillScorer | MeaningScorer | None = None
+
+    @property
+    def scorer(self) -> SkillScorer | MeaningScorer:
+        """The scorer in use, built on the first prompt (an MCP server's instructions
+        need only the index: they embed nothing)."""
+        if self._scorer is None:
+            if self.by_meaning:
+                self._scorer = MeaningScorer({
+                    n: f"{n.replace('-', ' ')}: {description_of(r.content)}\n"
+                       f"{parse_frontmatter(r.content)[1].strip()}"
+                    for n, r in self.records.items()}, shared_encoder())
+            else:
+                self._scorer = SkillScorer({
+                    n: f"{n} {n.replace('-', ' ')} {description_of(r.content)} {r.content}"
+                    for n, r in self.records.items()})
+        return self._scorer
 
     def top(self, message: str, config: ProceduralConfig) -> Sequence[tuple[str, float]]:
         """The skills relevant to ``message``, best first."""
-        if self.meaning is not None:
-            return self.meaning.top(message, limit=config.max_skills_injected,
-                                    threshold=config.semantic_threshold,
-                                    margin=config.semantic_margin)
-        return self.scorer.top(message, limit=config.max_skills_injected,
-                               threshold=config.relevance_threshold)
+        scorer = self.scorer
+        if isinstance(scorer, MeaningScorer):
+            return scorer.top(message, limit=config.max_skills_injected,
+                              threshold=config.semantic_threshold,
+                              margin=config.semantic_margin)
+        return scorer.top(message, limit=config.max_skills_injected,
+                          threshold=config.relevance_threshold)
 
 
 def by_meaning(config: Config) -> bool:
@@ -128,15 +138,6 @@ def by_meaning(config: Config) -> bool:
     setting = config.procedural.relevance
     return setting == "semantic" or (
         setting == "auto" and recall_mode(config.episodic.semantic) == "hybrid")
-
-
-def _body(content: str) -> str:
-    """A SKILL.md without its frontmatter."""
-    if content.startswith("---"):
-        end = content.find("\n---", 3)
-        if end != -1:
-            return content[end + 4:].strip()
-    return content
 
 
 _FENCE_NOTE = ("[System note: recalled context from earlier sessions with this user — "
@@ -196,7 +197,7 @@ def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_s
                 session_id=session_id, message_hash=digest,
                 hits=tuple(RecalledHit(**h) for h in hits),
                 skills=tuple(RecalledSkill(name=n, score=round(v, 6)) for n, v in chosen)
-                if procedural.meaning is not None else None)
+                if procedural.by_meaning else None)
             events, _ = engine.commit(lambda _s: Decision(events=[payload]),
                                       by=Caller(actor="system", session=session_id))
             recalled_at = events[0].seq

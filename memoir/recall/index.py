@@ -248,17 +248,16 @@ class SearchIndex:
         """The recall in effect: ``hybrid`` or ``bm25`` (see :func:`recall_mode`)."""
         return recall_mode(self.engine.config.episodic.semantic)
 
-    def sync(self, progress: Callable[[int], None] | None = None) -> int:
+    def sync(self) -> int:
         """Index the session events appended since the last sync, and in hybrid recall
-        embed the documents that have no vector yet (``progress`` is called with the
-        count embedded so far); how many events.  A handle opened read-only writes
-        nothing: it searches the index as it is."""
+        embed the documents that have no vector yet; how many events.  A handle opened
+        read-only writes nothing: it searches the index as it is."""
         if self.engine.readonly and self._scratch is None:
             return 0
         count = self._sync_text()
         if self.mode == "hybrid" and self._embedded != self._synced:
             with self._lock:
-                self._vector_index().sync(self._connect(), progress)
+                self._vector_index().sync(self._connect())
                 self._embedded = self._synced
         return count
 

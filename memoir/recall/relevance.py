@@ -114,21 +114,16 @@ class MeaningScorer:
         keys = [(encoder.version, hashlib.blake2b(texts[n].encode(), digest_size=16).digest())
                 for n in self.names]
         with _VECTORS_LOCK:
-            todo = [i for i, key in enumerate(keys) if key not in _VECTORS]
+            found = [_VECTORS.get(key) for key in keys]
+        todo = [i for i, vector in enumerate(found) if vector is None]
         if todo:
             made = encoder.encode([texts[self.names[i]] for i in todo])
             with _VECTORS_LOCK:
                 if len(_VECTORS) + len(todo) > _VECTORS_MAX:
                     _VECTORS.clear()
                 for row, i in enumerate(todo):
-                    _VECTORS[keys[i]] = made[row]
-        with _VECTORS_LOCK:
-            rows = [_VECTORS.get(key) for key in keys]
-        fallback = encoder.encode([texts[self.names[i]] for i, r in enumerate(rows)
-                                   if r is None]) if any(r is None for r in rows) else []
-        filled = iter(fallback)
-        self.matrix = np.array([r if r is not None else next(filled) for r in rows],
-                               dtype=np.float32).reshape(len(self.names), encoder.dim)
+                    found[i] = _VECTORS[keys[i]] = made[row]
+        self.matrix = np.array(found, dtype=np.float32).reshape(len(self.names), encoder.dim)
 
     def top(self, message: str, *, limit: int = 3, threshold: float = 0.25,
             margin: float = 0.05) -> Sequence[tuple[str, float]]:

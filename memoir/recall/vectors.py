@@ -18,7 +18,6 @@ are added) and ranks documents by cosine similarity with the query's vector.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from typing import Any
 
 from memoir.recall.semantic import Encoder
@@ -47,8 +46,7 @@ class VectorIndex:
         self._matrix: Any = np.zeros((0, encoder.dim), dtype=np.float32)
         self._loaded: tuple[int, int] = (-1, -1)  # (largest doc, removals) in memory
 
-    def sync(self, db: sqlite3.Connection,
-             progress: Callable[[int], None] | None = None) -> int:
+    def sync(self, db: sqlite3.Connection) -> int:
         """Embed the documents that have no vector; how many.  Vectors of another model
         are dropped first."""
         self._check_model(db)
@@ -75,8 +73,6 @@ class VectorIndex:
             if not rows:
                 return done
             done += len(rows)
-            if progress is not None:
-                progress(done)
 
     def _check_model(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = 'vector_model'").fetchone()
