@@ -66,6 +66,7 @@ COMMANDS: dict[str, str] = {
     "backup": "memoir.commands.backup:backup",
     "restore": "memoir.commands.backup:restore",
     "mcp": "memoir.commands.mcp:mcp",
+    "ui": "memoir.commands.ui:ui",
     "import": "memoir.commands.hermes:import_group",
     "export": "memoir.commands.hermes:export_group",
     "hermes": "memoir.commands.hermes:hermes_group",

@@ -33,8 +33,9 @@ _EXTRAS = {
     "postgres": ["psycopg[binary]>=3.1"],
     "llm": ["openai>=1.40"],
     "watch": ["watchfiles>=0.21"],
+    "ui": ["starlette>=0.37", "uvicorn>=0.29"],
     "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9",
-             "hatchling>=1.26"],
+             "playwright>=1.40", "hatchling>=1.26"],
 }
 
 

@@ -59,6 +59,7 @@ LAYER_OF: dict[str, str] = {
     "memoir.cli": "edges",
     "memoir.commands": "edges",
     "memoir.integrations": "edges",
+    "memoir.web": "edges",
 
     "memoir.testing": "edges",
     "memoir.sdk": "edges",
@@ -79,6 +80,7 @@ SIDEWAYS = {
     ("memoir.cli", "memoir.commands"),
 
     ("memoir.commands", "memoir.integrations"),
+    ("memoir.commands", "memoir.web"),
 }
 #: Modules allowed to import memoir modules inside functions (the CLI loads commands
 #: on use, so `memoir --version` stays fast).

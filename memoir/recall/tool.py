@@ -59,10 +59,12 @@ def _store(engine: Home) -> TranscriptStore:
     return TranscriptStore.of(engine, readonly=True)
 
 
-def read_session(engine: Home, session_id: str, *, tools: bool = False) -> dict[str, Any]:
-    """A session's metadata, summary and messages (first 20 and last 10 when longer).
-    ``tools``: also the assistant's tool calls and the tool results (for a person
-    reading the session; the model's session_search keeps to what was said)."""
+def read_session(engine: Home, session_id: str, *, tools: bool = False,
+                 whole: bool = False) -> dict[str, Any]:
+    """A session's metadata, summary and messages (first 20 and last 10 when longer,
+    every one with ``whole``).  ``tools``: also the assistant's tool calls and the tool
+    results (for a person reading the session; the model's session_search keeps to
+    what was said)."""
     info = engine.state.sessions.get(session_id)
     if info is None:
         raise NotFoundError(f"no session {session_id!r}")
@@ -76,7 +78,7 @@ def read_session(engine: Home, session_id: str, *, tools: bool = False) -> dict[
                      if m.role in ("user", "assistant") or (tools and m.role == "tool")]
         else:
             summary = getattr(data, "summary", "") or summary
-    truncated = len(refs) > _READ_HEAD + _READ_TAIL
+    truncated = not whole and len(refs) > _READ_HEAD + _READ_TAIL
     shown = refs[:_READ_HEAD] + refs[-_READ_TAIL:] if truncated else refs
     store = _store(engine)
     messages = []

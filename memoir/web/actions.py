@@ -1,0 +1,126 @@
+"""The few things a person may do from the web view, each one journaled run whose
+actor is ``user``: revert a run (a dry run first), pin or unpin a skill, accept or
+reject a skill candidate, approve or reject a pending write.  The same functions as the
+CLI's commands; the page adds nothing to what they decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from memoir.api import Memoir
+from memoir.engine.commit import Caller, Decision
+from memoir.errors import ValidationError
+from memoir.events.types import Event
+from memoir.ids import short_id
+from memoir.insights.pipeline import accept_candidate, reject_candidate
+from memoir.oversight.approvals import approve, reject
+from memoir.oversight.revert import RevertConflict, RevertPlan, revert_run
+from memoir.skills.guards import pin_events, unpin_events
+from memoir.web.timeline import event_row
+
+__all__ = ["act"]
+
+#: The actor of every write made through the page.
+PERSON = "user"
+
+
+def _plan(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
+    return {
+        "dry_run": dry_run, "target": plan.target,
+        "run": None if dry_run else plan.run_id,
+        "compensations": [{"type": p.TYPE, "data": msgspec.to_builtins(p)}
+                          for p in plan.compensations],
+        "conflicts": [{"entity": c.entity, "seqs": list(c.seqs)} for c in plan.conflicts],
+        "reverted": list(plan.reverted), "skipped": list(plan.skipped),
+        "unsupported": dict(plan.unsupported),
+        "seqs": [e.seq for e in plan.events],
+        "events": [event_row(e) for e in plan.events],
+    }
+
+
+def _revert(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
+    target = _text(body, "run")
+    dry_run = body.get("dry_run", True)
+    if not isinstance(dry_run, bool):
+        raise ValidationError("'dry_run' must be true or false")
+    try:
+        plan = revert_run(home, target, dry_run=dry_run, actor=PERSON)
+    except RevertConflict as exc:
+        return {"conflict": True, "error": str(exc), **_plan(exc.plan, True)}
+    return _plan(plan, dry_run)
+
+
+def _skill(home: Memoir, body: dict[str, Any], pin: bool) -> dict[str, Any]:
+    name = _text(body, "name")
+    verb = "pin" if pin else "unpin"
+    run = short_id("ui-")
+    build = pin_events if pin else unpin_events
+    events, _ = home.commit(lambda state: Decision(events=build(state, name, actor=PERSON)),
+                            by=Caller(actor=PERSON, run=run, run_kind="ui",
+                                      run_summary=f"{verb} skill {name}"))
+    return _written(run, events, name=name, pinned=pin)
+
+
+def _written(run: str | None, events: list[Event], **extra: Any) -> dict[str, Any]:
+    return {"run": run if events else None, "seqs": [e.seq for e in events],
+            "events": [event_row(e) for e in events], **extra}
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"'{key}' must be a non-empty string")
+    return value.strip()
+
+
+def _ids(body: dict[str, Any]) -> list[str]:
+    ids = body.get("ids")
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
+        raise ValidationError("'ids' must be a non-empty list of pending write ids")
+    return ids
+
+
+def _accept(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
+    name = body.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ValidationError("'name' must be a string")
+    run, skill = accept_candidate(home, _text(body, "signature"), name=name or None)
+    return {"run": run, "skill": skill}
+
+
+def _reject_candidate(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise ValidationError("'reason' must be a string")
+    return {"run": reject_candidate(home, _text(body, "signature"), reason)}
+
+
+def _approve(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
+    done = approve(home, _ids(body), actor=PERSON)
+    return {"approved": [{"id": a.pending_id, "success": a.success, "result": a.result}
+                         for a in done]}
+
+
+def _reject_pending(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise ValidationError("'reason' must be a string")
+    return {"rejected": reject(home, _ids(body), actor=PERSON, reason=reason)}
+
+
+ACTIONS = {
+    "revert": _revert,
+    "pin": lambda home, body: _skill(home, body, True),
+    "unpin": lambda home, body: _skill(home, body, False),
+    "candidate/accept": _accept,
+    "candidate/reject": _reject_candidate,
+    "pending/approve": _approve,
+    "pending/reject": _reject_pending,
+}
+
+
+def act(home: Memoir, action: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Carry out ``action`` (a key of :data:`ACTIONS`) with the request's JSON body."""
+    return ACTIONS[action](home, body)

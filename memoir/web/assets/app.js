@@ -1,0 +1,477 @@
+// memoir ui: the page. Plain DOM, no framework, nothing fetched but this server's API.
+// Every text from the home (memory entries, skills, transcripts) is untrusted: it is
+// only ever put on the page as text nodes, never as markup.
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="memoir-token"]').content;
+const main = document.getElementById("main");
+let status = { head: 0, readonly: false };
+let current = { page: "", params: new URLSearchParams(), refresh: null };
+
+// -- building the page ---------------------------------------------------------------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function show(...nodes) {
+  main.replaceChildren(...nodes.flat());
+}
+
+function toast(text, bad) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.className = bad ? "toast bad" : "toast";
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+function when(ts) {
+  return ts ? ts.slice(0, 19).replace("T", " ") : "-";
+}
+
+function link(hash, text, attrs) {
+  return h("a", { href: hash, ...(attrs || {}) }, text);
+}
+
+function runLink(run) {
+  return run ? link(`#/item/${encodeURIComponent(run)}`, run, { class: "mono" }) : "-";
+}
+
+function sessionLink(session) {
+  return session ? link(`#/session/${encodeURIComponent(session)}`, session, { class: "mono" }) : "-";
+}
+
+function table(headers, rows, attrs) {
+  return h("table", attrs || {},
+    h("thead", {}, h("tr", {}, headers.map((x) => h("th", {}, x)))),
+    h("tbody", {}, rows));
+}
+
+// -- talking to the server -------------------------------------------------------------
+
+async function get(path) {
+  const response = await fetch(path, { credentials: "same-origin" });
+  const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  return body;
+}
+
+async function act(action, body) {
+  const response = await fetch(`/api/act/${action}`, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-Memoir-Token": TOKEN },
+    body: JSON.stringify(body),
+  });
+  const result = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok && !result.conflict) throw new Error(result.error || `HTTP ${response.status}`);
+  return result;
+}
+
+function failed(error) {
+  show(h("div", { class: "error", id: "error" }, String(error.message || error)));
+}
+
+// -- diffs -------------------------------------------------------------------------------
+
+function diffView(text, mode) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  if (mode === "unified") {
+    return h("pre", { class: "diff unified" }, lines.map((line) => {
+      const kind = line.startsWith("+++") || line.startsWith("---") ? "meta"
+        : line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add"
+        : line.startsWith("-") ? "del" : "ctx";
+      return h("div", { class: kind }, line || " ");
+    }));
+  }
+  // Side by side: removed lines on the left, added on the right, paired in order.
+  const rows = [];
+  let left = [], right = [];
+  const flush = () => {
+    for (let i = 0; i < Math.max(left.length, right.length); i++) {
+      rows.push(h("tr", {},
+        h("td", { class: left[i] !== undefined ? "del" : "none" }, left[i] ?? ""),
+        h("td", { class: right[i] !== undefined ? "add" : "none" }, right[i] ?? "")));
+    }
+    left = []; right = [];
+  };
+  for (const line of lines) {
+    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    if (line.startsWith("@@")) { flush(); rows.push(h("tr", { class: "hunk" }, h("td", { colspan: 2 }, line))); continue; }
+    if (line.startsWith("-")) { left.push(line.slice(1)); continue; }
+    if (line.startsWith("+")) { right.push(line.slice(1)); continue; }
+    flush();
+    rows.push(h("tr", {}, h("td", { class: "ctx" }, line.slice(1)), h("td", { class: "ctx" }, line.slice(1))));
+  }
+  flush();
+  return h("table", { class: "diff split" }, h("tbody", {}, rows));
+}
+
+function filesView(files) {
+  if (!files.length) return h("p", { class: "quiet" }, "No projected file changed (the run changed state only, or nothing).");
+  let mode = localStorage.getItem("memoir.diff") || "split";
+  const box = h("div", { class: "files" });
+  const draw = () => box.replaceChildren(...files.map((f) =>
+    h("section", { class: "file" }, h("h3", { class: "mono" }, f.path), diffView(f.diff, mode))));
+  const toggle = h("button", { id: "diff-mode", onclick: () => {
+    mode = mode === "split" ? "unified" : "split";
+    localStorage.setItem("memoir.diff", mode);
+    toggle.textContent = mode === "split" ? "Unified view" : "Side-by-side view";
+    draw();
+  } }, mode === "split" ? "Unified view" : "Side-by-side view");
+  draw();
+  return h("div", {}, toggle, box);
+}
+
+function recordsView(records) {
+  return h("ol", { class: "records" }, records.map((r) =>
+    h("li", {}, h("details", {},
+      h("summary", {}, h("span", { class: "mono" }, `#${r.seq}`), " ", when(r.ts), " ", h("b", {}, r.actor), " ", r.summary),
+      h("pre", { class: "json" }, JSON.stringify(r.data, null, 2))))));
+}
+
+// -- timeline ----------------------------------------------------------------------------
+
+const FILTERS = [["q", "text"], ["actor", "actor or who"], ["kind", "kind"], ["session", "session"],
+  ["since", "since (date)"], ["until", "until (date)"]];
+
+async function timelinePage(params) {
+  const form = h("form", { class: "filters", id: "filters", onsubmit: (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name] of FILTERS) { const v = form.elements[name].value.trim(); if (v) next.set(name, v); }
+    if (form.elements.all.checked) next.set("all", "1");
+    location.hash = `#/timeline?${next}`;
+  } },
+  FILTERS.map(([name, label]) => h("input", { name, placeholder: label, value: params.get(name) || "" })),
+  h("label", {}, h("input", { type: "checkbox", name: "all", checked: params.get("all") === "1" }), " telemetry"),
+  h("button", { type: "submit" }, "Filter"));
+  const body = h("tbody", { id: "timeline-rows" });
+  const more = h("button", { id: "more", hidden: true }, "Older…");
+  let next = null;
+  const load = async (before) => {
+    const query = new URLSearchParams(params);
+    if (before) query.set("before", before);
+    const page = await get(`/api/timeline?${query}`);
+    if (!before) body.replaceChildren();
+    for (const item of page.items) body.append(timelineRow(item));
+    next = page.next;
+    more.hidden = next === null;
+    if (!page.items.length && !before) body.append(h("tr", {}, h("td", { colspan: 6, class: "quiet" }, "Nothing matches.")));
+  };
+  more.addEventListener("click", () => load(next).catch(failed));
+  await load(null);
+  show(h("h1", {}, "Timeline"), form,
+    h("table", { class: "timeline" }, h("thead", {}, h("tr", {},
+      ["When", "Who", "Kind", "Session", "What", "Events"].map((x) => h("th", {}, x)))), body), more);
+  current.refresh = params.toString() ? null : () => load(null);
+}
+
+function timelineRow(item) {
+  const reverted = item.reverted_by ? h("span", { class: "tag" }, `reverted by ${item.reverted_by}`) : null;
+  return h("tr", { class: "item", "data-id": item.id },
+    h("td", { class: "mono" }, when(item.ts)),
+    h("td", {}, h("span", { class: `who who-${item.who.replace(/\W/g, "")}` }, item.who),
+      item.who !== item.actor ? h("span", { class: "quiet" }, ` ${item.actor}`) : null),
+    h("td", {}, item.kind),
+    h("td", {}, sessionLink(item.session)),
+    h("td", {}, link(`#/item/${encodeURIComponent(item.id)}`, item.summary || item.id), " ", reverted),
+    h("td", { class: "num" }, item.events));
+}
+
+async function itemPage(id) {
+  const item = await get(`/api/item/${encodeURIComponent(id)}`);
+  const revertBox = h("div", { id: "revert-box" });
+  const canRevert = item.run && !status.readonly;
+  show(h("h1", {}, item.run ? `Run ${item.run}` : `Record #${item.first_seq}`),
+    h("dl", { class: "facts" },
+      h("dt", {}, "who"), h("dd", {}, `${item.who} (${item.actor})`),
+      h("dt", {}, "kind"), h("dd", {}, item.kind),
+      h("dt", {}, "when"), h("dd", {}, when(item.ts)),
+      h("dt", {}, "session"), h("dd", {}, sessionLink(item.session)),
+      h("dt", {}, "seqs"), h("dd", {}, `${item.first_seq}–${item.last_seq} (${item.events} record(s))`),
+      h("dt", {}, "summary"), h("dd", {}, item.summary),
+      item.reverted_by ? [h("dt", {}, "reverted by"), h("dd", {}, runLink(item.reverted_by))] : null,
+      item.reverts ? [h("dt", {}, "reverts"), h("dd", {}, runLink(item.reverts))] : null),
+    canRevert ? h("button", { id: "revert", onclick: () => previewRevert(item.run, revertBox) }, "Revert this run…") : null,
+    revertBox,
+    h("h2", {}, "What it changed"), filesView(item.files),
+    h("h2", {}, "Records"), recordsView(item.records));
+}
+
+async function previewRevert(run, box) {
+  try {
+    const plan = await act("revert", { run, dry_run: true });
+    const lines = plan.compensations.map((c) => h("li", { class: "mono" }, `${c.type} ${c.data.name || c.data.entry_id || ""}`));
+    const conflicts = plan.conflicts.map((c) => h("li", {}, `${c.entity} changed again at seq ${c.seqs.join(", ")}`));
+    box.replaceChildren(h("div", { class: "preview", id: "revert-preview" },
+      h("h3", {}, "Dry run: reverting would append"),
+      lines.length ? h("ul", {}, lines) : h("p", {}, "no compensating record"),
+      conflicts.length ? [h("p", { class: "bad" }, "Conflicts: later runs changed the same things, so the revert is refused:"), h("ul", {}, conflicts)] : null,
+      h("button", { id: "revert-confirm", class: "danger", disabled: conflicts.length > 0 || !lines.length,
+        onclick: () => confirmRevert(run, box) }, "Confirm revert"),
+      h("button", { onclick: () => box.replaceChildren() }, "Cancel")));
+  } catch (error) { toast(error.message, true); }
+}
+
+async function confirmRevert(run, box) {
+  try {
+    const result = await act("revert", { run, dry_run: false });
+    if (result.conflict) { toast(result.error, true); return; }
+    box.replaceChildren(h("p", { class: "ok", id: "revert-done" }, `Reverted as run `, runLink(result.run),
+      ` (${result.seqs.length} record(s) appended).`));
+    toast(`reverted ${run} as ${result.run}`);
+  } catch (error) { toast(error.message, true); }
+}
+
+// -- memory ------------------------------------------------------------------------------
+
+async function memoryPage(params) {
+  const query = new URLSearchParams();
+  if (params.get("seq")) query.set("seq", params.get("seq"));
+  if (params.get("at")) query.set("at", params.get("at"));
+  const view = await get(`/api/memory?${query}`);
+  const past = view.seq !== view.head;
+  const seqInput = h("input", { type: "number", name: "seq", id: "seq", min: 0, max: view.head, value: view.seq });
+  const slider = h("input", { type: "range", id: "seq-range", min: 0, max: view.head, value: view.seq,
+    oninput: () => { seqInput.value = slider.value; }, onchange: () => { location.hash = `#/memory?seq=${slider.value}`; } });
+  const at = h("input", { name: "at", id: "at", placeholder: "or a date: 2026-11-01, 2 days ago" });
+  const form = h("form", { class: "timecontrol", onsubmit: (e) => {
+    e.preventDefault();
+    location.hash = at.value.trim() ? `#/memory?at=${encodeURIComponent(at.value.trim())}` : `#/memory?seq=${seqInput.value}`;
+  } }, "As of seq ", seqInput, slider, at, h("button", { type: "submit" }, "Show"),
+  past ? link("#/memory", "back to now") : null);
+  const sections = ["memory", "user"].map((target) => {
+    const rows = view.entries[target].map((e) => h("tr", { "data-entry": e.id },
+      h("td", { class: "entry" }, e.text),
+      h("td", { class: "blame", "data-blame": e.id }, "…"),
+      h("td", {}, h("button", { class: "small", onclick: (ev) => entryHistory(target, e.id, ev.target) }, "history"))));
+    return h("section", { id: `target-${target}` },
+      h("h2", {}, target === "memory" ? "MEMORY.md" : "USER.md",
+        h("span", { class: "quiet" }, ` ${view.entries[target].length} entries, ${view.chars[target]} chars`)),
+      rows.length ? table(["Entry", "Written by", ""], rows, { class: "entries" }) : h("p", { class: "quiet" }, "empty"));
+  });
+  const blocks = h("details", { class: "blocks", open: past },
+    h("summary", {}, past ? `The prompt blocks a session pinned at seq ${view.seq} saw` : "The prompt blocks a session starting now sees"),
+    ["memory", "user"].map((k) => view.blocks[k] ? h("pre", { class: "block", id: `block-${k}` }, view.blocks[k]) : h("p", { class: "quiet" }, `${k}: no block`)));
+  show(h("h1", {}, past ? `Memory as of seq ${view.seq}` : "Memory now"), form, sections, blocks);
+  for (const target of ["memory", "user"]) {
+    get(`/api/memory/blame?target=${target}&seq=${view.seq}`).then((blame) => {
+      for (const cell of document.querySelectorAll(`#target-${target} [data-blame]`)) {
+        const o = blame.origins[cell.dataset.blame];
+        cell.replaceChildren(o ? h("span", {}, h("b", {}, o.who), ` ${when(o.ts)} `, runLink(o.run || `seq-${o.seq}`), " ", sessionLink(o.session))
+          : h("span", { class: "quiet" }, "older than the blame reads"));
+      }
+    }).catch((e) => toast(e.message, true));
+  }
+  current.refresh = past ? null : () => memoryPage(params);
+}
+
+async function entryHistory(target, id, button) {
+  const rows = await get(`/api/memory/history?target=${target}&id=${encodeURIComponent(id)}`);
+  const cell = button.closest("tr").querySelector(".entry");
+  cell.append(h("ol", { class: "history" }, rows.map((r) => h("li", {}, `#${r.seq} ${when(r.ts)} ${r.actor} ${r.type}: `,
+    r.data.text || r.data.previous || "", " ", runLink(r.run)))));
+  button.disabled = true;
+}
+
+// -- skills ------------------------------------------------------------------------------
+
+async function skillsPage() {
+  const [skills, passes] = await Promise.all([get("/api/skills"), get("/api/curator")]);
+  const rows = skills.map((s) => h("tr", { "data-skill": s.name, class: s.archived ? "archived" : "" },
+    h("td", {}, link(`#/skill/${encodeURIComponent(s.name)}`, s.name)),
+    h("td", {}, s.category || "-"), h("td", {}, s.state), h("td", {}, s.provenance), h("td", {}, s.created_by || "-"),
+    h("td", {}, s.pinned ? "pinned" : "-"), h("td", { class: "num" }, s.use_count), h("td", { class: "num" }, s.view_count),
+    h("td", { class: "num" }, s.patch_count), h("td", { class: "mono" }, when(s.last_activity_at)),
+    h("td", {}, status.readonly || s.archived ? null : h("button", { class: "small pin", onclick: () => pin(s.name, !s.pinned) }, s.pinned ? "unpin" : "pin"))));
+  show(h("h1", {}, "Skills"),
+    rows.length ? table(["Name", "Category", "State", "Provenance", "Owner", "Pin", "Used", "Viewed", "Patched", "Last activity", ""], rows, { id: "skills" })
+      : h("p", { class: "quiet" }, "No skills yet."),
+    h("h2", {}, "Curator passes"),
+    passes.length ? h("div", { id: "passes" }, passes.map((p) => h("details", { class: "pass" },
+      h("summary", {}, when(p.ts), " ", runLink(p.run), " ", p.summary, p.reverted_by ? h("span", { class: "tag" }, `reverted by ${p.reverted_by}`) : null),
+      p.consolidated.length ? [h("h4", {}, "Consolidated"), h("ul", {}, p.consolidated.map((c) => h("li", {}, JSON.stringify(c))))] : null,
+      p.pruned.length ? [h("h4", {}, "Pruned"), h("ul", {}, p.pruned.map((c) => h("li", {}, JSON.stringify(c))))] : null,
+      h("h4", {}, "Skill changes"), recordsView(p.changes),
+      Object.keys(p.report).length ? [h("h4", {}, "Report"), h("pre", { class: "json" }, JSON.stringify(p.report, null, 2))] : null)))
+      : h("p", { class: "quiet" }, "The curator has not run."));
+  current.refresh = skillsPage;
+}
+
+async function pin(name, on) {
+  try {
+    const result = await act(on ? "pin" : "unpin", { name });
+    toast(result.run ? `${on ? "pinned" : "unpinned"} ${name} (run ${result.run})` : "nothing to change");
+    route();
+  } catch (error) { toast(error.message, true); }
+}
+
+async function skillPage(name) {
+  const s = await get(`/api/skills/${encodeURIComponent(name)}`);
+  show(h("h1", {}, `Skill ${s.name}`),
+    h("dl", { class: "facts" }, ["state", "provenance", "created_by", "pinned", "use_count", "view_count", "patch_count", "created_at", "last_activity_at", "archive_reason", "absorbed_into"]
+      .map((k) => [h("dt", {}, k), h("dd", {}, String(s[k] ?? "-"))])),
+    h("h2", {}, "Files"),
+    Object.entries(s.files).map(([path, text]) => h("section", { class: "file" }, h("h3", { class: "mono" }, path), h("pre", { class: "block" }, text))),
+    h("h2", {}, "History"),
+    h("ol", { class: "records" }, s.history.map((v) => h("li", {}, h("details", {},
+      h("summary", {}, `#${v.seq} ${when(v.ts)} `, h("b", {}, v.actor), ` ${v.type} ${v.summary} `, runLink(v.run)),
+      v.patch ? diffView(v.patch, "unified") : null)))),
+    h("h2", {}, "Blame of SKILL.md"),
+    h("pre", { class: "blame-lines" }, s.blame.map((l) => h("div", {}, h("span", { class: "quiet" }, `${String(l.seq).padStart(6)} ${l.actor.padEnd(14)} `), l.text))));
+}
+
+// -- sessions ----------------------------------------------------------------------------
+
+async function sessionsPage(params) {
+  const q = params.get("q") || "";
+  const data = await get(`/api/sessions${q ? `?q=${encodeURIComponent(q)}` : ""}`);
+  const search = h("form", { class: "filters", onsubmit: (e) => {
+    e.preventDefault();
+    const value = e.target.elements.q.value.trim();
+    location.hash = value ? `#/sessions?q=${encodeURIComponent(value)}` : "#/sessions";
+  } }, h("input", { name: "q", id: "session-query", placeholder: "search past sessions", value: q }), h("button", { type: "submit" }, "Search"));
+  let list;
+  if (data.hits) {
+    list = data.hits.length ? table(["Session", "Score", "Last active", "Title", "Where"], data.hits.map((hit) => h("tr", { class: "hit" },
+      h("td", {}, sessionLink(hit.session)), h("td", { class: "num" }, hit.score.toFixed(3)), h("td", { class: "mono" }, when(hit.last_active)),
+      h("td", {}, hit.title || ""), h("td", {}, hit.snippet))), { id: "hits" }) : h("p", { class: "quiet", id: "hits" }, "No session matches.");
+  } else {
+    list = data.sessions.length ? table(["Session", "Last active", "Turns", "Platform", "Title"], data.sessions.map((s) => h("tr", {},
+      h("td", {}, sessionLink(s.session)), h("td", { class: "mono" }, when(s.last_active)), h("td", { class: "num" }, s.turns),
+      h("td", {}, s.platform), h("td", {}, s.title || ""))), { id: "sessions" }) : h("p", { class: "quiet" }, "No conversations recorded.");
+  }
+  show(h("h1", {}, "Sessions"), search, list);
+}
+
+function said(m) {
+  const parts = [];
+  if (typeof m.content === "string") parts.push(h("div", { class: "content" }, m.content));
+  else if (m.content) parts.push(h("pre", { class: "json" }, JSON.stringify(m.content, null, 2)));
+  for (const call of m.tool_calls || []) {
+    const fn = call.function || {};
+    parts.push(h("div", { class: "toolcall" }, h("b", {}, `→ ${fn.name || "tool"}`), h("pre", { class: "json" }, fn.arguments || "")));
+  }
+  return h("li", { class: `msg ${m.role}` }, h("span", { class: "role" }, m.role === "tool" ? `tool ${m.name || ""} (${m.tool_call_id || ""})` : m.role),
+    h("span", { class: "quiet" }, ` turn ${m.turn}`), parts);
+}
+
+async function sessionPage(id) {
+  const s = await get(`/api/sessions/${encodeURIComponent(id)}`);
+  show(h("h1", {}, `Session ${s.session_id}`),
+    h("dl", { class: "facts" }, h("dt", {}, "who"), h("dd", {}, `${s.who} (${s.actor})`), h("dt", {}, "platform"), h("dd", {}, s.platform),
+      h("dt", {}, "started"), h("dd", {}, when(s.started_at)), h("dt", {}, "ended"), h("dd", {}, when(s.ended_at)),
+      h("dt", {}, "turns"), h("dd", {}, s.turns), h("dt", {}, "pinned at"), h("dd", {}, link(`#/memory?seq=${s.pinned_seq}`, `seq ${s.pinned_seq}`))),
+    s.summary ? [h("h2", {}, "Summary"), h("p", {}, s.summary)] : null,
+    h("h2", {}, "The frozen prompt it saw"),
+    ["memory", "user"].map((k) => s.blocks[k] ? h("pre", { class: "block", id: `frozen-${k}` }, s.blocks[k]) : h("p", { class: "quiet" }, `${k}: no block`)),
+    h("h2", {}, "What its reviews saved"),
+    s.reviews.length ? s.reviews.map((r) => h("div", { class: "review" }, runLink(r.run), " ", r.summary, recordsView(r.records)))
+      : h("p", { class: "quiet" }, "No review of this session."),
+    h("h2", {}, "Transcript"),
+    h("ol", { class: "transcript", id: "transcript" }, s.messages.map(said)));
+}
+
+// -- insights and pending writes -------------------------------------------------------
+
+async function insightsPage() {
+  const data = await get("/api/insights");
+  const candidates = data.candidates.map((c) => h("tr", { "data-candidate": c.signature },
+    h("td", { class: "mono" }, c.signature), h("td", {}, c.tool || "-"), h("td", { class: "num" }, c.count), h("td", {}, c.resolution || ""),
+    h("td", {}, status.readonly ? null : [
+      h("button", { class: "small accept", onclick: () => decide("candidate/accept", { signature: c.signature }) }, "accept"),
+      h("button", { class: "small reject", onclick: () => decide("candidate/reject", { signature: c.signature }) }, "reject")])));
+  show(h("h1", {}, "Insights"),
+    h("h2", {}, "Skill candidates"),
+    candidates.length ? table(["Signature", "Tool", "Seen", "Resolution", ""], candidates, { id: "candidates" }) : h("p", { class: "quiet" }, "No candidates."),
+    h("h2", {}, "Every error signature"),
+    table(["Signature", "Tool", "State", "Seen", "Last seen"], data.insights.map((i) => h("tr", {},
+      h("td", { class: "mono" }, i.signature), h("td", {}, i.tool || "-"), h("td", {}, i.state), h("td", { class: "num" }, i.count), h("td", { class: "mono" }, when(i.last_seen))))));
+  current.refresh = insightsPage;
+}
+
+async function pendingPage() {
+  const held = await get("/api/pending");
+  show(h("h1", {}, "Pending writes"),
+    held.length ? table(["Id", "Proposed", "By", "What", ""], held.map((w) => h("tr", { "data-pending": w.id },
+      h("td", { class: "mono" }, w.id), h("td", { class: "mono" }, when(w.staged_at)), h("td", {}, w.proposed_by),
+      h("td", {}, h("pre", { class: "block" }, w.summary)),
+      h("td", {}, status.readonly ? null : [
+        h("button", { class: "small approve", onclick: () => decide("pending/approve", { ids: [w.id] }) }, "approve"),
+        h("button", { class: "small reject", onclick: () => decide("pending/reject", { ids: [w.id] }) }, "reject")]))), { id: "pending" })
+      : h("p", { class: "quiet" }, "Nothing waits for approval."));
+  current.refresh = pendingPage;
+}
+
+async function decide(action, body) {
+  try {
+    await act(action, body);
+    toast(`${action.replace("/", " ")}: done`);
+    route();
+  } catch (error) { toast(error.message, true); }
+}
+
+// -- routing and the live stream ------------------------------------------------------
+
+const PAGES = {
+  timeline: (rest, params) => timelinePage(params),
+  item: (rest) => itemPage(decodeURIComponent(rest)),
+  memory: (rest, params) => memoryPage(params),
+  skills: () => skillsPage(),
+  skill: (rest) => skillPage(decodeURIComponent(rest)),
+  sessions: (rest, params) => sessionsPage(params),
+  session: (rest) => sessionPage(decodeURIComponent(rest)),
+  insights: () => insightsPage(),
+  pending: () => pendingPage(),
+};
+
+async function route() {
+  const hash = location.hash.replace(/^#\/?/, "") || "timeline";
+  const [path, query] = hash.split("?");
+  const [page, ...rest] = path.split("/");
+  current = { page, params: new URLSearchParams(query || ""), refresh: null };
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.page === page || a.dataset.page + "s" === page);
+  const draw = PAGES[page];
+  document.body.dataset.page = page;
+  document.body.dataset.ready = "";
+  if (!draw) { failed(new Error(`no page ${page}`)); return; }
+  try { await draw(rest.join("/"), current.params); } catch (error) { failed(error); }
+  document.body.dataset.ready = "1";
+}
+
+function live() {
+  const badge = document.getElementById("live");
+  const source = new EventSource("/api/stream");
+  let pending = null;
+  source.addEventListener("ready", (e) => { badge.textContent = `live · seq ${JSON.parse(e.data).head}`; badge.className = "live on"; });
+  source.addEventListener("record", (e) => {
+    const record = JSON.parse(e.data);
+    status.head = record.seq;
+    badge.textContent = `live · seq ${record.seq}`;
+    badge.dataset.head = record.seq;
+    clearTimeout(pending);
+    pending = setTimeout(() => { if (current.refresh) current.refresh().catch(failed); }, 100);
+  });
+  source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
+}
+
+(async () => {
+  try { status = await get("/api/status"); } catch (error) { failed(error); return; }
+  if (status.readonly) document.body.classList.add("readonly");
+  window.addEventListener("hashchange", route);
+  await route();
+  live();
+})();

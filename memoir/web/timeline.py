@@ -1,0 +1,212 @@
+"""The web view's timeline: runs newest first, read from the journal's end.
+
+A page walks the journal backwards (:meth:`Home.events` with ``reverse``) and stops
+once it holds a page of items or has read :data:`SCAN_BUDGET` records, so the first
+page of a journal of any length costs what that page holds, not a fold.  An item is a
+run (every event of it, by the run's record in the state) or, for a record outside
+any run (an agent's tool call, a session starting), that record alone.  The next page
+starts below the lowest seq read: a run whose last event is at or above it was on an
+earlier page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from memoir.clock import format_ts, parse_moment
+from memoir.engine.port import Home
+from memoir.errors import NotFoundError, ValidationError
+from memoir.events.codec import Forgotten
+from memoir.events.types import Event
+from memoir.oversight.audit import diff_states
+from memoir.projections.sessions import RunInfo
+from memoir.projections.state import State
+
+__all__ = ["Filters", "event_row", "item_detail", "timeline", "who"]
+
+#: Records one page request reads at most before it answers with what it found.
+SCAN_BUDGET = 20_000
+#: Records that say nothing a person audits unless asked for: usage telemetry.
+TELEMETRY = frozenset({"skill.viewed", "skill.used", "session.turn_recorded",
+                       "session.context_recalled", "insight.referenced"})
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a timeline request keeps (every field optional)."""
+
+    actor: str | None = None
+    kind: str | None = None
+    session: str | None = None
+    since: str | None = None  # a timestamp, as the journal writes them
+    until: str | None = None
+    text: str | None = None
+    telemetry: bool = False
+
+    @classmethod
+    def parse(cls, query: dict[str, str], now: Any) -> Filters:
+        """From a request's query parameters; dates as a person writes them."""
+        def moment(name: str) -> str | None:
+            value = (query.get(name) or "").strip()
+            if not value:
+                return None
+            try:
+                return format_ts(parse_moment(value, now))
+            except ValueError as exc:
+                raise ValidationError(f"{name}: {exc}") from None
+
+        def text(name: str) -> str | None:
+            value = (query.get(name) or "").strip()
+            return value or None
+
+        return cls(actor=text("actor"), kind=text("kind"), session=text("session"),
+                   since=moment("since"), until=moment("until"), text=text("q"),
+                   telemetry=query.get("all") in ("1", "true", "on"))
+
+
+def who(actor: str, platform: str | None) -> str:
+    """Who an actor is, for people: a person, an agent (through an MCP client or Hermes
+    when its session says so), a reviewer, the curator, memoir itself."""
+    if actor == "user":
+        return "person"
+    if actor.startswith("reviewer"):
+        return "reviewer"
+    if actor == "curator":
+        return "curator"
+    if actor == "system":
+        return "memoir"
+    if platform == "mcp":
+        return "MCP client"
+    if platform == "hermes":
+        return "Hermes"
+    return actor
+
+
+def _platform(state: State, session: str | None) -> str | None:
+    info = state.sessions.get(session) if session else None
+    return info.platform if info is not None else None
+
+
+def _data(event: Event) -> dict[str, Any]:
+    data = msgspec.to_builtins(event.data)
+    return data if isinstance(data, dict) else {}
+
+
+def summary_of(event: Event) -> str:
+    """One line saying what a record did."""
+    if isinstance(event.data, Forgotten):
+        return f"{event.type} [forgotten]"
+    data = _data(event)
+    detail = ""
+    for key in ("text", "name", "summary", "reason", "session_id", "previous"):
+        if data.get(key):
+            detail = " ".join(str(data[key]).split())
+            break
+    if "target" in data:
+        detail = f"[{data['target']}] {detail}"
+    line = f"{event.type} {detail}".strip()
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
+def event_row(event: Event) -> dict[str, Any]:
+    """A record as the page shows it."""
+    return {"seq": event.seq, "ts": event.ts, "type": event.type, "actor": event.actor,
+            "run": event.run, "session": event.session, "summary": summary_of(event),
+            "data": _data(event)}
+
+
+def _run_item(info: RunInfo, state: State) -> dict[str, Any]:
+    return {"id": info.id, "run": info.id, "kind": info.kind or "run", "actor": info.actor,
+            "who": who(info.actor, _platform(state, info.session)),
+            "ts": info.started_at, "session": info.session, "first_seq": info.first_seq,
+            "last_seq": info.last_seq, "events": info.events,
+            "summary": info.summary.split("\n")[0], "reverted_by": info.reverted_by,
+            "reverts": info.reverts}
+
+
+def _loose_item(event: Event, state: State) -> dict[str, Any]:
+    return {"id": f"seq-{event.seq}", "run": None, "kind": event.type.split(".")[0],
+            "actor": event.actor, "who": who(event.actor, _platform(state, event.session)),
+            "ts": event.ts, "session": event.session, "first_seq": event.seq,
+            "last_seq": event.seq, "events": 1, "summary": summary_of(event),
+            "reverted_by": None, "reverts": None, "type": event.type}
+
+
+def _keeps(item: dict[str, Any], f: Filters) -> bool:
+    if f.actor is not None and f.actor not in (item["actor"], item["who"]):
+        return False
+    if f.kind is not None and item["kind"] != f.kind:
+        return False
+    if f.session is not None and not (item["session"] or "").startswith(f.session):
+        return False
+    ts = item["ts"][:26]
+    if f.since is not None and ts < f.since[:26]:
+        return False
+    if f.until is not None and ts > f.until[:26]:
+        return False
+    if f.text is not None:
+        haystack = " ".join(str(item[k] or "") for k in ("id", "summary", "kind", "actor"))
+        if f.text.casefold() not in haystack.casefold():
+            return False
+    return True
+
+
+def timeline(home: Home, *, before: int | None = None, limit: int = 50,
+             filters: Filters = Filters()) -> dict[str, Any]:
+    """A page of the timeline: items newest first, from records below ``before``
+    (default: the head).  ``next`` is where the following page starts (None: the
+    journal's start was reached); ``scanned`` how many records this page read."""
+    state = home.state
+    head = state.seq
+    until = head if before is None else min(before - 1, head)
+    items: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    scanned = 0
+    following: int | None = None
+    for event in home.events(reverse=True, until=until):
+        if len(items) >= limit or scanned >= SCAN_BUDGET:
+            following = event.seq + 1  # this record is the next page's first
+            break
+        scanned += 1
+        if event.run is not None:
+            if event.run in seen:
+                continue
+            seen.add(event.run)
+            info = state.runs.get(event.run)
+            if info is None or (before is not None and info.last_seq >= before):
+                continue
+            item = _run_item(info, state)
+        else:
+            if event.type in TELEMETRY and not filters.telemetry:
+                continue
+            item = _loose_item(event, state)
+        if _keeps(item, filters):
+            items.append(item)
+    return {"head": head, "items": items, "scanned": scanned, "next": following}
+
+
+def item_detail(home: Home, item_id: str) -> dict[str, Any]:
+    """A run (or a record outside runs, ``seq-N``): what it is, the unified diff of
+    every projected file it changed, and its records."""
+    state = home.state
+    if item_id.startswith("seq-") and item_id[4:].isdigit():
+        seq = int(item_id[4:])
+        event = home.record(seq)
+        if event is None:
+            raise NotFoundError(f"no record at seq {seq} (the head is {state.seq})")
+        item = _loose_item(event, state)
+        records = [event]
+    else:
+        info = state.runs.get(item_id)
+        if info is None:
+            raise NotFoundError(f"no run {item_id!r} in this journal")
+        item = _run_item(info, state)
+        records = list(home.events(run=item_id, after=info.first_seq - 1,
+                                   until=info.last_seq))
+    first, last = item["first_seq"], item["last_seq"]
+    diffs = diff_states(home.view(first - 1), home.view(last))
+    return {**item, "files": [{"path": path, "diff": text} for path, text in diffs.items()],
+            "records": [event_row(e) for e in records]}
