@@ -29,6 +29,8 @@ __all__ = ["Filters", "event_row", "item_detail", "timeline", "who"]
 
 #: Records one page request reads at most before it answers with what it found.
 SCAN_BUDGET = 20_000
+#: The records whose summary says what a run changed.
+CHANGES = ("memory.", "skill.", "insight.", "write.", "curator.paused", "curator.resumed")
 #: Records that say nothing a person audits unless asked for: usage telemetry.
 TELEMETRY = frozenset({"skill.viewed", "skill.used", "session.turn_recorded",
                        "session.context_recalled", "insight.referenced"})
@@ -148,7 +150,8 @@ def _keeps(item: dict[str, Any], f: Filters) -> bool:
     if f.until is not None and ts > f.until[:26]:
         return False
     if f.text is not None:
-        haystack = " ".join(str(item[k] or "") for k in ("id", "summary", "kind", "actor"))
+        haystack = " ".join(str(item.get(k) or "") for k in ("id", "summary", "kind", "actor",
+                                                            "change"))
         if f.text.casefold() not in haystack.casefold():
             return False
     return True
@@ -164,6 +167,7 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
     until = head if before is None else min(before - 1, head)
     items: list[dict[str, Any]] = []
     seen: set[str] = set()
+    listed: dict[str, dict[str, Any]] = {}
     scanned = 0
     following: int | None = None
     for event in home.events(reverse=True, until=until):
@@ -173,18 +177,26 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
         scanned += 1
         if event.run is not None:
             if event.run in seen:
+                shown = listed.get(event.run)
+                if shown is not None and event.type.startswith(CHANGES) and \
+                        event.type not in TELEMETRY:
+                    shown["change"] = summary_of(event)  # the run's first change shown
                 continue
             seen.add(event.run)
             info = state.runs.get(event.run)
             if info is None or (before is not None and info.last_seq >= before):
                 continue
             item = _run_item(info, state)
+            if event.type.startswith(CHANGES):
+                item["change"] = summary_of(event)
         else:
             if event.type in TELEMETRY and not filters.telemetry:
                 continue
             item = _loose_item(event, state)
         if _keeps(item, filters):
             items.append(item)
+            if item["run"] is not None:
+                listed[item["run"]] = item
     return {"head": head, "items": items, "scanned": scanned, "next": following}
 
 

@@ -187,7 +187,8 @@ function timelineRow(item) {
       item.who !== item.actor ? h("span", { class: "quiet" }, ` ${item.actor}`) : null),
     h("td", {}, item.kind),
     h("td", {}, sessionLink(item.session)),
-    h("td", {}, link(`#/item/${encodeURIComponent(item.id)}`, item.summary || item.id), " ", reverted),
+    h("td", {}, link(`#/item/${encodeURIComponent(item.id)}`, item.summary || item.id), " ", reverted,
+      item.change && item.run ? h("div", { class: "change quiet" }, item.change) : null),
     h("td", { class: "num" }, item.events));
 }
 

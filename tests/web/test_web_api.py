@@ -1,0 +1,382 @@
+"""The web view's HTTP side, in process: the gate (token, cookie, cross-site checks,
+host), every read, every action, and the bad inputs of the issue (stale or missing
+token, a run that does not exist, a conflicting revert, a read-only home)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+import memoir
+from memoir.web.app import WebApp
+from memoir.web.timeline import SCAN_BUDGET
+from tests.web.seed import seed
+
+TOKEN = "a-test-token-of-some-length"
+BASE = "http://127.0.0.1:8770"
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+
+
+class Web:
+    def __init__(self, path: Path, ids: dict[str, str], *, readonly: bool = False) -> None:
+        self.path = path
+        self.ids = ids
+        self.home = memoir.open(path, readonly=readonly)
+        self.app = WebApp(self.home, token=TOKEN, host="127.0.0.1", port=8770)
+        self.client = TestClient(self.app.app, base_url=BASE)
+        self.client.headers["Authorization"] = f"Bearer {TOKEN}"
+
+    def get(self, path: str, status: int = 200) -> Any:
+        response = self.client.get(path)
+        assert response.status_code == status, response.text
+        return response.json()
+
+    def act(self, action: str, body: dict[str, Any], status: int = 200) -> Any:
+        response = self.client.post(f"/api/act/{action}", json=body,
+                                    headers={"X-Memoir-Token": TOKEN})
+        assert response.status_code == status, response.text
+        return response.json()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    path = tmp_path_factory.mktemp("web") / "home"
+    return path, seed(path)
+
+
+@pytest.fixture
+def web(tmp_path: Path, seeded: tuple[Path, dict[str, str]]) -> Iterator[Web]:
+    """A fresh copy of the seeded home, served in process."""
+    import shutil
+
+    path = tmp_path / "home"
+    shutil.copytree(seeded[0], path, symlinks=True)
+    w = Web(path, seeded[1])
+    yield w
+    w.home.close()
+
+
+def journal_lines(path: Path) -> int:
+    return len((path / "journal.jsonl").read_bytes().splitlines())
+
+
+# -- the gate ----------------------------------------------------------------------------
+
+
+def test_without_the_token_nothing_is_read(web: Web) -> None:
+    bare = TestClient(web.app.app, base_url=BASE)
+    for path in ("/", "/api/status", "/api/timeline", "/api/memory", "/api/stream"):
+        response = bare.get(path)
+        assert response.status_code == 401, path
+        assert "token" in response.text
+    assert bare.get("/api/memory", headers={"Authorization": "Bearer stale-token-xyz"}
+                    ).status_code == 401
+    bare.cookies.set("memoir_ui_8770", "stale-token-xyz")
+    assert bare.get("/").status_code == 401
+
+
+def test_the_url_token_is_traded_for_a_strict_cookie(web: Web) -> None:
+    bare = TestClient(web.app.app, base_url=BASE, follow_redirects=False)
+    wrong = bare.get("/?token=stale-token-from-yesterday")
+    assert wrong.status_code == 401 and "stale" in wrong.text
+    assert "memoir_ui_8770" not in wrong.headers.get("set-cookie", "")
+    traded = bare.get(f"/?token={TOKEN}")
+    assert traded.status_code == 303 and traded.headers["location"] == "/"
+    cookie = traded.headers["set-cookie"]
+    assert f"memoir_ui_8770={TOKEN}" in cookie
+    assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
+    bare.cookies.set("memoir_ui_8770", TOKEN)
+    page = bare.get("/")
+    assert page.status_code == 200
+    assert f'<meta name="memoir-token" content="{TOKEN}">' in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    assert page.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_change_needs_the_header_token_and_this_origin(web: Web) -> None:
+    before = journal_lines(web.path)
+    body = {"name": "deploy-staging"}
+    cookie_only = TestClient(web.app.app, base_url=BASE)
+    cookie_only.cookies.set("memoir_ui_8770", TOKEN)
+    refused = cookie_only.post("/api/act/pin", json=body)
+    assert refused.status_code == 403 and "X-Memoir-Token" in refused.json()["error"]
+    header = {"X-Memoir-Token": TOKEN}
+    for extra in ({"Origin": "http://evil.example"},
+                  {"Origin": "http://127.0.0.1:9999"},
+                  {"Sec-Fetch-Site": "cross-site"}):
+        response = cookie_only.post("/api/act/pin", json=body, headers={**header, **extra})
+        assert response.status_code == 403, extra
+    form = cookie_only.post("/api/act/pin", content=b"name=deploy-staging",
+                            headers={**header, "Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415
+    assert journal_lines(web.path) == before
+    same = cookie_only.post("/api/act/pin", json=body,
+                            headers={**header, "Origin": BASE, "Sec-Fetch-Site": "same-origin"})
+    assert same.status_code == 200 and same.json()["pinned"] is True
+    assert journal_lines(web.path) > before
+
+
+def test_a_rebinding_host_name_is_refused(web: Web) -> None:
+    response = web.client.get("/api/status", headers={"Host": "attacker.example:8770"})
+    assert response.status_code == 403 and "127.0.0.1:8770" in response.json()["error"]
+
+
+@pytest.mark.parametrize("path", [
+    "/assets/../app.py", "/assets/..%2fapp.py", "/assets/%2e%2e%2f__init__.py",
+    "/assets/index.html", "/assets/app.py", "/assets//etc/passwd", "/etc/passwd",
+    "/assets/..%2f..%2f..%2fpyproject.toml",
+])
+def test_nothing_but_the_assets_table_is_served(web: Web, path: str) -> None:
+    response = web.client.get(path)
+    assert response.status_code == 404, path
+    assert "import" not in response.text and "root:" not in response.text
+
+
+def test_the_assets_are_the_packaged_files(web: Web) -> None:
+    js = web.client.get("/assets/app.js")
+    assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+    assert "EventSource" in js.text
+    css = TestClient(web.app.app, base_url=BASE).get("/assets/app.css")  # no token needed
+    assert css.status_code == 200 and "body" in css.text
+    page = web.client.get("/").text
+    # Nothing on the page is fetched from anywhere but this server.
+    for text in (page, js.text, css.text):
+        assert "http://" not in text.replace(BASE, "") and "https://" not in text
+        assert "//cdn" not in text and "@import" not in text
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def test_the_timeline_names_who_did_what_newest_first(web: Web) -> None:
+    page = web.get("/api/timeline")
+    items = page["items"]
+    assert page["head"] == web.home.head
+    assert items[0]["id"] == web.ids["adopted"] and items[0]["who"] == "person"
+    firsts = [i["first_seq"] for i in items]
+    assert firsts == sorted(firsts, reverse=True)
+    mcp = [i for i in items if i["session"] == web.ids["mcp_session"] and i["kind"] == "memory"]
+    assert mcp and mcp[0]["who"] == "MCP client"
+    agent = [i for i in items if i["session"] == web.ids["agent_session"]
+             and i["kind"] == "memory"]
+    assert {i["who"] for i in agent} == {"agent"}
+    # Telemetry (recorded turns) only when asked for.
+    assert not [i for i in items if i.get("type") == "session.turn_recorded"]
+    everything = web.get("/api/timeline?all=1")["items"]
+    assert [i for i in everything if i.get("type") == "session.turn_recorded"]
+
+
+def test_the_timeline_filters(web: Web) -> None:
+    def ids(query: str) -> list[str]:
+        return [i["id"] for i in web.get(f"/api/timeline?{query}")["items"]]
+
+    assert ids("actor=person") == [web.ids["adopted"]]
+    assert ids("actor=user") == [web.ids["adopted"]]
+    assert ids("kind=adopt") == [web.ids["adopted"]]
+    mcp = ids(f"session={web.ids['mcp_session']}")
+    assert mcp and all(i.startswith("seq-") for i in mcp)
+    assert ids("q=Tuesdays") == [web.ids["adopted"]] or ids("q=hand%20edit")
+    assert ids("since=2999-01-01") == []
+    assert ids("until=2000-01-01") == []
+    assert web.get("/api/timeline?since=not-a-date", status=400)["error"].startswith("since")
+    assert "number" in web.get("/api/timeline?before=x", status=400)["error"]
+
+
+def test_timeline_pages_cover_every_item_once(tmp_path: Path) -> None:
+    path = tmp_path / "home"
+    with memoir.open(path) as mem:
+        s = mem.start_session()
+        for i in range(23):
+            s.call_tool("memory", {"action": "add", "target": "memory", "content": f"fact {i}"})
+            if i % 4 == 0:
+                mem.adopt()  # nothing to adopt: no run
+    w = Web(path, {})
+    seen: list[str] = []
+    before: int | None = None
+    while True:
+        page = w.get("/api/timeline?limit=4" + (f"&before={before}" if before else ""))
+        seen += [i["id"] for i in page["items"]]
+        if page["next"] is None:
+            break
+        before = page["next"]
+    everything = [i["id"] for i in w.get("/api/timeline?limit=500")["items"]]
+    assert seen == everything and len(seen) == len(set(seen))
+    assert sum(1 for i in seen if i.startswith("seq-")) >= 24  # 23 writes + the session
+    w.home.close()
+
+
+def test_a_page_reads_at_most_its_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    monkeypatch.setattr("memoir.web.timeline.SCAN_BUDGET", 5)
+    path = tmp_path / "home"
+    with memoir.open(path) as mem:
+        s = mem.start_session()
+        for i in range(12):
+            s.call_tool("memory", {"action": "add", "target": "memory", "content": f"fact {i}"})
+    w = Web(path, {})
+    page = w.get("/api/timeline?kind=nothing-matches")
+    assert page["items"] == [] and page["scanned"] == 5
+    assert page["next"] == w.home.head - 4
+    w.home.close()
+    assert SCAN_BUDGET >= 10_000
+
+
+def test_a_run_opens_to_its_diff_and_records(web: Web) -> None:
+    run = web.get(f"/api/item/{web.ids['adopted']}")
+    assert run["who"] == "person" and run["kind"] == "adopt"
+    [memory_md] = [f for f in run["files"] if f["path"] == "memories/MEMORY.md"]
+    assert "+Releases happen on Tuesdays." in memory_md["diff"]
+    assert [r["type"] for r in run["records"]][0] == "run.started"
+    assert any(r["data"].get("text") == "Releases happen on Tuesdays." for r in run["records"])
+    first = web.get("/api/timeline?q=db-staging")["items"][-1]
+    loose = web.get(f"/api/item/{first['id']}")
+    assert loose["run"] is None and len(loose["records"]) == 1
+    assert loose["files"] and loose["files"][0]["path"].startswith("memories/")
+
+
+@pytest.mark.parametrize("item", ["run-that-does-not-exist", "seq-999999", "seq-x"])
+def test_an_unknown_run_is_a_clear_404(web: Web, item: str) -> None:
+    assert web.get(f"/api/item/{item}", status=404)["error"]
+
+
+def test_memory_as_of_a_seq_is_the_prompt_a_session_pinned_there_saw(web: Web) -> None:
+    session = web.get(f"/api/sessions/{web.ids['agent_session']}")
+    then = web.get(f"/api/memory?seq={session['pinned_seq']}")
+    assert then["blocks"] == session["blocks"] == web.home.session(
+        web.ids["agent_session"]).prompt_blocks()
+    assert "Releases happen on Tuesdays." not in str(then["entries"])
+    now = web.get("/api/memory")
+    assert now["seq"] == web.home.head
+    assert "Releases happen on Tuesdays." in [e["text"] for e in now["entries"]["memory"]]
+    assert web.get("/api/memory?seq=999999", status=404)["error"].startswith("seq 999999")
+    assert web.get("/api/memory?seq=abc", status=400)["error"]
+    # A date: the last record at or before it.
+    assert web.get("/api/memory?at=2000-01-01")["seq"] == 0
+    assert web.get("/api/memory?at=2999-01-01")["seq"] == web.home.head
+
+
+def test_blame_names_who_wrote_each_entry(web: Web) -> None:
+    blame = web.get("/api/memory/blame?target=memory")
+    entries = {e["text"]: e["id"] for e in web.get("/api/memory")["entries"]["memory"]}
+    adopted = blame["origins"][entries["Releases happen on Tuesdays."]]
+    assert (adopted["who"], adopted["run"]) == ("person", web.ids["adopted"])
+    mcp = blame["origins"][entries[next(t for t in entries if "MCP" in t)]]
+    assert (mcp["who"], mcp["session"]) == ("MCP client", web.ids["mcp_session"])
+    assert blame["older"] == []
+    history = web.get(f"/api/memory/history?target=memory&id="
+                      f"{entries['Releases happen on Tuesdays.']}")
+    assert [h["type"] for h in history] == ["memory.entry_added"]
+    assert web.get("/api/memory/blame?target=nope", status=400)["error"]
+
+
+def test_skills_curator_sessions_insights_and_pending(web: Web) -> None:
+    [skill] = web.get("/api/skills")
+    assert (skill["name"], skill["state"], skill["pinned"]) == ("deploy-staging", "active",
+                                                                False)
+    detail = web.get("/api/skills/deploy-staging")
+    assert detail["files"]["SKILL.md"].startswith("---\nname: deploy-staging")
+    assert [v["type"] for v in detail["history"]] == ["skill.created"]
+    assert detail["blame"][0]["actor"] == "agent"
+    assert "no skill named" in web.get("/api/skills/nope", status=404)["error"]
+    assert web.get("/api/curator") == []
+    listed = web.get("/api/sessions")["sessions"]
+    assert web.ids["agent_session"] in [s["session"] for s in listed]
+    hits = web.get("/api/sessions?q=migrations%20staging")["hits"]
+    assert hits[0]["session"] == web.ids["agent_session"]
+    session = web.get(f"/api/sessions/{web.ids['agent_session']}")
+    roles = [m["role"] for m in session["messages"]]
+    assert roles.count("tool") == 2 and roles.count("user") == 2
+    call = next(m for m in session["messages"] if m.get("tool_calls"))
+    assert call["tool_calls"][0]["function"]["name"] == "terminal"
+    assert web.get("/api/sessions/s-nope", status=404)["error"]
+    insights = web.get("/api/insights")
+    assert [c["state"] for c in insights["candidates"]] == ["candidate"]
+    [held] = web.get("/api/pending")
+    assert (held["id"], held["subsystem"]) == (web.ids["pending"], "skills")
+
+
+# -- acting --------------------------------------------------------------------------------
+
+
+def test_revert_is_a_dry_run_first_then_a_journaled_run_of_the_person(web: Web) -> None:
+    before = journal_lines(web.path)
+    preview = web.act("revert", {"run": web.ids["adopted"], "dry_run": True})
+    assert preview["dry_run"] is True and preview["run"] is None
+    assert [c["type"] for c in preview["compensations"]] == ["memory.entry_removed"]
+    assert journal_lines(web.path) == before
+    done = web.act("revert", {"run": web.ids["adopted"], "dry_run": False})
+    assert done["run"].startswith("revert-") and done["seqs"]
+    web.home.flush()
+    assert "Tuesdays" not in (web.path / "memories/MEMORY.md").read_text(encoding="utf-8")
+    events = list(web.home.events(run=done["run"]))
+    assert {e.actor for e in events} == {"user"}
+    assert web.home.state.runs[web.ids["adopted"]].reverted_by == done["run"]
+    again = web.act("revert", {"run": "no-such-run", "dry_run": True}, status=404)
+    assert "no-such-run" in again["error"]
+
+
+def test_a_conflicting_revert_is_refused_and_changes_nothing(web: Web) -> None:
+    entries = {e["text"]: e["id"] for e in web.get("/api/memory")["entries"]["memory"]}
+    session = web.home.start_session()
+    session.call_tool("memory", {"action": "replace", "target": "memory",
+                                 "old_text": "Releases happen on Tuesdays.",
+                                 "content": "Releases happen on Wednesdays."})
+    assert entries
+    before = journal_lines(web.path)
+    refused = web.act("revert", {"run": web.ids["adopted"], "dry_run": False}, status=409)
+    assert refused["conflict"] is True and refused["conflicts"]
+    assert journal_lines(web.path) == before
+
+
+def test_pin_accept_reject_and_approve_are_runs_of_the_person(web: Web) -> None:
+    pinned = web.act("pin", {"name": "deploy-staging"})
+    assert pinned["run"].startswith("ui-") and pinned["pinned"] is True
+    assert web.home.state.skills.skills["deploy-staging"].pinned
+    assert web.act("unpin", {"name": "deploy-staging"})["run"]
+    assert "no skill" in web.act("pin", {"name": "ghost"}, status=404)["error"]
+    signature = web.get("/api/insights")["candidates"][0]["signature"]
+    accepted = web.act("candidate/accept", {"signature": signature})
+    assert accepted["skill"] in web.home.state.skills.skills
+    approved = web.act("pending/approve", {"ids": [web.ids["pending"]]})
+    assert approved["approved"][0]["success"] is True
+    assert "fix-psql" in web.home.state.skills.skills
+    runs = [web.home.state.runs[r] for r in (pinned["run"], accepted["run"])]
+    assert {r.actor for r in runs} == {"user"}
+    assert "no pending write" in web.act("pending/reject", {"ids": ["nope"]}, status=404)["error"]
+    assert web.act("pending/approve", {"ids": "all"}, status=400)["error"]
+    assert web.act("frobnicate", {}, status=404)["error"].startswith("no action")
+
+
+def test_a_malformed_change_is_refused_with_its_reason(web: Web) -> None:
+    before = journal_lines(web.path)
+    response = web.client.post("/api/act/pin", content=b"{not json",
+                               headers={"X-Memoir-Token": TOKEN,
+                                        "Content-Type": "application/json"})
+    assert response.status_code == 400 and "not JSON" in response.json()["error"]
+    assert "non-empty string" in web.act("pin", {"name": 3}, status=400)["error"]
+    assert "true or false" in web.act("revert", {"run": web.ids["adopted"],
+                                                 "dry_run": "no"}, status=400)["error"]
+    assert journal_lines(web.path) == before
+
+
+def test_a_read_only_home_shows_everything_and_changes_nothing(
+        web: Web, seeded: tuple[Path, dict[str, str]]) -> None:
+    web.home.close()
+    ro = Web(web.path, seeded[1], readonly=True)
+    before = journal_lines(web.path)
+    assert ro.get("/api/status")["readonly"] is True
+    assert ro.get("/api/timeline")["items"]
+    assert ro.get("/api/sessions?q=migrations")["hits"]
+    refused = ro.act("revert", {"run": seeded[1]["adopted"], "dry_run": False}, status=409)
+    assert "read-only" in refused["error"]
+    assert journal_lines(web.path) == before
+    ro.home.close()

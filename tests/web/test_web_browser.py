@@ -1,0 +1,197 @@
+"""The web view in a real browser: Debian's Chromium, headless, driven by Playwright
+(never a browser Playwright downloads).  Each page opens on a seeded home; a revert
+goes through the page and lands in the journal and MEMORY.md; a write by another
+process appears without a reload; screenshots are saved and checked.
+
+Without Chromium the tests skip, unless ``MEMOIR_REQUIRE_BROWSER=1`` (``.ci/run`` sets
+it, after installing Chromium) makes that a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.seed import seed
+from tests.web.server import UiServer
+
+CHROMIUM = os.environ.get("MEMOIR_CHROMIUM") or shutil.which("chromium") or \
+    shutil.which("chromium-browser")
+if not CHROMIUM:
+    if os.environ.get("MEMOIR_REQUIRE_BROWSER"):
+        raise RuntimeError("MEMOIR_REQUIRE_BROWSER is set but no chromium is on PATH "
+                           "(apt-get install chromium)")
+    pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+#: How long the page may take to show something (a loaded machine; never a fixed wait).
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[UiServer, Path, dict[str, str]]]:
+    home = tmp_path / "home"
+    ids = seed(home)
+    server = UiServer(home)
+    yield server, home, ids
+    assert server.stop() == 0, server.stderr()
+
+
+@pytest.fixture
+def page(browser: Any, served: tuple[UiServer, Path, dict[str, str]]) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    opened.set_default_timeout(WAIT_MS)
+    opened.goto(served[0].url)  # the token is traded for a cookie, the URL loses it
+    ready(opened)
+    assert "token=" not in opened.url
+    yield opened
+    context.close()
+    assert errors == []
+
+
+def ready(page: Any, name: str | None = None) -> None:
+    page.wait_for_selector("body[data-ready='1']" if name is None else
+                           f"body[data-page='{name}'][data-ready='1']")
+
+
+def visit(page: Any, base: str, route: str) -> None:
+    page.goto(f"{base}/#/{route}")
+    ready(page, route.split("/")[0].split("?")[0])
+
+
+def shot(page: Any, path: Path) -> None:
+    page.screenshot(path=str(path), full_page=True)
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5_000, path
+    kept = os.environ.get("MEMOIR_UI_SCREENSHOTS")
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(kept) / path.name)
+
+
+def test_every_page_opens_on_a_seeded_home(page: Any, served: Any, tmp_path: Path) -> None:
+    server, _home, ids = served
+    base = server.base
+    visit(page, base, "timeline")
+    rows = page.locator("#timeline-rows tr.item")
+    assert rows.count() >= 5
+    assert rows.first.get_attribute("data-id") == ids["adopted"]
+    assert "MCP client" in page.inner_text("#timeline-rows")
+    shot(page, tmp_path / "timeline.png")
+
+    visit(page, base, f"item/{ids['adopted']}")
+    assert "Releases happen on Tuesdays." in page.inner_text(".files")
+    page.click("#diff-mode")  # side by side -> unified
+    page.wait_for_selector(".diff.unified")
+    shot(page, tmp_path / "run.png")
+
+    visit(page, base, "memory")
+    text = page.inner_text("#target-memory")
+    assert "Staging database is db-staging:5432." in text
+    # Hostile text is shown as text, never run as markup.
+    assert "<script>x</script>" in text
+    assert page.locator("#target-memory script").count() == 0
+    page.wait_for_function(
+        "() => ![...document.querySelectorAll('[data-blame]')].some(c => c.textContent === '…')")
+    assert "person" in page.inner_text("#target-memory")
+    shot(page, tmp_path / "memory.png")
+
+    visit(page, base, "skills")
+    assert page.locator("#skills tr[data-skill='deploy-staging']").count() == 1
+    shot(page, tmp_path / "skills.png")
+
+    visit(page, base, "sessions?q=migrations")
+    assert ids["agent_session"] in page.inner_text("#hits")
+    visit(page, base, f"session/{ids['agent_session']}")
+    transcript = page.inner_text("#transcript")
+    assert "Run the migrations against staging." in transcript and "terminal" in transcript
+    assert "memory: no block" in page.inner_text("main")  # it began before any write
+    shot(page, tmp_path / "session.png")
+    visit(page, base, f"session/{ids['mcp_session']}")
+    frozen = page.inner_text("#frozen-memory")
+    assert "Staging database is db-staging:5432." in frozen  # pinned after that write
+    assert "Releases happen on Tuesdays." not in frozen  # the hand edit came later
+
+    visit(page, base, "insights")
+    assert page.locator("#candidates tr[data-candidate]").count() == 1
+    shot(page, tmp_path / "insights.png")
+
+    visit(page, base, "pending")
+    assert page.locator(f"#pending tr[data-pending='{ids['pending']}']").count() == 1
+    shot(page, tmp_path / "pending.png")
+
+
+def test_a_revert_through_the_page_lands_in_the_journal_and_memory(
+        page: Any, served: Any, tmp_path: Path) -> None:
+    server, home, ids = served
+    memory_md = home / "memories" / "MEMORY.md"
+    assert "Releases happen on Tuesdays." in memory_md.read_text(encoding="utf-8")
+    lines = (home / "journal.jsonl").read_bytes().count(b"\n")
+    visit(page, server.base, f"item/{ids['adopted']}")
+    page.click("#revert")
+    page.wait_for_selector("#revert-preview")
+    assert "memory.entry_removed" in page.inner_text("#revert-preview")
+    # The dry run appended nothing.
+    assert (home / "journal.jsonl").read_bytes().count(b"\n") == lines
+    shot(page, tmp_path / "revert-preview.png")
+    page.click("#revert-confirm")
+    page.wait_for_selector("#revert-done")
+    run = page.inner_text("#revert-done a")
+    assert run.startswith("revert-")
+    records = [line for line in (home / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+               if f'"run":"{run}"' in line]
+    assert records and all('"actor":"user"' in line for line in records)
+    assert any('"memory.entry_removed"' in line for line in records)
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "rebuild"],
+                   check=True, capture_output=True)
+    assert "Tuesdays" not in memory_md.read_text(encoding="utf-8")
+
+
+def test_pin_and_approve_through_the_page(page: Any, served: Any) -> None:
+    server, home, ids = served
+    visit(page, server.base, "skills")
+    page.click("#skills tr[data-skill='deploy-staging'] button.pin")
+    page.wait_for_function(
+        "() => document.querySelector(\"#skills tr[data-skill='deploy-staging']\")"
+        "?.textContent.includes('pinned')")
+    visit(page, server.base, "pending")
+    page.click(f"#pending tr[data-pending='{ids['pending']}'] button.approve")
+    page.wait_for_selector("text=Nothing waits for approval.")
+    journal = (home / "journal.jsonl").read_text(encoding="utf-8")
+    assert '"skill.pinned"' in journal and '"write.approved"' in journal
+
+
+def test_a_write_by_another_process_appears_live(page: Any, served: Any,
+                                                 tmp_path: Path) -> None:
+    server, home, _ids = served
+    visit(page, server.base, "timeline")
+    page.wait_for_selector("#live.on")
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
+                    "Appeared without a reload."], check=True, capture_output=True)
+    page.wait_for_selector("#timeline-rows >> text=Appeared without a reload.")
+    visit(page, server.base, "memory")
+    page.wait_for_selector("#live.on")
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
+                    "--target", "user", "Also live on the memory page."],
+                   check=True, capture_output=True)
+    page.wait_for_selector("#target-user >> text=Also live on the memory page.")
+    shot(page, tmp_path / "live.png")
