@@ -35,6 +35,7 @@ from bench import (
     reviewer_styles,
     semantic,
     tool_add,
+    web_ui,
 )
 from bench._hermes import ensure_hermes_venv
 from bench._measure import REPO_ROOT, WORK_DIR, Context, Figure
@@ -44,7 +45,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
                    cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
-                   forget, semantic, reviewer_styles)
+                   forget, semantic, reviewer_styles, web_ui)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from memoir.engine import memory_snapshots
 from memoir.engine.checkpoints import CheckpointStore
-from memoir.engine.memory_snapshots import MemorySnapshot, MemorySnapshots
+from memoir.engine.memory_snapshots import KeptMarks, MemorySnapshot, MemorySnapshots
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
 from memoir.journal import Journal
@@ -236,14 +236,35 @@ class LiveState:
         with self.mutex:
             seen, marks = self._marks
             head = self.state.seq
+            if seen == 0 and self.snapshots is not None:
+                # What an earlier process read, if the journal still vouches for it.
+                kept = self.snapshots.marks()
+                if kept is not None and 0 < kept.seq <= head and \
+                        self.journal.anchor(kept.seq, kept.offset, kept.hash):
+                    seen, marks = kept.seq, dict(kept.marks)
             if head > seen:
+                start = seen
                 for event in self.journal.read_family("journal.forgotten", after=seen,
                                                       until=head):
                     for mark in getattr(event.data, "marks", ()):
                         seq, target, entry_id, kind = mark.split(":")
                         marks[int(seq)] = (target, entry_id, kind)
-                self._marks = (head, marks)
+                seen = head
+                if head - start >= memory_snapshots.EVERY:
+                    self._keep_marks(head, marks)
+            self._marks = (seen, marks)
             return dict(marks)
+
+    def _keep_marks(self, seq: int, marks: dict[int, tuple[str, str, str]]) -> None:
+        if self.snapshots is None or not self.save_checkpoints:
+            return
+        where = self.journal.position_after(seq)
+        if where is None:  # not an index point: the tail, if it still is
+            where = self.journal.position()
+            if where.seq != seq:
+                return
+        self.snapshots.save_marks(KeptMarks(seq=seq, offset=where.offset, hash=where.hash,
+                                            marks=dict(marks)))
 
     def reload(self) -> None:
         """Throw the state away and fold it again from the journal (after a failure left

@@ -23,7 +23,7 @@ import msgspec
 from memoir.engine.private import Folder
 from memoir.projections.memory import MemoryState
 
-__all__ = ["EVERY", "MemorySnapshot", "MemorySnapshots"]
+__all__ = ["EVERY", "KeptMarks", "MemorySnapshot", "MemorySnapshots"]
 
 #: Records between snapshots (the file journal indexes positions as often).
 EVERY = 4096
@@ -37,8 +37,23 @@ class MemorySnapshot(msgspec.Struct, kw_only=True):
     memory: MemoryState
 
 
+class KeptMarks(msgspec.Struct, kw_only=True):
+    """The forgotten memory records as read up to ``seq`` (the record ending at byte
+    ``offset``, of hash ``hash``): seq -> (target, entry id, kind).  Kept so that a new
+    process reads only the records appended since, not the whole journal, before its
+    first past view."""
+
+    seq: int
+    offset: int
+    hash: str
+    marks: dict[int, tuple[str, str, str]]
+
+
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(MemorySnapshot)
+_MARKS_DECODER = msgspec.msgpack.Decoder(KeptMarks)
+#: The file of :class:`KeptMarks` (not a snapshot: its name is not a seq).
+MARKS_FILE = "forgotten.mpk"
 
 
 class MemorySnapshots:
@@ -55,13 +70,41 @@ class MemorySnapshots:
 
     def save(self, snapshot: MemorySnapshot) -> None:
         """Keep ``snapshot`` (never raises: a cache that cannot be written is skipped)."""
+        self._write(f"{snapshot.seq:012d}.mpk", _ENCODER.encode(snapshot))
+
+    def _write(self, name: str, body: bytes) -> None:
         if self.readonly:
             return
-        body = _ENCODER.encode(snapshot)
         try:
-            self.place.write(f"{snapshot.seq:012d}.mpk", body + self._digest(body))
+            self.place.write(name, body + self._digest(body))
         except OSError:
             return
+
+    def _read(self, name: str) -> bytes | None:
+        """The body of file ``name`` when its digest holds (None: missing or unsound)."""
+        try:
+            data = self.place.read(name)
+        except OSError:
+            return None
+        if data is None or len(data) <= _DIGEST:
+            return None
+        body, digest = data[:-_DIGEST], data[-_DIGEST:]
+        return body if self._digest(body) == digest else None
+
+    def save_marks(self, kept: KeptMarks) -> None:
+        """Keep the forgotten marks read so far (never raises)."""
+        self._write(MARKS_FILE, _ENCODER.encode(kept))
+
+    def marks(self) -> KeptMarks | None:
+        """The kept forgotten marks, if sound (the caller checks that the journal vouches
+        for their position)."""
+        body = self._read(MARKS_FILE)
+        if body is None:
+            return None
+        try:
+            return _MARKS_DECODER.decode(body)
+        except msgspec.DecodeError:
+            return None
 
     def has(self, seq: int) -> bool:
         return self.place.exists(f"{seq:012d}.mpk")
@@ -79,14 +122,8 @@ class MemorySnapshots:
         for seq in reversed(self.seqs()):
             if seq > at_most:
                 continue
-            try:
-                data = self.place.read(f"{seq:012d}.mpk")
-            except OSError:
-                continue
-            if data is None:
-                continue
-            body, digest = data[:-_DIGEST], data[-_DIGEST:]
-            if len(data) <= _DIGEST or self._digest(body) != digest:
+            body = self._read(f"{seq:012d}.mpk")
+            if body is None:
                 continue
             try:
                 snapshot = _DECODER.decode(body)

@@ -80,10 +80,8 @@ def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
                               f"{', '.join(TARGETS)}")
     wanted = set(home.at(seq, lambda s: [e.id for e in s.memory.target(target).entries]))
     found: dict[str, dict[str, Any]] = {}
-    read = 0
     sessions = home.state.sessions
-    for event in home.events(reverse=True, until=seq):
-        read += 1
+    for read, event in enumerate(home.events(reverse=True, until=seq), 1):
         if not wanted - found.keys() or read > BLAME_BUDGET:
             break
         data = event.data

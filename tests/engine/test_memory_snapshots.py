@@ -92,3 +92,51 @@ def test_commits_keep_snapshots_as_the_head_moves(home: Path, small_every: int) 
     _fill(home, 30)  # ~75 records written through commits, no rebuild
     seqs = sorted(int(p.stem) for p in (home / ".memoir" / "memory").iterdir())
     assert seqs and all(b - a >= 16 for a, b in itertools.pairwise(seqs))
+
+
+def test_forgotten_marks_are_kept_so_a_new_process_reads_only_what_came_since(
+        home: Path, small_every: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from memoir.cli import cli
+    from memoir.journal.reader import FileReader
+
+    _fill(home, 30)
+    with memoir.open(home) as mem:
+        with mem.start_session() as s:
+            s.call_tool("memory", {"action": "add", "target": "user",
+                                   "content": "Lives at 12 Elm Street."})
+        pinned = mem.head
+    forget = CliRunner().invoke(cli, ["--home", str(home), "forget", "--text", "Elm Street",
+                                      "-y"])
+    assert forget.exit_code == 0, forget.output
+    with memoir.open(home) as mem:  # more records after the forget
+        for n in range(3):
+            with mem.start_session() as s:
+                s.call_tool("memory", {"action": "add", "target": "memory",
+                                       "content": f"later {n}"})
+        first = mem.prompt_blocks(pinned)["user"]
+    assert first is not None and "[forgotten]" in first and "Elm" not in first
+    kept = home / ".memoir" / "memory" / memory_snapshots.MARKS_FILE
+    assert kept.is_file()
+    # A new process starts from the kept marks: it reads none of the records before them.
+    reads: list[int] = []
+    original = FileReader.read_family
+
+    def counting(self: FileReader, prefix: str, after: int = 0,
+                 until: int | None = None) -> object:
+        if prefix == "journal.forgotten":
+            reads.append(after)
+        return original(self, prefix, after, until)
+
+    monkeypatch.setattr(FileReader, "read_family", counting)
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.prompt_blocks(pinned)["user"] == first
+        kept_at = mem.head
+    assert reads == [] or reads == [kept_at]  # nothing appended since: nothing to read
+    # A kept file that was tampered with is not used: the marks are read again, the same.
+    kept.write_bytes(kept.read_bytes()[:-1] + bytes([kept.read_bytes()[-1] ^ 1]))
+    reads.clear()
+    with memoir.open(home, readonly=True) as mem:
+        assert mem.prompt_blocks(pinned)["user"] == first
+    assert reads == [0]

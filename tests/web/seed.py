@@ -49,8 +49,8 @@ def seed(home: Path) -> dict[str, str]:
                                                 "content": SKILL.format("fix-psql")})
         agent.end()
         client = mem.start_session(platform="mcp")
-        client.call_tool("memory", {"action": "add", "target": "memory",
-                                    "content": "The MCP client saw <b>bold</b> & <script>x</script>."})
+        hostile = "The MCP client saw <b>bold</b> & <script>x</script>."
+        client.call_tool("memory", {"action": "add", "target": "memory", "content": hostile})
         client.end()
         mem.flush()
         memory_md = home / "memories" / "MEMORY.md"

@@ -235,7 +235,7 @@ def test_a_run_opens_to_its_diff_and_records(web: Web) -> None:
     assert run["who"] == "person" and run["kind"] == "adopt"
     [memory_md] = [f for f in run["files"] if f["path"] == "memories/MEMORY.md"]
     assert "+Releases happen on Tuesdays." in memory_md["diff"]
-    assert [r["type"] for r in run["records"]][0] == "run.started"
+    assert run["records"][0]["type"] == "run.started"
     assert any(r["data"].get("text") == "Releases happen on Tuesdays." for r in run["records"])
     first = web.get("/api/timeline?q=db-staging")["items"][-1]
     loose = web.get(f"/api/item/{first['id']}")
