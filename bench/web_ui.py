@@ -10,6 +10,7 @@ the round trip over loopback is reported beside it.  Figures:
 * a run's page (its diff and records) for a run near the head and one a tenth of the
   way in;
 * memory as of a past seq, at five seqs spread over the journal;
+* a record another process appends, until it arrives on the live stream;
 * the server's resident memory after all of them (peak too).
 
 Same-run baselines, in this process on the same home: reading the same number of
@@ -86,6 +87,27 @@ def _runs_near(home: Path, fractions: list[float], events: int) -> list[str]:
     return found
 
 
+def _live_latency(url: str, home: Path) -> float:
+    """Seconds from another process's append (its command returned) to the record
+    arriving on the page's live stream."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
+    conn.request("GET", "/api/stream", headers={
+        "Authorization": f"Bearer {parts.query.removeprefix('token=')}"})
+    stream = conn.getresponse()
+    while not stream.fp.readline().startswith(b"event: ready"):
+        pass
+    text = f"live probe {time.time_ns()}"
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
+                    text], check=True, capture_output=True)
+    appended = time.perf_counter()
+    while text.encode() not in stream.fp.readline():
+        pass
+    took = time.perf_counter() - appended
+    conn.close()
+    return took
+
+
 def _peak_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -114,6 +136,8 @@ def run(ctx: Context) -> list[Figure]:
             runs = {name: [client.get(f"/api/item/{run}") for _ in range(repeats)]
                     for name, run in (("recent", new_run), ("old", old_run))}
             memory = [client.get(f"/api/memory?seq={seq}") for seq in seqs for _ in range(3)]
+            live = [_live_latency(url, home) for _ in range(ctx.pick(3, 5))]
+            ctx.log("  live: " + ", ".join(f"{x * 1000:.0f} ms" for x in live))
             rss = psutil.Process(proc.pid).memory_info().rss / 2**20
             peak = _peak_mb(proc.pid)
         finally:
@@ -188,6 +212,10 @@ def run(ctx: Context) -> list[Figure]:
                notes={"max_ms": round(max(served), 1), "seqs": seqs,
                       "per_seq_ms": [round(statistics.median(served[i * 3:i * 3 + 3]), 1)
                                      for i in range(len(seqs))]}),
+        Figure(bench=NAME, name="live: another process's append to the record on the stream",
+               value=median(live) * 1000, unit="ms", better="lower",
+               target=Target("value", "<", 1000),
+               notes={"ms": [round(x * 1000) for x in live], "poll_ms": 200}),
         Figure(bench=NAME, name="memoir ui start: process start to its URL printed",
                value=startup, unit="s", better="lower",
                notes={"includes": "Python start, opening the home, reading the forgotten "

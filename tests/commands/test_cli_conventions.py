@@ -533,9 +533,9 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     covered = {" ".join(a[:2]) if " ".join(a[:2]) in _leaf_commands() else a[0]
                for a in EVERY_COMMAND}
     # Accepting or rejecting a candidate needs one (tests/insights/test_insights.py covers
-    # them); `watch` and `mcp` run until stopped (tests/commands/test_watch.py and
-    # tests/integrations/test_mcp.py drive them).
-    assert covered | {"candidates accept", "candidates reject", "watch", "mcp"} == \
+    # them); `watch`, `mcp` and `ui` run until stopped (tests/commands/test_watch.py,
+    # tests/integrations/test_mcp.py and tests/web/test_web_server.py drive them).
+    assert covered | {"candidates accept", "candidates reject", "watch", "mcp", "ui"} == \
         _leaf_commands()
     (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
     with memoir.open(home) as mem:

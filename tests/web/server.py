@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from json import loads
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,12 +17,14 @@ READY_TIMEOUT = 120.0  # a loaded machine starts Python slowly; never a fixed wa
 
 
 class UiServer:
-    def __init__(self, home: Path, *args: str) -> None:
+    def __init__(self, home: Path, *args: str, json: bool = False) -> None:
         env = {**os.environ, "MEMOIR_DEBUG": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "memoir", "--home", str(home), "ui", "--port", "0", *args],
+            [sys.executable, "-m", "memoir", "--home", str(home), *(["--json"] if json else []),
+             "ui", "--port", "0", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        self.url = self._first_line()
+        self.line = self._first_line()
+        self.url = loads(self.line)["url"] if json else self.line
         parts = urlsplit(self.url)
         self.base = f"{parts.scheme}://{parts.netloc}"
         self.token = parts.query.removeprefix("token=")

@@ -46,6 +46,16 @@ def test_it_prints_a_loopback_url_with_a_token(server: UiServer) -> None:
     assert status["readonly"] is False and status["head"] > 0
 
 
+def test_under_json_it_prints_one_line_of_json(home: Path) -> None:
+    running = UiServer(home, "--read-only", json=True)
+    try:
+        said = json.loads(running.line)
+        assert said == {"url": running.url, "home": str(home), "readonly": True}
+        assert running.url.startswith("http://127.0.0.1:")
+    finally:
+        assert running.stop() == 0
+
+
 def test_each_run_has_its_own_token(home: Path) -> None:
     first = UiServer(home)
     token = first.token
