@@ -20,6 +20,7 @@ diff, and ``Memoir.prompt_blocks(seq)`` (what ``memoir prompt --at`` does).
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import json
 import shutil
@@ -88,7 +89,7 @@ def _runs_near(home: Path, fractions: list[float], events: int) -> list[str]:
 
 
 def _live_latency(url: str, home: Path) -> float:
-    """Seconds from another process's append (its command returned) to the record
+    """Seconds from another process's append (the record's timestamp) to the record
     arriving on the page's live stream."""
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
@@ -97,13 +98,21 @@ def _live_latency(url: str, home: Path) -> float:
     stream = conn.getresponse()
     while not stream.fp.readline().startswith(b"event: ready"):
         pass
-    text = f"live probe {time.time_ns()}"
-    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
-                    text], check=True, capture_output=True)
-    appended = time.perf_counter()
-    while text.encode() not in stream.fp.readline():
-        pass
-    took = time.perf_counter() - appended
+    # The corpus's memory is full, so the probe is a write that always lands: pausing
+    # the curator, or resuming it.
+    tail = (home / "journal.jsonl").read_bytes()[-65536:]
+    paused = tail.rfind(b'"curator.paused"') > tail.rfind(b'"curator.resumed"')
+    verb, kind = ("resume", b'"curator.resumed"') if paused else ("pause", b'"curator.paused"')
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "curator", verb],
+                   check=True, capture_output=True)
+    line = b""
+    while kind not in line:
+        line = stream.fp.readline()
+    arrived = time.time()
+    # From the record's own timestamp (taken as it was appended) to its arrival: the
+    # command may still be closing when the page already has the record.
+    record = json.loads(line.decode().removeprefix("data: "))
+    took = arrived - dt.datetime.fromisoformat(record["ts"]).timestamp()
     conn.close()
     return took
 

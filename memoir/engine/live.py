@@ -220,11 +220,18 @@ class LiveState:
         # A checkpoint or snapshot past a forgotten record was folded without its mark:
         # start before the first one this view holds.
         base = min((s for s in marks if s <= seq), default=seq + 1) - 1
-        state = self._from_checkpoint(base) or State()
         snap = self.snapshots.best(base) if self.snapshots is not None else None
-        if snap is not None and snap.seq > state.seq and \
-                self.journal.anchor(snap.seq, snap.offset, snap.hash):
+        if snap is not None and not self.journal.anchor(snap.seq, snap.offset, snap.hash):
+            snap = None
+        # A snapshot at or past the newest checkpoint saves decoding that checkpoint (a
+        # whole state: tens of milliseconds on a long journal) for its memory alone.
+        newest = self.checkpoints.best(at_most=base)[:1] if self.checkpoints else []
+        if snap is not None and (not newest or snap.seq >= newest[0]):
             state = State(memory=snap.memory, seq=snap.seq)
+        else:
+            state = self._from_checkpoint(base) or State()
+            if snap is not None and snap.seq > state.seq:
+                state = State(memory=snap.memory, seq=snap.seq)
         with forgotten_marks(marks):
             state.apply_all(self.journal.read_family("memory.", after=state.seq, until=seq))
         state.seq = seq

@@ -11,6 +11,7 @@ earlier page.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ __all__ = ["Filters", "event_row", "item_detail", "timeline", "who"]
 
 #: Records one page request reads at most before it answers with what it found.
 SCAN_BUDGET = 20_000
+#: Records a run's page lists at most (an import can hold thousands).
+MAX_RECORDS = 500
 #: The records whose summary says what a run changed.
 CHANGES = ("memory.", "skill.", "insight.", "write.", "curator.paused", "curator.resumed")
 #: Records that say nothing a person audits unless asked for: usage telemetry.
@@ -216,8 +219,8 @@ def item_detail(home: Home, item_id: str) -> dict[str, Any]:
         if info is None:
             raise NotFoundError(f"no run {item_id!r} in this journal")
         item = _run_item(info, state)
-        records = list(home.events(run=item_id, after=info.first_seq - 1,
-                                   until=info.last_seq))
+        records = list(itertools.islice(home.events(run=item_id, after=info.first_seq - 1,
+                                                    until=info.last_seq), MAX_RECORDS))
     first, last = item["first_seq"], item["last_seq"]
     diffs = diff_states(home.view(first - 1), home.view(last))
     return {**item, "files": [{"path": path, "diff": text} for path, text in diffs.items()],

@@ -380,3 +380,38 @@ def test_a_read_only_home_shows_everything_and_changes_nothing(
     assert "read-only" in refused["error"]
     assert journal_lines(web.path) == before
     ro.home.close()
+
+
+def test_a_home_whose_journal_is_in_postgresql(tmp_path: Path, pg_url: str) -> None:
+    from click.testing import CliRunner
+
+    from memoir.cli import cli
+
+    path = tmp_path / "home"
+    done = CliRunner().invoke(cli, ["--home", str(path), "init", "--journal", pg_url])
+    assert done.exit_code == 0, done.output
+    with memoir.open(path) as mem:
+        with mem.start_session() as s:
+            s.call_tool("memory", {"action": "add", "target": "memory", "content": "On pg."})
+        pinned = mem.head
+        added = CliRunner().invoke(cli, ["--home", str(path), "memory", "add", "Then this."])
+        assert added.exit_code == 0, added.output
+    w = Web(path, {})
+    try:
+        [newest, *_] = w.get("/api/timeline")["items"]
+        assert newest["who"] == "person" and newest["change"].endswith("Then this.")
+        assert "+Then this." in w.get(f"/api/item/{newest['run']}")["files"][0]["diff"]
+        then = w.get(f"/api/memory?seq={pinned}")["entries"]["memory"]
+        assert [e["text"] for e in then] == ["On pg."]
+        reverted = w.act("revert", {"run": newest["run"], "dry_run": False})
+        assert reverted["seqs"]
+        assert [e["text"] for e in w.get("/api/memory")["entries"]["memory"]] == ["On pg."]
+    finally:
+        w.home.close()
+
+
+def test_a_run_page_lists_at_most_its_cap_of_records(web: Web,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("memoir.web.timeline.MAX_RECORDS", 1)
+    run = web.get(f"/api/item/{web.ids['adopted']}")
+    assert len(run["records"]) == 1 and run["events"] > 1

@@ -176,7 +176,7 @@ async function timelinePage(params) {
   show(h("h1", {}, "Timeline"), form,
     h("table", { class: "timeline" }, h("thead", {}, h("tr", {},
       ["When", "Who", "Kind", "Session", "What", "Events"].map((x) => h("th", {}, x)))), body), more);
-  current.refresh = params.toString() ? null : () => load(null);
+  current.refresh = () => load(null);  // the newest page again, with the same filters
 }
 
 function timelineRow(item) {
@@ -209,7 +209,8 @@ async function itemPage(id) {
     canRevert ? h("button", { id: "revert", onclick: () => previewRevert(item.run, revertBox) }, "Revert this run…") : null,
     revertBox,
     h("h2", {}, "What it changed"), filesView(item.files),
-    h("h2", {}, "Records"), recordsView(item.records));
+    h("h2", {}, "Records", item.records.length < item.events ? h("span", { class: "quiet" }, ` (the first ${item.records.length} of ${item.events})`) : null),
+    recordsView(item.records));
 }
 
 async function previewRevert(run, box) {
