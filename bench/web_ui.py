@@ -138,15 +138,22 @@ def run(ctx: Context) -> list[Figure]:
         ctx.log(f"  memoir ui printed its URL after {startup:.2f} s")
         try:
             client = _Client(url)
+            server = psutil.Process(proc.pid)
+            phases: dict[str, float] = {"started": server.memory_info().rss / 2**20}
             first, cold, cold_rt = client.get("/api/timeline?limit=50")
             warm = [client.get("/api/timeline?limit=50") for _ in range(repeats)]
             filtered = [client.get("/api/timeline?limit=50&kind=no-such-kind")
                         for _ in range(3)]
+            phases["timeline"] = server.memory_info().rss / 2**20
             runs = {name: [client.get(f"/api/item/{run}") for _ in range(repeats)]
                     for name, run in (("recent", new_run), ("old", old_run))}
+            phases["runs"] = server.memory_info().rss / 2**20
             memory = [client.get(f"/api/memory?seq={seq}") for seq in seqs for _ in range(3)]
+            phases["memory"] = server.memory_info().rss / 2**20
             live = [_live_latency(url, home) for _ in range(ctx.pick(3, 5))]
+            phases["live"] = server.memory_info().rss / 2**20
             ctx.log("  live: " + ", ".join(f"{x * 1000:.0f} ms" for x in live))
+            ctx.log("  RSS MB after: " + ", ".join(f"{k} {v:.0f}" for k, v in phases.items()))
             rss = psutil.Process(proc.pid).memory_info().rss / 2**20
             peak = _peak_mb(proc.pid)
         finally:
@@ -231,6 +238,7 @@ def run(ctx: Context) -> list[Figure]:
                                   "marks once, binding"}),
         Figure(bench=NAME, name="server resident memory after the requests above",
                value=rss, unit="MB", better="lower", target=Target("value", "<", 200),
-               notes={"peak_mb": round(peak, 1)}),
+               notes={"peak_mb": round(peak, 1),
+                      "after_mb": {k: round(v, 1) for k, v in phases.items()}}),
     ]
     return figures

@@ -30,7 +30,7 @@ from memoir.projections.skills import SKILL_FILE, skill_paths
 from memoir.projections.state import State
 from memoir.skills.history import unified
 
-__all__ = ["Origin", "blame_memory", "blame_skill", "diff_states"]
+__all__ = ["Origin", "blame_memory", "blame_skill", "diff_span", "diff_states"]
 
 
 def _files(state: State) -> dict[str, str]:
@@ -48,7 +48,20 @@ def _files(state: State) -> dict[str, str]:
 def diff_states(before: State, after: State) -> dict[str, str]:
     """Path → unified diff for every projected file that differs (memory files first,
     then skill files by path)."""
-    a, b = _files(before), _files(after)
+    return _diff_files(_files(before), _files(after))
+
+
+def diff_span(engine: Home, start: int, end: int) -> dict[str, str]:
+    """``diff_states(view(start), view(end))`` holding one state, not two: the files
+    of the state at ``start`` are rendered, then the same state is folded on to
+    ``end`` (a long home's state is tens of megabytes)."""
+    state = engine.view(start)
+    before = _files(state)
+    state.apply_all(engine.events(after=start, until=end))
+    return _diff_files(before, _files(state))
+
+
+def _diff_files(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
     out = {}
     for path in sorted(set(a) | set(b), key=lambda p: (not p.startswith("memories/"), p)):
         text = unified(a.get(path), b.get(path), path)

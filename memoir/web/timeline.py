@@ -22,7 +22,7 @@ from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.codec import Forgotten
 from memoir.events.types import Event
-from memoir.oversight.audit import diff_states
+from memoir.oversight.audit import diff_span
 from memoir.projections.sessions import RunInfo
 from memoir.projections.state import State
 
@@ -222,6 +222,6 @@ def item_detail(home: Home, item_id: str) -> dict[str, Any]:
         records = list(itertools.islice(home.events(run=item_id, after=info.first_seq - 1,
                                                     until=info.last_seq), MAX_RECORDS))
     first, last = item["first_seq"], item["last_seq"]
-    diffs = diff_states(home.view(first - 1), home.view(last))
+    diffs = diff_span(home, first - 1, last)
     return {**item, "files": [{"path": path, "diff": text} for path, text in diffs.items()],
             "records": [event_row(e) for e in records]}

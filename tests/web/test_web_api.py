@@ -415,3 +415,15 @@ def test_a_run_page_lists_at_most_its_cap_of_records(web: Web,
     monkeypatch.setattr("memoir.web.timeline.MAX_RECORDS", 1)
     run = web.get(f"/api/item/{web.ids['adopted']}")
     assert len(run["records"]) == 1 and run["events"] > 1
+
+
+def test_a_span_diff_holding_one_state_is_the_two_views_diff(
+        seeded: tuple[Path, dict[str, str]]) -> None:
+    from memoir.oversight.audit import diff_span, diff_states
+
+    with memoir.open(seeded[0], readonly=True) as mem:
+        head = mem.head
+        spans = [(a, b) for a in range(0, head + 1, 3) for b in range(a, head + 1, 5)]
+        assert len(spans) >= 20
+        for a, b in spans:
+            assert diff_span(mem, a, b) == diff_states(mem.view(a), mem.view(b)), (a, b)
