@@ -100,6 +100,8 @@ def test_every_page_opens_on_a_seeded_home(page: Any, served: Any, tmp_path: Pat
 
     visit(page, base, f"item/{ids['adopted']}")
     assert "Releases happen on Tuesdays." in page.inner_text(".files")
+    split = page.inner_text(".diff.split")  # side by side: git's notes are not lines
+    assert "No newline at end of file" not in split and "+++" not in split
     page.click("#diff-mode")  # side by side -> unified
     page.wait_for_selector(".diff.unified")
     shot(page, tmp_path / "run.png")

@@ -90,7 +90,7 @@ function diffView(text, mode) {
   const lines = text.replace(/\n$/, "").split("\n");
   if (mode === "unified") {
     return h("pre", { class: "diff unified" }, lines.map((line) => {
-      const kind = line.startsWith("+++") || line.startsWith("---") ? "meta"
+      const kind = line.startsWith("+++") || line.startsWith("---") || line.startsWith("\\") ? "meta"
         : line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add"
         : line.startsWith("-") ? "del" : "ctx";
       return h("div", { class: kind }, line || " ");
@@ -108,7 +108,8 @@ function diffView(text, mode) {
     left = []; right = [];
   };
   for (const line of lines) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    // File names, and "\ No newline at end of file" (a note on the line before).
+    if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("\\")) continue;
     if (line.startsWith("@@")) { flush(); rows.push(h("tr", { class: "hunk" }, h("td", { colspan: 2 }, line))); continue; }
     if (line.startsWith("-")) { left.push(line.slice(1)); continue; }
     if (line.startsWith("+")) { right.push(line.slice(1)); continue; }
