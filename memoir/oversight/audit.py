@@ -10,6 +10,7 @@ file, carrying each line's origin through the edits as ``git blame`` does.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memoir.engine.port import Home
@@ -30,7 +31,7 @@ from memoir.projections.skills import SKILL_FILE, skill_paths
 from memoir.projections.state import State
 from memoir.skills.history import unified
 
-__all__ = ["Origin", "blame_memory", "blame_skill", "diff_span", "diff_states"]
+__all__ = ["Origin", "blame_memory", "blame_skill", "diff_after", "diff_span", "diff_states"]
 
 
 def _files(state: State) -> dict[str, str]:
@@ -55,9 +56,14 @@ def diff_span(engine: Home, start: int, end: int) -> dict[str, str]:
     """``diff_states(view(start), view(end))`` holding one state, not two: the files
     of the state at ``start`` are rendered, then the same state is folded on to
     ``end`` (a long home's state is tens of megabytes)."""
-    state = engine.view(start)
+    return diff_after(engine.view(start), engine.events(after=start, until=end))
+
+
+def diff_after(state: State, events: Iterable[Event]) -> dict[str, str]:
+    """What folding ``events`` into ``state`` (which it changes) does to the projected
+    files, as :func:`diff_states` gives it."""
     before = _files(state)
-    state.apply_all(engine.events(after=start, until=end))
+    state.apply_all(events)
     return _diff_files(before, _files(state))
 
 

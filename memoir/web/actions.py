@@ -10,12 +10,14 @@ from typing import Any
 import msgspec
 
 from memoir.api import Memoir
+from memoir.clock import format_ts
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import ValidationError
 from memoir.events.types import Event
 from memoir.ids import short_id
 from memoir.insights.pipeline import accept_candidate, reject_candidate
 from memoir.oversight.approvals import approve, reject
+from memoir.oversight.audit import diff_after
 from memoir.oversight.revert import RevertConflict, RevertPlan, revert_run
 from memoir.skills.guards import pin_events, unpin_events
 from memoir.web.timeline import event_row
@@ -40,6 +42,17 @@ def _plan(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
     }
 
 
+def _would(home: Memoir, plan: RevertPlan) -> list[dict[str, str]]:
+    """The projected files the plan would change, as diffs: its records folded into a
+    copy of the state at the head, exactly as they would be once appended."""
+    state = home.view()
+    now = format_ts(home.clock.now())
+    events = [Event(seq=state.seq + i, id=f"preview-{i}", ts=now, type=p.TYPE, v=p.VERSION,
+                    actor=PERSON, run=plan.run_id, data=p)
+              for i, p in enumerate(plan.payloads, 1)]
+    return [{"path": path, "diff": text} for path, text in diff_after(state, events).items()]
+
+
 def _revert(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
     target = _text(body, "run")
     dry_run = body.get("dry_run", True)
@@ -49,7 +62,10 @@ def _revert(home: Memoir, body: dict[str, Any]) -> dict[str, Any]:
         plan = revert_run(home, target, dry_run=dry_run, actor=PERSON)
     except RevertConflict as exc:
         return {"conflict": True, "error": str(exc), **_plan(exc.plan, True)}
-    return _plan(plan, dry_run)
+    out = _plan(plan, dry_run)
+    if dry_run:
+        out["files"] = _would(home, plan)
+    return out
 
 
 def _skill(home: Memoir, body: dict[str, Any], pin: bool) -> dict[str, Any]:

@@ -312,11 +312,16 @@ def test_revert_is_a_dry_run_first_then_a_journaled_run_of_the_person(web: Web) 
     preview = web.act("revert", {"run": web.ids["adopted"], "dry_run": True})
     assert preview["dry_run"] is True and preview["run"] is None
     assert [c["type"] for c in preview["compensations"]] == ["memory.entry_removed"]
+    [would] = preview["files"]  # exactly what the revert would do to the files
+    assert would["path"] == "memories/MEMORY.md"
+    assert "-Releases happen on Tuesdays." in would["diff"] and "+Releases" not in would["diff"]
     assert journal_lines(web.path) == before
     done = web.act("revert", {"run": web.ids["adopted"], "dry_run": False})
     assert done["run"].startswith("revert-") and done["seqs"]
     web.home.flush()
     assert "Tuesdays" not in (web.path / "memories/MEMORY.md").read_text(encoding="utf-8")
+    # The preview was exact: the run that was appended changed the files just so.
+    assert web.get(f"/api/item/{done['run']}")["files"] == preview["files"]
     events = list(web.home.events(run=done["run"]))
     assert {e.actor for e in events} == {"user"}
     assert web.home.state.runs[web.ids["adopted"]].reverted_by == done["run"]

@@ -152,6 +152,7 @@ def test_a_revert_through_the_page_lands_in_the_journal_and_memory(
     page.click("#revert")
     page.wait_for_selector("#revert-preview")
     assert "memory.entry_removed" in page.inner_text("#revert-preview")
+    assert "-Releases happen on Tuesdays." in page.inner_text("#revert-files")
     # The dry run appended nothing.
     assert (home / "journal.jsonl").read_bytes().count(b"\n") == lines
     shot(page, tmp_path / "revert-preview.png")

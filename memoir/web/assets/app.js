@@ -223,6 +223,8 @@ async function previewRevert(run, box) {
       h("h3", {}, "Dry run: reverting would append"),
       lines.length ? h("ul", {}, lines) : h("p", {}, "no compensating record"),
       conflicts.length ? [h("p", { class: "bad" }, "Conflicts: later runs changed the same things, so the revert is refused:"), h("ul", {}, conflicts)] : null,
+      plan.files && plan.files.length ? [h("h4", {}, "The files it would change"), h("div", { id: "revert-files" }, plan.files.map((f) =>
+        h("section", { class: "file" }, h("h3", { class: "mono" }, f.path), diffView(f.diff, "unified"))))] : null,
       h("button", { id: "revert-confirm", class: "danger", disabled: conflicts.length > 0 || !lines.length,
         onclick: () => confirmRevert(run, box) }, "Confirm revert"),
       h("button", { onclick: () => box.replaceChildren() }, "Cancel")));
