@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import signal
 import sys
@@ -10,7 +11,7 @@ from typing import Any
 
 import click
 
-from memoir.commands.base import UserError, home_option, is_json, open_home
+from memoir.commands.base import UserError, home_option, home_path, is_json, open_home
 
 __all__ = ["ui"]
 
@@ -52,7 +53,17 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
         raise UserError(f"{extra_hint('ui', 'memoir ui')} ({exc})") from None
     import memoir
 
-    handle = open_home(ctx, readonly=read_only)
+    try:
+        handle = open_home(ctx, readonly=read_only)
+    except OSError as exc:
+        # A home this process may not write (permissions, a read-only file system):
+        # shown read-only, as `memoir sessions` reads one, rather than not at all.
+        if read_only or not (isinstance(exc, PermissionError) or exc.errno == errno.EROFS):
+            raise
+        handle = open_home(ctx, readonly=True)
+        read_only = True
+        click.echo(f"memoir ui: {home_path(ctx)} cannot be written here ({exc.strerror}): "
+                   "serving it read-only", err=True)
     token = token or web.new_token()
     try:
         sock = web.bind(host, port)

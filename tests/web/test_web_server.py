@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import Request, urlopen
 
@@ -138,3 +139,32 @@ def test_a_read_only_server_refuses_changes(tmp_path: Path, home: Path) -> None:
     finally:
         assert running.stop() == 0
     assert (copy / "journal.jsonl").read_bytes() == before
+
+
+def test_a_home_this_process_may_not_write_is_served_read_only(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memoir.commands import ui as command
+    from memoir.web import serve as web
+
+    opened: list[bool] = []
+    real = command.open_home
+
+    def open_home(ctx: object, *, readonly: bool = False) -> object:
+        opened.append(readonly)
+        if not readonly:  # as on a read-only file system, or a home of another user
+            raise PermissionError(13, "Permission denied")
+        return real(ctx, readonly=readonly)  # type: ignore[arg-type]
+
+    served: list[bool] = []
+
+    def serve(handle: object, sock: object, *, ready: Any, **_: object) -> None:
+        served.append(handle.readonly)  # type: ignore[attr-defined]
+        ready()
+
+    monkeypatch.setattr(command, "open_home", open_home)
+    monkeypatch.setattr(web, "serve", serve)
+    result = CliRunner().invoke(cli, ["--home", str(home), "--json", "ui", "--port", "0"])
+    assert result.exit_code == 0, result.output
+    assert opened == [False, True] and served == [True]
+    assert json.loads(result.stdout.splitlines()[-1])["readonly"] is True
+    assert "serving it read-only" in result.stderr
