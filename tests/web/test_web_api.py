@@ -432,3 +432,12 @@ def test_a_span_diff_holding_one_state_is_the_two_views_diff(
         assert len(spans) >= 20
         for a, b in spans:
             assert diff_span(mem, a, b) == diff_states(mem.view(a), mem.view(b)), (a, b)
+
+
+def test_a_websocket_gets_nothing(web: Web) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as refused, \
+            web.client.websocket_connect("/api/stream"):
+        pass
+    assert refused.value.code == 1008
