@@ -91,7 +91,8 @@ def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
             found[data.entry_id] = {
                 "seq": event.seq, "ts": event.ts, "actor": event.actor, "run": event.run,
                 "session": event.session, "type": event.type,
-                "who": who(event.actor, info.platform if info else None)}
+                "who": who(event.actor, info.platform if info else None,
+                           client=(event.meta or {}).get("client"))}
     return {"target": target, "seq": seq, "origins": found,
             "older": sorted(wanted - found.keys())}
 

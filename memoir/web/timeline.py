@@ -72,9 +72,11 @@ class Filters:
                    telemetry=query.get("all") in ("1", "true", "on"))
 
 
-def who(actor: str, platform: str | None) -> str:
-    """Who an actor is, for people: a person, an agent (through an MCP client or Hermes
-    when its session says so), a reviewer, the curator, memoir itself."""
+def who(actor: str, platform: str | None, *, client: str | None = None,
+        kind: str | None = None) -> str:
+    """Who an actor is, for people: a person, an agent (through an MCP client or Hermes,
+    when its session's platform, the record's ``client`` or a mirror run says so), a
+    reviewer, the curator, memoir itself."""
     if actor == "user":
         return "person"
     if actor.startswith("reviewer"):
@@ -83,10 +85,10 @@ def who(actor: str, platform: str | None) -> str:
         return "curator"
     if actor == "system":
         return "memoir"
-    if platform == "mcp":
-        return "MCP client"
-    if platform == "hermes":
+    if client == "hermes" or kind == "mirror" or (platform or "").startswith("hermes"):
         return "Hermes"
+    if platform == "mcp" or client:
+        return f"MCP client {client}" if client and client != "unknown" else "MCP client"
     return actor
 
 
@@ -123,9 +125,14 @@ def event_row(event: Event) -> dict[str, Any]:
             "data": _data(event)}
 
 
-def _run_item(info: RunInfo, state: State) -> dict[str, Any]:
+def _client(event: Event) -> str | None:
+    return (event.meta or {}).get("client")
+
+
+def _run_item(info: RunInfo, state: State, client: str | None = None) -> dict[str, Any]:
     return {"id": info.id, "run": info.id, "kind": info.kind or "run", "actor": info.actor,
-            "who": who(info.actor, _platform(state, info.session)),
+            "who": who(info.actor, _platform(state, info.session), client=client,
+                       kind=info.kind),
             "ts": info.started_at, "session": info.session, "first_seq": info.first_seq,
             "last_seq": info.last_seq, "events": info.events,
             "summary": info.summary.split("\n")[0], "reverted_by": info.reverted_by,
@@ -134,7 +141,8 @@ def _run_item(info: RunInfo, state: State) -> dict[str, Any]:
 
 def _loose_item(event: Event, state: State) -> dict[str, Any]:
     return {"id": f"seq-{event.seq}", "run": None, "kind": event.type.split(".")[0],
-            "actor": event.actor, "who": who(event.actor, _platform(state, event.session)),
+            "actor": event.actor,
+            "who": who(event.actor, _platform(state, event.session), client=_client(event)),
             "ts": event.ts, "session": event.session, "first_seq": event.seq,
             "last_seq": event.seq, "events": 1, "summary": summary_of(event),
             "reverted_by": None, "reverts": None, "type": event.type}
@@ -189,7 +197,7 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
             info = state.runs.get(event.run)
             if info is None or (before is not None and info.last_seq >= before):
                 continue
-            item = _run_item(info, state)
+            item = _run_item(info, state, _client(event))
             if event.type.startswith(CHANGES):
                 item["change"] = summary_of(event)
         else:
@@ -218,9 +226,9 @@ def item_detail(home: Home, item_id: str) -> dict[str, Any]:
         info = state.runs.get(item_id)
         if info is None:
             raise NotFoundError(f"no run {item_id!r} in this journal")
-        item = _run_item(info, state)
         records = list(itertools.islice(home.events(run=item_id, after=info.first_seq - 1,
                                                     until=info.last_seq), MAX_RECORDS))
+        item = _run_item(info, state, _client(records[0]) if records else None)
     first, last = item["first_seq"], item["last_seq"]
     diffs = diff_span(home, first - 1, last)
     return {**item, "files": [{"path": path, "diff": text} for path, text in diffs.items()],

@@ -48,7 +48,7 @@ def seed(home: Path) -> dict[str, str]:
         held = agent.call_tool("skill_manage", {"action": "create", "name": "fix-psql",
                                                 "content": SKILL.format("fix-psql")})
         agent.end()
-        client = mem.start_session(platform="mcp")
+        client = mem.start_session(platform="mcp", meta={"client": "Claude Desktop"})
         hostile = "The MCP client saw <b>bold</b> & <script>x</script>."
         client.call_tool("memory", {"action": "add", "target": "memory", "content": hostile})
         client.end()

@@ -165,7 +165,7 @@ def test_the_timeline_names_who_did_what_newest_first(web: Web) -> None:
     firsts = [i["first_seq"] for i in items]
     assert firsts == sorted(firsts, reverse=True)
     mcp = [i for i in items if i["session"] == web.ids["mcp_session"] and i["kind"] == "memory"]
-    assert mcp and mcp[0]["who"] == "MCP client"
+    assert mcp and mcp[0]["who"] == "MCP client Claude Desktop"
     agent = [i for i in items if i["session"] == web.ids["agent_session"]
              and i["kind"] == "memory"]
     assert {i["who"] for i in agent} == {"agent"}
@@ -270,7 +270,7 @@ def test_blame_names_who_wrote_each_entry(web: Web) -> None:
     adopted = blame["origins"][entries["Releases happen on Tuesdays."]]
     assert (adopted["who"], adopted["run"]) == ("person", web.ids["adopted"])
     mcp = blame["origins"][entries[next(t for t in entries if "MCP" in t)]]
-    assert (mcp["who"], mcp["session"]) == ("MCP client", web.ids["mcp_session"])
+    assert (mcp["who"], mcp["session"]) == ("MCP client Claude Desktop", web.ids["mcp_session"])
     assert blame["older"] == []
     history = web.get(f"/api/memory/history?target=memory&id="
                       f"{entries['Releases happen on Tuesdays.']}")
@@ -441,3 +441,22 @@ def test_a_websocket_gets_nothing(web: Web) -> None:
             web.client.websocket_connect("/api/stream"):
         pass
     assert refused.value.code == 1008
+
+
+@pytest.mark.parametrize(("actor", "platform", "client", "kind", "said"), [
+    ("user", None, None, "cli", "person"),
+    ("reviewer.memory", "cli", None, "review", "reviewer"),
+    ("curator", None, None, "curator", "curator"),
+    ("system", None, None, None, "memoir"),
+    ("agent", "hermes:telegram", "hermes", None, "Hermes"),
+    ("agent", "cli", None, "mirror", "Hermes"),
+    ("agent", "mcp", "Claude Desktop", None, "MCP client Claude Desktop"),
+    ("agent", "mcp", "unknown", None, "MCP client"),
+    ("agent", "cli", None, None, "agent"),
+    ("import", None, None, "import", "import"),
+])
+def test_who_names_the_actor_for_people(actor: str, platform: str | None, client: str | None,
+                                        kind: str | None, said: str) -> None:
+    from memoir.web.timeline import who
+
+    assert who(actor, platform, client=client, kind=kind) == said
