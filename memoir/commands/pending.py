@@ -7,7 +7,7 @@ import click
 
 from memoir.commands.base import Exit, UserError, echo_json, home_option, is_json, open_home
 from memoir.errors import ValidationError
-from memoir.oversight.approvals import approve, check_ids, pending, reject, show
+from memoir.oversight.approvals import approve, check_ids, pending, pending_row, reject, show
 
 __all__ = ["pending_group"]
 
@@ -29,10 +29,7 @@ def pending_group(ctx: click.Context) -> None:
     handle = open_home(ctx, readonly=True)
     held = pending(handle)
     if is_json():
-        echo_json([{"id": w.id, "subsystem": w.subsystem, "action": w.action,
-                    "summary": w.summary, "origin": w.origin, "proposed_by": w.actor,
-                    "session": w.session, "staged_seq": w.staged_seq,
-                    "staged_at": w.staged_at} for w in held])
+        echo_json([pending_row(w) for w in held])
         return
     config = handle.config
     click.echo(f"write approval: memory {'on' if config.memory.write_approval else 'off'}, "

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import msgspec
 
 from memoir.api import Memoir
 from memoir.clock import format_ts, parse_moment
@@ -51,15 +50,8 @@ def _conflict_choice(force: bool, skip: bool) -> OnConflict:
 
 
 def _revert_json(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
-    return {
-        **write_json(None if dry_run else plan.run_id, plan.events),
-        "dry_run": dry_run, "target": plan.target, "resolution": plan.resolution,
-        "compensations": [{"type": p.TYPE, "data": msgspec.to_builtins(p)}
-                          for p in plan.compensations],
-        "conflicts": [{"entity": c.entity, "seqs": list(c.seqs)} for c in plan.conflicts],
-        "reverted": list(plan.reverted), "skipped": list(plan.skipped),
-        "unsupported": dict(plan.unsupported),
-    }
+    return {**write_json(None if dry_run else plan.run_id, plan.events), "dry_run": dry_run,
+            **plan.as_json()}
 
 
 def _print_revert(plan: RevertPlan, dry_run: bool,

@@ -35,7 +35,7 @@ from memoir.events.skills import SkillCreated
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.lookup import did_you_mean
-from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
+from memoir.projections.skills import SKILL_FILE, skill_dir
 from memoir.projections.state import State
 from memoir.reading import read_text
 from memoir.skills.adopt import adopt_skills
@@ -46,7 +46,7 @@ from memoir.skills.guards import (
     restore_events,
     unpin_events,
 )
-from memoir.skills.history import skill_at, skill_history
+from memoir.skills.history import skill_at, skill_history, skill_row
 from memoir.skills.importer import PROVENANCES, import_skills
 from memoir.skills.manage import layout_clash
 from memoir.skills.model import (
@@ -55,7 +55,6 @@ from memoir.skills.model import (
     check_category,
     check_name,
     check_skill_md,
-    description_of,
     parse_frontmatter,
 )
 
@@ -87,19 +86,6 @@ def _json(run: str, events: list[Event], **extra: Any) -> bool:
     return is_json()
 
 
-def _row(record: SkillRecord) -> dict[str, Any]:
-    return {
-        "name": record.name, "category": record.category, "state": record.state,
-        "provenance": record.provenance, "created_by": record.created_by,
-        "pinned": record.pinned, "protected": record.protected,
-        "use_count": record.use_count, "view_count": record.view_count,
-        "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
-        "created_at": record.created_at, "archived_at": record.archived_at,
-        "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
-        "path": skill_dir(record), "description": description_of(record.content),
-    }
-
-
 @skills_group.command("list")
 @home_option
 @click.option("--all", "show_all", is_flag=True, help="Include archived skills.")
@@ -109,7 +95,7 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None
     """List skills with their state, provenance and usage."""
     state = open_home(ctx, readonly=True).view(at_seq)
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
-    rows = [_row(r) for r in records if show_all or not r.archived]
+    rows = [skill_row(r) for r in records if show_all or not r.archived]
     if is_json():
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return

@@ -12,10 +12,9 @@ from typing import Any
 import click
 
 from memoir.commands.base import UserError, home_option, home_path, is_json, open_home
+from memoir.web import LOOPBACK
 
 __all__ = ["ui"]
-
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 @click.command()

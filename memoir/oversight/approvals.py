@@ -40,7 +40,7 @@ from memoir.skills.approval import skill_diff
 from memoir.skills.manage import decide_manage
 from memoir.skills.tools import skill_manage_call
 
-__all__ = ["Approval", "approve", "check_ids", "pending", "reject", "show"]
+__all__ = ["Approval", "approve", "check_ids", "pending", "pending_row", "reject", "show"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,14 @@ class Approval:
 def pending(engine: Home) -> list[PendingWrite]:
     """The writes waiting for approval, oldest first."""
     return sorted(engine.state.approvals.pending.values(), key=lambda p: p.staged_seq)
+
+
+def pending_row(write: PendingWrite) -> dict[str, Any]:
+    """A held write as ``memoir pending --json`` and the web view list it."""
+    return {"id": write.id, "subsystem": write.subsystem, "action": write.action,
+            "summary": write.summary, "origin": write.origin, "proposed_by": write.actor,
+            "session": write.session, "staged_seq": write.staged_seq,
+            "staged_at": write.staged_at}
 
 
 def _chosen(state: State, ids: Sequence[str] | None) -> list[PendingWrite]:

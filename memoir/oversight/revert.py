@@ -33,7 +33,7 @@ no conflict.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -149,6 +149,17 @@ class RevertPlan:
     @property
     def compensations(self) -> list[Payload]:
         return [p for p in self.payloads if not isinstance(p, RunReverted)]
+
+    def as_json(self) -> dict[str, Any]:
+        """What the plan holds, as ``memoir revert --json`` and the web view give it."""
+        return {
+            "target": self.target, "resolution": self.resolution,
+            "compensations": [{"type": p.TYPE, "data": msgspec.to_builtins(p)}
+                              for p in self.compensations],
+            "conflicts": [{"entity": c.entity, "seqs": list(c.seqs)} for c in self.conflicts],
+            "reverted": list(self.reverted), "skipped": list(self.skipped),
+            "unsupported": dict(self.unsupported),
+        }
 
 
 class _Snapshot(msgspec.Struct):

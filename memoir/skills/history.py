@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from typing import Any
 
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError
@@ -30,10 +31,11 @@ from memoir.events.skills import (
 )
 from memoir.events.types import Event
 from memoir.lookup import did_you_mean
-from memoir.projections.skills import SkillRecord
+from memoir.projections.skills import SkillRecord, skill_dir
+from memoir.skills.model import description_of
 
 __all__ = ["TELEMETRY", "SkillVersion", "describe", "patch_of", "skill_at", "skill_history",
-           "unified"]
+           "skill_row", "unified"]
 
 #: Event types that count use, not change; left out of a history unless asked for.
 TELEMETRY = frozenset({"skill.viewed", "skill.used", "skill.write_rejected"})
@@ -162,3 +164,18 @@ def skill_history(engine: Home, name: str, *, telemetry: bool = False,
         raise NotFoundError(f"the journal has no skill named '{name}'"
                             f"{did_you_mean(name, engine.state.skills.skills)}")
     return versions
+
+
+def skill_row(record: SkillRecord) -> dict[str, Any]:
+    """A skill as ``memoir skills list --json`` and the web view show it: state,
+    provenance, owner, pin, usage and where it lives."""
+    return {
+        "name": record.name, "category": record.category, "state": record.state,
+        "provenance": record.provenance, "created_by": record.created_by,
+        "pinned": record.pinned, "protected": record.protected, "archived": record.archived,
+        "use_count": record.use_count, "view_count": record.view_count,
+        "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
+        "created_at": record.created_at, "archived_at": record.archived_at,
+        "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
+        "path": skill_dir(record), "description": description_of(record.content),
+    }

@@ -7,3 +7,9 @@ person makes with care (revert, pin, accept, approve), each a journaled run.
 writes, :mod:`memoir.web.app` is the HTTP side (token, cross-site checks, the live
 stream), :mod:`memoir.web.serve` runs it; ``assets/`` holds the page itself.
 """
+
+__all__ = ["LOOPBACK"]
+
+#: The addresses served without a token of the person's choosing (the printed URL's
+#: own token is still required).
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from memoir.api import Memoir
 from memoir.clock import format_ts
 from memoir.engine.commit import Caller, Decision
@@ -29,17 +27,8 @@ PERSON = "user"
 
 
 def _plan(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
-    return {
-        "dry_run": dry_run, "target": plan.target,
-        "run": None if dry_run else plan.run_id,
-        "compensations": [{"type": p.TYPE, "data": msgspec.to_builtins(p)}
-                          for p in plan.compensations],
-        "conflicts": [{"entity": c.entity, "seqs": list(c.seqs)} for c in plan.conflicts],
-        "reverted": list(plan.reverted), "skipped": list(plan.skipped),
-        "unsupported": dict(plan.unsupported),
-        "seqs": [e.seq for e in plan.events],
-        "events": [event_row(e) for e in plan.events],
-    }
+    return {"dry_run": dry_run, **plan.as_json(),
+            **_written(None if dry_run else plan.run_id, plan.events)}
 
 
 def _would(home: Memoir, plan: RevertPlan) -> list[dict[str, str]]:

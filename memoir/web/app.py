@@ -42,7 +42,7 @@ from starlette.routing import Route
 
 from memoir.api import Memoir
 from memoir.errors import ConflictError, MemoirError, NotFoundError, ValidationError
-from memoir.web import pages
+from memoir.web import LOOPBACK, pages
 from memoir.web.actions import ACTIONS, act
 from memoir.web.timeline import Filters, event_row, item_detail, timeline
 
@@ -55,7 +55,6 @@ ASSETS = {
     "app.js": ("app.js", "text/javascript; charset=utf-8"),
     "app.css": ("app.css", "text/css; charset=utf-8"),
 }
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _SECURITY = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                "img-src 'self' data:; connect-src 'self'; "

@@ -12,14 +12,13 @@ from memoir.errors import NotFoundError, ValidationError
 from memoir.events.memory import EntryAdded, EntryReplaced
 from memoir.insights.pipeline import insight_rows
 from memoir.lookup import did_you_mean
-from memoir.oversight.approvals import pending
+from memoir.oversight.approvals import pending, pending_row
 from memoir.oversight.audit import blame_skill
 from memoir.projections.memory import TARGETS
-from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
+from memoir.projections.skills import SKILL_FILE
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
-from memoir.skills.history import skill_history
-from memoir.skills.model import description_of
+from memoir.skills.history import skill_history, skill_row
 from memoir.web.timeline import event_row, who
 
 __all__ = ["blame", "curator_passes", "entry_history", "insights", "memory", "pending_writes",
@@ -105,23 +104,10 @@ def entry_history(home: Memoir, target: str, entry_id: str) -> list[dict[str, An
         and getattr(e.data, "target", None) == target)]
 
 
-def _skill_row(record: SkillRecord) -> dict[str, Any]:
-    return {
-        "name": record.name, "category": record.category, "state": record.state,
-        "provenance": record.provenance, "created_by": record.created_by,
-        "pinned": record.pinned, "protected": record.protected, "archived": record.archived,
-        "use_count": record.use_count, "view_count": record.view_count,
-        "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
-        "created_at": record.created_at, "archived_at": record.archived_at,
-        "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
-        "path": skill_dir(record), "description": description_of(record.content),
-    }
-
-
 def skills(home: Memoir) -> list[dict[str, Any]]:
     """Every skill the state knows, archived ones too."""
     records = home.state.skills.skills.values()
-    return [_skill_row(r) for r in sorted(records, key=lambda r: (r.category or "", r.name))]
+    return [skill_row(r) for r in sorted(records, key=lambda r: (r.category or "", r.name))]
 
 
 def skill(home: Memoir, name: str) -> dict[str, Any]:
@@ -135,7 +121,7 @@ def skill(home: Memoir, name: str) -> dict[str, Any]:
     history = [v.__dict__ for v in skill_history(home, name, telemetry=False, patches=True)]
     lines = [{"text": text, "seq": o.seq, "actor": o.actor, "run": o.run, "ts": o.ts}
              for text, o in blame_skill(home, name)]
-    return {**_skill_row(record), "files": files, "history": history, "blame": lines}
+    return {**skill_row(record), "files": files, "history": history, "blame": lines}
 
 
 def curator_passes(home: Memoir) -> list[dict[str, Any]]:
@@ -214,6 +200,4 @@ def insights(home: Memoir) -> dict[str, Any]:
 
 def pending_writes(home: Memoir) -> list[dict[str, Any]]:
     """Writes held for the person's approval, oldest first."""
-    return [{"id": w.id, "subsystem": w.subsystem, "action": w.action, "summary": w.summary,
-             "origin": w.origin, "proposed_by": w.actor, "session": w.session,
-             "staged_seq": w.staged_seq, "staged_at": w.staged_at} for w in pending(home)]
+    return [pending_row(w) for w in pending(home)]
