@@ -16,6 +16,7 @@ from memoir.oversight.approvals import pending, pending_row
 from memoir.oversight.audit import blame_skill
 from memoir.projections.memory import TARGETS
 from memoir.projections.skills import SKILL_FILE
+from memoir.prompt.blocks import enabled_targets, render_blocks
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
 from memoir.skills.history import skill_history, skill_row
@@ -61,10 +62,10 @@ def point(home: Memoir, seq: str | None, at: str | None) -> int:
 def memory(home: Memoir, seq: int) -> dict[str, Any]:
     """MEMORY.md and USER.md as of ``seq``: the entries and the prompt blocks a session
     pinned there saw (memory snapshots make any seq cheap)."""
-    entries = home.at(seq, lambda state: {
+    enabled = enabled_targets(home.config)
+    entries, blocks = home.at(seq, lambda state: ({
         target: [{"id": e.id, "text": e.text} for e in state.memory.target(target).entries]
-        for target in TARGETS})
-    blocks = home.prompt_blocks(seq)
+        for target in TARGETS}, render_blocks(state, enabled)))  # one view for both
     return {"seq": seq, "head": home.head, "entries": entries,
             "chars": {t: sum(len(e["text"]) for e in entries[t]) for t in TARGETS},
             "blocks": blocks}

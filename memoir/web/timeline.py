@@ -185,6 +185,8 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
         if len(items) >= limit or scanned >= SCAN_BUDGET:
             following = event.seq + 1  # this record is the next page's first
             break
+        if filters.since is not None and event.ts[:26] < filters.since[:26]:
+            break  # records are appended in time order: nothing older can match
         scanned += 1
         if event.run is not None:
             if event.run in seen:
