@@ -28,20 +28,84 @@ from typing import Any
 
 from memoir.errors import ConfigError
 from memoir.recall.semantic import MODEL_NAME, Encoder, shared_encoder
-from memoir.reviewers.rules import Finding, RulesBackend, _entry, _same, _sentences, extract
+from memoir.reviewers import rules
+from memoir.reviewers.rules import Clause, Finding, RulesBackend, _entry, _same, clauses_of, extract
 
-__all__ = ["CLASSES", "MODEL_FILE", "THRESHOLD", "Classifier", "SemanticBackend", "clauses",
-           "train"]
+__all__ = ["CLASSES", "CUES", "MODEL_FILE", "THRESHOLDS", "Classifier", "SemanticBackend",
+           "clauses", "features", "train"]
 
 CLASSES = ("none", "user", "memory")
-THRESHOLD = 0.5
+#: The probability a clause's class needs to be kept, per target (USER.md's entries are
+#: in every prompt of every project: it asks for a little more).
+THRESHOLDS = {"user": 0.7, "memory": 0.7}
 MODEL_FILE = Path(__file__).with_name("meaning_model.json")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+_SPECIFIC = re.compile(r"\d|`|/|\.\w|(?<=\s)[A-Z][\w-]+|\b[a-z]+[A-Z]\w*")
+_CHAT = re.compile(r"(?i)\b(hello|hi|hey|thanks|thank you|sorry|lol|haha|funny|quick "
+                   r"question|one sec|brb|cheers|ok|okay|cool|great|awesome|gosh|ugh)\b")
+_LEAD = re.compile(r"(?i)^(it|this|that|they|them|these|those|there|which|from|with|for|to|"
+                   r"because|then|also)\b")
+_ONE_OFF = re.compile(r"(?i)\b(instead|again|now|first|next|quickly|real quick|this one|"
+                      r"options|for me)\b")
+_I = re.compile(r"(?i)\b(i|i'm|i've|me|my|mine)\b")
+_WE = re.compile(r"(?i)\b(we|our|us|we're|team|company)\b")
+_YOU = re.compile(r"(?i)\b(you|your)\b")
+_UNREAL = re.compile(r"(?i)\b(if|might|maybe|perhaps|imagine|pretend|suppose|let's say|"
+                     r"wish|thinking about|at some point|someday|nothing decided|not decided|"
+                     r"for this exercise|for example|e\.g\.)\b")
+_OTHERS = re.compile(r"(?i)\b(colleague|coworker|co-worker|friend|competitor'?s?|vendor|"
+                     r"author|someone|somebody|candidate|apparently|claims?|swears?|they say|"
+                     r"people say|the book|the docs say|the article)\b")
+_PAST = re.compile(r"(?i)\b(used to|was using|were using|back in|ages ago|years ago|"
+                   r"in the past|previously|at my old job|last job)\b")
+#: What is not a fact to keep, whatever the model says: of the moment (what the rules
+#: call transient), not real (a plan, a wish, a supposition), someone else's, or past.
+_NOT_FACT = (rules._TRANSIENT, _UNREAL, _OTHERS, _PAST)
+
+#: What the embedding does not say well and a word does: the cues that go beside the
+#: 384 numbers, each 0 or 1 (times :data:`CUE_SCALE`).  Their names are in the model
+#: file; a model trained on other cues is refused.
+CUES = {
+    "transient": lambda c: bool(rules._TRANSIENT.search(c)),
+    "timebound": lambda c: bool(rules._TIMEBOUND.search(c)),
+    "deictic": lambda c: bool(rules._DEICTIC.search(c)),
+    "leads_back": lambda c: bool(_LEAD.match(c)),
+    "standing": lambda c: bool(rules._STANDING.search(c)),
+    "i": lambda c: bool(_I.search(c)),
+    "we": lambda c: bool(_WE.search(c)),
+    "you": lambda c: bool(_YOU.search(c)),
+    "specific": lambda c: bool(_SPECIFIC.search(c)),
+    "three_words": lambda c: len(c.split()) <= 3,
+    "six_words": lambda c: len(c.split()) <= 6,
+    "chat": lambda c: bool(_CHAT.search(c)),
+    "task": lambda c: bool(rules._INSTRUCTION.match(c)) and not rules._STANDING.search(c),
+    "rule": lambda c: bool(rules._STRONG.match(c)),
+    "one_off": lambda c: bool(_ONE_OFF.search(c)),
+    "exclaims": lambda c: c.endswith("!"),
+    "unreal": lambda c: bool(_UNREAL.search(c)),
+    "others": lambda c: bool(_OTHERS.search(c)),
+    "past": lambda c: bool(_PAST.search(c)),
+}
+CUE_SCALE = 0.3
 
 
-def clauses(text: str) -> list[str]:
-    """The clauses of a user message the classifier looks at."""
-    return [c for c in _sentences(_FENCE.sub(" ", text)) if not c.endswith("?")]
+def clauses(text: str) -> list[Clause]:
+    """The clauses of a user message the classifier looks at: not fenced code, not a
+    question or a heading ("About me:"), not of the moment (what the rules call
+    transient), and not one the rules already keep something of - nor, for a clause
+    kept as its whole sentence, that sentence."""
+    return [c for c in clauses_of(_FENCE.sub(" ", text))
+            if not c.text.endswith(("?", ":")) and not any(r.search(c.text) for r in _NOT_FACT)
+            and not extract(c.text) and not (c.leans and extract(c.sentence))]
+
+
+def features(texts: list[str], encoder: Encoder) -> Any:
+    """The embeddings of ``texts`` with their cues beside them."""
+    import numpy as np
+
+    cues = np.array([[float(cue(t)) for cue in CUES.values()] for t in texts],
+                    dtype=np.float32).reshape(len(texts), len(CUES))
+    return np.hstack([encoder.encode(texts), CUE_SCALE * cues])
 
 
 def _label(clause: str, row: Mapping[str, Any]) -> int:
@@ -51,7 +115,7 @@ def _label(clause: str, row: Mapping[str, Any]) -> int:
     return 2 if any(p.casefold() in low for p in row["memory"]) else 0
 
 
-def train(rows: Iterable[Mapping[str, Any]], encoder: Encoder, *, epochs: int = 400,
+def train(rows: Iterable[Mapping[str, Any]], encoder: Encoder, *, epochs: int = 1000,
           rate: float = 0.5, l2: float = 1e-3) -> dict[str, Any]:
     """The model, as :data:`MODEL_FILE` holds it, from labelled turns (``text``, and the
     phrases an entry of each target must hold: ``user``, ``memory``).  Deterministic:
@@ -64,9 +128,9 @@ def train(rows: Iterable[Mapping[str, Any]], encoder: Encoder, *, epochs: int = 
     for row in rows:
         digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode())
         for clause in clauses(row["text"]):
-            texts.append(clause)
-            labels.append(_label(clause, row))
-    x = encoder.encode(texts).astype(np.float64)
+            texts.append(clause.text)
+            labels.append(_label(clause.text, row))
+    x = features(texts, encoder).astype(np.float64)
     y = np.array(labels)
     weight = (len(y) / (3 * np.maximum(np.bincount(y, minlength=3), 1)))[y][:, None]
     onehot = np.eye(3)[y]
@@ -78,7 +142,8 @@ def train(rows: Iterable[Mapping[str, Any]], encoder: Encoder, *, epochs: int = 
         g = (p - onehot) * weight / len(y)
         w -= rate * (g.T @ x + l2 * w)
         b -= rate * g.sum(axis=0)
-    return {"model": MODEL_NAME, "classes": list(CLASSES), "threshold": THRESHOLD,
+    return {"model": MODEL_NAME, "classes": list(CLASSES), "cues": list(CUES),
+            "thresholds": THRESHOLDS,
             "clauses": len(texts), "trained_on": digest.hexdigest(),
             "weights": [[round(float(v), 7) for v in row] for row in w],
             "bias": [round(float(v), 7) for v in b]}
@@ -91,17 +156,24 @@ class Classifier:
     def __init__(self, data: Mapping[str, Any], encoder: Encoder) -> None:
         import numpy as np
 
-        if data.get("model") != MODEL_NAME or tuple(data.get("classes", ())) != CLASSES:
+        if data.get("model") != MODEL_NAME or tuple(data.get("classes", ())) != CLASSES \
+                or data.get("cues") != list(CUES):
             raise ConfigError(f"the semantic reviewer's model was trained on "
-                              f"{data.get('model')!r} with classes {data.get('classes')!r}; "
-                              f"this memoir embeds with {MODEL_NAME}")
+                              f"{data.get('model')!r} with classes {data.get('classes')!r} "
+                              f"and cues {data.get('cues')!r}; this memoir embeds with "
+                              f"{MODEL_NAME} and the cues {list(CUES)}")
         self.w = np.array(data["weights"], dtype=np.float32)
         self.b = np.array(data["bias"], dtype=np.float32)
-        if self.w.shape != (3, encoder.dim) or self.b.shape != (3,) or \
+        if self.w.shape != (3, encoder.dim + len(CUES)) or self.b.shape != (3,) or \
                 not np.isfinite(self.w).all() or not np.isfinite(self.b).all():
             raise ConfigError("the semantic reviewer's model has weights of the wrong shape "
                               "or non-finite values")
-        self.threshold = float(data.get("threshold", THRESHOLD))
+        cuts = data.get("thresholds", THRESHOLDS)
+        if not isinstance(cuts, dict) or set(cuts) != set(THRESHOLDS) or not all(
+                isinstance(v, float) and 0 < v <= 1 for v in cuts.values()):
+            raise ConfigError(f"the semantic reviewer's model has thresholds {cuts!r}: one "
+                              f"number in (0, 1] for each of {sorted(THRESHOLDS)}")
+        self.thresholds = {k: float(v) for k, v in cuts.items()}
         self.encoder = encoder
         self._np = np
 
@@ -109,21 +181,22 @@ class Classifier:
     def shipped(cls) -> Classifier:
         return cls(json.loads(MODEL_FILE.read_text(encoding="utf-8")), shared_encoder())
 
-    def find(self, text: str, threshold: float | None = None) -> list[Finding]:
-        """What the rules find in ``text``, and the clauses the model gives a target."""
+    def find(self, text: str, thresholds: Mapping[str, float] | None = None) -> list[Finding]:
+        """What the rules find in ``text``, and the clauses the model gives a target
+        (a clause that leans on its sentence's earlier ones is kept as the sentence)."""
         np = self._np
         found = list(extract(text))
         parts = clauses(text)
         if not parts:
             return found
-        z = self.encoder.encode(parts) @ self.w.T + self.b
+        z = features([c.text for c in parts], self.encoder) @ self.w.T + self.b
         p = np.exp(z - z.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
-        cut = self.threshold if threshold is None else threshold
+        cuts = thresholds or self.thresholds
         for clause, probs in zip(parts, p, strict=True):
             k = int(probs.argmax())
-            if k and probs[k] >= cut:
-                entry = _entry(clause)
+            if k and probs[k] >= cuts[CLASSES[k]]:
+                entry = _entry(clause.sentence if clause.leans else clause.text)
                 if not any(_same(entry, f.text) for f in found):
                     found.append(Finding(CLASSES[k], entry))
         return found
