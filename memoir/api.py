@@ -39,7 +39,7 @@ from memoir.prompt.blocks import (
 )
 from memoir.recall.index import index_if_open
 from memoir.recall.semantic import recall_status
-from memoir.reviewers.loop import Learning
+from memoir.reviewers.loop import Learning, backend_in_effect
 from memoir.sessions.session import Session
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
@@ -250,6 +250,10 @@ class Memoir(Engine):
             "sessions": len(state.sessions),
             # Episodic recall in effect: hybrid (BM25 and embeddings) or bm25.
             "recall": recall_status(self.config.episodic.semantic),
+            # The reviewer in effect, and what reviewers.backend says (auto: semantic
+            # where the semantic extra is in use, else rules).
+            "reviewer": {"backend": backend_in_effect(self.config),
+                         "setting": self.config.reviewers.backend},
             "runs": len(state.runs),
             "memory": memory,
             "drift": edits,

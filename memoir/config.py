@@ -162,8 +162,9 @@ class ReviewersConfig(_Section):
     #: waits); ``sync``: before record_turn returns; ``off``: never.
     mode: Literal["background", "sync", "off"] = "background"
     #: rules (offline), semantic (the rules plus an embedding classifier; needs the
-    #: semantic extra), llm (a model through reviewers.llm).
-    backend: Literal["rules", "semantic", "llm"] = "rules"
+    #: semantic extra), llm (a model through reviewers.llm); auto: semantic when the
+    #: semantic extra is importable and episodic.semantic is not off, else rules.
+    backend: Literal["auto", "rules", "semantic", "llm"] = "auto"
 
     @pydantic.field_validator("mode", mode="before")
     @classmethod

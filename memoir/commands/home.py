@@ -183,6 +183,8 @@ def status(ctx: click.Context) -> None:
         why = "episodic.semantic: off" if recall["setting"] == "off" else \
             f"the semantic extra is not installed (missing {', '.join(recall['missing'])})"
         click.echo(f"recall   BM25 only ({why})")
+    reviewer = info["reviewer"]
+    click.echo(f"reviewer {reviewer['backend']} (reviewers.backend: {reviewer['setting']})")
     for n in info["nudges"][:10]:
         memory, skills = n["memory"], n["skills"]
         click.echo(f"nudges   {n['session']}: {n['turns']} turn(s), reviewed through "

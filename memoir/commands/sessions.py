@@ -30,6 +30,7 @@ from memoir.lookup import resolve
 from memoir.reading import read_text
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
+from memoir.reviewers.loop import backend_in_effect
 from memoir.sessions.turns import check_messages
 
 __all__ = ["review", "sessions_group"]
@@ -186,9 +187,9 @@ def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | N
         click.echo(f"imported {summary['imported']} conversation(s); "
                    f"{summary['already_imported']} already imported, skipped; "
                    f"{summary['refused']} refused; the reviews saved {saved} change(s)")
-        backend = handle.config.reviewers.backend
+        backend = backend_in_effect(handle.config)
         if any(row["runs"] for row in imported) and not saved and backend != "llm":
-            click.echo("the offline rule reviewer found nothing worth saving in them; a "
+            click.echo(f"the offline {backend} reviewer found nothing worth saving in them; a "
                        "model reads more: set `reviewers.backend: llm` in config.yaml "
                        "(docs/reviewers.md), then `memoir review --session ID`", err=True)
     if refused:

@@ -4,7 +4,7 @@ It plays an agent and a person: the agent saves notes, a second writer lands whi
 the session's prompt stays frozen, a hostile write is refused and journaled, the
 person edits MEMORY.md by hand and adopts it, every projection is deleted and
 rebuilt byte for byte, the first session's prompt is rendered again exactly; then
-the conversations are recorded and the rule reviewer learns from them on its own (a
+the conversations are recorded and the reviewer learns from them on its own (a
 later session's prompt shows it, a bad review is reverted); then the agent writes
 skills, the curator consolidates them, and the pass is reverted.
 """
@@ -22,6 +22,7 @@ from memoir.curator import run_pass
 from memoir.events.memory import LimitsSet, WriteRejected
 from memoir.oversight.revert import revert_run
 from memoir.projections.memory import FILE_NAMES
+from memoir.reviewers.loop import backend_in_effect
 
 __all__ = ["run_demo"]
 
@@ -155,7 +156,8 @@ def _turn(user: str, reply: str) -> list[dict[str, str]]:
 
 def _learning(mem: memoir.Memoir, step: Callable[[str], None],
               echo: Callable[[str], None]) -> None:
-    step("9. Conversations are recorded; the rule reviewer learns from them on its own")
+    step(f"9. Conversations are recorded; the {backend_in_effect(mem.config)} reviewer learns "
+         "from them on its own")
     with mem.start_session(platform="demo") as chat:
         for user, reply in _CONVERSATION:
             chat.record_turn(_turn(user, reply))
@@ -176,7 +178,7 @@ def _learning(mem: memoir.Memoir, step: Callable[[str], None],
 
     step("10. A bad review? Revert its run; the audit log says who learned what, when")
     with mem.start_session(platform="demo") as prank:
-        # A joke the rule takes at its word: now the profile names Bob too.
+        # A joke the rules take at its word: now the profile names Bob too.
         prank.record_turn(_turn("Call me Bob from now on.", "Hi Bob!"))
     mem.flush()
     bad = [e for e in mem.events(types=["review.completed"], session=prank.id)][-1]

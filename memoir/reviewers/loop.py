@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from memoir.clock import parse_ts
+from memoir.config import Config
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
@@ -25,6 +26,7 @@ from memoir.events.types import Event, Payload
 from memoir.llm import LLMError, client_from_config
 from memoir.logs import get_logger
 from memoir.projections.state import State
+from memoir.recall import semantic
 from memoir.recall.summary import summarize_turns
 from memoir.reviewers.llm import LLMBackend, llm_summary
 from memoir.reviewers.meaning import SemanticBackend
@@ -33,7 +35,7 @@ from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, 
 from memoir.reviewers.rules import RulesBackend
 from memoir.sessions.turns import RecordedTurns, check_messages, record_turns, split_turns
 
-__all__ = ["Learning", "RecordedTurns"]
+__all__ = ["Learning", "RecordedTurns", "backend_in_effect"]
 
 _log = get_logger("memoir.reviewers.loop")
 
@@ -50,13 +52,24 @@ class _Unavailable:
         raise ValidationError(self.reason)
 
 
+def backend_in_effect(config: Config) -> str:
+    """The reviewer ``reviewers.backend`` names; ``auto`` is ``semantic`` where hybrid
+    recall would embed (the semantic extra importable, ``episodic.semantic`` not
+    ``off``), else ``rules``."""
+    if config.reviewers.backend != "auto":
+        return config.reviewers.backend
+    return "semantic" if config.episodic.semantic != "off" and semantic.available() \
+        else "rules"
+
+
 def make_backend(engine: Home) -> Backend:
     """The reviewer ``reviewers.backend`` names (one that cannot be set up fails each
     review with the reason, journaled)."""
     config = engine.config
-    if config.reviewers.backend == "rules":
+    backend = backend_in_effect(config)
+    if backend == "rules":
         return RulesBackend()
-    if config.reviewers.backend == "semantic":
+    if backend == "semantic":
         try:
             return SemanticBackend()
         except (ConfigError, OSError, ValueError) as exc:

@@ -193,6 +193,7 @@ def test_every_front_door_fuses(home: Path) -> None:
         "mode": "hybrid", "setting": "on", "model": "all-MiniLM-L6-v2", "missing": []}
     text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
     assert "recall   hybrid" in text
+    assert "reviewer semantic (reviewers.backend: auto)" in text
 
 
 def test_without_the_extra_recall_is_bm25(home: Path, monkeypatch: pytest.MonkeyPatch
@@ -208,6 +209,7 @@ def test_without_the_extra_recall_is_bm25(home: Path, monkeypatch: pytest.Monkey
     text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
     assert "recall   BM25 only (the semantic extra is not installed (missing onnxruntime))" \
         in text
+    assert "reviewer rules (reviewers.backend: auto)" in text
     # "on" without the extra: a search says what to install; the tool returns it.
     monkeypatch.setattr(semantic, "_SHARED", None)
     _config(home, "on")

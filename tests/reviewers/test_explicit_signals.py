@@ -104,3 +104,29 @@ def test_the_review_adds_no_near_duplicate_of_what_the_agent_saved(tmp_path: Pat
         mem.learning.flush()
         assert mem.state.memory.target("memory").texts() == ["All deploys go through the CI."]
         assert list(mem.events(types=["review.completed"]))  # the review did run
+
+
+@pytest.mark.parametrize(("said", "target", "entry"), [
+    # A pronoun pointing back: alone, "Don't add features to it." says nothing.
+    ("The legacy admin panel is being retired at the end of the year; don't add features "
+     "to it.", "memory", "The legacy admin panel is being retired at the end of the year; "
+     "don't add features to it."),
+    # After "so": the reason is the fact worth keeping.
+    ("Just FYI I'm a night owl, I do my best work after 10pm, so don't be surprised by "
+     "late messages.", "user", "Just FYI I'm a night owl, I do my best work after 10pm, "
+     "so don't be surprised by late messages."),
+    # What the rules found in the sentence's first clause is said by the whole sentence.
+    ("I really can't stand when tools auto-format my files without asking, so please "
+     "never run the formatter on save.", "user", "I really can't stand when tools "
+     "auto-format my files without asking, so please never run the formatter on save."),
+])
+def test_an_instruction_that_leans_on_its_sentence_is_kept_with_it(
+        said: str, target: str, entry: str) -> None:
+    assert [Finding(f.target, f.text) for f in extract(said)] == [Finding(target, entry)]
+
+
+def test_a_leaning_instruction_of_the_moment_is_not_kept() -> None:
+    assert extract("The build is broken today, so don't merge anything.") == []
+    # A clause on its own is still judged on its own.
+    assert [f.text for f in extract("My name is Ada and please always answer in French.")
+            ] == ["Name: Ada.", "Please always answer in French."]

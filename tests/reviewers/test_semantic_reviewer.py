@@ -1,6 +1,8 @@
-"""The semantic reviewer (``reviewers.backend: semantic``): the shipped classifier is
-the one its training turns give, it holds its held-out figures, it saves through the
-same writer as the rules, and without the extra a review fails with the reason."""
+"""The semantic reviewer (``reviewers.backend: semantic``, and ``auto``'s choice where
+the semantic extra is in use): the shipped classifier is the one its training turns
+give, it holds its figures on both held-out parts, it leaves out what is not a fact to
+keep, it saves through the same writer as the rules, and without the extra a review
+fails with the reason."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import memoir
 from memoir.errors import ConfigError
 from memoir.recall import semantic
 from memoir.reviewers import meaning
-from memoir.reviewers.meaning import MODEL_FILE, Classifier, train
+from memoir.reviewers.loop import backend_in_effect
+from memoir.reviewers.meaning import MODEL_FILE, Classifier, clauses, train
 from memoir.reviewers.rules import extract
 from tests.reviewers.test_review_corpus import score
 from tests.support.paths import DATA
@@ -33,10 +36,10 @@ def _make_model() -> Any:
     return module
 
 
-def _held_out(tmp_path: Path) -> Path:
-    joined = tmp_path / "holdout.jsonl"
+def _held_out(tmp_path: Path, part: str) -> Path:
+    joined = tmp_path / f"{part}.jsonl"
     joined.write_text("".join(p.read_text(encoding="utf-8") for p in
-                              sorted((DATA / "reviews" / "holdout").glob("*.jsonl"))),
+                              sorted((DATA / "reviews" / part).glob("*.jsonl"))),
                       encoding="utf-8")
     return joined
 
@@ -53,20 +56,50 @@ def test_the_shipped_model_is_what_its_training_turns_give() -> None:
     assert np.allclose(shipped["weights"], again["weights"], atol=1e-3)
 
 
-def test_it_holds_its_held_out_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                       ) -> None:
-    """Measured once, after it was frozen: precision 0.81, recall 0.64 on the exact
-    (float32) embeddings; 0.80 (79 of 99), 0.64 once retrained on the int8 graph's (the
-    rules: 0.82, 0.19). CI holds a floor a little under them."""
+@pytest.mark.parametrize(("part", "precision", "recall"), [
+    # Written after the first classifier was frozen; scored by every version since (this
+    # one was not tuned on it): 0.867 (72 of 83), 0.585 (72 of 123).
+    ("holdout", 0.84, 0.55),
+    # Written after this version was frozen, scored once: 0.940 (78 of 83), 0.600
+    # (78 of 130); the rules alone 0.857, 0.185.
+    ("holdout2", 0.91, 0.57),
+])
+def test_it_holds_its_held_out_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       part: str, precision: float, recall: float) -> None:
+    """CI holds a floor a little under what was measured (an int8 product may round
+    differently on another CPU)."""
     classifier = Classifier.shipped()
     monkeypatch.setattr("tests.reviewers.test_review_corpus.extract", classifier.find)
-    figures = score(_held_out(tmp_path))
+    figures = score(_held_out(tmp_path, part))
     tp = sum(f["tp"] for f in figures.values())
-    assert tp / sum(f["saved"] for f in figures.values()) >= 0.78, figures
-    assert tp / sum(f["expected"] for f in figures.values()) >= 0.6, figures
+    assert tp / sum(f["saved"] for f in figures.values()) >= precision, figures
+    assert tp / sum(f["expected"] for f in figures.values()) >= recall, figures
     monkeypatch.setattr("tests.reviewers.test_review_corpus.extract", extract)
-    rules = score(_held_out(tmp_path))
+    rules = score(_held_out(tmp_path, part))
     assert sum(f["tp"] for f in rules.values()) < tp / 2
+
+
+@pytest.mark.parametrize("said", [
+    "My colleague swears by Emacs, I've never tried it.",  # someone else's
+    "If we ever moved to AWS we'd probably use Aurora.",  # not real
+    "We might switch to Rust for the parser next year.",
+    "I was using Windows back in university, ages ago.",  # past
+    "The staging deploy broke yesterday because of a bad env var.",  # of the moment
+    "About me:",  # a heading
+    "What does the deploy script do?",
+])
+def test_what_is_not_a_fact_to_keep_is_not_looked_at(said: str) -> None:
+    assert clauses(said) == []
+
+
+def test_a_clause_the_rules_keep_is_not_kept_twice() -> None:
+    """ "Role: solo founder." from the rules; the classifier does not add the sentence
+    that says it again."""
+    said = "I'm a solo founder, so I'm also the designer, the ops team and the support desk."
+    assert [f.text for f in extract(said)] == ["Role: solo founder."]
+    assert not [c for c in clauses(said) if "solo founder" in c.text or c.leans]
+    found = Classifier.shipped().find(said)
+    assert [f.text for f in found if "solo founder" in f.text] == ["Role: solo founder."]
 
 
 def test_a_review_saves_what_the_rules_miss(home: Path, monkeypatch: pytest.MonkeyPatch
@@ -114,4 +147,32 @@ def test_a_model_file_of_another_shape_is_refused() -> None:
         Classifier({**data, "model": "another-model"}, encoder)
     with pytest.raises(ConfigError, match="non-finite"):
         Classifier({**data, "bias": [float("nan"), 0.0, 0.0]}, encoder)
-    assert data["threshold"] == meaning.THRESHOLD
+    with pytest.raises(ConfigError, match="cues"):
+        Classifier({**data, "cues": data["cues"][:-1]}, encoder)
+    with pytest.raises(ConfigError, match="thresholds"):
+        Classifier({**data, "thresholds": {"user": 2.0, "memory": 0.7}}, encoder)
+    assert data["thresholds"] == meaning.THRESHOLDS and data["cues"] == list(meaning.CUES)
+
+
+def test_auto_is_the_semantic_reviewer_where_the_extra_is_in_use(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    (home / "config.yaml").write_text("reviewers:\n  mode: sync\nmemory:\n  nudge_interval: 1\n",
+                                      encoding="utf-8")
+    with memoir.open(home) as mem:  # the tests' default: MEMOIR_SEMANTIC=off
+        assert mem.config.reviewers.backend == "auto"
+        assert backend_in_effect(mem.config) == "rules"
+        assert mem.status()["reviewer"] == {"backend": "rules", "setting": "auto"}
+    monkeypatch.delenv("MEMOIR_SEMANTIC")
+    with memoir.open(home) as mem:
+        assert mem.status()["reviewer"] == {"backend": "semantic", "setting": "auto"}
+        with mem.start_session() as session:
+            session.record_turn([{"role": "user", "content": "So our whole backend is Go "
+                                  "these days, we rewrote the last Python service."},
+                                 {"role": "assistant", "content": "Good to know."}])
+        (done,) = [e for e in mem.events(types=["review.completed"])]
+        assert done.data.backend == "semantic"  # type: ignore[attr-defined]
+        assert any("Go these days" in t for t in mem.state.memory.target("memory").texts())
+    monkeypatch.setattr(semantic, "missing", lambda: ["onnxruntime"])
+    with memoir.open(home) as mem:
+        assert backend_in_effect(mem.config) == "rules"

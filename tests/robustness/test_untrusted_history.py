@@ -257,7 +257,7 @@ def test_a_restored_config_is_put_aside_and_its_changed_keys_named(
     assert not (tmp_path / "r1" / "config.yaml").exists()
     assert (tmp_path / "r1" / "config.yaml.restored").read_bytes() == items["config.yaml"]
     with memoir.open(tmp_path / "r1") as mem:
-        assert mem.config.reviewers.backend == "rules"
+        assert mem.config.reviewers.backend == "auto"
 
     code, out = run("--home", str(tmp_path / "r2"), "restore", str(archive), "--with-config")
     assert code == 0 and "in use" in out
