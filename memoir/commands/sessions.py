@@ -189,7 +189,8 @@ def import_command(ctx: click.Context, paths: tuple[Path, ...], at_text: str | N
                    f"{summary['refused']} refused; the reviews saved {saved} change(s)")
         backend = backend_in_effect(handle.config)
         if any(row["runs"] for row in imported) and not saved and backend != "llm":
-            click.echo(f"the offline {backend} reviewer found nothing worth saving in them; a "
+            name = "rule" if backend == "rules" else backend
+            click.echo(f"the offline {name} reviewer found nothing worth saving in them; a "
                        "model reads more: set `reviewers.backend: llm` in config.yaml "
                        "(docs/reviewers.md), then `memoir review --session ID`", err=True)
     if refused:

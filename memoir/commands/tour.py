@@ -156,8 +156,9 @@ def _turn(user: str, reply: str) -> list[dict[str, str]]:
 
 def _learning(mem: memoir.Memoir, step: Callable[[str], None],
               echo: Callable[[str], None]) -> None:
-    step(f"9. Conversations are recorded; the {backend_in_effect(mem.config)} reviewer learns "
-         "from them on its own")
+    backend = backend_in_effect(mem.config)
+    step(f"9. Conversations are recorded; the {'rule' if backend == 'rules' else backend} "
+         "reviewer learns from them on its own")
     with mem.start_session(platform="demo") as chat:
         for user, reply in _CONVERSATION:
             chat.record_turn(_turn(user, reply))

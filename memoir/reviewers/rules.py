@@ -1,4 +1,5 @@
-"""The rule reviewer: the offline default, deterministic, and cautious.
+"""The rule reviewer: offline, deterministic, and cautious (``auto``'s choice without the
+semantic extra; the semantic reviewer builds on it).
 
 It reads what the user wrote in the turns under review, sentence by sentence, and keeps
 what spec §2.3 says a review should keep:

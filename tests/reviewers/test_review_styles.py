@@ -5,11 +5,14 @@ labelled user turns, about a third of them with nothing worth saving.  Scored as
 test_review_corpus.py scores (an entry is right when it holds an expected phrase, each
 phrase counted once).
 
-Measured on them (the rules unchanged): precision 0.79, recall 0.13 over the nine
-styles (USER.md: 0.70 / 0.18; MEMORY.md: 0.93 / 0.10), against 1.00 / 0.98 on the
-corpus the rules were written against.  This test holds that floor and the corpus's
-shape; the issue's target (recall ≥ 0.6 at precision ≥ 0.9 on a held-out part) is not
-met, and docs/reviewers.md says so."""
+Measured on them with the rules as they were written: precision 0.79, recall 0.13 over
+the nine styles (USER.md: 0.70 / 0.18; MEMORY.md: 0.93 / 0.10), against 1.00 / 0.98 on
+the corpus the rules were written against.  Since an instruction that leans on its
+sentence is kept with it (rules.Clause, a change these turns showed the need of):
+0.975 / 0.157 (USER.md 21/21 right, 21/103 found; MEMORY.md 18/19, 18/145).  This test
+holds that floor and the corpus's shape; the rules alone stay far from issue 24's
+target (recall ≥ 0.6 at precision ≥ 0.9 on a held-out part), which the semantic
+reviewer is measured against (test_semantic_reviewer.py, docs/reviewers.md)."""
 
 from __future__ import annotations
 
@@ -30,10 +33,11 @@ def _rows(style: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("part", ["", "holdout/"])
+@pytest.mark.parametrize("part", ["", "holdout/", "holdout2/"])
 def test_the_corpus_has_every_style_and_its_labels_are_in_the_text(part: str) -> None:
-    """The training part (280 turns) and the held-out part (135, written after the
-    experiment of bench/reviewer_styles.py was frozen)."""
+    """The training part (280 turns in these styles, 105 in four more) and the two
+    held-out parts (135 each: the first written after the first classifier was frozen,
+    the second after the one shipped now was)."""
     total = negatives = 0
     for style in STYLES:
         rows = _rows(part + style)
@@ -48,6 +52,22 @@ def test_the_corpus_has_every_style_and_its_labels_are_in_the_text(part: str) ->
     assert total >= (135 if part else 280) and negatives >= 0.25 * total
 
 
+def test_the_other_training_turns_are_labelled_from_their_text() -> None:
+    """Long messages with one fact among tasks, markdown lists, a mix of the facts a
+    person tells about themselves, and hard negatives (plans, suppositions, someone
+    else's facts, the past, one-off requests): nothing to save in any of those."""
+    extra = sorted(p for p in (DATA / "reviews").glob("*.jsonl") if p.stem not in STYLES)
+    assert [p.stem for p in extra] == ["hard_negatives", "lists", "long", "mixed"]
+    for path in extra:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        assert len(rows) >= 15, path.name
+        for row in rows:
+            for target in ("user", "memory"):
+                assert all(p.casefold() in row["text"].casefold() for p in row[target]), row
+            if path.stem == "hard_negatives":
+                assert not row["user"] and not row["memory"], row
+
+
 def test_the_rules_on_styles_they_were_not_written_against(tmp_path: Path) -> None:
     joined = tmp_path / "all.jsonl"
     joined.write_text("".join(
@@ -57,4 +77,4 @@ def test_the_rules_on_styles_they_were_not_written_against(tmp_path: Path) -> No
     tp = sum(f["tp"] for f in figures.values())
     saved = sum(f["saved"] for f in figures.values())
     expected = sum(f["expected"] for f in figures.values())
-    assert tp / saved >= 0.75 and tp / expected >= 0.12, figures
+    assert tp / saved >= 0.9 and tp / expected >= 0.14, figures
