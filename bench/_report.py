@@ -22,7 +22,7 @@ def format_value(value: float | None, unit: str) -> str:
         return "-"
     if unit in ("ms", "MB"):
         return f"{value:,.1f} {unit}"
-    if unit == "share" or abs(value) < 10 and value != int(value):
+    if unit == "share" or (abs(value) < 10 and value != int(value)):
         return f"{value:.2f} {unit}"  # a share, a recall: 0.66, not "1"
     return f"{value:,.0f} {unit}"
 

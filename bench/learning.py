@@ -31,10 +31,9 @@ from bench._measure import Context, Figure, Target, median, scratch_dir
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.sessions import MessageRef, SessionStarted, TurnRecorded
 from memoir.events.types import Payload
-from memoir.reviewers.review import Review, ReviewRequest
 from memoir.recall import semantic
 from memoir.reviewers.meaning import SemanticBackend
-from memoir.reviewers.review import Backend
+from memoir.reviewers.review import Backend, Review, ReviewRequest
 from memoir.reviewers.rules import RulesBackend, extract
 
 NAME = "learning"

@@ -165,8 +165,9 @@ def _unseen_styles(ctx: Context, own: Rows, styles: dict[str, Rows], embed: _Emb
         strict: tuple[int, ...] = (0, 0, 0)
         cover: tuple[int, ...] = (0, 0, 0, 0)
         for held, rows in styles.items():
-            def find(text: str, m: Classifier = models[held]) -> list[Finding]:
-                return m.find(text, cuts)
+            def find(text: str, m: Classifier = models[held],
+                     c: Mapping[str, float] = cuts) -> list[Finding]:
+                return m.find(text, c)
 
             got = _score(rows, find)
             strict, cover = _add(strict, got), _add(cover, _coverage(rows, find))
