@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,7 @@ _NOT_FACT = (rules._TRANSIENT, _UNREAL, _OTHERS, _PAST)
 #: What the embedding does not say well and a word does: the cues that go beside the
 #: 384 numbers, each 0 or 1 (times :data:`CUE_SCALE`).  Their names are in the model
 #: file; a model trained on other cues is refused.
-CUES = {
+CUES: dict[str, Callable[[str], bool]] = {
     "transient": lambda c: bool(rules._TRANSIENT.search(c)),
     "timebound": lambda c: bool(rules._TIMEBOUND.search(c)),
     "deictic": lambda c: bool(rules._DEICTIC.search(c)),
