@@ -64,15 +64,20 @@ def backend_in_effect(config: Config) -> str:
 
 def make_backend(engine: Home) -> Backend:
     """The reviewer ``reviewers.backend`` names (one that cannot be set up fails each
-    review with the reason, journaled)."""
+    review with the reason, journaled; under ``auto`` the rules stand in for a semantic
+    reviewer that cannot be set up, with a warning logged)."""
     config = engine.config
     backend = backend_in_effect(config)
     if backend == "rules":
         return RulesBackend()
     if backend == "semantic":
+        auto = config.reviewers.backend == "auto"
         try:
-            return SemanticBackend()
-        except (ConfigError, OSError, ValueError) as exc:
+            return SemanticBackend(fallback=auto)
+        except (ConfigError, OSError, ValueError, RuntimeError) as exc:
+            if auto:
+                _log.warning("semantic_reviewer_unavailable", error=str(exc))
+                return RulesBackend()
             return _Unavailable("semantic", str(exc))
     try:
         client = client_from_config(config)

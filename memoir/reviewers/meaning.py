@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir.errors import ConfigError
+from memoir.logs import get_logger
 from memoir.recall.semantic import MODEL_NAME, Encoder, shared_encoder
 from memoir.reviewers import rules
 from memoir.reviewers.rules import Clause, Finding, RulesBackend, _entry, _same, clauses_of, extract
@@ -39,6 +40,7 @@ CLASSES = ("none", "user", "memory")
 #: in every prompt of every project: it asks for a little more).
 THRESHOLDS = {"user": 0.7, "memory": 0.7}
 MODEL_FILE = Path(__file__).with_name("meaning_model.json")
+_log = get_logger("memoir.reviewers.meaning")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
 _SPECIFIC = re.compile(r"\d|`|/|\.\w|(?<=\s)[A-Z][\w-]+|\b[a-z]+[A-Z]\w*")
 _CHAT = re.compile(r"(?i)\b(hello|hi|hey|thanks|thank you|sorry|lol|haha|funny|quick "
@@ -204,12 +206,22 @@ class Classifier:
 
 class SemanticBackend(RulesBackend):
     """The rule reviewer's writing (no duplicates, keyed facts replaced, room made),
-    with :meth:`Classifier.find` as what it finds."""
+    with :meth:`Classifier.find` as what it finds.  With ``fallback`` (``auto``'s
+    choice) a message the model's runtime fails on is read by the rules alone, and a
+    warning logged; without (``semantic`` chosen) the failure fails the review."""
 
     name = "semantic"
 
-    def __init__(self, classifier: Classifier | None = None) -> None:
+    def __init__(self, classifier: Classifier | None = None, *, fallback: bool = False
+                 ) -> None:
         self.classifier = classifier or Classifier.shipped()
+        self.fallback = fallback
 
     def findings(self, text: str) -> list[Finding]:
-        return self.classifier.find(text)
+        try:
+            return self.classifier.find(text)
+        except (RuntimeError, ValueError, OSError) as exc:
+            if not self.fallback:
+                raise
+            _log.warning("semantic_reviewer_fell_back", error=repr(exc))
+            return extract(text)

@@ -176,3 +176,54 @@ def test_auto_is_the_semantic_reviewer_where_the_extra_is_in_use(
     monkeypatch.setattr(semantic, "missing", lambda: ["onnxruntime"])
     with memoir.open(home) as mem:
         assert backend_in_effect(mem.config) == "rules"
+
+
+def _review_once(home: Path, backend: str) -> tuple[list[Any], list[str]]:
+    (home / "config.yaml").write_text(f"reviewers:\n  mode: sync\n  backend: {backend}\n"
+                                      "memory:\n  nudge_interval: 1\n", encoding="utf-8")
+    with memoir.open(home) as mem:
+        with mem.start_session() as session:
+            session.record_turn([{"role": "user", "content": "My name is Ada. We deploy "
+                                  "with Nomad these days."},
+                                 {"role": "assistant", "content": "OK."}])
+        closed = [e for e in mem.events() if e.type in ("review.completed", "review.failed")]
+        return closed, mem.state.memory.target("user").texts()
+
+
+def test_under_auto_the_rules_stand_in_for_a_model_that_cannot_load(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped model unreadable: ``auto`` reviews with the rules (and says so in the
+    review's backend); ``semantic``, chosen, fails the review with the reason."""
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    monkeypatch.delenv("MEMOIR_SEMANTIC")
+
+    def broken() -> Classifier:
+        raise ConfigError("the semantic reviewer's model has weights of the wrong shape")
+
+    monkeypatch.setattr(Classifier, "shipped", staticmethod(broken))
+    (home / "a").mkdir()
+    closed, user = _review_once(home / "a", "auto")
+    assert [(e.type, e.data.backend) for e in closed] == [("review.completed", "rules")]
+    assert user == ["Name: Ada."]
+    (home / "b").mkdir()
+    closed, user = _review_once(home / "b", "semantic")
+    assert [e.type for e in closed] == ["review.failed"] and user == []
+    assert "wrong shape" in closed[0].data.reason
+
+
+def test_under_auto_a_message_the_runtime_fails_on_is_read_by_the_rules(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    monkeypatch.delenv("MEMOIR_SEMANTIC")
+
+    def failing(self: Classifier, text: str, thresholds: Any = None) -> Any:
+        raise RuntimeError("onnxruntime: Non-zero status code returned while running")
+
+    monkeypatch.setattr(Classifier, "find", failing)
+    (home / "a").mkdir()
+    closed, user = _review_once(home / "a", "auto")
+    assert [(e.type, e.data.backend) for e in closed] == [("review.completed", "semantic")]
+    assert user == ["Name: Ada."]
+    (home / "b").mkdir()
+    closed, _ = _review_once(home / "b", "semantic")
+    assert [e.type for e in closed] == ["review.failed"]
