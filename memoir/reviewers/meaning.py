@@ -52,17 +52,28 @@ _ONE_OFF = re.compile(r"(?i)\b(instead|again|now|first|next|quickly|real quick|t
 _I = re.compile(r"(?i)\b(i|i'm|i've|me|my|mine)\b")
 _WE = re.compile(r"(?i)\b(we|our|us|we're|team|company)\b")
 _YOU = re.compile(r"(?i)\b(you|your)\b")
-_UNREAL = re.compile(r"(?i)\b(if|might|maybe|perhaps|imagine|pretend|suppose|let's say|"
-                     r"wish|thinking about|at some point|someday|nothing decided|not decided|"
-                     r"for this exercise|for example|e\.g\.)\b")
+_MOMENT = re.compile(
+    r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
+    r"right now|just now|at the moment|for this (?:task|ticket|pr|one)|"
+    r"i(?:'m| am) (?:working on|trying|debugging|looking at|stuck|getting)|i tried|i ran|"
+    r"let's(?! encrypt)|let us|can you|could you|would you|will you|help me|"
+    r"fix (?:this|the|that)|traceback|failed|failing|fails|crash(?:ed|es)?|broke|broken|"
+    r"doesn't work|didn't work|not working|no longer works|timed? ?out|thanks|thank you|"
+    r"lol|haha)\b")
+_UNREAL = re.compile(r"(?i)\bif (?:we|i|you) ever\b|\b(might|maybe|perhaps|imagine|pretend|"
+                     r"let's say|wish|thinking about|at some point|someday|nothing decided|"
+                     r"not decided|for this exercise)\b")
 _OTHERS = re.compile(r"(?i)\b(colleague|coworker|co-worker|friend|competitor'?s?|vendor|"
-                     r"author|someone|somebody|candidate|apparently|claims?|swears?|they say|"
-                     r"people say|the book|the docs say|the article)\b")
-_PAST = re.compile(r"(?i)\b(used to|was using|were using|back in|ages ago|years ago|"
-                   r"in the past|previously|at my old job|last job)\b")
-#: What is not a fact to keep, whatever the model says: of the moment (what the rules
-#: call transient), not real (a plan, a wish, a supposition), someone else's, or past.
-_NOT_FACT = (rules._TRANSIENT, _UNREAL, _OTHERS, _PAST)
+                     r"(?:someone|somebody) (?:on|at|from|in|said|says|told)|candidate|"
+                     r"apparently|claims?|swears?|they say|people say|the book|the docs say|"
+                     r"the article)\b")
+_PAST = re.compile(r"(?i)\b(used to|was using|were using|back in|in the past|previously|"
+                   r"at my old job|last job)\b")
+#: What is not a fact to keep, whatever the model says: of the moment (a problem, a
+#: request, a passing state), not real (a plan, a wish, a supposition), someone
+#: else's, or past.  Narrower than the rules' transient words (an "error response" or
+#: "for now" is a cue the model weighs, not a veto).
+_NOT_FACT = (_MOMENT, _UNREAL, _OTHERS, _PAST)
 
 #: What the embedding does not say well and a word does: the cues that go beside the
 #: 384 numbers, each 0 or 1 (times :data:`CUE_SCALE`).  Their names are in the model
@@ -93,9 +104,9 @@ CUE_SCALE = 0.3
 
 def clauses(text: str) -> list[Clause]:
     """The clauses of a user message the classifier looks at: not fenced code, not a
-    question or a heading ("About me:"), not of the moment (what the rules call
-    transient), and not one the rules already keep something of - nor, for a clause
-    kept as its whole sentence, that sentence."""
+    question or a heading ("About me:"), not what :data:`_NOT_FACT` names, and not one
+    the rules already keep something of - nor, for a clause kept as its whole sentence,
+    a sentence the rules keep something of."""
     return [c for c in clauses_of(_FENCE.sub(" ", text))
             if not c.text.endswith(("?", ":")) and not any(r.search(c.text) for r in _NOT_FACT)
             and not extract(c.text) and not (c.leans and extract(c.sentence))]

@@ -302,7 +302,11 @@ def extract(text: str) -> list[Finding]:
                     continue  # "the build is broken today, so don't merge": of the moment
                 # The whole sentence is kept, and says what was found in it already.
                 del found[mark:]
-                where = "user" if _PERSONAL.search(clause.sentence) else "memory"
+                # The project's, when the sentence names it and the instruction does not
+                # involve the user; else the user's when the sentence speaks of them.
+                where = "memory" if (_PROJECT_SCOPE.search(clause.sentence) and not
+                                     _PERSONAL.search(sentence)) or not \
+                    _PERSONAL.search(clause.sentence) else "user"
                 found.append(Finding(where, _entry(clause.sentence)))
                 continue
             where = "memory" if _PROJECT_SCOPE.search(sentence) and not \
