@@ -33,11 +33,12 @@ def _rows(style: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("part", ["", "holdout/", "holdout2/"])
+@pytest.mark.parametrize("part", ["", "holdout/", "retired/", "holdout3/"])
 def test_the_corpus_has_every_style_and_its_labels_are_in_the_text(part: str) -> None:
-    """The training part (280 turns in these styles, 105 in four more) and the two
-    held-out parts (135 each: the first written after the first classifier was frozen,
-    the second after the one shipped now was)."""
+    """The training part (280 turns in these styles, 150 in five more), the first
+    held-out part (written after the first classifier was frozen), the retired one
+    (written after the second was, scored once, then trained on) and the third
+    (written after the one shipped now was): 135 turns each."""
     total = negatives = 0
     for style in STYLES:
         rows = _rows(part + style)
@@ -54,10 +55,11 @@ def test_the_corpus_has_every_style_and_its_labels_are_in_the_text(part: str) ->
 
 def test_the_other_training_turns_are_labelled_from_their_text() -> None:
     """Long messages with one fact among tasks, markdown lists, a mix of the facts a
-    person tells about themselves, and hard negatives (plans, suppositions, someone
-    else's facts, the past, one-off requests): nothing to save in any of those."""
+    person tells about themselves, everyday terse facts, corrections and implicit
+    preferences, and hard negatives (plans, suppositions, someone else's facts, the
+    past, one-off requests): nothing to save in any of those."""
     extra = sorted(p for p in (DATA / "reviews").glob("*.jsonl") if p.stem not in STYLES)
-    assert [p.stem for p in extra] == ["hard_negatives", "lists", "long", "mixed"]
+    assert [p.stem for p in extra] == ["everyday", "hard_negatives", "lists", "long", "mixed"]
     for path in extra:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         assert len(rows) >= 15, path.name
