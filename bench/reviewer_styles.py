@@ -9,8 +9,9 @@ scored once by the second version, then trained on), with the rule reviewer's ow
 corpus (tests/data/review_corpus.jsonl, 166 turns); and two held-out parts of 135 turns
 each (15 in each of the nine first styles), never trained on: holdout/ (written after
 the first classifier was frozen, and scored by every version since) and holdout3/
-(written after this version was frozen, and scored once).  A clause is labelled ``user`` or ``memory`` when it holds an expected
-phrase of that target, else ``none`` (meaning.train).
+(written after this version was frozen, and scored once).  A clause is labelled
+``user`` or ``memory`` when it holds an expected phrase of that target, else ``none``
+(meaning.train).
 
 Two scores, both per target: *strict* (test_review_corpus.score: a saved entry is right
 when it holds an expected phrase, each phrase counted once, so one entry that holds two
