@@ -31,7 +31,7 @@ _EXTRAS = {"mcp": "mcp", "llm": "openai", "watch": "watchfiles", "postgres": "ps
 #: What each extra gives, for the hint when it is missing.
 _NEEDED = {"mcp": "memoir mcp", "llm": "the LLM reviewer and curator",
            "watch": "memoir watch", "postgres": "a journal in PostgreSQL",
-           "semantic": "recall by meaning (hybrid episodic recall)",
+           "semantic": "recall by meaning (hybrid episodic recall) and the semantic reviewer",
            "ui": "memoir ui (the web view)"}
 
 
