@@ -37,8 +37,8 @@ __all__ = ["CLASSES", "CUES", "MODEL_FILE", "THRESHOLDS", "Classifier", "Semanti
            "clauses", "features", "train"]
 
 CLASSES = ("none", "user", "memory")
-#: The probability a clause's class needs to be kept, per target (USER.md's entries are
-#: in every prompt of every project: it asks for a little more).
+#: The probability a clause's class needs to be kept, per target (chosen by five folds
+#: over the training part, precision first; docs/reviewers.md).
 THRESHOLDS = {"user": 0.7, "memory": 0.7}
 MODEL_FILE = Path(__file__).with_name("meaning_model.json")
 _log = get_logger("memoir.reviewers.meaning")
