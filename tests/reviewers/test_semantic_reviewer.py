@@ -46,14 +46,21 @@ def _held_out(tmp_path: Path, part: str) -> Path:
 
 def test_the_shipped_model_is_what_its_training_turns_give() -> None:
     """A corpus changed without `make_model.py` run again fails here; so does a model
-    file edited by hand."""
+    file edited by hand.  What is compared is what the two models decide on every
+    held-out turn, not their weights: those depend on the floating-point sums of the
+    machine that trains, the decisions must not."""
     shipped = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
-    again = train(_make_model().training_rows(), semantic.shared_encoder())
+    encoder = semantic.shared_encoder()
+    again = train(_make_model().training_rows(), encoder)
     assert shipped["trained_on"] == again["trained_on"]
     assert shipped["clauses"] == again["clauses"]
-    import numpy as np
-
-    assert np.allclose(shipped["weights"], again["weights"], atol=1e-3)
+    ours, theirs = Classifier(shipped, encoder), Classifier(again, encoder)
+    turns = [json.loads(line)["text"] for part in ("holdout", "holdout3")
+             for path in sorted((DATA / "reviews" / part).glob("*.jsonl"))
+             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(turns) == 270
+    differ = [t for t in turns if ours.find(t) != theirs.find(t)]
+    assert differ == []
 
 
 @pytest.mark.parametrize(("part", "precision", "recall"), [
