@@ -7,7 +7,9 @@ of one process (reads, the writer, LISTEN), each opened again after it was lost.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -125,6 +127,32 @@ def _driver() -> Any:
     return psycopg
 
 
+#: How long a connection is tried again while the server cannot take one (it is
+#: starting up, shutting down or restarting, or refuses while it does), in seconds;
+#: ``MEMOIR_PG_RETRY`` sets another (0: fail at once).  Past it, the one-line error.
+RETRY_WINDOW = 30.0
+#: What libpq says of a server in those states (SQLSTATE 57P03 has no code on a
+#: connection that was never made, so the words are what there is).
+_TRANSIENT = ("the database system is starting up", "the database system is shutting down",
+              "the database system is in recovery mode", "the database system is not yet "
+              "accepting connections", "Connection refused", "server closed the connection")
+
+
+def retry_window() -> float:
+    """:data:`RETRY_WINDOW`, or ``MEMOIR_PG_RETRY`` when it is a number of seconds."""
+    raw = os.environ.get("MEMOIR_PG_RETRY", "")
+    try:
+        return max(0.0, float(raw)) if raw else RETRY_WINDOW
+    except ValueError:
+        raise ConfigError(f"MEMOIR_PG_RETRY={raw!r}: a number of seconds") from None
+
+
+def transient(exc: Exception) -> bool:
+    """Whether a failed connection may succeed by itself soon (see :data:`_TRANSIENT`)."""
+    return getattr(exc, "sqlstate", None) == "57P03" or any(
+        words in str(exc) for words in _TRANSIENT)
+
+
 def connect_error(url: str, exc: Exception) -> JournalUnavailable:
     """One line for a connection that failed: the server down, the database missing,
     a role without a privilege."""
@@ -175,10 +203,26 @@ class Database:
                                   "application_name": "memoir"}
         if self._password is not None:
             kwargs["password"] = self._password
-        try:
-            return self._psycopg.connect(self.url, **kwargs)
-        except self._psycopg.Error as exc:
-            raise connect_error(self.url, exc) from None
+        deadline: float | None = None
+        pause = 0.05
+        while True:
+            try:
+                return self._psycopg.connect(self.url, **kwargs)
+            except self._psycopg.Error as exc:
+                if not transient(exc):
+                    raise connect_error(self.url, exc) from None
+                now = time.monotonic()
+                if deadline is None:
+                    window = retry_window()
+                    deadline = now + window
+                    if window > 0:
+                        log.warning("journal.server_unavailable", journal=redact_url(self.url),
+                                    why=" ".join(str(exc).split())[:200],
+                                    retrying_for=f"{window:g} s")
+                if now >= deadline:
+                    raise connect_error(self.url, exc) from None
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 1.0)
 
     def _conn(self) -> Any:
         """The reading connection (autocommit), opened again after it was lost."""

@@ -23,6 +23,7 @@ from memoir.errors import JournalCorrupted, JournalError
 from memoir.journal.postgres import PostgresJournal
 from tests.commands.test_log_follow import Follower
 from tests.support.paths import REPO
+from tests.support.postgres import Cluster, private_cluster
 
 
 def _memoir(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -145,9 +146,12 @@ def test_what_is_refused_and_why(tmp_path: Path, pg_url: str, pg_database: str) 
                     env={"MEMOIR_JOURNAL_URL": "postgresql://u:s3cret@127.0.0.1:1/db"})
     assert "postgresql://u:***@127.0.0.1:1/db" in shown.stdout and "s3cret" not in shown.stdout
     down = _memoir("--home", str(filed), "status",
-                   env={"MEMOIR_JOURNAL_URL": "postgresql://u:s3cret@127.0.0.1:1/db"})
+                   env={"MEMOIR_JOURNAL_URL": "postgresql://u:s3cret@127.0.0.1:1/db",
+                        "MEMOIR_PG_RETRY": "0.2"})
     assert down.returncode == 1 and "is PostgreSQL running?" in down.stderr
-    assert "s3cret" not in down.stderr and len(down.stderr.strip().splitlines()) == 1
+    # The notice that it waits, then the error: a line each.
+    said = down.stderr.strip().splitlines()
+    assert "s3cret" not in down.stderr and len(said) == 2 and "retrying for 0.2 s" in said[0]
     # A database holding another application's tables.
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("CREATE TABLE invoices (id int)")
@@ -371,52 +375,20 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
 
 
 @pytest.fixture(scope="module")
-def private_server() -> Iterator[tuple[str, Any]]:
-    """A PostgreSQL cluster of this module's own (restarting the machine's server would
-    cut every other test's connections): its URL, and a function that restarts it."""
-    import shutil
-    import socket
-
-    bindir = Path("/usr/lib/postgresql/15/bin")
-    runuser = shutil.which("runuser")
-    if not (bindir / "pg_ctl").exists() or runuser is None:
-        pytest.skip("no PostgreSQL 15 server binaries to start a cluster of the test's own")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    import tempfile
-
-    # Not under pytest's folder: the server runs as postgres, which may not enter it.
-    where = Path(tempfile.mkdtemp(prefix="memoir-cluster-"))
-    shutil.chown(where, "postgres")
-    as_postgres = [runuser, "-u", "postgres", "--"]
-    data = where / "data"
-    subprocess.run([*as_postgres, str(bindir / "initdb"), "-D", str(data), "-A", "trust",
-                    "-U", "postgres"], check=True, capture_output=True, timeout=120)
-    ctl = [*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-w"]
-    options = ["-o", f"-p {port} -k {where} -c listen_addresses=127.0.0.1",
-               "-l", str(where / "log")]
-    subprocess.run([*ctl, *options, "start"], check=True, capture_output=True, timeout=120)
-
-    def restart() -> None:
-        subprocess.run([*ctl, *options, "-m", "fast", "restart"], check=True,
-                       capture_output=True, timeout=120)
-
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres", restart
-    finally:
-        subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True, timeout=120)
-        shutil.rmtree(where, ignore_errors=True)
+def private_server() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of this module's own: restarting or stopping the machine's
+    server would cut every other test's connections."""
+    yield from private_cluster()
 
 
 def test_writers_carry_on_across_a_server_restart(
-        private_server: tuple[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+        private_server: Cluster, caplog: pytest.LogCaptureFixture) -> None:
     import threading
 
     from memoir.errors import ConflictError, JournalUnavailable
     from tests.journal.test_journal_conformance import added
 
-    url, restart = private_server
+    url, restart = private_server.url, private_server.restart
     journal = PostgresJournal(url, create=True)
     acked: list[str] = []
     failed = 0
@@ -460,6 +432,78 @@ def test_writers_carry_on_across_a_server_restart(
         assert any("journal.reconnect" in r.getMessage() for r in caplog.records)
     finally:
         journal.close()
+
+
+def test_a_command_waits_for_a_server_that_is_starting(tmp_path: Path,
+                                                      private_server: Cluster) -> None:
+    """The server is down when `memoir log` starts: it says on stderr that it waits,
+    and goes on once the server is up.  Down for longer than the window: the one-line
+    error, exit 1."""
+    home = tmp_path / "home"
+    done = _memoir("--home", str(home), "init", "--journal", private_server.url)
+    assert done.returncode == 0, done.stderr
+    assert _memoir("--home", str(home), "memory", "add", "Deploys go through CI.").returncode == 0
+    private_server.stop()
+    try:
+        quick = _memoir("--home", str(home), "log", env={"MEMOIR_PG_RETRY": "0.3"})
+        assert quick.returncode == 1, quick.stderr
+        assert "is PostgreSQL running?" in quick.stderr
+        assert len(quick.stderr.strip().splitlines()) <= 2, quick.stderr
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "memoir", "--home", str(home), "--json", "log"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO), "MEMOIR_PG_RETRY": "120"})
+        assert waiting.stderr is not None
+        said = waiting.stderr.readline()  # the readiness signal: it is waiting
+        assert "journal.server_unavailable" in said and "retrying_for" in said, said
+    finally:
+        private_server.start()
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, err
+    assert "Deploys go through CI." in out
+
+
+def test_open_waits_for_a_server_that_is_starting(tmp_path: Path, private_server: Cluster,
+                                                   caplog: pytest.LogCaptureFixture,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`memoir.open()` in a host's process: the same wait, said through logging."""
+    home = tmp_path / "home"
+    done = _memoir("--home", str(home), "init", "--journal", private_server.url)
+    assert done.returncode == 0, done.stderr
+    import threading
+
+    from memoir.errors import JournalUnavailable
+    from memoir.journal import pg_database
+
+    monkeypatch.setenv("MEMOIR_PG_RETRY", "0.2")
+    private_server.stop()
+    try:
+        with pytest.raises(JournalUnavailable, match="is PostgreSQL running"):
+            memoir.open(home)
+        monkeypatch.setenv("MEMOIR_PG_RETRY", "120")
+        waiting = threading.Event()
+        real = pg_database.log.warning
+
+        def noted(event: str, **fields: Any) -> None:
+            real(event, **fields)
+            if event == "journal.server_unavailable":
+                waiting.set()
+
+        monkeypatch.setattr(pg_database.log, "warning", noted)
+        opened: list[memoir.Memoir] = []
+        opener = threading.Thread(target=lambda: opened.append(memoir.open(home)))
+        with caplog.at_level("WARNING", logger="memoir"):
+            opener.start()
+            assert waiting.wait(120)
+    finally:
+        private_server.start()
+    opener.join(timeout=120)
+    assert opened
+    with opened[0] as mem:
+        with mem.start_session() as session:
+            added = session.call_tool("memory", {"action": "add", "content": "Back."})
+        assert added["success"], added
+    assert any("journal.server_unavailable" in r.getMessage() for r in caplog.records)
 
 
 def test_init_journal_adds_the_url_to_an_existing_config(tmp_path: Path, pg_url: str) -> None:
