@@ -112,8 +112,10 @@ def test_the_plugin_names_the_first_seq_that_breaks(home: Path, tmp_path: Path) 
     run = tmp_path / "run"
     run.mkdir()
     (run / "conftest.py").write_text('''
-import memoir.testing.recorded as recorded
+import importlib
 
+# The module (``memoir.testing.recorded`` as a name is the function).
+recorded = importlib.import_module("memoir.testing.recorded")
 real = recorded.visible_state
 calls = [0]
 
@@ -153,3 +155,57 @@ def test_a_history_recorded_in_postgresql(tmp_path: Path, pg_url: str) -> None:
     assert [e.seq for r in by_url for e in r.events] == list(range(1, head + 1))
     assert [r.events for r in by_home] == [r.events for r in by_url]
     assert check_history(by_url) is None
+
+
+def test_a_home_that_ran_every_command_replays(tmp_path: Path) -> None:
+    """Every kind of record the commands write, `memoir forget`'s included (its
+    tombstones and its journal.forgotten record), is read, replayed and checked; the
+    names are importable from memoir.testing itself."""
+    from click.testing import CliRunner
+
+    from memoir.cli import cli
+    from memoir.testing import HomeMachine, check_history, recorded, replay_commands
+
+    assert callable(recorded) and callable(replay_commands) and HomeMachine.__name__
+    home = tmp_path / "home"
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("---\nname: deploy-steps\ndescription: How we deploy\n---\n"
+                     "Run make deploy.\n", encoding="utf-8")
+    chat = tmp_path / "chat.json"
+    chat.write_text('[{"role": "user", "content": "I am Ada and I deploy with Nomad; the '
+                    'build host is ci-7."}, {"role": "assistant", "content": "Noted."}]',
+                    encoding="utf-8")
+    commands = [
+        ["init"], ["memory", "add", "The deploy key is kept in vault."],
+        ["memory", "add", "--target", "user", "Prefers short answers."],
+        ["memory", "add", "Uses pytest."], ["memory", "replace", "pytest", "Uses pytest -x."],
+        ["memory", "remove", "pytest"], ["skills", "create", "deploy-steps", "--file", str(skill)],
+        ["skills", "pin", "deploy-steps"], ["skills", "unpin", "deploy-steps"],
+        ["skills", "archive", "deploy-steps"], ["skills", "restore", "deploy-steps"],
+        ["sessions", "import", str(chat)], ["curator", "run"], ["curator", "pause"],
+        ["curator", "resume"], ["revert", "--last"], ["memory", "add", "Ships on Fridays."],
+        ["forget", "--text", "vault", "--yes"], ["memory", "reset", "--target", "user",
+                                                 "--yes"]]
+    runner = CliRunner()
+    for args in commands:
+        done = runner.invoke(cli, ["--home", str(home), *args])
+        assert done.exit_code == 0, (args, done.output)
+    (home / "memories" / "MEMORY.md").write_text(
+        (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") + "\n§\nBy hand.",
+        encoding="utf-8")
+    assert runner.invoke(cli, ["--home", str(home), "adopt"]).exit_code == 0
+    from memoir.events.codec import Forgotten
+
+    with memoir.open(home, readonly=True) as mem:
+        events = list(mem.journal.read())
+    assert any(isinstance(e.data, Forgotten) for e in events)  # a tombstone
+    assert {"journal.forgotten", "memory.entry_replaced", "skill.created",
+            "curator.paused"} <= {e.type for e in events}
+    runs = recorded(home)
+    assert check_history(runs) is None
+    empty = tmp_path / "run"
+    empty.mkdir()
+    plugin = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "--memoir-journal", str(home), str(empty)],
+                            capture_output=True, text=True, cwd=empty, timeout=300)
+    assert plugin.returncode == 0 and "1 passed" in plugin.stdout, plugin.stdout + plugin.stderr

@@ -16,8 +16,10 @@ Everything here is public and stable enough to build tests on::
 * Strategies (need ``hypothesis``: the ``testing`` extra): :func:`memory_texts`,
   :func:`memory_commands`, :func:`memory_command_lists`, :func:`memory_drafts`.
 * Recorded history (:mod:`memoir.testing.recorded`): ``recorded``, ``replay_commands``,
-  ``recorded_variants``, ``check_history``; the journal contract as tests:
-  :mod:`memoir.testing.journal_conformance`.
+  ``recorded_variants``, ``check_history``; :class:`HomeMachine`, a Hypothesis state
+  machine of a home (:mod:`memoir.testing.machine`); the journal contract as tests:
+  :mod:`memoir.testing.journal_conformance`.  These are importable from here too, and
+  are imported only when first used (they need Hypothesis).
 
 Texts never hold lone surrogates (``"\\ud800"``): JSON cannot carry them, so the journal
 refuses them (``ValidationError``) and no agent framework can send them.
@@ -26,6 +28,8 @@ refuses them (``ValidationError``) and no agent framework can send them.
 from __future__ import annotations
 
 import os
+import sys
+import types
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -42,14 +46,46 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FakeClock",
+    "HomeMachine",
     "InMemoryJournal",
     "build_journal",
     "memory_command_lists",
     "memory_commands",
     "memory_drafts",
     "memory_texts",
+    "recorded",
+    "recorded_variants",
     "replay",
+    "replay_commands",
 ]
+__all__.insert(__all__.index("memory_command_lists"), "check_history")
+
+#: Names given here but defined in a module of their own, imported on first use.
+_LAZY = {"HomeMachine": "memoir.testing.machine", "recorded": "memoir.testing.recorded",
+         "replay_commands": "memoir.testing.recorded",
+         "recorded_variants": "memoir.testing.recorded",
+         "check_history": "memoir.testing.recorded"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'memoir.testing' has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """This package, which keeps ``recorded`` the function: importing the submodule of
+    that name would otherwise bind the module over it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 _SUBJECTS = ("User", "The user", "Project", "The repo", "CI", "Deploys", "The API", "Tests")
 _VERBS = ("prefers", "uses", "needs", "avoids", "runs on", "is deployed with", "must use")

@@ -4,6 +4,9 @@
 home run by run and checks memoir's guarantees (:func:`memoir.testing.recorded.
 check_history`), failing with the first seq where one breaks.  Run it on a copy of a
 production journal.  A PATH that is not a journal stops pytest with one line.
+
+Installed with memoir, it is loaded by every pytest session of the environment: until
+``--memoir-journal`` is given it imports nothing of memoir (a test holds it to that).
 """
 
 from __future__ import annotations
@@ -11,8 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from memoir.testing.recorded import RecordedHistoryError, check_history, recorded
 
 __all__ = ["HistoryItem"]
 
@@ -28,6 +29,8 @@ def pytest_configure(config: pytest.Config) -> None:
     where = config.getoption("--memoir-journal", None)
     if where is None:
         return
+    from memoir.testing.recorded import RecordedHistoryError, recorded
+
     try:
         runs = recorded(where, progress=lambda done, total: _say(
             config, f"memoir-journal: read {done:,} of {total:,} records"))
@@ -73,6 +76,8 @@ class HistoryItem(pytest.Item):
         self.runs = runs
 
     def runtest(self) -> None:
+        from memoir.testing.recorded import check_history
+
         breach = check_history(self.runs, progress=lambda done, total: _say(
             self.config, f"memoir-journal: replayed {done:,} of {total:,} runs"))
         if breach is not None:

@@ -7,7 +7,9 @@ fresh home, and checked against what folding it gives.
   returns its runs in journal order, each the records one actor wrote under one run id
   (records outside any run: one group per append).
 * :func:`replay_commands` applies runs to a home, each run one commit by its actor in
-  its session and run, the payloads as recorded.
+  its session and run, the payloads as recorded.  What ``memoir forget`` left is not
+  replayed: a forgotten record's tombstone holds no content (folds pass over it), and a
+  ``journal.forgotten`` record names seqs of the journal it was written in.
 * :func:`recorded_variants` (needs Hypothesis) draws prefixes, subsequences and
   perturbations (two runs swapped, a run repeated) of a recorded history, so a property
   can be checked on variations of what really happened; it shrinks towards the
@@ -33,6 +35,8 @@ import memoir
 from memoir.config import CONFIG_FILE, load_config
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import JournalCorrupted, MemoirError
+from memoir.events.codec import Forgotten
+from memoir.events.forget import ContentForgotten
 from memoir.events.types import Event, Payload
 from memoir.journal import FileJournal, Journal
 from memoir.journal.postgres import PostgresJournal
@@ -143,7 +147,10 @@ def replay_commands(runs: Iterable[RecordedRun], home: memoir.Memoir) -> list[Ev
     and run); the records written."""
     written: list[Event] = []
     for run in runs:
-        payloads: list[Payload] = [e.data for e in run.events]
+        payloads: list[Payload] = [e.data for e in run.events
+                                   if not isinstance(e.data, Forgotten | ContentForgotten)]
+        if not payloads:
+            continue
 
         def decide(_state: State, payloads: list[Payload] = payloads) -> Decision[None]:
             return Decision(events=payloads)
