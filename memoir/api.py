@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
@@ -39,11 +39,14 @@ from memoir.prompt.blocks import (
 )
 from memoir.recall.index import index_if_open
 from memoir.recall.semantic import recall_status
-from memoir.reviewers.loop import Learning, backend_in_effect
+from memoir.reviewers.choice import backend_in_effect
 from memoir.sessions.session import Session
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
+
+if TYPE_CHECKING:
+    from memoir.reviewers.loop import Learning
 
 _log = get_logger("memoir.adoption")
 
@@ -146,7 +149,10 @@ class Memoir(Engine):
 
     @functools.cached_property
     def learning(self) -> Learning:
-        """Recorded turns, nudges and reviews (see :mod:`memoir.reviewers.loop`)."""
+        """Recorded turns, nudges and reviews (see :mod:`memoir.reviewers.loop`), loaded
+        on first use."""
+        from memoir.reviewers.loop import Learning
+
         return Learning(self)
 
     def _recorder(self) -> Learning | None:

@@ -33,7 +33,7 @@ from memoir.commands.base import (
 )
 from memoir.errors import MemoirError
 
-__all__ = ["COMMANDS", "cli", "main"]
+__all__ = ["COMMANDS", "SUMMARIES", "cli", "main"]
 
 #: Every top-level command: name → "module:attribute" of its click command or group.
 COMMANDS: dict[str, str] = {
@@ -75,12 +75,121 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: Every command's one-line help, as `memoir --help` lists it without importing the
+#: commands (a test holds it equal to each command's own help).
+SUMMARIES: dict[str, str] = {
+    "adopt": (
+        'Keep hand edits of MEMORY.md / USER.md and the skills tree by recording them in '
+        'the journal.'
+    ),
+    "backup": (
+        'Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml '
+        'and a manifest (head seq, chain hash, a SHA-256 per file).'
+    ),
+    "blame": (
+        "Which event wrote each entry of MEMORY.md / USER.md, or each line of a skill's "
+        'file: seq, time, actor, run and session.'
+    ),
+    "candidates": 'Skills proposed from insights used often: list, accept, reject.',
+    "config": 'The configuration (config.yaml in the home, and $MEMOIR_* overrides).',
+    "curator": 'Skill lifecycle, consolidation passes, their schedule and their reports.',
+    "demo": (
+        'Walk through memoir on a fresh home, offline: write, pin, replay, audit, adopt, '
+        'write skills, curate them and revert the pass.'
+    ),
+    "diff": 'What changed in MEMORY.md, USER.md and the skills between two points.',
+    "doctor": (
+        'Check the install and the home in one go: the memoir that runs and its extras, '
+        'config.yaml, the journal (as verify), the projected files (as status), the Hermes '
+        'plugin when this home mirrors a Hermes home, and the command an MCP client runs.'
+    ),
+    "export": "Write this home in another program's format.",
+    "forget": (
+        'Remove content for good: its records keep their place and hash in the journal (a '
+        "tombstone holds the payload's digest), so `memoir verify` still passes; the "
+        'recorded messages that held it, the caches and every other file under the home '
+        'lose it too.'
+    ),
+    "hermes": "memoir as Hermes Agent's memory provider.",
+    "import": "Bring another program's memory into this home.",
+    "init": 'Create a home (journal, config.yaml, memories/) if it does not exist.',
+    "insights": 'Tool-error signatures memoir counts: `memoir insights list`.',
+    "journal": 'The journal itself: copy it to PostgreSQL or a file, upgrade its schema.',
+    "log": (
+        'Show journal events, filtered by type, actor, run, session, entry, target, text, '
+        'seq and date.'
+    ),
+    "maintain": (
+        'The scheduled pass: end sessions idle for sessions.idle_timeout_minutes (their '
+        'summary and end review follow), expire tool-error signatures seen once and not '
+        'within insights.expire_days, demote insights unused for insights.demote_days.'
+    ),
+    "mcp": (
+        'Serve this home to an MCP client: on stdin/stdout (the default), or over '
+        'streamable HTTP with --http.'
+    ),
+    "memory": 'Read and edit MEMORY.md / USER.md as a person (actor `user`).',
+    "pending": 'Writes of agents and reviews held for your approval, oldest first.',
+    "prompt": (
+        'Print the MEMORY and USER prompt blocks: by default what a session started now '
+        'would see; with --session, what that session saw; with --at, as of a seq; with '
+        '--session and --message, the full prompt of that turn.'
+    ),
+    "rebuild": 'Regenerate every projected file from the journal.',
+    "repair": 'Cut a damaged record out of the journal (the cut bytes are kept beside it).',
+    "restore": (
+        'Restore ARCHIVE into a new home (--home, which must not exist or be empty): the '
+        "manifest, every file's digest, the whole hash chain and every record (no name or "
+        'path that leaves the home) are checked before anything is written there; then '
+        'every projection is rebuilt.'
+    ),
+    "revert": (
+        'Undo run RUN (its id, or a unique prefix of it; HEAD is the newest run, HEAD~1 '
+        'the one before, --last the same as HEAD) with compensating events (itself a run '
+        'you can revert).'
+    ),
+    "review": (
+        "Review a session's recorded turns now, with the configured reviewer, as one run "
+        '(`memoir revert RUN` undoes it).'
+    ),
+    "runs": 'List runs: who, when, what kind, what they did, and whether they were reverted.',
+    "sessions": 'Conversations: import, list, search, show and export them.',
+    "show": (
+        'Print one event in full (SEQ), or one run (its id, a prefix, HEAD or HEAD~N) as '
+        '`git show` prints a commit: who, when, what kind, its events, and what it changed '
+        'in the projected files.'
+    ),
+    "skills": 'List, read, audit and change skills (as actor `user`).',
+    "status": 'Head, entries and usage per target, sessions, runs, and drift.',
+    "ui": (
+        'Serve a web page that shows what the agent learned: the timeline of runs and '
+        'their diffs, MEMORY.md and USER.md with blame at any point, skills and curator '
+        'passes, sessions, insights and pending writes; revert a run, pin a skill, accept '
+        'a candidate or approve a write as yourself.'
+    ),
+    "verify": 'Read the whole journal and check every record and the hash chain.',
+    "watch": (
+        'Keep the home in order while it runs: adopt hand edits of MEMORY.md, USER.md and '
+        'skills as they are saved, write deleted files again, run the curator when due.'
+    ),
+}
+
+
 class _Root(click.Group):
     """The top-level group: loads each command on first use and turns memoir's own
     errors into one-line user errors."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`SUMMARIES`: ``memoir --help`` imports none of
+        the commands."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit))
+                for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         where = COMMANDS.get(name)

@@ -85,6 +85,16 @@ SIDEWAYS = {
 #: Modules allowed to import memoir modules inside functions (the CLI loads commands
 #: on use, so `memoir --version` stays fast).
 LAZY_OK = ("memoir.cli", "memoir.commands")
+#: The other imports made inside a function, each named with why: what a reading command,
+#: or a pytest session with the plugin idle, must not load (tests/test_import_budget.py).
+LAZY_EDGES = {
+    ("memoir.api", "memoir.reviewers.loop"): "the learning loop, on first use",
+    ("memoir.journal.home", "memoir.journal.postgres"): "memoir log on a file journal",
+    ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",
+    ("memoir.projections.memory", "memoir.threats"): "the scanner, when a prompt is built",
+    ("memoir.testing.pytest_plugin", "memoir.testing.recorded"): "the plugin, until "
+                                                                 "--memoir-journal",
+}
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
 
@@ -219,7 +229,7 @@ def test_no_function_imports_a_memoir_module_outside_the_cli() -> None:
         for module, path in MODULES.items()
         if not (module in LAZY_OK or module.startswith(tuple(p + "." for p in LAZY_OK)))
         for name, line, inner in _imports(module, path)
-        if inner
+        if inner and (module, name) not in LAZY_EDGES
     ]
     assert found == []
 

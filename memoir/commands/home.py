@@ -41,7 +41,7 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
     tables created when the database has none, ``journal.url`` in config.yaml."""
     from urllib.parse import urlsplit
 
-    from memoir.engine.opening import shared_journal
+    from memoir.journal.home import shared_journal
     from memoir.journal.postgres import is_postgres_url, redact_url
 
     if not is_postgres_url(url):

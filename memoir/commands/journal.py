@@ -17,9 +17,9 @@ from memoir.commands.base import (
     home_path,
     is_json,
 )
-from memoir.engine.opening import home_journal
 from memoir.engine.seals import SEALS_FILE, seal_lines
 from memoir.journal import FileJournal, Journal
+from memoir.journal.home import home_journal
 from memoir.journal.postgres import SCHEMA_VERSION, PostgresJournal, is_postgres_url, redact_url
 from memoir.layout import default_home, no_home_message
 

@@ -275,7 +275,7 @@ def _open_journal(ctx: click.Context) -> Any:
     """The home's journal file opened read-only (nothing folded), closed with the
     command; None for a home whose journal is gone (opening the home says what was
     lost)."""
-    from memoir.engine.opening import home_journal
+    from memoir.journal.home import home_journal
     from memoir.layout import default_home, no_home_message
 
     home = Path(home_path(ctx) or default_home()).expanduser()

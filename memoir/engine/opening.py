@@ -4,16 +4,15 @@ state is folded."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from memoir.clock import Clock, SystemClock
-from memoir.config import Config, load_config
+from memoir.clock import Clock
+from memoir.config import Config
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.materializer import Materializer
-from memoir.errors import ConfigError, JournalLost, NotFoundError, ValidationError
+from memoir.errors import JournalLost, NotFoundError, ValidationError
 from memoir.journal import FileJournal, Journal
-from memoir.journal.postgres import PostgresJournal
+from memoir.journal.home import home_journal, shared_journal
 from memoir.layout import JOURNAL_FILE, no_home_message
 
 __all__ = ["check_home", "home_journal", "open_journal", "seen_seq", "shared_journal"]
@@ -32,35 +31,6 @@ def seen_seq(checkpoints: CheckpointStore, materializer: Materializer) -> int:
     """The newest seq anything derived from the journal says the home reached."""
     seqs = checkpoints.seqs()
     return max(seqs[-1] if seqs else 0, materializer.seq)
-
-
-def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
-                   create: bool = False, upgrade: bool = False) -> PostgresJournal:
-    """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
-    its password from ``journal.password_env`` when that is set."""
-    url = config.journal.url
-    assert url
-    password = None
-    if config.journal.password_env:
-        password = os.environ.get(config.journal.password_env)
-        if password is None:
-            raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "
-                              "which is not set")
-    return PostgresJournal(url, clock=clock, create=create, upgrade=upgrade, password=password,
-                           readonly=readonly,
-                           lock_timeout=config.journal.lock_timeout_seconds)
-
-
-def home_journal(home: Path, *, upgrade: bool = False, scan: bool = True) -> Journal | None:
-    """The journal of the home at ``home`` opened by itself, read-only (nothing folded;
-    ``upgrade`` opens a database's to add missing tables): the database ``journal.url``
-    names, else ``journal.jsonl``; None when the folder has neither."""
-    config = load_config(home) if home.is_dir() else None
-    if config is not None and config.journal.url:
-        return shared_journal(config, SystemClock(), readonly=not upgrade, upgrade=upgrade)
-    if (home / JOURNAL_FILE).is_file():
-        return FileJournal(home / JOURNAL_FILE, readonly=True, scan=scan)
-    return None
 
 
 def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | None, *,

@@ -17,7 +17,6 @@ import msgspec
 from memoir.events.codec import Forgotten
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
 from memoir.events.types import Event, Payload
-from memoir.threats import sanitize_for_prompt
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -174,6 +173,8 @@ def render_block(target: str, texts: Sequence[str], limit: int) -> str | None:
     entries matching a threat pattern are replaced by a ``[BLOCKED: …]`` line in the
     prompt only; usage is counted on those sanitized entries.
     """
+    from memoir.threats import sanitize_for_prompt  # the scanner loads on first use
+
     entries = sanitize_for_prompt(reread(texts), FILE_NAMES[target])
     if not entries:
         return None

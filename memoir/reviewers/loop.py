@@ -16,7 +16,6 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from memoir.clock import parse_ts
-from memoir.config import Config
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
@@ -26,8 +25,8 @@ from memoir.events.types import Event, Payload
 from memoir.llm import LLMError, client_from_config
 from memoir.logs import get_logger
 from memoir.projections.state import State
-from memoir.recall import semantic
 from memoir.recall.summary import summarize_turns
+from memoir.reviewers.choice import backend_in_effect
 from memoir.reviewers.llm import LLMBackend, llm_summary
 from memoir.reviewers.meaning import SemanticBackend
 from memoir.reviewers.queue import ReviewQueue
@@ -50,16 +49,6 @@ class _Unavailable:
 
     def review(self, review: Review) -> None:
         raise ValidationError(self.reason)
-
-
-def backend_in_effect(config: Config) -> str:
-    """The reviewer ``reviewers.backend`` names; ``auto`` is ``semantic`` where hybrid
-    recall would embed (the semantic extra importable, ``episodic.semantic`` not
-    ``off``), else ``rules``."""
-    if config.reviewers.backend != "auto":
-        return config.reviewers.backend
-    return "semantic" if config.episodic.semantic != "off" and semantic.available() \
-        else "rules"
 
 
 def make_backend(engine: Home) -> Backend:

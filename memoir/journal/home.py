@@ -1,0 +1,84 @@
+"""A home's journal opened by itself (nothing folded, no engine): what reading commands
+such as ``memoir log`` need.  A home whose ``config.yaml`` names no database is read
+without loading the configuration's schema (pydantic) at all; one that names a database
+loads it, as the connection needs ``journal.password_env`` and the lock timeout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memoir.clock import Clock, SystemClock
+from memoir.errors import ConfigError
+from memoir.journal.file import FileJournal
+from memoir.journal.interface import Journal
+from memoir.layout import JOURNAL_FILE
+
+if TYPE_CHECKING:
+    from memoir.config import Config
+    from memoir.journal.postgres import PostgresJournal
+
+__all__ = ["home_journal", "names_a_database", "shared_journal"]
+
+
+def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
+                   create: bool = False, upgrade: bool = False) -> PostgresJournal:
+    """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
+    its password from ``journal.password_env`` when that is set."""
+    from memoir.journal.postgres import PostgresJournal
+
+    url = config.journal.url
+    assert url
+    password = None
+    if config.journal.password_env:
+        password = os.environ.get(config.journal.password_env)
+        if password is None:
+            raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "
+                              "which is not set")
+    return PostgresJournal(url, clock=clock, create=create, upgrade=upgrade, password=password,
+                           readonly=readonly,
+                           lock_timeout=config.journal.lock_timeout_seconds)
+
+
+def names_a_database(home: Path) -> bool:
+    """Whether the home's journal may be a database: ``$MEMOIR_JOURNAL_URL`` is set, or
+    ``config.yaml`` has a ``journal.url`` (or cannot be read as YAML, so the full check
+    says what is wrong with it)."""
+    if os.environ.get("MEMOIR_JOURNAL_URL"):
+        return True
+    path = home / "config.yaml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError):
+        return True
+    if "url" not in text:
+        return False
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return True
+    section = data.get("journal") if isinstance(data, dict) else None
+    return not isinstance(data, dict | None) or (
+        isinstance(section, dict) and section.get("url") is not None) or (
+        section is not None and not isinstance(section, dict))
+
+
+def home_journal(home: Path, *, upgrade: bool = False, scan: bool = True) -> Journal | None:
+    """The journal of the home at ``home`` opened by itself, read-only (nothing folded;
+    ``upgrade`` opens a database's to add missing tables): the database ``journal.url``
+    names, else ``journal.jsonl``; None when the folder has neither."""
+    if home.is_dir() and names_a_database(home):
+        from memoir.config import load_config
+
+        config = load_config(home)
+        if config.journal.url:
+            return shared_journal(config, SystemClock(), readonly=not upgrade,
+                                  upgrade=upgrade)
+    if (home / JOURNAL_FILE).is_file():
+        return FileJournal(home / JOURNAL_FILE, readonly=True, scan=scan)
+    return None
