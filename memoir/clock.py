@@ -7,9 +7,10 @@ its events, so replay never consults a clock.  Tests inject :class:`FakeClock`.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import time
 from typing import Protocol
+
+from memoir import lazyre
 
 __all__ = ["Clock", "FakeClock", "SystemClock", "format_ts", "parse_moment", "parse_ts"]
 
@@ -78,7 +79,7 @@ def parse_ts(text: str) -> dt.datetime:
 
 _UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600,
           "hour": 3600, "d": 86400, "day": 86400, "w": 604800, "week": 604800}
-_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+?)s?(?:\s+ago)?$")
+_AGO = lazyre.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+?)s?(?:\s+ago)?$")
 
 
 def parse_moment(text: str, now: dt.datetime) -> dt.datetime:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -18,6 +17,7 @@ from urllib.parse import urlsplit
 import pydantic
 import yaml
 
+from memoir import lazyre
 from memoir.errors import ConfigError, ValidationError
 from memoir.lookup import did_you_mean
 from memoir.reading import read_text
@@ -456,7 +456,7 @@ def check_config(home: Path) -> ConfigReport:
 
 
 #: What an API key variable's name looks like (OPENAI_API_KEY, GROQ_API_KEY, …).
-_KEY_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*API_?KEY[A-Z0-9_]*")
+_KEY_VARIABLE = lazyre.compile(r"[A-Z][A-Z0-9_]*API_?KEY[A-Z0-9_]*")
 #: Names, comma-separated, the person confirms may hold the model's key.
 ALLOW_KEY_ENV = "MEMOIR_ALLOW_KEY_ENV"
 

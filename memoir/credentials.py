@@ -26,26 +26,29 @@ import re
 from collections import Counter
 from typing import Final
 
+from memoir import lazyre
+
 __all__ = ["CREDENTIAL_KINDS", "REDACTED", "credential_message", "find_credentials", "redact",
            "redact_counted", "was_redacted"]
 
 _SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
-    ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
+    ("aws_access_key",
+     lazyre.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
     ("github_token",
-     re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})")),
-    ("api_key", re.compile(r"\bsk-(?:[A-Za-z]{2,8}-)?[A-Za-z0-9_-]{20,}")),
-    ("stripe_key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    ("slack_token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
-    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
-    ("url_password", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,256}:[^\s/@]{1,256}@")),
+     lazyre.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})")),
+    ("api_key", lazyre.compile(r"\bsk-(?:[A-Za-z]{2,8}-)?[A-Za-z0-9_-]{20,}")),
+    ("stripe_key", lazyre.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("google_api_key", lazyre.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    ("slack_token", lazyre.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("jwt", lazyre.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("private_key", lazyre.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("url_password", lazyre.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,256}:[^\s/@]{1,256}@")),
 )
-_GIVEN: Final = re.compile(
+_GIVEN: Final = lazyre.compile(
     r"(?i)\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key|"
     r"secret[ _-]?key|private[ _-]?key)s?\b(?:\s+(?:is|was|are|=|:)\s*|\s*[=:]\s*)"
     r"[\"'`]?([^\s\"'`]{8,256})")
-_TOKEN: Final = re.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
+_TOKEN: Final = lazyre.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
 _ENTROPY_BITS: Final = 4.3
 
 #: How a redacted credential starts in stored text (``[redacted:<kind>]``).

@@ -5,8 +5,9 @@ summarising and indexing all need."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
+
+from memoir import lazyre
 
 __all__ = ["clip", "content_text", "message_text", "tool_error"]
 
@@ -37,7 +38,7 @@ def clip(text: str, size: int) -> str:
 # A failure said in plain text, as shells, interpreters, CLIs and HTTP clients say it.
 # Looked for at the start of the output's first and last lines only, so a tool that
 # returns a file or a page which merely mentions an error is not taken for a failure.
-_FAILURE_LINE = re.compile(
+_FAILURE_LINE = lazyre.compile(
     r"^(?:"
     r"(?:ba|z|fi|da|k)?sh: .*(?:command not found|not found|No such file or directory|"
     r"Permission denied)"

@@ -12,8 +12,9 @@ message or None.
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
+
+from memoir import lazyre
 
 __all__ = [
     "ALLOWED_SUBDIRS",
@@ -48,18 +49,18 @@ MAX_FILE_BYTES = 1_048_576
 #: The largest memory limit config accepts (``memory.memory_char_limit``): no entry
 #: and no journaled limit can be longer.
 MAX_MEMORY_CHARS = 1_000_000
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+NAME_RE = lazyre.compile(r"^[a-z0-9][a-z0-9._-]*$")
 #: A skill archived under Hermes's suffix (``<name>-<YYYYMMDDHHMMSS>[-N]``) is longer.
 MAX_ARCHIVED_NAME_CHARS = MAX_NAME_CHARS + 24
 #: The folders a skill may keep support files in.
 ALLOWED_SUBDIRS = ("assets", "references", "scripts", "templates")
 SKILL_FILE = "SKILL.md"
 #: A session id a caller may choose (generated ones are ``s-`` and 12 hex digits).
-SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+SESSION_ID = lazyre.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 #: A transcript body's reference: ``<pack>:<offset>:<length>:<BLAKE2b-128 hex>``.
-TRANSCRIPT_REF = re.compile(r"pack-[0-9]{6,9}:[0-9]{1,15}:[0-9]{1,15}:[0-9a-f]{32}")
+TRANSCRIPT_REF = lazyre.compile(r"pack-[0-9]{6,9}:[0-9]{1,15}:[0-9]{1,15}:[0-9a-f]{32}")
 #: Where a curator pass's report lives: ``logs/curator/<YYYYMMDD-HHMMSS>[-N]``.
-REPORT_PATH_RE = re.compile(r"logs/curator/[0-9]{8}-[0-9]{6}(?:-[0-9]{1,6})?")
+REPORT_PATH_RE = lazyre.compile(r"logs/curator/[0-9]{8}-[0-9]{6}(?:-[0-9]{1,6})?")
 
 
 def check_name(name: object) -> str | None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import yaml
 
+from memoir import lazyre
 from memoir.curator.plans import Plan
 from memoir.events.skills import SkillArchived, SkillContentSet, SkillCreated, SkillFileWritten
 from memoir.events.types import Payload
@@ -23,7 +24,7 @@ from memoir.projections.skills import SkillRecord
 __all__ = ["INDEX_HEADING", "description_of", "plan_events", "split_frontmatter"]
 
 INDEX_HEADING = "## Absorbed skills"
-_FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_FRONTMATTER = lazyre.compile(r"\A\ufeff?---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, object], str]:

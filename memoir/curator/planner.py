@@ -9,10 +9,10 @@ absorbed into it.  No model is asked; the same library always gives the same pla
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from memoir import lazyre
 from memoir.curator.plans import Consolidation, Plan, Umbrella
 from memoir.curator.rules import NAME_MAX, NAME_RE, change_refusal
 from memoir.projections.skills import SkillRecord
@@ -20,7 +20,7 @@ from memoir.projections.skills import SkillRecord
 __all__ = ["SOURCE", "name_prefix", "rules_plan"]
 
 SOURCE = "memoir-rules"
-_SEP = re.compile(r"[-_.]")
+_SEP = lazyre.compile(r"[-_.]")
 
 
 def name_prefix(name: str) -> str | None:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import msgspec
 import yaml
 
+from memoir import lazyre
 from memoir.curator.rules import NAME_MAX, NAME_RE, change_refusal
 from memoir.errors import ValidationError
 from memoir.projections.skills import SkillRecord
@@ -44,7 +45,7 @@ __all__ = [
     "validate_plan",
 ]
 
-_FENCE = re.compile(r"```ya?ml[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL | re.IGNORECASE)
+_FENCE = lazyre.compile(r"```ya?ml[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL | re.IGNORECASE)
 _KEYS = {"consolidations", "prunings", "umbrellas"}
 
 

@@ -25,7 +25,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import shutil
 import stat
 import tarfile
@@ -36,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from memoir import lazyre
 from memoir.config import CONFIG_FILE, Config
 from memoir.engine import safefs
 from memoir.engine.seals import SEALS_FILE, seal_lines
@@ -55,7 +55,7 @@ __all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "backup_home", "restore_ar
 
 BACKUP_FORMAT = "memoir-backup/1"
 MANIFEST = "manifest.json"
-_PACK = re.compile(r"pack-[0-9]{6,9}\.jsonl")
+_PACK = lazyre.compile(r"pack-[0-9]{6,9}\.jsonl")
 _CHUNK = 1 << 20
 # A manifest lists a few files: kilobytes.  A bigger one is refused before it is read.
 _MANIFEST_LIMIT = 1 << 20

@@ -11,17 +11,17 @@ lock and the state mutex).  It cannot write.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from memoir import lazyre
 from memoir.engine import safefs
 from memoir.engine.materializer import Drift, Materializer
 
 __all__ = ["FilesView", "RecordingFiles"]
 
-_BACKUP = re.compile(r"\.bak\.\d+$")
+_BACKUP = lazyre.compile(r"\.bak\.\d+$")
 
 
 class FilesView:

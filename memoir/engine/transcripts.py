@@ -23,12 +23,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from memoir import lazyre
 from memoir.engine.private import Folder
 from memoir.engine.safefs import LinkRefused
 from memoir.errors import JournalCorrupted, NotFoundError
@@ -49,7 +49,7 @@ class SharedBodies(Protocol):
 FOLDER = ".memoir/transcripts"
 
 _PACK_LIMIT = 64 << 20
-_PACK_NAME = re.compile(r"pack-[0-9]{6,9}\.jsonl")
+_PACK_NAME = lazyre.compile(r"pack-[0-9]{6,9}\.jsonl")
 
 
 def line_hash(data: bytes) -> str:

@@ -21,12 +21,12 @@ chain can be forgotten without changing its hash.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import msgspec
 
+from memoir import lazyre
 from memoir.errors import UnknownEventType, ValidationError
 from memoir.events.catalog import REGISTRY
 from memoir.events.types import Event, Payload
@@ -53,7 +53,7 @@ HASH_HEX = 32
 GENESIS = b""
 _TAIL = len(b',"hash":"') + HASH_HEX + len(b'"}')
 # Where the payload starts: the first `,"more":<digits>,"data":` (see the module doc).
-_DATA = re.compile(rb',"more":\d+,"data":')
+_DATA = lazyre.compile(rb',"more":\d+,"data":')
 _TOMB_HEAD = b'{"forgotten":"'
 _TOMB_SIZE = len(_TOMB_HEAD) + HASH_HEX + 2
 _HEX = frozenset(b"0123456789abcdef")

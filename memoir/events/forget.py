@@ -3,14 +3,13 @@ anything (see :mod:`memoir.oversight.forget`)."""
 
 from __future__ import annotations
 
-import re
-
+from memoir import lazyre
 from memoir.events.types import Payload, event_type, require
 
 __all__ = ["PAYLOADS", "ContentForgotten"]
 
 SELECTORS = ("entry", "text", "skill", "session", "run")
-_MARK = re.compile(r"[0-9]{1,12}:(memory|user):[A-Za-z0-9_.-]{1,64}:(added|replaced)")
+_MARK = lazyre.compile(r"[0-9]{1,12}:(memory|user):[A-Za-z0-9_.-]{1,64}:(added|replaced)")
 
 
 @event_type("journal.forgotten")

@@ -9,9 +9,9 @@ takes, each as a run you can revert.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
+from memoir import lazyre
 from memoir.clock import parse_ts
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
@@ -36,7 +36,7 @@ from memoir.skills.tools import skill_manage_call
 __all__ = ["MEMORY_SEARCH_SCHEMA", "accept_candidate", "hint_for", "insight_rows", "maintain",
            "memory_search_tool", "reject_candidate", "search_insights"]
 
-_WORD = re.compile(r"[a-z0-9_]{2,}")
+_WORD = lazyre.compile(r"[a-z0-9_]{2,}")
 
 
 def hint_for(state: State, tool: str, error: str) -> str | None:

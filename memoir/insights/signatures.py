@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import re
 
+from memoir import lazyre
+
 __all__ = ["signature"]
 
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"),
+    (lazyre.compile(
+        r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"),
      "<ts>"),
-    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
+    (lazyre.compile(
+        r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
      "<id>"),
-    (re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
-    (re.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?"), "<path>"),
-    (re.compile(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{12,}\b"), "<hex>"),
-    (re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`"), "<q>"),
-    (re.compile(r"\b[a-z]+[-_](?=[a-z0-9]*\d)[a-z0-9]{6,}\b"), "<id>"),
-    (re.compile(r"(?<![\w<])\d+(?:\.\d+)?"), "<n>"),
+    (lazyre.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
+    (lazyre.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?"), "<path>"),
+    (lazyre.compile(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{12,}\b"), "<hex>"),
+    (lazyre.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`"), "<q>"),
+    (lazyre.compile(r"\b[a-z]+[-_](?=[a-z0-9]*\d)[a-z0-9]{6,}\b"), "<id>"),
+    (lazyre.compile(r"(?<![\w<])\d+(?:\.\d+)?"), "<n>"),
 )
 _MAX = 300
 

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
+from memoir import lazyre
 from memoir.api import Memoir
 from memoir.config import load_config
 from memoir.engine.following import Following
@@ -62,7 +62,7 @@ log = get_logger("memoir.hermes")
 #: The longest a hook waits for the journal lock (below Hermes's 5 s shutdown drain).
 HOOK_LOCK_SECONDS = 4.0
 T = TypeVar("T")
-_META_TEXT = re.compile(r"[\x00-\x1f\x7f]")
+_META_TEXT = lazyre.compile(r"[\x00-\x1f\x7f]")
 #: Hermes's metadata of a memory write, kept as the records' meta (spec §6).
 _WRITE_META = ("write_origin", "execution_context", "session_id", "parent_session_id",
                "platform", "tool_name", "task_id", "tool_call_id", "old_text")

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import re
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -49,6 +48,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from memoir import lazyre
 from memoir.api import Memoir
 from memoir.engine.following import Following
 from memoir.logs import get_logger
@@ -67,7 +67,7 @@ log = get_logger("memoir.mcp")
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 #: Longest client name or version kept in the journal (they come from the client).
 MAX_CLIENT_TEXT = 128
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL = lazyre.compile(r"[\x00-\x1f\x7f-\x9f]")
 _STDIO = "stdio"
 _SKILL_PREFIX = "memoir://skills/"
 _BLOCKS = {"memoir://memory": ("memory", "MEMORY block"),

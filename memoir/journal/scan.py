@@ -11,13 +11,13 @@ produces.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
 
+from memoir import lazyre
 from memoir.errors import JournalCorrupted, UnknownEventType
 from memoir.events.codec import (
     GENESIS,
@@ -35,7 +35,7 @@ __all__ = ["BAD_LINE", "Scanner", "Tail"]
 
 _CHUNK = 4 << 20
 # The end of a complete record: its hash field (always last, fixed width).
-_RECORD_END = re.compile(rb'"hash":"[0-9a-f]{32}"}')
+_RECORD_END = lazyre.compile(rb'"hash":"[0-9a-f]{32}"}')
 #: What decoding a malformed line raises (msgspec reports invalid UTF-8 with the
 #: builtin error, not its own).
 BAD_LINE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memoir import lazyre
 from memoir.clock import parse_ts
 from memoir.engine import safefs
 from memoir.engine.port import Home
@@ -78,7 +79,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
 );
 """ + VECTOR_SCHEMA
 _MAX_QUERY = 2048
-_OPERATORS = re.compile(r'[+{}():^"]')
+_OPERATORS = lazyre.compile(r'[+{}():^"]')
 _SCAN = 300
 #: Reciprocal-rank fusion's constant (Cormack et al.: 60).
 _RRF_K = 60

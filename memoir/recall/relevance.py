@@ -17,11 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memoir import lazyre
 from memoir.recall.semantic import Encoder
 
 __all__ = ["MeaningScorer", "SkillScorer", "tokens"]
 
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9_+#.-]*[a-z0-9+#]|[a-z0-9]")
+_TOKEN = lazyre.compile(r"[a-z0-9][a-z0-9_+#.-]*[a-z0-9+#]|[a-z0-9]")
 _STOP = frozenset((
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "how", "i",
     "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "this",

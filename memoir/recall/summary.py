@@ -11,22 +11,22 @@ Capped at about 400 words.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from memoir import lazyre
 from memoir.messages import message_text, tool_error
 
 __all__ = ["summarize_turns"]
 
-_PATH = re.compile(r"(?:~?/[\w.@-]+(?:/[\w.@-]+)+|\b[\w.-]+/[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:py|"
+_PATH = lazyre.compile(r"(?:~?/[\w.@-]+(?:/[\w.@-]+)+|\b[\w.-]+/[\w.-]+\.\w{1,5}\b|\b[\w-]+\.(?:py|"
                    r"js|ts|go|rs|md|toml|yaml|yml|json|sql|sh|cfg|ini|txt)\b)")
-_COMMAND = re.compile(r"`([^`\n]{2,80})`")
-_DECISION = re.compile(r"(?i)\b(?:we(?:'ll| will) (?:use|go with|keep|switch)|i(?:'ll| will) "
+_COMMAND = lazyre.compile(r"`([^`\n]{2,80})`")
+_DECISION = lazyre.compile(r"(?i)\b(?:we(?:'ll| will) (?:use|go with|keep|switch)|i(?:'ll| will) "
                        r"(?:use|go with|switch)|decided to|let's (?:use|go with|keep)|the fix "
                        r"(?:is|was)|fixed by|resolved by|the cause (?:is|was))\b[^.!?\n]{3,160}")
-_WORD = re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{2,}")
+_WORD = lazyre.compile(r"[a-zA-Z][a-zA-Z0-9_-]{2,}")
 _STOP = frozenset((
     "the", "and", "for", "you", "are", "but", "not", "can", "our", "was", "has", "had",
     "its", "did", "get", "got", "let", "use", "one", "all", "any", "how", "why", "who",

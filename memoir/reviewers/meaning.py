@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from memoir import lazyre
 from memoir.errors import ConfigError
 from memoir.logs import get_logger
 from memoir.recall.semantic import MODEL_NAME, Encoder, shared_encoder
@@ -42,18 +43,18 @@ CLASSES = ("none", "user", "memory")
 THRESHOLDS = {"user": 0.7, "memory": 0.7}
 MODEL_FILE = Path(__file__).with_name("meaning_model.json")
 _log = get_logger("memoir.reviewers.meaning")
-_FENCE = re.compile(r"```.*?(?:```|$)", re.S)
-_SPECIFIC = re.compile(r"\d|`|/|\.\w|(?<=\s)[A-Z][\w-]+|\b[a-z]+[A-Z]\w*")
-_CHAT = re.compile(r"(?i)\b(hello|hi|hey|thanks|thank you|sorry|lol|haha|funny|quick "
+_FENCE = lazyre.compile(r"```.*?(?:```|$)", re.S)
+_SPECIFIC = lazyre.compile(r"\d|`|/|\.\w|(?<=\s)[A-Z][\w-]+|\b[a-z]+[A-Z]\w*")
+_CHAT = lazyre.compile(r"(?i)\b(hello|hi|hey|thanks|thank you|sorry|lol|haha|funny|quick "
                    r"question|one sec|brb|cheers|ok|okay|cool|great|awesome|gosh|ugh)\b")
-_LEAD = re.compile(r"(?i)^(it|this|that|they|them|these|those|there|which|from|with|for|to|"
+_LEAD = lazyre.compile(r"(?i)^(it|this|that|they|them|these|those|there|which|from|with|for|to|"
                    r"because|then|also)\b")
-_ONE_OFF = re.compile(r"(?i)\b(instead|again|now|first|next|quickly|real quick|this one|"
+_ONE_OFF = lazyre.compile(r"(?i)\b(instead|again|now|first|next|quickly|real quick|this one|"
                       r"options|for me)\b")
-_I = re.compile(r"(?i)\b(i|i'm|i've|me|my|mine)\b")
-_WE = re.compile(r"(?i)\b(we|our|us|we're|team|company)\b")
-_YOU = re.compile(r"(?i)\b(you|your)\b")
-_MOMENT = re.compile(
+_I = lazyre.compile(r"(?i)\b(i|i'm|i've|me|my|mine)\b")
+_WE = lazyre.compile(r"(?i)\b(we|our|us|we're|team|company)\b")
+_YOU = lazyre.compile(r"(?i)\b(you|your)\b")
+_MOMENT = lazyre.compile(
     r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
     r"right now|just now|at the moment|for this (?:task|ticket|pr|one)|"
     r"i(?:'m| am) (?:working on|trying|debugging|looking at|stuck|getting)|i tried|i ran|"
@@ -61,14 +62,14 @@ _MOMENT = re.compile(
     r"fix (?:this|the|that)|traceback|failed|failing|fails|crash(?:ed|es)?|broke|broken|"
     r"doesn't work|didn't work|not working|no longer works|timed? ?out|thanks|thank you|"
     r"lol|haha)\b")
-_UNREAL = re.compile(r"(?i)\bif (?:we|i|you) ever\b|\b(might|maybe|perhaps|imagine|pretend|"
+_UNREAL = lazyre.compile(r"(?i)\bif (?:we|i|you) ever\b|\b(might|maybe|perhaps|imagine|pretend|"
                      r"let's say|wish|thinking about|at some point|someday|nothing decided|"
                      r"not decided|for this exercise)\b")
-_OTHERS = re.compile(r"(?i)\b(colleague|coworker|co-worker|friend|competitor'?s?|vendor|"
+_OTHERS = lazyre.compile(r"(?i)\b(colleague|coworker|co-worker|friend|competitor'?s?|vendor|"
                      r"(?:someone|somebody) (?:on|at|from|in|said|says|told)|candidate|"
                      r"apparently|claims?|swears?|they say|people say|the book|the docs say|"
                      r"the article)\b")
-_PAST = re.compile(r"(?i)\b(used to|was using|were using|back in|in the past|previously|"
+_PAST = lazyre.compile(r"(?i)\b(used to|was using|were using|back in|in the past|previously|"
                    r"at my old job|last job)\b")
 #: What is not a fact to keep, whatever the model says: of the moment (a problem, a
 #: request, a passing state), not real (a plan, a wish, a supposition), someone

@@ -29,6 +29,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from memoir import lazyre
 from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
 from memoir.reviewers.review import Review
@@ -47,11 +48,11 @@ class Finding:
     key: str | None = None
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = lazyre.compile(r"(?<=[.!?])\s+|\n+")
 # A clause that starts a new statement inside a sentence ("my name is Ada and I prefer …").
-_CLAUSE = re.compile(r"(?i);\s+|,?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|"
+_CLAUSE = lazyre.compile(r"(?i);\s+|,?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|"
                      r"the|please|don't|do not|always|never)\b)")
-_TRANSIENT = re.compile(
+_TRANSIENT = lazyre.compile(
     r"(?i)\b(today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|time)|"
     r"right now|just now|at the moment|for now|for this (?:task|ticket|pr|one)|"
     r"i(?:'m| am) (?:working on|trying|debugging|looking at|stuck)|i tried|i ran|"
@@ -59,27 +60,27 @@ _TRANSIENT = re.compile(
     r"traceback|exception|error|errors|failed|failing|fails|crash(?:ed|es)?|broke|broken|"
     r"doesn't work|didn't work|not working|no longer works|timed? ?out|"
     r"thanks|thank you|sorry|lol|haha)\b")
-_NOT_INSTRUCTIONS = re.compile(
+_NOT_INSTRUCTIONS = lazyre.compile(
     r"(?i)^(?:please )?(?:don'?t|do not|never) (?:worry|know|think|understand|get|mind|"
     r"remember|care|see|have|need to worry)\b|^never mind\b|^always (?:wanted|thought|"
     r"been)\b")
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazyre.compile(
     r"(?i)^(?:(?:please|and|also|oh,? and|from now on,?|going forward,?|in (?:the )?future,?)"
     r"\s+)*(?:don'?t|do not|never|always|stop|avoid|quit|no more|keep|use|write|answer|"
     r"reply|respond|explain|add|include|put|give|show|format|be|make sure|remember to)\b")
 #: An instruction that is about how the agent behaves from now on, whatever it says.
-_STRONG = re.compile(r"(?i)^(?:(?:please|and|also|oh,? and)\s+)*(?:from now on|going "
+_STRONG = lazyre.compile(r"(?i)^(?:(?:please|and|also|oh,? and)\s+)*(?:from now on|going "
                      r"forward|in (?:the )?future|don'?t|do not|never|always|stop|avoid|"
                      r"no more)\b")
 #: What makes a plain imperative a standing instruction rather than a task.
-_STANDING = re.compile(r"(?i)\b(please|your|you|always|never|every|each|all|whenever|"
+_STANDING = lazyre.compile(r"(?i)\b(please|your|you|always|never|every|each|all|whenever|"
                        r"from now on|in general|by default)\b")
-_DEICTIC = re.compile(r"(?i)\b(this|that|these|those|it|here|above|below)\b")
+_DEICTIC = lazyre.compile(r"(?i)\b(this|that|these|those|it|here|above|below)\b")
 #: A pronoun that points back at an earlier clause, and the joints that make a clause
 #: follow from the one before it (see :class:`Clause`).
-_BACK = re.compile(r"(?i)\b(it|its|them|they|their|theirs)\b")
-_FOLLOWS = re.compile(r"(?i);|\bso\b")
-_AGENT_WORDS = re.compile(
+_BACK = lazyre.compile(r"(?i)\b(it|its|them|they|their|theirs)\b")
+_FOLLOWS = lazyre.compile(r"(?i);|\bso\b")
+_AGENT_WORDS = lazyre.compile(
     r"(?i)\b(you|your|answer|answers|reply|replies|respond|response|responses|explain|"
     r"explanation|explanations|emoji|emojis|apologi[sz]e|apologi[sz]ing|code|comments?|"
     r"docstrings?|tests?|commits?|commit messages?|push|bullet|tables?|markdown|headings?|"
@@ -87,7 +88,7 @@ _AGENT_WORDS = re.compile(
     r"details|example|examples|type hints|variable names|language|english|french|german|"
     r"spanish|sources|links|questions?|suggest|suggestions|jargon|caps|exclamation)\b")
 _WORD = r"(?=[A-ZÀ-ÖØ-Þ])[^\W\d_][^\W\d_'’-]*"  # a capitalised word, accents included
-_NAME = re.compile(
+_NAME = lazyre.compile(
     r"(?i:\b(?:my name is|my name's|i'm called|i am called|call me|you can call me|"
     r"people call me|(?:hi|hello|hey)[,!]?\s+(?:there[,!]?\s+)?(?:i'm|i am|this is)))\s+"
     rf"({_WORD}(?:\s+{_WORD})?)"
@@ -98,22 +99,22 @@ _ROLE_WORDS = (
     r"architect|consultant|founder|co-founder|cto|ceo|sre|intern|maintainer|freelancer|"
     r"nurse|doctor|lawyer|accountant|product owner|tester|hobbyist|mathematician|"
     r"statistician|journalist|phd student|postdoc")
-_ROLE = re.compile(
+_ROLE = lazyre.compile(
     rf"(?i:\bi(?:'m| am) (?:a|an)|\bi(?:'m| am) [A-Z][\w'’-]+,? (?:a|an)|"
     rf"\bi work as (?:a|an)|\bmy (?:job|role|title) is)\s+"
     rf"((?i:(?:[\w+#.-]+\s+){{0,4}}?(?:{_ROLE_WORDS})))\b")
-_EMPLOYER = re.compile(
+_EMPLOYER = lazyre.compile(
     r"(?i:\bi (?:work|am working) (?:at|for))\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
 _PLACE = r"([A-Z][\w.'’-]+(?:(?:,\s*|\s+)[A-Z][\w.'’-]+){0,3})"
-_LOCATION = re.compile(
+_LOCATION = lazyre.compile(
     rf"(?i:\bi(?:'m| am) (?:based|located|living) (?:in|out of)|\bi live in|"
     rf"\bi(?:'m| am) from|\bi(?:'m| am) in|^i(?:'m| am)\b.{{0,60}}?\b(?:based|living|"
     rf"located) (?:in|out of))\s+{_PLACE}")
-_TIMEZONE = re.compile(
+_TIMEZONE = lazyre.compile(
     r"(?i:\bmy time ?zone is|\bi(?:'m| am) (?:on|in)(?: the)?)\s+"
     r"([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Za-z_]+|UTC[+-]\d{1,2})"
     r"(?i:\s+time(?: ?zone)?)?\b")
-_PREFERENCE = re.compile(
+_PREFERENCE = lazyre.compile(
     r"(?i)^(?:(?:also|and|honestly|generally|personally),?\s+)?i (?:really |much |strongly |"
     r"generally |usually |always |definitely )?(prefer|like|love|want|need|appreciate|"
     r"hate|dislike|can't stand|cannot stand)\s+(.+)$")
@@ -124,11 +125,11 @@ _TOOLS = (
     r"swift|ruby|php|c\+\+|c#|haskell|elixir|scala|r|julia|docker|podman|kubernetes|k8s|"
     r"terraform|ansible|git|jj|mercurial|firefox|chrome|poetry|uv|pip|conda|npm|pnpm|yarn|"
     r"bun|deno|jupyter|excel|notion|obsidian|slack")
-_USES = re.compile(
+_USES = lazyre.compile(
     rf"(?i)^(?:(?:also|and|personally|mostly),?\s+)?i (?:mostly |mainly |usually |always )?"
     rf"(?:use|work (?:in|with)|code in|program in|write|develop (?:in|on)|am on|run)\s+"
     rf"((?:{_TOOLS})\b.*)$")
-_PROJECT = re.compile(
+_PROJECT = lazyre.compile(
     r"(?i)^(?:(?:also|and|fyi|note that|for context|btw),?\s+)?"
     r"((?:we|we're|we are|the project|this project|the repo|this repo|our (?:app|service|"
     r"team|project|stack|codebase|backend|frontend|api|ci|database|db|monorepo|infra)|"
@@ -142,17 +143,17 @@ _PROJECT = re.compile(
     r"is deployed|are deployed|depend on|depends on|rely on|relies on|pin|pins|"
     r"require|requires|live|lives|is hosted|are hosted|listen|listens|store|stores|keep|"
     r"keeps|never|always|name|names|follow|follows|has|have)\b.+)$")
-_PORT = re.compile(r"(?i)\b(?:runs|listens|is served|is exposed|serves|is|are) (?:on|at) "
+_PORT = lazyre.compile(r"(?i)\b(?:runs|listens|is served|is exposed|serves|is|are) (?:on|at) "
                    r"port \d{2,5}\b")
-_PATH = re.compile(r"(?:^|\s)(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[\w.-]+/[\w.-]+\.\w{1,5}|"
+_PATH = lazyre.compile(r"(?:^|\s)(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[\w.-]+/[\w.-]+\.\w{1,5}|"
                    r"[\w.-]+/(?:[\w.-]+/)*(?=[\s.,;]|$))")
-_WHERE = re.compile(r"(?i)\b(?:lives?|is|are|goes|go|sits?|is kept|are kept|is stored|are "
+_WHERE = lazyre.compile(r"(?i)\b(?:lives?|is|are|goes|go|sits?|is kept|are kept|is stored|are "
                     r"stored|is located|can be found) (?:in|at|under)\b")
-_COMMAND = re.compile(r"`[^`]{2,120}`")
-_WORKS = re.compile(r"(?i)\b(?:works|worked|is how|to (?:run|start|build|deploy|install|"
+_COMMAND = lazyre.compile(r"`[^`]{2,120}`")
+_WORKS = lazyre.compile(r"(?i)\b(?:works|worked|is how|to (?:run|start|build|deploy|install|"
                     r"test|lint|format|release|migrate)|runs (?:the|all)|builds|deploys|"
                     r"starts|installs|regenerates|rebuilds)\b")
-_CONVENTION = re.compile(
+_CONVENTION = lazyre.compile(
     r"(?i)^(?:(?:also|and|fyi|note that|for context|btw),?\s+)?"
     r"(?:our convention is|the convention is|by convention|our rule is|the rule is|"
     r"we always|we never|branches are named|branch names|commit messages|all "
@@ -160,7 +161,7 @@ _CONVENTION = re.compile(
 
 
 #: An explicit request to remember, and what is to be remembered.
-_EXPLICIT = re.compile(
+_EXPLICIT = lazyre.compile(
     r"(?i)^(?:(?:please|also|and|oh,? and|btw|ok(?:ay)?),?\s+)*"
     r"(?:remember(?: this)?(?: that| this| for later)?\s*[:,-]?|note for (?:the )?future\s*[:,-]?|"
     r"for (?:future|later) reference\s*[:,-]?|keep in mind(?: that)?\s*[:,-]?|"
@@ -168,14 +169,14 @@ _EXPLICIT = re.compile(
     r"note(?: that)?\s*:|save (?:this|that)\s*:|fyi for (?:later|the future)\s*[:,-]?)"
     r"\s*(.+)$")
 #: What makes a request to remember a thing of the moment, not a fact.
-_TIMEBOUND = re.compile(r"(?i)\b(today|tonight|tomorrow|yesterday|this (?:morning|"
+_TIMEBOUND = lazyre.compile(r"(?i)\b(today|tonight|tomorrow|yesterday|this (?:morning|"
                         r"afternoon|evening|week|time|once)|right now|for now|at the moment)\b")
-_ABOUT_USER = re.compile(r"(?i)^(?:i|i'm|i am|i've|my|me)\b")
+_ABOUT_USER = lazyre.compile(r"(?i)^(?:i|i'm|i am|i've|my|me)\b")
 #: An instruction that involves the user ("without asking me") is theirs to keep.
-_PERSONAL = re.compile(r"(?i)\b(?:i|me|my|mine)\b")
+_PERSONAL = lazyre.compile(r"(?i)\b(?:i|me|my|mine)\b")
 #: An instruction about a project's ways (a repo, its branches, its environments)
 #: belongs with the project's notes, not the user's profile.
-_PROJECT_SCOPE = re.compile(
+_PROJECT_SCOPE = lazyre.compile(
     r"(?i)\b(?:(?:this|our|the) (?:repo|repository|project|codebase|monorepo|service|"
     r"cluster)|in (?:this|our) (?:repo|project|team)|(?:main|master|develop|release) "
     r"branch|(?:to|into|on) (?:main|master|develop)\b|production|prod\b|staging|"
@@ -424,21 +425,21 @@ def _make_room(review: Review, target: str, size: int) -> bool:
 
 #: Kinds of correction, and the skill that collects each (a rule reviewer's skills).
 _KINDS: dict[str, tuple[re.Pattern[str], str]] = {
-    "answer-style": (re.compile(
+    "answer-style": (lazyre.compile(
         r"(?i)\b(emojis?|markdown|bullet|tables?|headings?|concise|short|brief|verbose|"
         r"tone|format|formatting|explanations?|apologi[sz]e|jargon|english|french|german|"
         r"spanish|replies|answers?|lines|sources|examples?)\b"),
         "How this user wants answers written: the corrections they gave, as rules."),
-    "code-style": (re.compile(
+    "code-style": (lazyre.compile(
         r"(?i)\b(docstrings?|comments?|type hints|variable names?|naming|imports?|"
         r"functions?|classes|tests?|linter|lint)\b"),
         "How this user wants code written: the corrections they gave, as rules."),
-    "git-workflow": (re.compile(
+    "git-workflow": (lazyre.compile(
         r"(?i)\b(commits?|commit messages?|push|branch(?:es)?|merge|rebase|pull requests?|"
         r"\bprs?\b|main)\b"),
         "How this user wants version control done: the corrections they gave, as rules."),
 }
-_INSTRUCTION_START = re.compile(r"(?i)^(?:please |from now on,? |always |never |don'?t |"
+_INSTRUCTION_START = lazyre.compile(r"(?i)^(?:please |from now on,? |always |never |don'?t |"
                                 r"do not |stop |avoid |no more |keep |use |write |answer |"
                                 r"be |make sure )")
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
+from memoir import lazyre
 from memoir.clock import format_ts, parse_ts
 from memoir.credentials import redact_counted
 from memoir.engine.commit import Caller, Decision
@@ -59,7 +59,7 @@ MAX_MESSAGE_CHARS = 1_000_000
 MAX_CONVERSATION_CHARS = 16_000_000
 #: How deep a message's objects and lists may nest.
 MAX_DEPTH = 32
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazyre.compile("[\ud800-\udfff]")
 
 
 def _size(message: dict[str, Any], where: str) -> int:

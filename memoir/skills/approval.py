@@ -12,6 +12,7 @@ import difflib
 import re
 from typing import Any
 
+from memoir import lazyre
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
 from memoir.skills.model import canonical_file_path
@@ -22,7 +23,7 @@ __all__ = ["SKILL_ARGS", "skill_diff", "skill_gist", "skill_tool_args"]
 SKILL_ARGS = ("action", "name", "content", "category", "file_path", "file_content",
               "old_string", "new_string", "replace_all", "absorbed_into")
 
-_DESCRIPTION = re.compile(r"^description:\s*(.+)$", re.MULTILINE)
+_DESCRIPTION = lazyre.compile(r"^description:\s*(.+)$", re.MULTILINE)
 
 
 def skill_tool_args(args: dict[str, Any]) -> dict[str, Any]:

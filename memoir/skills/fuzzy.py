@@ -35,9 +35,10 @@ leave part of a trailing run behind).
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from memoir import lazyre
 
 __all__ = ["STRATEGIES", "FuzzyResult", "closest_lines", "find_and_replace"]
 
@@ -47,7 +48,7 @@ _TYPOGRAPHIC = {
     "\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
     "\u2014": "--", "\u2013": "-", "\u2026": "...", "\u00a0": " ",
 }
-_BLANKS = re.compile(r"[ \t]+")
+_BLANKS = lazyre.compile(r"[ \t]+")
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ name, so a mismatch splits one skill into two records there).
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable
 from typing import Any
 
 import yaml
 
+from memoir import lazyre
 from memoir.names import (
     ALLOWED_SUBDIRS,
     MAX_FILE_BYTES,
@@ -60,7 +60,7 @@ PROTECTED_SKILLS = frozenset({"plan"})
 
 # The closing fence: Hermes searches for a newline, three dashes, any whitespace
 # (newlines included) and a newline, starting after the opening fence.
-_CLOSING_FENCE = re.compile(r"\n---\s*\n")
+_CLOSING_FENCE = lazyre.compile(r"\n---\s*\n")
 _BOM = "\ufeff"
 
 Frontmatter = dict[str, Any]

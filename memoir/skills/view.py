@@ -10,11 +10,11 @@ and cannot be viewed, as in Hermes (they live under ``.archive``).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
+from memoir import lazyre
 from memoir.events.skills import SkillViewed
 from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
 from memoir.projections.state import State
@@ -29,7 +29,7 @@ from memoir.skills.model import (
 
 __all__ = ["ViewOutcome", "linked_files", "list_skills", "view_skill"]
 
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = lazyre.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TEMPLATE_EXTS = (".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh")
 _SCRIPT_EXTS = (".py", ".sh", ".bash", ".js", ".ts", ".rb")
 _LISTING_HINT = "Use skill_view(name) to see full content, tags, and linked files"

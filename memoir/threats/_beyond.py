@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
 
+from memoir import lazyre
 from memoir.threats._hermes import _PATTERNS, MAX_SCAN_CHARS, _fold, _scan
 from memoir.threats._matchers import _ADDRESS, _HOST, Pattern, _Exfil, _HeadThenTail, _Search
 
@@ -28,7 +28,7 @@ _CONFUSABLE: Final[dict[int, str]] = {ord(k): v for k, v in {
 }.items()}
 # Characters that change nothing a reader sees: format characters (soft hyphen, zero
 # width and bidi controls, the U+E0000 tag block) and variation selectors.
-_UNSEEN: Final = re.compile(
+_UNSEEN: Final = lazyre.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
     "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
     "\U000e0000-\U000e0fff]"
@@ -163,8 +163,8 @@ def scan_beyond_hermes(text: str) -> list[str]:
 
 # Unicode tag characters (U+E0000-U+E007F) mirror ASCII invisibly; their one use in text
 # is a subdivision flag (U+1F3F4, tag letters, cancel tag), which is left alone.
-_TAG: Final = re.compile("[\U000e0000-\U000e007f]")
-_FLAG: Final = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}"
+_TAG: Final = lazyre.compile("[\U000e0000-\U000e007f]")
+_FLAG: Final = lazyre.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}"
                           "\U000e007f")
 _TAG_TO_ASCII: Final = {cp: chr(cp - 0xE0000) for cp in range(0xE0020, 0xE007F)}
 

@@ -3,10 +3,10 @@ normalisation, invisible characters, scopes."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
 
+from memoir import lazyre
 from memoir.errors import ValidationError
 from memoir.threats._matchers import (
     _FILLER,
@@ -236,7 +236,7 @@ def _index_first_needs() -> tuple[tuple[str, tuple[int, ...]], ...]:
 # (word, indexes of the patterns whose first group holds it)
 _FIRST_NEEDS: Final = _index_first_needs()
 
-_INVISIBLE_RE: Final = re.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
+_INVISIBLE_RE: Final = lazyre.compile("[" + "".join(sorted(INVISIBLE_CHARS)) + "]")
 
 # Non-ASCII characters that Python's ignore-case matching equates with an ASCII letter.
 # U+0130 must go before str.lower(), which would turn it into two characters.

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
+from memoir import lazyre
+
 __all__ = ["SCOPES", "Pattern", "Scope"]
 
 Scope = Literal["all", "context", "strict"]
@@ -31,7 +33,7 @@ class _Search:
     """A pattern that a plain regex search finds in linear time."""
 
     def __init__(self, pattern: str) -> None:
-        self._regex = re.compile(pattern)
+        self._regex = lazyre.compile(pattern)
 
     def __call__(self, text: str) -> bool:
         return self._regex.search(text) is not None
@@ -51,8 +53,8 @@ class _HeadThenTail:
     """
 
     def __init__(self, head: str, tail: str, barrier: str, limit: int) -> None:
-        self._head = re.compile(head)
-        self._tail = re.compile(tail)
+        self._head = lazyre.compile(head)
+        self._tail = lazyre.compile(tail)
         self._barrier = barrier
         self._limit = limit
 
@@ -92,7 +94,7 @@ class _Chain:
         # One match per occurrence of the word, starting where the whitespace before it
         # starts (or at the word).  Groups: the run before, the run after.
         self._words = tuple(
-            re.compile(rf"(?<!\s)(\s*+)(?:{word})(?=(\s*+))") for word in words
+            lazyre.compile(rf"(?<!\s)(\s*+)(?:{word})(?=(\s*+))") for word in words
         )
 
     def __call__(self, text: str) -> bool:
@@ -139,7 +141,7 @@ class _CommentWith:
     """
 
     def __init__(self, keyword: str, limit: int) -> None:
-        self._keyword = re.compile(keyword)
+        self._keyword = lazyre.compile(keyword)
         self._limit = limit
 
     def __call__(self, text: str) -> bool:
@@ -209,19 +211,19 @@ class _Exfil:
               "everyone", "whoever", "third", "repl", "answer", "respons", "output",
               "message", "pastebin", "webhook", "ngrok", "discord", "t.me")
 
-    _SENTENCE = re.compile(r"[^.!?\n;]+(?:\.(?=\S)[^.!?\n;]*)*")
-    _VERB = re.compile(
+    _SENTENCE = lazyre.compile(r"[^.!?\n;]+(?:\.(?=\S)[^.!?\n;]*)*")
+    _VERB = lazyre.compile(
         r"\b(?:send|post|upload|e-?mail|mail|cc|bcc|forward|share|leak|exfiltrate|transmit|"
         r"submit|include|paste|append|attach|print|echo|reveal|disclose|expose|dump|output|"
         r"relay)(?:s|ed|ing)?\b")
-    _WHAT = re.compile(
+    _WHAT = lazyre.compile(
         r"credential|secret|password|passphrase|passwd|\btokens?\b|api[ _-]?keys?|"
         r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|\$\{?[a-z_][a-z0-9_]*|"
         r"env(?:ironment)?[ _-]?var|\.env\b|~/\.(?:aws|ssh|netrc|config|gnupg)|id_rsa|"
         r"id_ed25519|\.pem\b|cookies?\b|conversation|chat\s+(?:log|history)|transcript|"
         r"message\s+history|(?:every|each|all)\s+(?:answer|repl|response|message|file)|"
         r"(?:my|the|your|all|users?'?s?)\s+files\b")
-    _WHERE = re.compile(
+    _WHERE = lazyre.compile(
         r"https?://|\bwww\.|" + _ADDRESS + r"|\b(?:to|at|via|into)\s+" + _HOST +
         r"|\banyone\b|\banybody\b|\beveryone\b|\bwhoever\b|third[ -]part|"
         r"\b(?:in|into|to|with)\s+(?:your|the|every|each|all|any)\s+(?:\w+\s+)?"
