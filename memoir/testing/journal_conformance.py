@@ -40,7 +40,7 @@ from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
 from memoir.journal import ExpectHead, ExpectUntouched, Journal
-from memoir.testing import memory_drafts
+from memoir.testing.builders import memory_drafts
 
 __all__ = ["JournalConformance", "added", "batch", "chain_holds"]
 

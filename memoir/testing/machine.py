@@ -35,7 +35,7 @@ from memoir.curator.passes import run_pass
 from memoir.errors import MemoirError
 from memoir.oversight.revert import revert_run
 from memoir.projections.state import State
-from memoir.testing import memory_commands, memory_texts
+from memoir.testing.builders import memory_commands, memory_texts
 from memoir.testing.recorded import unprojected, visible_state
 
 if TYPE_CHECKING:

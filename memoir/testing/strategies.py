@@ -29,7 +29,7 @@ from memoir.curator.passes import run_pass
 from memoir.curator.plans import plan_from_data
 from memoir.errors import MemoirError
 from memoir.oversight.revert import revert_run
-from memoir.testing import memory_commands, memory_texts
+from memoir.testing.builders import memory_commands, memory_texts
 from memoir.testing.machine import SKILL_NAMES, skill_manage_calls
 
 if TYPE_CHECKING:
