@@ -11,6 +11,7 @@ install the same way whatever memoir came from.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shlex
 import sys
@@ -18,8 +19,8 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-__all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_requirements", "pip_line",
-           "source"]
+__all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_requirements", "installer",
+           "pip_line", "source"]
 
 #: memoir's distribution name (``pip install memoir-agent``).
 DISTRIBUTION = "memoir-agent"
@@ -34,6 +35,7 @@ _EXTRAS = {
     "llm": ["openai>=1.40"],
     "watch": ["watchfiles>=0.21"],
     "ui": ["starlette>=0.37", "uvicorn>=0.29"],
+    "semantic-runtime": ["onnxruntime>=1.17", "onnx>=1.15", "tokenizers>=0.15", "numpy>=1.26"],
     "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9",
              "playwright>=1.40", "hatchling>=1.26"],
 }
@@ -95,7 +97,7 @@ def pip_line(python: str | None = None, extras: str = "") -> str:
     else:  # the name, a checkout or a wheel
         target = shlex.quote(spec + suffix)
     flag = "-e " if editable else ""
-    return f"{shlex.quote(python or sys.executable)} -m pip install {flag}{target}"
+    return f"{installer(python)} {flag}{target}"
 
 
 def extra_requirements(extra: str) -> list[str]:
@@ -110,9 +112,19 @@ def extra_requirements(extra: str) -> list[str]:
     return found or list(_EXTRAS.get(extra, []))
 
 
+def installer(python: str | None = None) -> str:
+    """The start of a line that installs packages into ``python`` (default: the running
+    one): its pip, or uv's where it has none (a ``uv tool`` or ``uv venv`` environment:
+    ``uv pip install --python PYTHON``)."""
+    python = python or sys.executable
+    if python == sys.executable and importlib.util.find_spec("pip") is None:
+        return f"uv pip install --python {shlex.quote(python)}"
+    return f"{shlex.quote(python)} -m pip install"
+
+
 def extra_hint(extra: str, what: str) -> str:
     """The error text for ``what`` needing extra ``extra`` that is not installed, with
     a line that installs it into the running Python."""
     requirements = " ".join(shlex.quote(r) for r in extra_requirements(extra))
     return (f"{what} needs memoir's {extra!r} extra ({DISTRIBUTION}[{extra}]); install it "
-            f"with: {shlex.quote(sys.executable)} -m pip install {requirements}")
+            f"with: {installer()} {requirements}")

