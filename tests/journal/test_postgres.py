@@ -808,3 +808,65 @@ def test_a_listening_mcp_server_does_its_part_of_another_machines_forget(
         assert server.stdin is not None
         server.stdin.close()
         server.wait(timeout=60)
+
+
+def test_the_documented_roles_work_as_written(tmp_path: Path) -> None:
+    """docs/postgres.md's SQL, run statement by statement as the document says (with
+    names of this test's own): the owner role creates the tables on PostgreSQL 15 and
+    later, the writer role appends and cannot delete, the owner can forget."""
+    import re
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
+    from tests.support.postgres import SERVER
+
+    text = (REPO / "docs" / "postgres.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sql\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 3, blocks
+    tag = secrets.token_hex(4)
+    roles = {name: f"{name}_{tag}" for name in ("memoir_owner", "memoir_writer",
+                                                "memoir_forgetter")}
+    database = f"memoir_doc_{tag}"
+
+    def statements(block: str) -> list[str]:
+        for role, mine in roles.items():
+            block = re.sub(rf"\b{role}\b", mine, block)
+        block = re.sub(r"(DATABASE\s+)memoir\b", rf"\g<1>{database}", block)
+        block = re.sub(r"--[^\n]*", "", block)
+        return [s.strip() for s in block.split(";") if s.strip()]
+
+    def url(role: str, db: str) -> str:
+        parts = urlsplit(SERVER)
+        return urlunsplit((parts.scheme, f"{roles[role]}@{parts.hostname}:{parts.port or 5432}",
+                           f"/{db}", "", ""))
+
+    def run(conninfo: str, block: str) -> None:
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            for statement in statements(block):
+                conn.execute(statement)  # type: ignore[arg-type]
+
+    owner_home, writer_home = tmp_path / "first", tmp_path / "second"
+    try:
+        run(SERVER, blocks[0])
+        done = _memoir("--home", str(owner_home), "init", "--journal",
+                       url("memoir_owner", database))
+        assert done.returncode == 0, done.stderr
+        run(url("memoir_owner", database), blocks[1])
+        done = _memoir("--home", str(writer_home), "init", "--journal",
+                       url("memoir_writer", database))
+        assert done.returncode == 0, done.stderr
+        added = _memoir("--home", str(writer_home), "memory", "add", "Written by a writer.")
+        assert added.returncode == 0, added.stderr
+        with psycopg.connect(url("memoir_writer", database), autocommit=True) as conn, \
+                pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DELETE FROM memoir_records")
+        forgot = _memoir("--home", str(owner_home), "forget", "--text", "Written by", "-y")
+        assert forgot.returncode == 0, forgot.stderr
+        with psycopg.connect(SERVER, autocommit=True) as conn:
+            conn.execute(f"CREATE ROLE {roles['memoir_forgetter']} LOGIN")  # type: ignore[arg-type]
+        run(url("memoir_owner", database), blocks[2])
+    finally:
+        with psycopg.connect(SERVER, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')  # type: ignore[arg-type]
+            for role in roles.values():
+                conn.execute(f"DROP ROLE IF EXISTS {role}")  # type: ignore[arg-type]
