@@ -15,9 +15,12 @@ import importlib.util
 import json
 import shlex
 import sys
-from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 __all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_requirements", "installer",
            "pip_line", "source"]
@@ -43,6 +46,8 @@ _EXTRAS = {
 
 
 def _distribution() -> metadata.Distribution | None:
+    from importlib import metadata  # ~20 ms: only when a hint is written
+
     try:
         return metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
