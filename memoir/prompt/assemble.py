@@ -35,6 +35,7 @@ from memoir.recall.index import index_of
 from memoir.recall.relevance import MeaningScorer, SkillScorer
 from memoir.recall.semantic import recall_mode, shared_encoder
 from memoir.skills.model import description_of, parse_frontmatter
+from memoir.threats.quoting import inert
 
 __all__ = ["Procedural", "Prompt", "build_prompt", "by_meaning", "message_hash", "skills_index"]
 
@@ -149,9 +150,9 @@ def _fenced(hits: list[dict[str, Any]]) -> str | None:
         return None
     parts = []
     for hit in hits:
-        text = (hit["summary"] or hit["snippet"]).replace("<memory-context>", "").replace(
-            "</memory-context>", "")
-        parts.append(f"- session {hit['session']}: {' '.join(text.split())}")
+        # Recalled text is data: it can neither close this fence nor forge a note.
+        text = inert(hit["summary"] or hit["snippet"])
+        parts.append(f"- session {inert(str(hit['session']))}: {' '.join(text.split())}")
     return "<memory-context>\n" + _FENCE_NOTE + "\n\n" + "\n".join(parts) + \
         "\n</memory-context>"
 
