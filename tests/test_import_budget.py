@@ -129,3 +129,25 @@ def test_the_help_list_says_what_each_command_says_of_itself() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None
         assert SUMMARIES[name] == command.get_short_help_str(10_000), name
+
+
+def test_every_name_of_memoir_testing_is_there() -> None:
+    """The lazy package gives every name it had when it imported them all."""
+    import memoir.testing as testing
+
+    for name in [*testing.__all__, "ADVERSARIAL_TEXTS"]:
+        assert getattr(testing, name) is not None, name
+    assert callable(testing.recorded)
+
+
+@pytest.mark.parametrize(("text", "database"), [
+    ("", False), ("reviewers:\n  llm:\n    base_url: http://x\n", False),
+    ("journal:\n  durability: always\n", False), ("journal:\n  url: postgresql://a@b/c\n", True),
+    # What the light reading cannot tell goes to the full check, which says what is wrong.
+    ("journal: url\n", True), ("- url\n", True), ("journal: [\n url", True),
+])
+def test_the_light_path_knows_a_file_journal(tmp_path: Path, text: str, database: bool) -> None:
+    from memoir.journal.home import names_a_database
+
+    (tmp_path / "config.yaml").write_text(text, encoding="utf-8")
+    assert names_a_database(tmp_path) is database

@@ -62,10 +62,12 @@ def names_a_database(home: Path) -> bool:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
         return True
-    section = data.get("journal") if isinstance(data, dict) else None
-    return not isinstance(data, dict | None) or (
-        isinstance(section, dict) and section.get("url") is not None) or (
-        section is not None and not isinstance(section, dict))
+    if not isinstance(data, dict):
+        return data is not None  # not a mapping: the full check says what is wrong
+    section = data.get("journal")
+    if isinstance(section, dict):
+        return section.get("url") is not None
+    return section is not None  # a journal key that is no section: the same
 
 
 def home_journal(home: Path, *, upgrade: bool = False, scan: bool = True) -> Journal | None:

@@ -76,8 +76,8 @@ _LAZY = {"FakeClock": "memoir.clock", "InMemoryJournal": "memoir.journal",
          "recorded_variants": "memoir.testing.recorded",
          "check_history": "memoir.testing.recorded",
          **{name: "memoir.testing.builders" for name in (
-             "build_journal", "memory_command_lists", "memory_commands", "memory_drafts",
-             "memory_texts", "replay")}}
+             "ADVERSARIAL_TEXTS", "build_journal", "memory_command_lists",
+             "memory_commands", "memory_drafts", "memory_texts", "replay")}}
 
 
 def __getattr__(name: str) -> Any:
