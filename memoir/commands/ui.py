@@ -25,7 +25,9 @@ __all__ = ["ui"]
               help="Address to listen on; any but loopback needs --token.")
 @click.option("--token", default=None, envvar="MEMOIR_UI_TOKEN", show_envvar=True,
               help="The token every request must carry (default: a new one per run).")
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--open", "open_browser", is_flag=True,
+              help="Open the page in a browser (through a file only you can read: the "
+                   "token never appears on a command line).")
 @click.option("--read-only", "read_only", is_flag=True,
               help="Open the home read-only: the page shows everything and changes nothing.")
 @click.pass_context
@@ -70,6 +72,7 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
                         "(--port 0 takes any free port)") from None
     url = web.url_of(sock, token)
+    launcher: web.Launcher | None = None
 
     def ready() -> None:
         click.echo(f"memoir ui: serving {handle.home}" +
@@ -81,7 +84,9 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
             click.echo(url)
         sys.stdout.flush()
         if open_browser:
-            webbrowser.open(url)
+            nonlocal launcher
+            launcher = web.Launcher(url)
+            webbrowser.open(launcher.uri)
 
     def stop(*_: Any) -> None:
         raise KeyboardInterrupt
@@ -93,4 +98,6 @@ def ui(ctx: click.Context, port: int, host: str, token: str | None, open_browser
         pass
     finally:
         sock.close()
+        if launcher is not None:
+            launcher.remove()
     handle.flush()

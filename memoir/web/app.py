@@ -1,18 +1,24 @@
 """The web view's HTTP side: a Starlette application over an open home.
 
-Every request but the package's own assets needs the server's token: the URL
-``memoir ui`` prints carries it once (``/?token=…``), which the server trades for a
-``SameSite=Strict``, ``HttpOnly`` cookie and a redirect to a URL without it; an API
-client may send ``Authorization: Bearer …`` instead.  A request that changes anything
-is a JSON ``POST`` that must also carry the token in ``X-Memoir-Token`` (the page has
-it from its own HTML, another site's page has not) and, when the browser says where it
-comes from, come from this origin: cross-site requests are refused.  On loopback the
-``Host`` header must name loopback too, so a rebinding DNS name gets nothing.
+Every API request needs the server's token in ``Authorization: Bearer …``.  There is
+no cookie: a browser sends a cookie for 127.0.0.1 to every server on 127.0.0.1 whatever
+its port, so any local server a person visits could read one and replay it here.  The
+URL ``memoir ui`` prints carries the token in its fragment (``/#token=…``), which a
+browser never sends anywhere; the page moves it into the tab's ``sessionStorage``
+(scoped to scheme, host *and port*) and drops it from the address bar, then sends it as
+a header.  The page itself (``/``) is a shell with no data and no secret.  A request
+that changes anything is a JSON ``POST`` that must also carry the token in
+``X-Memoir-Token`` and, when the browser says where it comes from, come from this
+origin: cross-site requests are refused.  On loopback the ``Host`` header must name
+loopback too, so a rebinding DNS name gets nothing.
 
 Assets are served from a fixed table of the files under ``assets/`` (never a path
 from the request); nothing is fetched from anywhere else.  Requests touch the home
-one at a time (a lock), off the event loop; ``/api/stream`` sends each new record as a
-server-sent event, read from the journal (records other processes append too).
+one at a time (a lock), off the event loop; a request that scans the journal takes the
+lock for one window of records at a time and reads a bounded number of them
+(:mod:`memoir.web.history`), so a cheap request never waits behind a long scan.
+``/api/stream`` sends each new record as a server-sent event, read from the journal
+(records other processes append too).
 """
 
 from __future__ import annotations
@@ -34,7 +40,6 @@ from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
-    RedirectResponse,
     Response,
     StreamingResponse,
 )
@@ -42,7 +47,7 @@ from starlette.routing import Route
 
 from memoir.api import Memoir
 from memoir.errors import ConflictError, MemoirError, NotFoundError, ValidationError
-from memoir.web import LOOPBACK, pages
+from memoir.web import LOOPBACK, history, pages
 from memoir.web.actions import ACTIONS, act
 from memoir.web.timeline import Filters, event_row, item_detail, timeline
 
@@ -82,7 +87,6 @@ class WebApp:
         self.version = version
         self.loopback = host in LOOPBACK
         self.port = port
-        self.cookie = f"memoir_ui_{port}"
         self.lock = threading.RLock()
         self.stopping = threading.Event()
         get: list[tuple[str, Callable[[Request], Any]]] = [
@@ -91,8 +95,6 @@ class WebApp:
             ("/api/item/{item_id}", lambda r: item_detail(self.home, r.path_params["item_id"])),
             ("/api/memory", self._memory),
             ("/api/memory/blame", self._blame),
-            ("/api/memory/history", lambda r: pages.entry_history(
-                self.home, r.query_params.get("target", ""), r.query_params.get("id", ""))),
             ("/api/skills", lambda r: pages.skills(self.home)),
             ("/api/skills/{name}", lambda r: pages.skill(self.home, r.path_params["name"])),
             ("/api/curator", lambda r: pages.curator_passes(self.home)),
@@ -103,6 +105,8 @@ class WebApp:
             ("/api/pending", lambda r: pages.pending_writes(self.home)),
         ]
         routes = [Route(path, self._json_route(read), methods=["GET"]) for path, read in get]
+        routes.append(Route("/api/memory/history", self._json_route(self._history, locked=False),
+                            methods=["GET"]))
         routes += [
             Route("/", self._index, methods=["GET"]),
             Route("/assets/{name}", self._asset, methods=["GET"]),
@@ -158,8 +162,8 @@ class WebApp:
                           "only (the request named another host)")
         if path.startswith("/assets/"):
             return None
-        if path == "/" and "token" in request.query_params:
-            return None  # _index trades it for the cookie
+        if path == "/":
+            return None  # the shell: no data, no secret (_index checks a ?token= given)
         if not self._authorised(request):
             return _error(request, 401, "a valid token is required: open the URL `memoir "
                           "ui` printed (a token from an earlier run of the server is stale)")
@@ -180,28 +184,20 @@ class WebApp:
         return None
 
     def _authorised(self, request: Request) -> bool:
-        expected = self.token.encode()
-        cookie = request.cookies.get(self.cookie, "")
         bearer = request.headers.get("authorization", "")
-        return hmac.compare_digest(cookie.encode(), expected) or hmac.compare_digest(
-            bearer.encode(), b"Bearer " + expected)
+        return hmac.compare_digest(bearer.encode(), b"Bearer " + self.token.encode())
 
     # -- pages -----------------------------------------------------------------------------
 
     async def _index(self, request: Request) -> Response:
+        # An older form of the printed URL (``/?token=…``) still opens the page, whose
+        # script moves the token out of the address bar as it does from the fragment.
         given = request.query_params.get("token")
-        if given is not None:
-            if not hmac.compare_digest(given.encode(), self.token.encode()):
-                return _error(request, 401, "this link's token is wrong or stale: open the "
-                              "URL the running `memoir ui` printed")
-            response: Response = RedirectResponse("/", status_code=303)
-            response.set_cookie(self.cookie, self.token, httponly=True, samesite="strict",
-                                path="/")
-            return response
-        page = _asset("index.html").decode("utf-8")
-        page = page.replace("{{token}}", html.escape(self.token, quote=True))
-        page = page.replace("{{home}}", html.escape(str(self.home.home)))
-        return HTMLResponse(page)
+        if given is not None and not hmac.compare_digest(given.encode(),
+                                                         self.token.encode()):
+            return _error(request, 401, "this link's token is wrong or stale: open the "
+                          "URL the running `memoir ui` printed")
+        return HTMLResponse(_asset("index.html").decode("utf-8"))
 
     async def _asset(self, request: Request) -> Response:
         known = ASSETS.get(request.path_params["name"])
@@ -215,11 +211,16 @@ class WebApp:
         with self.lock:
             return use(*args)
 
-    def _json_route(self, read: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    def _json_route(self, read: Callable[[Request], Any], *,
+                    locked: bool = True) -> Callable[[Request], Any]:
         async def route(request: Request) -> Response:
             try:
                 started = time.perf_counter()
-                response = JSONResponse(await run_in_threadpool(self._locked, read, request))
+                if locked:
+                    result = await run_in_threadpool(self._locked, read, request)
+                else:  # it takes the lock itself, window by window
+                    result = await run_in_threadpool(read, request)
+                response = JSONResponse(result)
             except MemoirError as exc:
                 return _error(request, _status_of(exc), str(exc))
             # The server's own time for the answer, encoding included (the benchmark
@@ -243,6 +244,16 @@ class WebApp:
         filters = Filters.parse(dict(query), self.home.clock.now())
         return timeline(self.home, before=int(before) if before else None,
                         limit=max(1, min(int(limit), 500)), filters=filters)
+
+    def _history(self, request: Request) -> dict[str, Any]:
+        query = request.query_params
+        before, limit = query.get("before"), query.get("limit", "50")
+        if (before and not before.isdigit()) or not limit.isdigit():
+            raise ValidationError("before and limit must be numbers")
+        return history.entry_history(
+            self.home, query.get("target", ""), query.get("id", ""),
+            before=int(before) if before else None, limit=max(1, min(int(limit), 500)),
+            locked=lambda use: self._locked(use))
 
     def _memory(self, request: Request) -> dict[str, Any]:
         query = request.query_params

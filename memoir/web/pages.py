@@ -22,7 +22,7 @@ from memoir.recall.tool import read_session
 from memoir.skills.history import skill_history, skill_row
 from memoir.web.timeline import event_row, who
 
-__all__ = ["blame", "curator_passes", "entry_history", "insights", "memory", "pending_writes",
+__all__ = ["blame", "curator_passes", "insights", "memory", "pending_writes",
            "point", "session", "sessions", "skill", "skills"]
 
 #: Records a blame reads at most, newest first, before it names the rest as older.
@@ -95,14 +95,6 @@ def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
                            client=(event.meta or {}).get("client"))}
     return {"target": target, "seq": seq, "origins": found,
             "older": sorted(wanted - found.keys())}
-
-
-def entry_history(home: Memoir, target: str, entry_id: str) -> list[dict[str, Any]]:
-    """Every record that touched one memory entry, oldest first."""
-    return [event_row(e) for e in home.events(
-        types=["memory.*"],
-        where=lambda e: getattr(e.data, "entry_id", None) == entry_id
-        and getattr(e.data, "target", None) == target)]
 
 
 def skills(home: Memoir) -> list[dict[str, Any]]:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import html
+import os
 import secrets
+import shutil
 import socket
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import uvicorn
 
 from memoir.api import Memoir
 from memoir.web.app import WebApp
 
-__all__ = ["bind", "new_token", "serve", "url_of"]
+__all__ = ["Launcher", "bind", "new_token", "serve", "url_of"]
 
 
 def new_token() -> str:
@@ -38,9 +43,38 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def url_of(sock: socket.socket, token: str) -> str:
+    """The page's URL, the token in its fragment (which a browser sends to no server)."""
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/?token={token}"
+    return f"http://{shown}:{port}/#token={token}"
+
+
+class Launcher:
+    """A page to hand a browser instead of the URL (``memoir ui --open``).
+
+    A browser's command line is readable by every local user (``ps``), so the URL with
+    its token never goes there: the browser is given ``file://…/open.html``, a file
+    only this user can read (0600, in a 0700 folder of its own) that sends the browser
+    on to the URL.  :meth:`remove` deletes it; the server does when it stops.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="memoir-ui-"))  # mode 0700
+        self.path = self.folder / "open.html"
+        target = html.escape(url, quote=True)
+        page = (f'<!doctype html><meta charset="utf-8"><meta name="referrer" '
+                f'content="no-referrer"><meta http-equiv="refresh" content="0;url={target}">'
+                f"<title>memoir ui</title><p>Opening memoir ui…</p>")
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(page)
+
+    @property
+    def uri(self) -> str:
+        return self.path.as_uri()
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def serve(home: Memoir, sock: socket.socket, *, token: str, version: str = "",

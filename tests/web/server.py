@@ -27,7 +27,7 @@ class UiServer:
         self.url = loads(self.line)["url"] if json else self.line
         parts = urlsplit(self.url)
         self.base = f"{parts.scheme}://{parts.netloc}"
-        self.token = parts.query.removeprefix("token=")
+        self.token = parts.fragment.removeprefix("token=")
 
     def _first_line(self) -> str:
         assert self.proc.stdout is not None

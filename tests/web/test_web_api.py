@@ -73,40 +73,42 @@ def journal_lines(path: Path) -> int:
 
 def test_without_the_token_nothing_is_read(web: Web) -> None:
     bare = TestClient(web.app.app, base_url=BASE)
-    for path in ("/", "/api/status", "/api/timeline", "/api/memory", "/api/stream"):
+    for path in ("/api/status", "/api/timeline", "/api/memory", "/api/stream",
+                 "/api/memory/history?target=memory&id=x"):
         response = bare.get(path)
         assert response.status_code == 401, path
         assert "token" in response.text
     assert bare.get("/api/memory", headers={"Authorization": "Bearer stale-token-xyz"}
                     ).status_code == 401
-    bare.cookies.set("memoir_ui_8770", "stale-token-xyz")
-    assert bare.get("/").status_code == 401
 
 
-def test_the_url_token_is_traded_for_a_strict_cookie(web: Web) -> None:
+def test_no_cookie_carries_the_token(web: Web) -> None:
+    """A browser sends a 127.0.0.1 cookie to every port: the server neither sets one nor
+    accepts one, so another local server has nothing to read or replay."""
     bare = TestClient(web.app.app, base_url=BASE, follow_redirects=False)
     wrong = bare.get("/?token=stale-token-from-yesterday")
     assert wrong.status_code == 401 and "stale" in wrong.text
-    assert "memoir_ui_8770" not in wrong.headers.get("set-cookie", "")
-    traded = bare.get(f"/?token={TOKEN}")
-    assert traded.status_code == 303 and traded.headers["location"] == "/"
-    cookie = traded.headers["set-cookie"]
-    assert f"memoir_ui_8770={TOKEN}" in cookie
-    assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
-    bare.cookies.set("memoir_ui_8770", TOKEN)
-    page = bare.get("/")
-    assert page.status_code == 200
-    assert f'<meta name="memoir-token" content="{TOKEN}">' in page.text
-    assert "script-src 'self'" in page.headers["content-security-policy"]
-    assert page.headers["x-frame-options"] == "DENY"
-    assert page.headers["referrer-policy"] == "no-referrer"
+    for path in ("/", f"/?token={TOKEN}"):
+        page = bare.get(path)
+        assert page.status_code == 200, path
+        assert "set-cookie" not in page.headers
+        assert TOKEN not in page.text and str(web.path) not in page.text  # a shell, no data
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+        assert page.headers["x-frame-options"] == "DENY"
+        assert page.headers["referrer-policy"] == "no-referrer"
+    for name in ("memoir_ui_8770", "memoir_ui", "token", "session"):
+        replayed = TestClient(web.app.app, base_url=BASE)
+        replayed.cookies.set(name, TOKEN)
+        assert replayed.get("/api/status").status_code == 401, name
+    assert bare.get("/api/status", headers={"Authorization": f"Bearer {TOKEN}"}
+                    ).status_code == 200
 
 
 def test_a_change_needs_the_header_token_and_this_origin(web: Web) -> None:
     before = journal_lines(web.path)
     body = {"name": "deploy-staging"}
-    cookie_only = TestClient(web.app.app, base_url=BASE)
-    cookie_only.cookies.set("memoir_ui_8770", TOKEN)
+    cookie_only = TestClient(web.app.app, base_url=BASE,
+                             headers={"Authorization": f"Bearer {TOKEN}"})
     refused = cookie_only.post("/api/act/pin", json=body)
     assert refused.status_code == 403 and "X-Memoir-Token" in refused.json()["error"]
     header = {"X-Memoir-Token": TOKEN}
@@ -275,7 +277,8 @@ def test_blame_names_who_wrote_each_entry(web: Web) -> None:
     assert blame["older"] == []
     history = web.get(f"/api/memory/history?target=memory&id="
                       f"{entries['Releases happen on Tuesdays.']}")
-    assert [h["type"] for h in history] == ["memory.entry_added"]
+    assert [h["type"] for h in history["items"]] == ["memory.entry_added"]
+    assert history["next"] is None
     assert web.get("/api/memory/blame?target=nope", status=400)["error"]
 
 
@@ -461,3 +464,89 @@ def test_who_names_the_actor_for_people(actor: str, platform: str | None, client
     from memoir.web.timeline import who
 
     assert who(actor, platform, client=client, kind=kind) == said
+
+
+def test_an_entrys_history_is_paged_and_each_request_reads_a_bounded_window(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 5, reproduction 14: the history endpoint scanned the whole journal under the
+    one lock.  Each request now reads at most SCAN_BUDGET records, WINDOW at a time, each
+    window under the lock on its own; paging with ``next`` finds every record once."""
+    from memoir.web import history
+
+    home = memoir.open(tmp_path / "home")
+    session = home.start_session()
+    added = session.call_tool("memory", {"action": "add", "target": "memory",
+                                         "content": "Deploys go out on Tuesdays."})
+    assert added["success"], added
+    [entry] = home.state.memory.memory.entries
+    for i in range(30):  # the entry's own records, between a lot of other records
+        session.call_tool("memory", {"action": "add", "target": "user",
+                                     "content": f"Filler fact number {i} about nothing."})
+        session.call_tool("memory", {"action": "remove", "target": "user",
+                                     "old_text": f"Filler fact number {i}"})
+        text = f"Deploys go out on Tuesdays, rev {i}."
+        old = f"Deploys go out on Tuesdays, rev {i - 1}." if i else "on Tuesdays."
+        done = session.call_tool("memory", {"action": "replace", "target": "memory",
+                                            "old_text": old, "content": text})
+        assert done["success"], done
+    session.end()
+    monkeypatch.setattr(history, "SCAN_BUDGET", 40)
+    monkeypatch.setattr(history, "WINDOW", 7)
+    windows: list[int] = []
+
+    def locked(use: Any) -> Any:
+        windows.append(1)
+        return use()
+
+    seqs: list[int] = []
+    before = None
+    pages = 0
+    while True:
+        page = history.entry_history(home, "memory", entry.id, before=before, limit=4,
+                                     locked=locked)
+        assert page["scanned"] <= 40 and len(page["items"]) <= 4
+        seqs += [row["seq"] for row in page["items"]]
+        pages += 1
+        if page["next"] is None:
+            break
+        before = page["next"]
+    truth = [e.seq for e in home.events(types=["memory.*"], reverse=True)
+             if getattr(e.data, "entry_id", None) == entry.id]
+    assert seqs == truth and len(truth) == 31
+    assert pages >= home.head // 40  # the budget, not the limit, ended most pages
+    assert len(windows) > pages * 2  # the lock was let go between windows
+    with pytest.raises(memoir.ValidationError):
+        history.entry_history(home, "nope", entry.id)
+    home.close()
+
+
+def test_the_server_takes_its_lock_per_window_of_a_history_scan(
+        web: Web, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The route wires the windows to the server's one lock: a scan takes and lets go
+    of it once per window, so any other request gets in between two windows."""
+    import threading
+
+    from memoir.web import history
+
+    monkeypatch.setattr(history, "WINDOW", 5)
+    real = web.app.lock
+    taken: list[int] = []
+
+    class Counting:
+        def __enter__(self) -> None:
+            real.acquire()
+            taken.append(threading.get_ident())
+
+        def __exit__(self, *exc: object) -> None:
+            real.release()
+
+    web.app.lock = Counting()  # type: ignore[assignment]
+    entry = web.get("/api/memory")["entries"]["memory"][0]["id"]
+    taken.clear()
+    page = web.get(f"/api/memory/history?target=memory&id={entry}")
+    head = page["head"]
+    assert page["items"] and page["next"] is None
+    assert len(taken) >= head // 5  # one per window (and one for the head)
+    taken.clear()
+    web.get("/api/status")
+    assert len(taken) == 1

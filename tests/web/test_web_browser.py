@@ -60,7 +60,7 @@ def page(browser: Any, served: tuple[UiServer, Path, dict[str, str]]) -> Iterato
     opened.on("pageerror", lambda exc: errors.append(str(exc)))
     opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     opened.set_default_timeout(WAIT_MS)
-    opened.goto(served[0].url)  # the token is traded for a cookie, the URL loses it
+    opened.goto(served[0].url)  # the page keeps the token in the tab, the URL loses it
     ready(opened)
     assert "token=" not in opened.url
     yield opened
@@ -198,3 +198,39 @@ def test_a_write_by_another_process_appears_live(page: Any, served: Any,
                    check=True, capture_output=True)
     page.wait_for_selector("#target-user >> text=Also live on the memory page.")
     shot(page, tmp_path / "live.png")
+
+
+def test_another_local_server_gets_nothing_from_the_browser(page: Any, served: Any) -> None:
+    """Round 5, reproduction 13: a 127.0.0.1 cookie went to every local port.  The page
+    keeps its token in the tab's sessionStorage (its own origin, port included): the
+    browser holds no cookie, and a server on another port sees no token in anything the
+    browser sends it, nor in what its own page can read."""
+    import http.server
+    import threading
+
+    heard: list[str] = []
+
+    class Sniff(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            heard.append(str(self.headers))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>other</title>")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    sniff = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sniff)
+    threading.Thread(target=sniff.serve_forever, daemon=True).start()
+    try:
+        token = served[0].token
+        assert page.evaluate("() => sessionStorage.getItem('memoir-token')") == token
+        assert page.context.cookies() == []
+        page.goto(f"http://127.0.0.1:{sniff.server_address[1]}/")
+        stored = page.evaluate("() => JSON.stringify([document.cookie, "
+                               "Object.entries(sessionStorage), Object.entries(localStorage)])")
+        assert token not in stored
+        assert heard and all(token not in headers for headers in heard)
+    finally:
+        sniff.shutdown()

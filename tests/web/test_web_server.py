@@ -168,3 +168,44 @@ def test_a_home_this_process_may_not_write_is_served_read_only(
     assert opened == [False, True] and served == [True]
     assert json.loads(result.stdout.splitlines()[-1])["readonly"] is True
     assert "serving it read-only" in result.stderr
+
+
+def test_open_never_puts_the_token_on_a_command_line(home: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 5, reproduction 24: ``--open`` handed the browser the URL with its token,
+    readable by any local user in ``ps``.  A stand-in browser records its argv and the
+    page it was given: the argv holds no token, the page (a file only this user can
+    read) leads to the URL, and it is gone once the server stops."""
+    seen = tmp_path / "browser-saw.json"
+    browser = tmp_path / "browser"
+    browser.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os, sys\n"
+        "from urllib.parse import urlsplit\n"
+        "from urllib.request import url2pathname\n"
+        "page = url2pathname(urlsplit(sys.argv[1]).path)\n"
+        "said = {'argv': sys.argv, 'environ': dict(os.environ),\n"
+        "        'page': open(page).read(), 'mode': os.stat(page).st_mode & 0o777,\n"
+        "        'folder_mode': os.stat(os.path.dirname(page)).st_mode & 0o777,\n"
+        "        'path': page}\n"
+        f"open({str(seen)!r} + '.tmp', 'w').write(json.dumps(said))\n"
+        f"os.replace({str(seen)!r} + '.tmp', {str(seen)!r})\n")
+    browser.chmod(0o700)
+    monkeypatch.setenv("BROWSER", f"{browser} %s")
+    running = UiServer(home, "--open")
+    try:
+        deadline = time.monotonic() + 120
+        while not seen.exists():  # the stand-in writes its report atomically
+            assert time.monotonic() < deadline, "the browser was never started"
+            assert running.proc.poll() is None, running.stderr()
+            time.sleep(0.05)
+        said = json.loads(seen.read_text())
+        assert running.token not in " ".join(said["argv"])
+        assert all(running.token not in v for v in said["environ"].values())
+        assert said["argv"][1].startswith("file://")
+        assert said["mode"] == 0o600 and said["folder_mode"] == 0o700
+        assert f'url={running.url}"' in said["page"]  # it sends the browser on
+        assert Path(said["path"]).exists()
+    finally:
+        assert running.stop() == 0, running.stderr()
+    assert not Path(said["path"]).exists() and not Path(said["path"]).parent.exists()

@@ -3,7 +3,20 @@
 // only ever put on the page as text nodes, never as markup.
 "use strict";
 
-const TOKEN = document.querySelector('meta[name="memoir-token"]').content;
+// The token comes once in the URL's fragment (#token=…, never sent to any server) or,
+// from an older link, its query; it is kept in this tab's sessionStorage, which no
+// other origin (another port on 127.0.0.1 included) can read, and dropped from the
+// address bar. There is no cookie: a browser would send one to every local port.
+const TOKEN = (() => {
+  const given = new URLSearchParams(location.hash.startsWith("#token=") ? location.hash.slice(1)
+    : location.search).get("token");
+  if (given) {
+    sessionStorage.setItem("memoir-token", given);
+    history.replaceState(null, "", "/#/timeline");
+  }
+  return sessionStorage.getItem("memoir-token") || "";
+})();
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const main = document.getElementById("main");
 let status = { head: 0, readonly: false };
 let current = { page: "", params: new URLSearchParams(), refresh: null };
@@ -63,7 +76,7 @@ function table(headers, rows, attrs) {
 // -- talking to the server -------------------------------------------------------------
 
 async function get(path) {
-  const response = await fetch(path, { credentials: "same-origin" });
+  const response = await fetch(path, { headers: AUTH, credentials: "omit" });
   const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
   return body;
@@ -71,8 +84,8 @@ async function get(path) {
 
 async function act(action, body) {
   const response = await fetch(`/api/act/${action}`, {
-    method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-Memoir-Token": TOKEN },
+    method: "POST", credentials: "omit",
+    headers: { ...AUTH, "Content-Type": "application/json", "X-Memoir-Token": TOKEN },
     body: JSON.stringify(body),
   });
   const result = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
@@ -284,11 +297,22 @@ async function memoryPage(params) {
   current.refresh = past ? null : () => memoryPage(params);
 }
 
-async function entryHistory(target, id, button) {
-  const rows = await get(`/api/memory/history?target=${target}&id=${encodeURIComponent(id)}`);
+// A page of an entry's records, newest first; "older" asks for the next page (each
+// request reads a bounded part of the journal, so a long one takes a few clicks).
+async function entryHistory(target, id, button, before) {
+  const page = await get(`/api/memory/history?target=${target}&id=${encodeURIComponent(id)}`
+    + (before ? `&before=${before}` : ""));
   const cell = button.closest("tr").querySelector(".entry");
-  cell.append(h("ol", { class: "history" }, rows.map((r) => h("li", {}, `#${r.seq} ${when(r.ts)} ${r.actor} ${r.type}: `,
-    r.data.text || r.data.previous || "", " ", runLink(r.run)))));
+  let list = cell.querySelector("ol.history");
+  if (!list) { list = h("ol", { class: "history" }); cell.append(list); }
+  list.append(...page.items.map((r) => h("li", {}, `#${r.seq} ${when(r.ts)} ${r.actor} ${r.type}: `,
+    r.data.text || r.data.previous || "", " ", runLink(r.run))));
+  cell.querySelector("button.older")?.remove();
+  if (page.next) {
+    cell.append(h("button", { class: "small older",
+      onclick: (ev) => entryHistory(target, id, ev.target, page.next).catch((e) => toast(e.message, true)) },
+      `older (below #${page.next})`));
+  }
   button.disabled = true;
 }
 
@@ -457,24 +481,60 @@ async function route() {
   document.body.dataset.ready = "1";
 }
 
+// The live stream: server-sent events read with fetch (EventSource cannot send the
+// Authorization header), reconnecting after the last seq seen.
 function live() {
   const badge = document.getElementById("live");
-  const source = new EventSource("/api/stream");
   let pending = null;
-  source.addEventListener("ready", (e) => { badge.textContent = `live · seq ${JSON.parse(e.data).head}`; badge.className = "live on"; });
-  source.addEventListener("record", (e) => {
-    const record = JSON.parse(e.data);
+  let seen = null;
+  const handle = (type, data) => {
+    if (type === "ready") {
+      badge.textContent = `live · seq ${JSON.parse(data).head}`; badge.className = "live on";
+      return;
+    }
+    if (type !== "record") return;
+    const record = JSON.parse(data);
+    seen = record.seq;
     status.head = record.seq;
     badge.textContent = `live · seq ${record.seq}`;
     badge.dataset.head = record.seq;
     clearTimeout(pending);
     pending = setTimeout(() => { if (current.refresh) current.refresh().catch(failed); }, 100);
-  });
-  source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
+  };
+  const connect = async () => {
+    try {
+      const response = await fetch("/api/stream" + (seen === null ? "" : `?after=${seen}`),
+        { headers: AUTH, credentials: "omit" });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let type = "message";
+          const data = [];
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event: ")) type = line.slice(7);
+            else if (line.startsWith("data: ")) data.push(line.slice(6));
+          }
+          if (data.length) handle(type, data.join("\n"));
+        }
+      }
+    } catch (error) { /* shown below; the stream is tried again */ }
+    badge.textContent = "reconnecting…"; badge.className = "live off";
+    setTimeout(connect, 2000);
+  };
+  connect();
 }
 
 (async () => {
   try { status = await get("/api/status"); } catch (error) { failed(error); return; }
+  document.getElementById("home").textContent = status.home;
   if (status.readonly) document.body.classList.add("readonly");
   window.addEventListener("hashchange", route);
   await route();
