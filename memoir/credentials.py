@@ -8,10 +8,14 @@ must not end up there.  :func:`find_credentials` names what a text holds:
 - tokens with a known shape: cloud and API keys (``AKIA…``, ``AIza…``, ``sk-…``,
   ``sk_live_…``), GitHub (``ghp_…``, ``github_pat_…``) and Slack (``xox?-…``) tokens,
   JSON web tokens, PEM private key blocks;
-- passwords in URLs (``scheme://user:password@host``);
-- a value given to a credential word (``the password is hunter2-Correct-Horse``,
-  ``token: …``) when the value looks like one (8+ characters mixing letters with digits
-  or symbols);
+- passwords in URLs (``scheme://user:password@host``, quotes and ``@`` in the password
+  included) and the credentials of an ``Authorization:`` header;
+- a value given to a credential word (``password``, ``DB_PASSWORD``, ``api_key``,
+  ``secret``, ``token``…), whatever characters it is made of, when it is written as a
+  setting: quoted (``password: "it's a secret"``), attached (``PASSWORD=hunter2``,
+  ``token:abc``) or alone at the end of its clause (``Password: correcthorse``).  In
+  prose (``the password is …``, ``password: ask Alice first``) a value counts when it
+  is not a plain word (6+ characters with a digit or a symbol);
 - high-entropy tokens: 24+ characters mixing upper case, lower case and digits with
   more than 4.3 bits of entropy per character (random keys; not paths, hex digests,
   UUIDs or identifiers, which measure lower).
@@ -42,12 +46,36 @@ _SHAPES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("slack_token", lazyre.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     ("jwt", lazyre.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
     ("private_key", lazyre.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
-    ("url_password", lazyre.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,256}:[^\s/@]{1,256}@")),
+    # The password runs to the last "@" of the authority (a password may hold one).
+    ("url_password",
+     lazyre.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,256}:[^\s/]{1,256}@")),
 )
+# A credential word, also as the end of a longer name (DB_PASSWORD, github-token).
+_WORD: Final = (r"(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key|"
+                r"secret[ _-]?key|private[ _-]?key|client[ _-]?secret|auth[ _-]?token)s?")
 _GIVEN: Final = lazyre.compile(
-    r"(?i)\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key|access[ _-]?key|"
-    r"secret[ _-]?key|private[ _-]?key)s?\b(?:\s+(?:is|was|are|=|:)\s*|\s*[=:]\s*)"
-    r"[\"'`]?([^\s\"'`]{8,256})")
+    r"(?i)(?<![a-z0-9])(?:[a-z0-9]+[_-])*" + _WORD + r"(?![a-z0-9])[\"']?"
+    r"(?:(?P<attached>[=:](?=[^\s\"'`]))"  # PASSWORD=x, token:x
+    r"|\s*[=:]\s*(?P<q1>[\"'`])"  # password = "x", "password": "x"
+    r"|(?P<set>\s*[=:]\s*)"  # password: x
+    r"|\s+(?:is|was|are|:=)\s+(?P<q2>[\"'`])?)"  # the password is x
+)
+_AUTHORIZATION: Final = lazyre.compile(
+    r"(?i)\b(?:proxy-)?authorization\s*[:=]\s*[\"']?"
+    r"(?:(?P<scheme>bearer|basic|token|digest|apikey|api-key|key|sso-key|negotiate)\s+)?"
+    r"(?P<value>[^\s\"']{4,4096})")
+# What a value ends at when it is not quoted, and what a clause ends with.
+_BARE_VALUE: Final = lazyre.compile(r"\S{1,256}")
+_CLAUSE_END: Final = lazyre.compile(r"[.,;)!?]*(?:\s*$|\s*\n|[,;]|\.\s|\s+(?:and|or|but)\s)")
+#: Values that stand for a credential without being one (the whole value): a variable,
+#: a template slot, a reference to a secret store, a mask, a word for "nothing".
+_PLACEHOLDER: Final = lazyre.compile(
+    r"(?i)(?:\$\{?[a-z_][a-z0-9_]*\}?|\$\(.*\)|<[a-z][a-z _.-]*>|\{\{.*\}\}|\{[a-z_][\w.]*\}|"
+    r"%\(\w+\)s|\[redacted:?[^\]]*\]?.*|\*+|x{3,}|\.{3}|…|none|null|nil|n/a|empty|"
+    r"(?:env|vault|op|keyring|secret|ssm|awssm|gcpsm)://?.*|(?:os\.environ|process\.env|"
+    r"getenv|env\.|secrets?\.)\S*|changeme|example|your[_-]?\w*|redacted)[.,;)]*")
+_SLOT: Final = lazyre.compile(
+    r"<[A-Za-z][A-Za-z _.-]{0,78}>|\{\{[^{}\n]{0,80}\}\}|\$\([^()\n]{0,80}\)")
 _TOKEN: Final = lazyre.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
 _ENTROPY_BITS: Final = 4.3
 
@@ -88,16 +116,54 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
     """Where the credentials of ``text`` are: (start, end, kind)."""
     spans = [(m.start(), m.end(), kind) for kind, shape in _SHAPES
              for m in shape.finditer(text)]
-    for match in _GIVEN.finditer(text):
-        value = match.group(1).rstrip(".,;)")
-        if len(value) >= 8 and _mixed(value, 3) and not value.startswith(("$", "<", "{")):
-            spans.append((match.start(1), match.start(1) + len(value), "credential_value"))
+    spans += _given_spans(text)
     for match in _TOKEN.finditer(text):
         token = match.group(0)
         if (any(c.isupper() for c in token) and any(c.islower() for c in token)
                 and any(c.isdigit() for c in token) and _entropy(token) > _ENTROPY_BITS):
             end = match.start() + len(token.rstrip(".-"))
             spans.append((match.start(), end, "high_entropy_token"))
+    return spans
+
+
+def _given_spans(text: str) -> list[tuple[int, int, str]]:
+    """Values given to a credential word or an ``Authorization:`` header."""
+    spans = []
+    for match in _GIVEN.finditer(text):
+        start = match.end()
+        quote = match.group("q1") or match.group("q2")
+        end = text.find(quote, start, start + 257) if quote else -1
+        if quote and end < 0:
+            start -= 1  # no closing quote: the quote is the value's first character
+        if end >= 0:
+            value = text[start:end]
+            if "\n" in value or not value.strip():
+                continue
+            written_as_setting = True
+        elif _SLOT.match(text, start):
+            continue  # a template slot, spaces and all: <your key here>
+        else:
+            bare = _BARE_VALUE.match(text, start)
+            if bare is None:
+                continue
+            value = bare.group(0)
+            # Trailing punctuation ends a sentence, not a password: it stays when the
+            # value is attached (PASSWORD=abc.), where nothing but the value can follow.
+            if not match.group("attached"):
+                value = value.rstrip(".,;)!?")
+            after = start + len(value)
+            written_as_setting = bool(match.group("attached")) or (
+                match.group("set") is not None and _CLAUSE_END.match(text, after) is not None)
+        if not value or _PLACEHOLDER.fullmatch(value):
+            continue
+        if written_as_setting or (len(value) >= 6 and not value.isalpha()):
+            spans.append((start, start + len(value), "credential_value"))
+    for match in _AUTHORIZATION.finditer(text):
+        value = match.group("value")
+        if _PLACEHOLDER.fullmatch(value):
+            continue
+        if match.group("scheme") or not value.isalpha():
+            spans.append((match.start("value"), match.end("value"), "credential_value"))
     return spans
 
 

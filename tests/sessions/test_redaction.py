@@ -59,3 +59,72 @@ def test_a_refused_write_journals_a_preview_without_the_secret(tmp_path: Path) -
         lines = [line for _seq, line in mem.journal.read_lines()]
     assert any(b"refused" in line or b"rejected" in line for line in lines)
     assert KEY.encode() not in b"".join(lines) and KEY[:8].encode() not in b"".join(lines)
+
+
+# -- passwords of any shape, in any of the forms a credential is written (issue 34) ------
+
+import re  # noqa: E402
+
+from hypothesis import assume, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from memoir.credentials import find_credentials, redact  # noqa: E402
+
+# Printable ASCII but white space: any character class, quotes, "@", "#", "=", ":"...
+_CHARS = st.characters(min_codepoint=0x21, max_codepoint=0x7E)
+
+
+@st.composite
+def _secret_in_context(draw: st.DrawFn) -> tuple[str, str]:
+    secret = draw(st.text(_CHARS, min_size=8, max_size=40))
+    quote = draw(st.sampled_from(['"', "'", "`"]))
+    name = draw(st.sampled_from(["password", "PASSWORD", "Password", "DB_PASSWORD",
+                                 "db-password", "passwd", "api_key", "API_KEY", "secret",
+                                 "client_secret", "GITHUB_TOKEN", "token", "passphrase"]))
+    forms = [f"{name}={secret}", f"{name}:{secret}", f"export {name}={secret}",
+             f"{name}: {secret}\n", f"{name} = {secret}\n"]
+    if quote not in secret:
+        forms += [f"{name}={quote}{secret}{quote}", f"{name}: {quote}{secret}{quote}",
+                  f'"{name}": {quote}{secret}{quote}', f"the {name} is {quote}{secret}{quote}"]
+    if "/" not in secret:
+        scheme = draw(st.sampled_from(["postgres", "https", "mysql", "redis", "amqp"]))
+        user = draw(st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True))
+        forms.append(f"{scheme}://{user}:{secret}@db.example.net:5432/app")
+    if not any(q in secret for q in "\"'"):
+        scheme = draw(st.sampled_from(["Bearer", "Basic", "token", "Digest"]))
+        forms.append(f"Authorization: {scheme} {secret}")
+    form = draw(st.sampled_from(forms))
+    before = draw(st.sampled_from(["", "Config for staging:\n", "We deploy with ",
+                                   "Note to self - "]))
+    after = draw(st.sampled_from(["", "\nThat is all.", "\n- region: eu-west-1"]))
+    return secret, before + form + after
+
+
+@given(_secret_in_context())
+def test_a_password_of_any_shape_in_any_form_is_redacted(drawn: tuple[str, str]) -> None:
+    secret, text = drawn
+    context = text.replace(secret, "")
+    assume(secret not in context and len(set(secret)) > 2)
+    # What stands for a secret without being one stays: a variable, a template slot.
+    assume(not re.fullmatch(r"(?i)\$\{?[a-z_]\w*\}?[.,;)]*|<[a-z][a-z _.-]*>|\{\{.*\}\}|"
+                            r"\$\(.*\)|%\(\w+\)s|\[redacted.*|(?:your|x{3}).*", secret))
+    shown = redact(text)
+    assert secret not in shown, (text, shown)
+    assert "[redacted:" in shown
+    assert find_credentials(text)
+    # Only the secret goes: the words around it stay.
+    for word in ("staging", "deploy", "That is all", "eu-west-1"):
+        if word in text and word not in secret:
+            assert word in shown
+
+
+@given(st.sampled_from([
+    "The token lives in 1Password.", "Deploy tokens are rotated every 90 days.",
+    "Password resets go through the help desk.", "DB password: ask Alice before a migration",
+    "The secret is to keep the migrations small.", "password: $DB_PASSWORD (from the env)",
+    "Authorization: see the gateway docs for the header", "api_key=<your key here>",
+    "GitHub token: stored in the team vault", "Passwords must be 12+ characters.",
+    "The API key is in AWS Secrets Manager.", "Set token: null to disable uploads",
+]))
+def test_mentions_of_credentials_are_not_taken_for_one(text: str) -> None:
+    assert redact(text) == text and find_credentials(text) == []
