@@ -38,7 +38,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from memoir.threats._beyond import OWN_PATTERN_IDS, scan_beyond_hermes
+from memoir.threats import _beyond
+from memoir.threats._beyond import OWN_PATTERN_IDS as _OWN_PATTERN_IDS
 from memoir.threats._hermes import (
     _BLOCKED_PREFIX,
     _INVISIBLE_PREFIX,
@@ -49,6 +50,19 @@ from memoir.threats._hermes import (
     pattern_scope,
 )
 from memoir.threats._matchers import SCOPES, Scope
+from memoir.threats.instructions import INSTRUCTION_IDS, instruction_threats
+
+#: memoir's own finding ids: its patterns, then the instruction detector's categories
+#: (:mod:`memoir.threats.instructions`).
+OWN_PATTERN_IDS: tuple[str, ...] = (*_OWN_PATTERN_IDS, *INSTRUCTION_IDS)
+
+
+def scan_beyond_hermes(text: str) -> list[str]:
+    """What memoir finds in ``text`` that Hermes's scan does not: Hermes's patterns after
+    a harder normalisation, memoir's own patterns, then the categories of hostile
+    instruction the structural detector reads (ids in :data:`OWN_PATTERN_IDS`)."""
+    found = _beyond.scan_beyond_hermes(text)
+    return found + [i for i in instruction_threats(text) if i not in found]
 
 __all__ = [
     "INVISIBLE_CHARS",
