@@ -63,8 +63,12 @@ def test_the_held_out_part_scores_what_docs_security_md_reports() -> None:
     assert false <= HELD_OUT_FALSE, refused
 
 
-HELD_OUT_CATCH = 0.0  # set from the one scoring of the held-out part
-HELD_OUT_FALSE = 1.0
+# The one scoring of heldout.jsonl against the frozen detector (commit 9148d9d) gave
+# catch 0.421 (59/140), false refusals 0.024 (3/127); the detector has been worked on
+# since with that part in view, so it is now training data too (see docs/security.md
+# for the later, fresh held-out part).
+HELD_OUT_CATCH = 0.42
+HELD_OUT_FALSE = 0.024
 
 
 @pytest.mark.parametrize("text", [
