@@ -30,15 +30,18 @@ a heading that imitates memoir's own prompt blocks or a server's voice.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import html
 import re
 from typing import Final
-from urllib.parse import unquote
 
 from memoir import lazyre
-from memoir.threats._beyond import _TAG_TO_ASCII, _unseen_fold
+from memoir.threats._clauses import (
+    _SENTENCE,
+    _foreign_negated,
+    _foreign_said,
+    _readings,
+    _said,
+)
+from memoir.threats._frames import _frame
 
 __all__ = ["CATEGORIES", "INSTRUCTION_IDS", "instruction_threats"]
 
@@ -48,56 +51,6 @@ CATEGORIES: Final = ("forged_frame", "override", "conceal", "remote_obey",
 #: The finding id of each category.
 INSTRUCTION_IDS: Final = tuple(c if c == "forged_frame" else f"instruction_{c}"
                                for c in CATEGORIES)
-
-# ---------------------------------------------------------------------------------------
-# Readings of a text.
-
-_LOOKALIKE: Final = {ord(k): v for k, v in {
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
-    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɩ": "i", "ı": "i", "ℓ": "l",
-    "α": "a", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ν": "v", "ε": "e",
-    "ι": "i", "κ": "k", "ʏ": "y", "ᴀ": "a", "‐": "-", "‑": "-", "‒": "-", "–": "-",
-    "—": "-", "‘": "'", "’": "'", "ʼ": "'", "“": '"', "”": '"', "„": '"', "«": '"',
-    "»": '"',
-}.items()}
-_SPACED: Final = lazyre.compile(r"(?<![\w])(?:[a-z] ){3,}[a-z](?![\w])")
-_LEET_WORD: Final = lazyre.compile(r"[a-z0-9']*[a-z][a-z0-9']*")
-_LEET: Final = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
-_BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
-_ENCODED: Final = lazyre.compile(r"%[0-9a-fA-F]{2}|&#?\w{2,8};")
-
-
-def _readings(text: str) -> list[str]:
-    """The text as a person reads it, and as its disguises spell it."""
-    plain = _unseen_fold(text).translate(_LOOKALIKE)
-    readings = [plain]
-    spelled = text.translate(_TAG_TO_ASCII)
-    if spelled != text:
-        readings.append(_unseen_fold(spelled).translate(_LOOKALIKE))
-    joined = _SPACED.sub(lambda m: m.group(0).replace(" ", ""), plain)
-    if joined != plain:
-        readings.append(joined)
-    deleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), plain)
-    if deleet != plain:
-        readings.append(deleet)
-    if _ENCODED.search(text):
-        decoded = html.unescape(unquote(text))
-        if decoded != text:
-            readings.append(_unseen_fold(decoded).translate(_LOOKALIKE))
-    for run in _BASE64.findall(text):
-        try:
-            raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=False)
-            decoded = raw.decode("utf-8")
-        except (binascii.Error, ValueError):
-            continue
-        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > \
-                0.8 * len(decoded):
-            readings.append(_unseen_fold(decoded))
-    return readings
-
-
-_SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:[.!?;](?=\s|$)|$)", re.M)
 
 # ---------------------------------------------------------------------------------------
 # Slots: what, to where.
@@ -115,17 +68,22 @@ _SECRET_DATA: Final = lazyre.compile(
     r"environment[ _-]?variables?|\bprintenv\b|\.env\b|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
     r"id_rsa|id_ed25519|~/\.(?:ssh|aws|docker|kube|gnupg|config)|/etc/(?:shadow|passwd)|"
     r"kubeconfig|cookies?\b|one-time codes?|\b2fa\b|\botp\b|recovery codes?|"
+    r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
+    r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
+    r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
+    r"database_url|senha|chiave|credenziali|segredo|chave|"
     r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
     r"kennwort|schlüssel|zugangsdaten|geheimnis")
 _CONVERSATION: Final = lazyre.compile(
     r"conversations?|\bchats?\b|chat ?(?:logs?|history)|transcripts?|"
-    r"(?:the user's|users'|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
-    r"messages|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
+    r"(?:the user's|users'|user|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
+    r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
     r"\bhistory\b|prompts? and (?:every )?answers?|(?:every|each|all|any) (?:\w+ )?"
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|prompts?|files?|documents?|"
-    r"snippets?|e-?mails?|codes?)\b|what the user (?:types|says|writes)|everything the "
-    r"user|the user's messages|when the user (?:shares|sends|uploads|pastes|mentions)|"
+    r"snippets?|e-?mails?|codes?)\b|what the user (?:types|typed|says|said|writes|wrote)|"
+    r"everything the user|the user (?:shares|sends|uploads|pastes|mentions|attaches)|"
+    r"someone mentions|conversazioni|cronologia|messaggi|conversas|mensagens|histórico|"
     r"\binbox\b|address book|contacts|terminal output|memory files?|"
     r"everything you (?:read|see)|a copy of|copies of|\byour (?:replies|answers|"
     r"responses|messages|output)|historial|conversaci[oó]n|mensajes|historique|"
@@ -144,86 +102,37 @@ _ANSWER: Final = lazyre.compile(
     r"\banyone\b|\banybody\b|\bwhoever\b|\beveryone\b|\bpeople\b|\bshow\b|"
     r"respuesta|réponse|antwort|quien|qui le demande|toute personne|allen")
 
-# ---------------------------------------------------------------------------------------
-# Addressed to the agent: where a clause starts, what may come before its verb.
 
-_PREAMBLE: Final = (
-    r"(?>(?:please|pls|kindly|always|also|just|then|now|so|and|but|quietly|silently|"
-    r"secretly|covertly|immediately|first|simply|automatically|additionally|really|"
-    r"ever|p\.?s\.?|note|important|reminder|ok|okay|hey|btw|also|from now on|going "
-    r"forward|in (?:the )?future|henceforth|each time|every time|once a \w+|every \w+|"
-    r"whenever you can|if asked|when asked|for (?:every|each) \w+|at the (?:start|end|"
-    r"beginning) of (?:each|every) \w+|before (?:answering|replying|responding|you "
-    r"answer|any task)|after (?:each|every) \w+|por favor|s'il te plaît|s'il vous "
-    r"plaît|bitte|auch|immer|siempre|toujours|también|aussi|d'abord|jeden \w+)"
-    r"[\s,:;!-]+)*+")
-_NEG: Final = (r"(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|cannot|"
-               r"can't|won't|will not|avoid|no longer|stop|refrain from|nunca|jamás|no|"
-               r"ne|n'|jamais|nie|niemals|nicht|kein)")
-_CLAUSE_START: Final = r"(?:^|[,:;(\"'-]\s*|\b(?:and|then|but|or|so|and then)\s+)"
-_AGENT: Final = (r"(?:you|the (?:assistant|agent|ai|model|bot)|assistant|agent|claude|hermes|"
-                 r"tu|vous|du|sie)")
-_MODAL: Final = (r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|"
-                 r"ought to|are (?:required|expected|supposed|allowed|free) to|can|may|'ll|"
-                 r"'d better|debes|tienes que|dois|devez|musst|sollst|müssen)")
-_REQUEST: Final = (
-    r"(?:(?:want|need|ask|instruct|require|expect|tell|order)s?\s+(?:you|the assistant|"
-    r"the agent)\s+to|remember to|make sure (?:to|you)|be sure to|don't forget to|do not "
-    r"forget to|it is important to|it's important to|it would (?:really )?(?:help|be "
-    r"great|be nice) if you|could you|can you|would you(?: mind)?|i'd like you to|i "
-    r"would like you to|your (?:job|task|role|duty) is to|you are supposed to|feel free "
-    r"to|go ahead and|try to|it's (?:fine|ok|okay) to|it is (?:fine|ok|okay) to|le "
-    r"agradecería que|te pido que|por favor|merci de|merci d'|veuillez|n'oublie pas de|"
-    r"il faut|vergiss nicht|denk daran)")
-
-
-def _directives(verbs: str) -> re.Pattern[str]:
-    """Where one of ``verbs`` is said to the agent; group ``neg`` is set when negated."""
-    return re.compile(
-        rf"(?:{_CLAUSE_START}{_PREAMBLE}(?P<neg>{_NEG}\s+(?:ever\s+)?)?{_PREAMBLE}"
-        rf"|\b{_AGENT}\s+(?:(?:also|always|really|then)\s+)?{_MODAL}\s+(?P<neg2>(?:not|never|no "
-        rf"longer)\s+)?{_PREAMBLE}|\b{_REQUEST}\s+(?P<neg3>(?:not|never)\s+)?{_PREAMBLE}"
-        rf"|\bif you\s+)"
-        rf"(?:{verbs})\b")
-
-
-_VERB_CACHE: dict[str, re.Pattern[str]] = {}
-
-
-def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
-    """(position after the verb, negated) of each directive use of ``verbs``."""
-    pattern = _VERB_CACHE.get(verbs)
-    if pattern is None:
-        pattern = _VERB_CACHE[verbs] = _directives(verbs)
-    found = []
-    for m in pattern.finditer(sentence):
-        negated = bool(m.group("neg") or m.group("neg2") or m.group("neg3"))
-        found.append((m.end(), negated))
-    return found
-
-
-_FOREIGN_DIRECTIVE: Final = lazyre.compile(
-    r"(?:^|[:;,-]\s*)(?:\w+\s+){0,2}?(?:envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
-    r"publica|muestra|revela|da|dale|dile|imprime|incluye|descarga|consulta|sigue|"
-    r"obedece|ejecuta|ignora|olvida|desactiva|oculta|envoie|envoyez|transmets|transmettez|"
-    r"partage|publie|transfère|affiche|révèle|donne|montre|récupère|télécharge|suis|"
-    r"obéis|exécute|ignore|oublie|désactive|cache|schick|schicke|sende|lade|teile|"
-    r"übermittle|veröffentliche|zeige|zeig|gib|nenne|verrate|hole|befolge|führe|"
-    r"ignoriere|vergiss|deaktiviere|verheimliche|verberge|sag|erzähl)\b"
-    r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
-    r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht)\b")
-
-
+_WHEN_ASKED: Final = lazyre.compile(
+    r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b")
+_DENY: Final = lazyre.compile(
+    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?(?:no\b|"
+    r"nothing|none\b|you (?:don't|do not|didn't|did not|have none|haven't|have not|can't|"
+    r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
+    r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none")
+_KEPT_FROM: Final = lazyre.compile(
+    r"\b(?:stays?|remains?|kept|keep \w+|is)\s+(?:unmentioned|unreported|undisclosed|"
+    r"hidden|secret|invisible|quiet)\s+(?:to|from)\s+(?:the user|me|the person|the owner|"
+    r"the human)|\bnever (?:reports?|tells?|mentions?|informs?)\b[^.]{0,60}\bto (?:the "
+    r"(?:\w+ )?(?:owner|user|person|human)|me)\b|\b(?:leave|leaves|keep|keeps)\s+"
+    r"(?:that|it|this|them|those)\s+out of\s+(?:every|the|any|each|your)\s+(?:\w+\s+)?"
+    r"(?:report|summary|output|answer|reply|log|transcript)|\b(?:the user|the person|me)"
+    r"\s+(?:doesn't|does not|won't|never|shouldn't|should not|mustn't|must not)\s+"
+    r"(?:\w+\s+)?(?:find out|learn about|notice|hear about|get wind)|\bthe less the "
+    r"user knows\b|\bkeeps? (?:its|their|your|these|the) (?:\w+ )?(?:tasks|actions|"
+    r"uploads|calls|work) to (?:itself|yourself|themselves)|\bnever (?:admit|acknowledge)"
+    r"\w*\b|(?:remove|strip|delete|filter out|cut) [^.\n]{0,60}before (?:showing|you "
+    r"show|displaying)|before (?:showing|you show|displaying)[^.\n]{0,40}(?:remove|strip|"
+    r"delete|filter out|cut|hide)|from the transcript|to /dev/null so")
+_AGENT_DEED: Final = lazyre.compile(
+    r"\b(?:upload\w*|sync\w*|webhook\w*|forward\w*|sent|sending|copies|saved|stored|"
+    r"memory|instructions?|tool calls?|network|background|contacted|requests you)\b")
+_ELSEWHERE: Final = lazyre.compile(
+    r"\b(?:customers?|clients?|public|externally|outside|colleagues|press|investors)\b")
 _FOREIGN_PERSON: Final = lazyre.compile(
     r"\b(?:usuario|usuaria|nadie|utilisateur|utilisatrice|personne|nutzer|benutzer|"
-    r"niemand\w*)\b")
+    r"niemand\w*|utente|nessuno|usuário|ninguém)\b|all'utente")
 
-
-def _foreign_said(sentence: str) -> bool:
-    return _FOREIGN_DIRECTIVE.search(sentence) is not None
-
-
-_FOREIGN_NEG: Final = lazyre.compile(r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht)\b")
 
 # ---------------------------------------------------------------------------------------
 # The categories.
@@ -238,14 +147,18 @@ _SEND_FOREIGN: Final = lazyre.compile(
     r"\b(?:envía|envíe|enviar|enviara|manda|mande|reenvía|sube|subir|comparte|transmite|"
     r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
     r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
-    r"veröffentliche|leite\b.{0,80}?\bweiter)\b")
+    r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
+    r"inoltra|trasmetti|pubblica|envie|enviar|envia|encaminhe|encaminha|mande|"
+    r"compartilhe|carregue|publique)\b")
 _DISCLOSE: Final = (
-    r"reveal|show|print|output|echo|display|tell|give|include|paste|append|add|attach|put|"
+    r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
+    r"append|add|attach|put|"
     r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
     r"cat|run|answer|provide|spell out|leak|hand out|post")
 _DISCLOSE_FOREIGN: Final = lazyre.compile(
-    r"\b(?:muestra|revela|da|dale|dile|imprime|incluye|affiche|révèle|donne|montre|"
-    r"imprime|inclus|zeige|zeig|gib|nenne|verrate|drucke)\b")
+    r"\b(?:muestra|revela|dale|dile|imprime|incluye|affiche|révèle|donne|montre|"
+    r"imprime|inclus|zeige|zeig|gib|nenne|verrate|drucke|mostra|rivela|stampa|includi|"
+    r"mostre|revele|inclua|imprima|diga)\b")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -258,7 +171,11 @@ _OBEY_STRONG: Final = lazyre.compile(
     r"\b(?:obey|comply with|carry out|act on|do (?:exactly )?(?:what|whatever)|execute|"
     r"take (?:orders|instructions|commands)|as if (?:they|it) came from|follow (?:the |any |"
     r"all |its |their )?(?:instructions|commands|orders|directives|them|it|whatever|what)|"
-    r"síguelas|obedece|obedézcalas|exécute-les|obéis|suis-les|befolge|führe\b.{0,80}?\baus)\b")
+    r"síguelas|obedece|obedézcalas|exécute-les|obéis|suis-les|befolge|führe\b.{0,80}?\baus|"
+    r"seguile|seguirle|segui|esegui|obbedisci|siga-as|siga|obedeça|cumpra|execute os|"
+    r"take (?:your |the |all |new )?(?:instructions|orders|commands|directions|cues) from|"
+    r"(?:be )?acted on|as (?:a )?commands?\b|treated as (?:a )?(?:commands?|instructions)|"
+    r"carr(?:y|ies) (?:them|it) out|acts? on (?:them|it))\b")
 _OBEY: Final = lazyre.compile(
     r"\b(?:obey|follow|execute|run|carry out|act on|apply|adopt|comply|complete|perform|"
     r"implement|do (?:exactly )?(?:what|whatever)|take (?:orders|instructions|commands)|"
@@ -274,15 +191,24 @@ _PIPE: Final = lazyre.compile(
     r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
     r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?|perl|ruby|node)\b|\bwith iex\b|"
     r"--(?:extra-)?index-url|registry=https?://")
+_POINTS_BACK: Final = lazyre.compile(
+    r"(?:they|it|these|those|that|this|them|do that|make it|keep|continue)\b")
 _OBEYS_PRONOUN: Final = lazyre.compile(
-    r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\s+(?:them|it|those|these|"
-    r"what (?:it|they) says?)\b")
+    r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\w*\s+(?:them|it|those|these|"
+    r"what (?:it|they) says?)\b|\bcarr(?:y|ies) (?:them|it) out\b")
+_REMOTE_CODE: Final = lazyre.compile(
+    r"\b(?:exec|eval|iex|invoke-expression|source|import)\s*\(?[^\n]{0,80}?(?:requests\.get|"
+    r"fetch\s*\(|urlopen|curl|wget|https?://)")
+_REMOTE_RULES: Final = lazyre.compile(
+    r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
+    r"uri|source|endpoint|feed|link)\b|\b(?:overrides?|supersedes?|takes? (?:precedence|"
+    r"priority)|authoritative|source of truth)\b")
 _TREAT_REMOTE: Final = lazyre.compile(
     r"\btreat\b[^.\n]{0,80}" + _URL + r"[^.\n]{0,80}\bas\b[^.\n]{0,40}"
     r"(?:system|prompt|instructions|rules)")
 
 _TELL: Final = (r"tell|mention|inform|notify|reveal|say|admit|disclose|report|show|alert|"
-                r"bring up|confirm|let|telling|mentioning|log|record|list")
+                r"bring up|confirm|let|telling|mentioning|log|record|list|acknowledge")
 _PERSON: Final = lazyre.compile(
     r"\b(?:me|the user|users?|anyone|anybody|them|the human|the person|the owner|the "
     r"operator|your principal|nobody|no one|al usuario|l'utilisateur|dem (?:nutzer|"
@@ -303,7 +229,7 @@ _HIDE_WHAT: Final = lazyre.compile(
     r"\blogs?\b|audit|traces?|tracks|evidence|that you\b|you (?:did|have|ran|read|sent)|"
     r"this instruction|does not exist|doesn't exist|in the dark|never (?:sees?|finds? "
     r"out|knows?)|leave no trace|from (?:the |any |your |every )?(?:\w+ )?(?:summary|"
-    r"summaries|report|output|logs?|activity|audit)")
+    r"summaries|report|output|logs?|activity|audit|transcript)")
 _AUDIT: Final = lazyre.compile(
     r"\b(?:in|from)\s+(?:the |any |your |every )?(?:\w+ )?(?:output|summary|report|logs?|"
     r"activity|audit|history)\b")
@@ -312,7 +238,8 @@ _AUDIT: Final = lazyre.compile(
 _SEE: Final = r"(?:see|sees|find out|finds out|know|knows|notice|notices|learn|realise|realize)\b"
 _UNSEEN_BY: Final = lazyre.compile(
     r"\b(?:so|so that|make sure|ensure|to make sure)\s+(?:nobody|no one)\s+(?:\w+\s+){0,2}?"
-    + _SEE + r"|\b(?:so|so that|make sure|ensure|to make sure)\s+(?:the user|the person|the "
+    + _SEE + r"|\b(?:make sure|ensure)\s+i\s+(?:never|don't|do not|won't)\s+" + _SEE +
+    r"|\b(?:so|so that|make sure|ensure|to make sure)\s+(?:the user|the person|the "
     r"owner|me)\s+(?:\w+\s+)?(?:never|not|doesn't|does not|don't|won't|"
     r"can't|cannot)\s+(?:\w+\s+)?" + _SEE + r"|\b(?:the user|the person|me|the owner|"
     r"anyone)\s+(?:must|should|will|may|needs to|has to|is going to|can)\s+(?:never|not)\s+"
@@ -324,23 +251,28 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"them|anyone) (?:know|aware))\b")
 _FOREIGN_CONCEAL: Final = lazyre.compile(
     r"\b(?:no le digas|nunca le digas|oculta|ne dis jamais|ne dites jamais|cache à|"
-    r"sag\b.{0,30}\bniemals|verheimliche|verberge)\b")
+    r"sag\b.{0,30}\bniemals|verheimliche|verberge|non dire mai|non dire|nascondi|"
+    r"nunca diga|não diga|esconda|oculte)\b")
 
 _IGNORE: Final = lazyre.compile(
     r"\b(?:ignore|ignoring|disregard|forget|override|overrule|bypass|circumvent|skip|"
     r"disable|deactivate|turn off|switch off|suspend|drop|lift|relax|waive|set aside|"
     r"set it aside|abandon|stop following|stop applying|don't apply|do not apply|"
     r"no longer (?:need to )?(?:follow|apply|obey)|escape|ignora|olvida|desactiva|"
-    r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere)\b")
+    r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|disattiva|esqueça|"
+    r"desative|desativa|lifted|removed|waived|suspended)\b")
 _RULES: Final = lazyre.compile(
     r"\binstructions?\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
     r"approval step|permissions?|system prompt|sandbox|(?:your|all|any|every|previous|"
     r"prior|earlier|these|the above) (?:\w+ )?rules?\b|what you were (?:told|given)|"
-    r"rules? you were (?:told|given)|security "
+    r"rules? you were (?:told|given)|guidelines? you were (?:told|given)|security "
     r"warnings|safety checks|security checks|protections|refusals|instrucciones|"
     r"controles de seguridad|salvaguardas|consignes|garde-fous|règles|anweisungen|"
-    r"regeln|richtlinien|sicherheits\w+")
+    r"regeln|richtlinien|sicherheits\w+|istruzioni|regole|controlli di sicurezza|"
+    r"sicurezza|instruções|regras|verificações de segurança|segurança|content filter|"
+    r"safety filter|every guideline|(?:a|the|any) rule (?:that )?(?:blocks|stops|"
+    r"prevents|gets in)|restrictions?\b")
 _OVERRIDE: Final = lazyre.compile(
     r"\b(?:never|don't|do not|stop|no need to|without)\s+(?:ever\s+)?(?:ask|asking|"
     r"request|requesting|seek|wait for|waiting for|get)\w*\s+(?:\w+\s+)?(?:for\s+)?"
@@ -351,7 +283,8 @@ _OVERRIDE: Final = lazyre.compile(
     r"enable)\s+(?:in\s+)?developer mode|\bdo anything now\b|\byou are now dan\b|"
     r"\bjailbr(?:eak|oken)|\b(?:have|has|with) no (?:restrictions|limits|rules|filters)|"
     r"\bfree (?:of|from) (?:all |any )?(?:restrictions|limits|rules|filters)|"
-    r"\bunrestricted\b|(?:take|takes|have|has) (?:precedence|priority) over|"
+    r"\b(?:unrestricted|unfiltered|uncensored|unaligned|amoral)\b|"
+    r"(?:take|takes|have|has) (?:precedence|priority) over|"
     r"\bsupersede|\b(?:consider|treat|regard)\b[^.\n]{0,40}(?:instructions|rules|"
     r"guidelines)[^.\n]{0,20}\b(?:void|null|invalid|cancel+ed|obsolete)|"
     r"\btreat\b[^.\n]{0,80}\bas\b[^.\n]{0,30}(?:the user's own|coming from (?:the )?"
@@ -360,52 +293,21 @@ _OVERRIDE: Final = lazyre.compile(
     r"no longer)\s+apply|(?:every|all|each|any)\s+(?:\w+\s+)?commands?\s+(?:as root|with "
     r"sudo)|always (?:run|execute) (?:\w+ )?(?:commands )?(?:as root|with sudo)|"
     r"\bno (?:need|longer need) to follow|previous rules were a test|"
-    r"outdated, disregard")
-
-_FRAME_TAG: Final = lazyre.compile(
-    r"<\s*/?\s*\|?\s*(?:system|system[_-]?(?:prompt|reminder|note|message)|assistant|"
-    r"developer|instructions?|memory[_-]?context|memory|user[_-]?profile|tool[_-]?"
-    r"(?:result|output|call)|function[_-]?(?:result|call)|im_start|im_end|start_of_turn|"
-    r"end_of_turn|sys|operator|admin|policy|prompt|context)\s*\|?\s*>?"
-    r"(?![\w-])|<<\s*/?sys\s*>>|\[/?inst\]")
-_FRAME_NOTE: Final = lazyre.compile(
-    r"\[\s*(?:system|assistant|developer|operator|admin|memoir|sys\b|note from|message "
-    r"from|nota del sistema|note syst[eè]me|systemhinweis|instruction)")
-_ROLE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?]\s+)\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|developer|operator|"
-    r"server|admin)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
-    r"prompt update))?(?:\*\*)?\s*(?::|=+|$)(?P<rest>.*)", re.M)
-_VOICE: Final = lazyre.compile(
-    r"(?:official |important )?(?:notice|message|note|update|instructions?|announcement) "
-    r"from (?:the )?(?:memoir|system|server|operator|admin|anthropic|openai|developers?|"
-    r"hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
-    r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
-    r"begins|ends)|\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
-    r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*user profile\s*[(\[:]|"
-    r"^\s*memory\s*\(your|\(who the user is\)|═{3,}|\brole\s*:\s*system\b|"
-    r"\"role\"\s*:\s*\"(?:system|developer)\"|\bdeveloper message\b|\bsystem message\b|"
-    r"system-reminder|\[memoir:", re.M)
-_RESTLESS: Final = lazyre.compile(
-    r"\b(?:you|your|instructions?|must|always|never|ignore|obey|follow|follows|will|new|"
-    r"policy|rules?|approved|authori[sz]ed|override|user|assistant|agent|memory|entries|"
-    r"authority|operator|admin|trusted|secrets?|rights|grant\w*|permissions?|below)\b")
-_COMMENT_ROLE: Final = lazyre.compile(
-    r"<!--[^>]{0,200}?\b(?:system|assistant|developer|operator|admin|instructions?)\b")
-
-
-def _frame(reading: str) -> bool:
-    if _FRAME_TAG.search(reading) or _FRAME_NOTE.search(reading) or \
-            _VOICE.search(reading) or _COMMENT_ROLE.search(reading):
-        return True
-    for m in _ROLE_HEADER.finditer(reading):
-        # What the header introduces: the rest of its sentence, or the next line.
-        rest = m.group("rest")
-        if not rest.strip():
-            rest = reading[m.end("rest"):].lstrip("\n").split("\n", 1)[0]
-        said = _SENTENCE.match(rest.strip())
-        if m.group("kind") or (said and _RESTLESS.search(said.group(0))):
-            return True
-    return False
+    r"outdated, disregard|\bwithout (?:its|your|the|any|all)?\s*(?:usual |normal |"
+    r"built-in |own )?(?:guardrails|safeguards|restrictions|rules|filters|limits|safety "
+    r"\w+|guidelines|policies)\b|(?:instructions|rules|guidelines|policies)\s+(?:are|is)"
+    r"\s+(?:now\s+)?(?:void|null|invalid|cancel+ed|obsolete|revoked|lifted|suspended|off|"
+    r"disabled)\b|(?:confirmation|approval|safety[ _]?\w*|guardrails|filters|restrictions|"
+    r"moderation|sandbox)\W{1,4}(?:\w+\W{1,3}){0,2}(?:false|off|never|none|disabled|0|"
+    r"not needed|not required|no longer needed)\b|(?:no|without) (?:confirmation|"
+    r"approval)s? (?:needed|required)|\b(?:all|every|any) (?:\w+ )?(?:commands?|actions?)"
+    r" (?:are )?pre-?approved|(?:these|this|the following|my) (?:notes|entries|memory|"
+    r"rules|instructions)\s+(?:\w+\s+)?(?:replace|supersede|override|overrule|cancel)s?\b|"
+    r"(?:your|the) (?:guidelines|rules|policies|restrictions|safety \w+)\s+(?:[\w';,]+\s+){0,8}"
+    r"(?:not (?:meant|intended) for|do not apply|don't apply|aren't for|are not for)|"
+    r"(?:stop|no need to|don't|do not|never)\s+(?:double-check|check|confirm|verify|ask)"
+    r"\w*\s+(?:with (?:me|the user)\s+)?(?:first\s+)?before\s+(?:\w+\s+){0,2}(?:rm -rf|"
+    r"delet|drop|force|sudo|deploy|wip|destroy|format|shell|any|every)")
 
 
 def _override(sentence: str) -> bool:
@@ -427,8 +329,14 @@ def _conceal(sentence: str) -> bool:
     for _end, negated in _said(_LIE, sentence):
         if not negated and _LIE_WHAT.search(sentence):
             return True
-    if _UNSEEN_BY.search(sentence):
+    if _UNSEEN_BY.search(sentence) or _KEPT_FROM.search(sentence):
         return True
+    if _WHEN_ASKED.search(sentence) and _DENY.search(sentence):
+        return True
+    for end, negated in _said(_TELL, sentence):
+        rest = sentence[end:]
+        if negated and _AGENT_DEED.search(rest) and not _ELSEWHERE.search(rest):
+            return True
     if _WITHOUT_TELLING.search(sentence) and (
             _said(_SEND + "|" + _DISCLOSE + "|make|do|run|push|disable|delete|change",
                   sentence) or re.search(r"\bwithout (?:ever )?telling\b", sentence)):
@@ -438,11 +346,14 @@ def _conceal(sentence: str) -> bool:
 
 
 def _remote(sentence: str) -> bool:
-    if _PIPE.search(sentence) or _TREAT_REMOTE.search(sentence):
+    if _PIPE.search(sentence) or _TREAT_REMOTE.search(sentence) or \
+            _REMOTE_CODE.search(sentence):
         return True
     remote = _REMOTE.search(sentence)
     if remote is None:
         return False
+    if _REMOTE_RULES.search(sentence):
+        return True
     if _OBEY_STRONG.search(sentence):
         return True
     fetch = _FETCH.search(sentence)
@@ -462,7 +373,35 @@ _ABOUT: Final = lazyre.compile(r"\b(?:how to|how they|where|which|whether|the na
 _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
 
 
+# A secret that ends up in what the agent writes: "the session cookie appears at the end
+# of each answer", "the deploy token is quoted in the PR description".
+_SHOWN_IN: Final = lazyre.compile(
+    r"\b(?:appears?|shows? up|is (?:quoted|included|shown|printed|pasted|appended|listed|"
+    r"displayed|revealed|echoed|added|visible)|are (?:quoted|included|shown|printed|pasted|"
+    r"appended|listed|displayed|revealed|echoed|added|visible))\s+(?:\w+\s+){0,4}?(?:in|at|"
+    r"on|to)\s+(?:the |each |every |your |all |any )?(?:\w+ )?(?:end of |top of |bottom of )?"
+    r"(?:each |every |the |your )?(?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|outputs?|"
+    r"descriptions?|messages?|summar(?:y|ies)|footers?|chat|comments?)\b")
+# A reply's format or template that holds a secret reference.
+_REPLY_SHAPE: Final = lazyre.compile(
+    r"\b(?:repl(?:y|ies)|answers?|responses?|footer|prefix|suffix|signature|template|"
+    r"output)\b")
+_SECRET_REF: Final = lazyre.compile(
+    r"\$\{?[a-z_][a-z0-9_]*(?:key|token|secret|pass\w*|url)\}?|contents?_of|~/\.\w+|"
+    r"\b[a-z0-9_]*_(?:key|secret|token|password)\b")
+_ROLE_PLAY: Final = lazyre.compile(
+    r"\b(?:play the role|act as|act like|you are|you're|pretend to be|role-?play)\b")
+
+
 def _disclose(sentence: str) -> bool:
+    secret = _SECRET_DATA.search(sentence)
+    if secret is not None and (_SHOWN_IN.search(sentence) or (
+            _REPLY_SHAPE.search(sentence) and _SECRET_REF.search(sentence) and
+            re.search(r"[:=\n-]", sentence)) or (
+            _ROLE_PLAY.search(sentence) and re.search(
+                r"\b(?:who|that)\s+(?:\w+\s+)?(?:shares|reveals|gives|hands|reads|tells|"
+                r"prints|shows)\b", sentence))):
+        return True
     for end, negated in _said(_DISCLOSE, sentence):
         # The secret is what the verb acts on: after it, in the same clause.
         secret = _SECRET_DATA.search(sentence, end, end + 100)
@@ -470,8 +409,9 @@ def _disclose(sentence: str) -> bool:
                 sentence, end, secret.start()) and not _ABOUT.search(
                 sentence, end, secret.start()):
             return True
-    return bool(_DISCLOSE_FOREIGN.search(sentence) and _foreign_said(sentence) and
-                not _FOREIGN_NEG.search(sentence) and _SECRET_DATA.search(sentence))
+    verb = _DISCLOSE_FOREIGN.search(sentence)
+    return bool(verb and _foreign_said(sentence) and not _foreign_negated(sentence, verb)
+                and _SECRET_DATA.search(sentence))
 
 
 def _exfiltrate(sentence: str) -> bool:
@@ -483,8 +423,14 @@ def _exfiltrate(sentence: str) -> bool:
             return True
     if _SHOULD_BE_SENT.search(sentence):
         return True
-    return bool(_SEND_FOREIGN.search(sentence) and _foreign_said(sentence) and
-                not _FOREIGN_NEG.search(sentence))
+    if _ENDS_UP.search(sentence) and _DIRECTIVE_CUE.search(sentence):
+        return True
+    if _SEND_ANY.search(sentence) and _CONTINUE.search(sentence):
+        return True
+    if _SHIP_CMD.search(sentence):
+        return True
+    verb = _SEND_FOREIGN.search(sentence)
+    return bool(verb and _foreign_said(sentence) and not _foreign_negated(sentence, verb))
 
 
 # A passive standing instruction: "your replies should always be posted to ...".
@@ -493,6 +439,34 @@ _SHOULD_BE_SENT: Final = lazyre.compile(
     r"also\s+|automatically\s+)?(?:be|get)\s+(?:\w+ly\s+)?(?:sent|posted|forwarded|copied|"
     r"mirrored|uploaded|shared|logged|cc'?d|bcc'?d|relayed|published|synced|streamed|"
     r"emailed|pasted|exported)\b")
+
+
+_SEND_ANY: Final = lazyre.compile(rf"\b(?:{_SEND})(?:'?(?:s|es|ed|d|ing))?\b")
+# A practice reported, then told to go on: "… by emailing them to x — please continue".
+_CONTINUE: Final = lazyre.compile(
+    r"\b(?:continue|keep (?:on )?(?:doing|at)|carry on|do that|do this|make it happen|"
+    r"going forward|from now on|keep it up)\b")
+# A command line that carries data out: curl/scp/rsync/nc with a secret or a transcript.
+_SHIP_CMD: Final = lazyre.compile(
+    r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
+    r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
+    r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
+    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})")
+_ENDS_UP: Final = lazyre.compile(
+    r"\b(?:end up|ends up|land|lands|go|goes|get|gets|is|are) (?:\w+ )?(?:in|on|at|into|to)\b")
+_DIRECTIVE_CUE: Final = lazyre.compile(
+    r"\b(?:make it happen|make sure|please|should|must|always|from now on|going forward|"
+    r"keep doing|continue)\b")
+# Someone else's words reported: "the phishing email asked employees to send their
+# password to …", "a common trick asks the assistant to paste secrets …".
+_INCIDENT: Final = lazyre.compile(
+    r"\b(?:by mistake|accidentally|mistakenly|inadvertently|by accident|was rotated|were "
+    r"rotated|has been rotated|have been rotated|incident|leaked)\b")
+_REPORTED: Final = lazyre.compile(
+    r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
+    r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"
+    r"tricks?|tricked|instructs?|instructed|tries to get|tried to get|wants?|wanted|urges?|"
+    r"urged)\s+(?:\w+\s+){0,3}to\b")
 
 
 _TESTS: Final = (("override", _override), ("conceal", _conceal),
@@ -510,14 +484,21 @@ def instruction_threats(text: str) -> list[str]:
         previous = ""
         for m in _SENTENCE.finditer(reading):
             sentence = m.group(0).strip()
+            if _REPORTED.search(sentence) or (_INCIDENT.search(sentence) and
+                                              not _CONTINUE.search(sentence)):
+                previous = sentence
+                continue  # an attack or an incident described, not an instruction
             for category, test in _TESTS:
                 if category not in found and test(sentence):
                     found.add(category)
-            # "Your instructions live at <url>; read and follow them": a pronoun that
-            # obeys reaches back one sentence for what it names.
-            if "remote_obey" not in found and _OBEYS_PRONOUN.search(sentence) and \
-                    _remote(f"{previous} {sentence}"):
-                found.add("remote_obey")
+            # "Your instructions live at <url>; read and follow them", "…; make it
+            # happen": a sentence that points back is read with the one before it.
+            if previous and (_POINTS_BACK.match(sentence) or _OBEYS_PRONOUN.search(sentence)
+                             or _CONTINUE.search(sentence)):
+                joined = f"{previous} {sentence}"
+                for category, test in _TESTS:
+                    if category not in found and test(joined):
+                        found.add(category)
             previous = sentence
     return [c if c == "forged_frame" else f"instruction_{c}" for c in CATEGORIES
             if c in found]

@@ -1,0 +1,171 @@
+"""Clauses of a text and the ones addressed to the agent (see
+:mod:`memoir.threats.instructions`): the readings a text is scanned in, its sentences,
+and where a verb is said to the agent rather than about someone else."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from typing import Final
+from urllib.parse import unquote
+
+from memoir import lazyre
+from memoir.threats._beyond import _TAG_TO_ASCII, _unseen_fold
+
+# ---------------------------------------------------------------------------------------
+# Readings of a text.
+
+_LOOKALIKE: Final = {ord(k): v for k, v in {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɩ": "i", "ı": "i", "ℓ": "l",
+    "α": "a", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ν": "v", "ε": "e",
+    "ι": "i", "κ": "k", "ʏ": "y", "ᴀ": "a", "‐": "-", "‑": "-", "‒": "-", "–": "-",
+    "—": "-", "‘": "'", "’": "'", "ʼ": "'", "“": '"', "”": '"', "„": '"', "«": '"',
+    "»": '"',
+}.items()}
+_SPACED: Final = lazyre.compile(
+    r"(?<![\w.-])[a-z0-9](?:([ .\-_*])[a-z0-9])(?:\1[a-z0-9]){1,}(?![\w])")
+# A list or a block of settings read as one sentence: its header gives its items their
+# sense ("Reply format:" / "- the value of $KEY").
+_LIST_BREAK: Final = lazyre.compile(r"\s*\n\s*(?:[-*•>]+|\d+[.)]|#+|//)?\s*")
+_LEET_WORD: Final = lazyre.compile(r"[a-z0-9']*[a-z][a-z0-9']*")
+_LEET: Final = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
+_BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
+_ENCODED: Final = lazyre.compile(r"%[0-9a-fA-F]{2}|&#?\w{2,8};")
+
+
+def _readings(text: str) -> list[str]:
+    """The text as a person reads it, and as its disguises spell it."""
+    plain = _unseen_fold(text).translate(_LOOKALIKE)
+    readings = [plain]
+    spelled = text.translate(_TAG_TO_ASCII)
+    if spelled != text:
+        readings.append(_unseen_fold(spelled).translate(_LOOKALIKE))
+    joined = _SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), plain)
+    if joined != plain:
+        readings.append(joined)
+    deleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), joined)
+    if deleet != joined:
+        readings.append(deleet)
+    if "\n" in plain.strip():
+        readings.append(_LIST_BREAK.sub(", ", plain.strip()))
+    if _ENCODED.search(text):
+        decoded = html.unescape(unquote(text))
+        if decoded != text:
+            readings.append(_unseen_fold(decoded).translate(_LOOKALIKE))
+    for run in _BASE64.findall(text):
+        try:
+            raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=False)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > \
+                0.8 * len(decoded):
+            readings.append(_unseen_fold(decoded))
+    return readings
+
+
+_SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:[.!?;](?=\s|$)|$)", re.M)
+
+# ---------------------------------------------------------------------------------------
+# Addressed to the agent: where a clause starts, what may come before its verb.
+
+_PREAMBLE: Final = (
+    r"(?>(?:please|pls|kindly|always|also|just|then|now|so|and|but|quietly|silently|"
+    r"secretly|covertly|immediately|first|simply|automatically|additionally|really|"
+    r"ever|p\.?s\.?|note|important|reminder|ok|okay|hey|btw|also|from now on|going "
+    r"forward|in (?:the )?future|henceforth|each time|every time|once a \w+|every \w+|"
+    r"whenever you can|if asked|when asked|for (?:every|each) \w+|at the (?:start|end|"
+    r"beginning) of (?:each|every) \w+|before (?:answering|replying|responding|you "
+    r"answer|any task)|after (?:each|every) \w+|por favor|s'il te plaît|s'il vous "
+    r"plaît|bitte|auch|immer|siempre|toujours|también|aussi|d'abord|jeden \w+)"
+    r"[\s,:;!-]+)*+")
+_NEG: Final = (r"(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|cannot|"
+               r"can't|won't|will not|avoid|no longer|stop|refrain from|nunca|jamás|no|"
+               r"ne|n'|jamais|nie|niemals|nicht|kein)")
+_CLAUSE_START: Final = (r"(?:^|[,:;(\"'>*•-]\s*|//\s*|#\s*|\d[.)]\s*|->\s*|"
+                        r"\b(?:and|then|but|or|so|and then)\s+)")
+_AGENT: Final = (r"(?:you|the (?:assistant|agent|ai|model|bot)|assistant|agent|claude|hermes|"
+                 r"tu|vous|du|sie)")
+# The agent as the subject, a few words before the verb ("the agent is expected to",
+# "you used to", "a helpful assistant would", "our bot always").
+_AGENT_SUBJECT: Final = (r"(?:\byou|\b(?:the|our|this|a|an) (?:\w+ )?(?:assistant|agent|ai|"
+                         r"model|bot|butler|helpdesk))\s+(?:(?:who|that|is|are|was|were|"
+                         r"expected|supposed|used|going|to|should|must|will|would|always|"
+                         r"also|then|just|can|could|may|might|has|have|had|been|automatically"
+                         r"|really|now|maybe|perhaps|please|kindly|start|begin|keep)\s+){0,4}")
+_MODAL: Final = (r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|"
+                 r"ought to|are (?:required|expected|supposed|allowed|free) to|can|may|'ll|"
+                 r"'d better|debes|tienes que|dois|devez|musst|sollst|müssen)")
+_REQUEST: Final = (
+    r"(?:(?:want|need|ask|instruct|require|expect|tell|order)s?\s+(?:you|the assistant|"
+    r"the agent)\s+to|remember to|make sure (?:to|you)|be sure to|don't forget to|do not "
+    r"forget to|it is important to|it's important to|it would (?:really )?(?:help|be "
+    r"great|be nice) if you|could you|can you|would you(?: mind)?|i'd like you to|i "
+    r"would like you to|your (?:job|task|role|duty) is to|you are supposed to|feel free "
+    r"to|go ahead and|try to|it's (?:fine|ok|okay) to|it is (?:fine|ok|okay) to|le "
+    r"agradecería que|te pido que|por favor|merci de|merci d'|veuillez|n'oublie pas de|"
+    r"il faut|vergiss nicht|denk daran|why not(?: just)?|how about(?: you)?|wouldn't it be "
+    r"(?:easier|better) to|it'd be (?:great|nice|useful|handy) if you|maybe (?:just )?)")
+
+
+def _directives(verbs: str) -> re.Pattern[str]:
+    """Where one of ``verbs`` is said to the agent; group ``neg`` is set when negated."""
+    return re.compile(
+        rf"(?:{_CLAUSE_START}{_PREAMBLE}(?P<neg>{_NEG}\s+(?:ever\s+)?)?{_PREAMBLE}"
+        rf"|\b{_AGENT}\s+(?:(?:also|always|really|then)\s+)?{_MODAL}\s+(?P<neg2>(?:not|never|no "
+        rf"longer)\s+)?{_PREAMBLE}|(?P<asked>\b{_REQUEST}\s+{_PREAMBLE}(?P<neg3>{_NEG}\s+)?"
+        rf"{_PREAMBLE}|\bif you\s+|\b(?:is|are) to\s+|{_AGENT_SUBJECT}(?P<neg4>{_NEG}\s+)?))"
+        rf"(?:{verbs})(?P<inflected>'?(?:s|es|ed|d|ing))?\b")
+
+
+_VERB_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
+    """(position after the verb, negated) of each directive use of ``verbs``."""
+    pattern = _VERB_CACHE.get(verbs)
+    if pattern is None:
+        pattern = _VERB_CACHE[verbs] = _directives(verbs)
+    found = []
+    for m in pattern.finditer(sentence):
+        if m.group("inflected") and m.group("asked") is None:
+            continue  # "then deleted": an imperative is a bare verb
+        negated = bool(m.group("neg") or m.group("neg2") or m.group("neg3") or
+                       m.group("neg4"))
+        found.append((m.end(), negated))
+    return found
+
+
+_FOREIGN_DIRECTIVE: Final = lazyre.compile(
+    r"(?:^|[:;,-]\s*)(?:\w+\s+){0,2}?(?:envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
+    r"publica|muestra|revela|dale|dile|imprime|incluye|descarga|consulta|sigue|"
+    r"obedece|ejecuta|ignora|olvida|desactiva|oculta|envoie|envoyez|transmets|transmettez|"
+    r"partage|publie|transfère|affiche|révèle|donne|montre|récupère|télécharge|suis|"
+    r"obéis|exécute|ignore|oublie|désactive|cache|schick|schicke|sende|lade|teile|"
+    r"übermittle|veröffentliche|zeige|zeig|gib|nenne|verrate|hole|befolge|führe|"
+    r"ignoriere|vergiss|deaktiviere|verheimliche|verberge|sag|erzähl|invia|manda|carica|"
+    r"condividi|inoltra|trasmetti|pubblica|mostra|rivela|stampa|includi|scarica|segui|"
+    r"seguile|esegui|obbedisci|ignora|dimentica|disattiva|nascondi|envie|envia|encaminhe|"
+    r"encaminha|mande|compartilhe|carregue|publique|mostre|revele|inclua|imprima|baixe|"
+    r"siga|execute|obedeça|cumpra|ignore|esqueça|desative|desativa|esconda|oculte|diga)\b"
+    r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
+    r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht|per favore|"
+    r"devi|sempre|ricorda di|por favor|você deve|sempre|lembre-se de)\b")
+
+
+def _foreign_negated(sentence: str, verb: re.Match[str]) -> bool:
+    """Whether a negation stands just before the verb (Portuguese "no final" is "at the
+    end", not "not")."""
+    return _FOREIGN_NEG.search(sentence, max(0, verb.start() - 25), verb.start()) is not None
+
+
+def _foreign_said(sentence: str) -> bool:
+    return _FOREIGN_DIRECTIVE.search(sentence) is not None
+
+
+_FOREIGN_NEG: Final = lazyre.compile(
+    r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não)\b")
