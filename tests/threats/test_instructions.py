@@ -53,22 +53,25 @@ def test_the_training_part_is_caught_and_its_look_alikes_are_not() -> None:
     assert false <= 0.02, refused
 
 
-def test_the_held_out_part_scores_what_docs_security_md_reports() -> None:
-    rows = _rows("heldout.jsonl")
+# Each held-out part was scored once, against the detector as committed before it was
+# written (docs/security.md); a part the detector was then worked on with in view is
+# training data from then on, and its floor is what the detector reaches on it now.
+HELD_OUT = {
+    # part: (catch floor, false-refusal ceiling)
+    "heldout.jsonl": (0.98, 0.0),     # scored once at 0.421 / 0.024 (commit 9148d9d)
+    "heldout2.jsonl": (0.64, 0.017),  # scored once at 0.645 / 0.016 (commit 45ba300)
+}
+
+
+@pytest.mark.parametrize("part", sorted(HELD_OUT))
+def test_the_held_out_parts_score_what_docs_security_md_reports(part: str) -> None:
+    rows = _rows(part)
     hostile = [r for r in rows if r["label"] == "hostile"]
     assert len(hostile) >= 120 and len(rows) - len(hostile) >= 120
     catch, false, missed, refused = _score(rows)
-    # The figures of the one scoring (docs/security.md); a change may only improve them.
-    assert catch >= HELD_OUT_CATCH, missed
-    assert false <= HELD_OUT_FALSE, refused
-
-
-# The one scoring of heldout.jsonl against the frozen detector (commit 9148d9d) gave
-# catch 0.421 (59/140), false refusals 0.024 (3/127); the detector has been worked on
-# since with that part in view, so it is now training data too (see docs/security.md
-# for the later, fresh held-out part).
-HELD_OUT_CATCH = 0.42
-HELD_OUT_FALSE = 0.024
+    floor, ceiling = HELD_OUT[part]
+    assert catch >= floor, missed
+    assert false <= ceiling, refused
 
 
 @pytest.mark.parametrize("text", [
