@@ -34,6 +34,9 @@ def describe(p: Payload) -> str:
     data = p
     name = getattr(data, "name", None) or getattr(data, "entry_id", None) or ""
     detail = ""
+    if getattr(data, "pattern_ids", None):  # a refused write: why, never its text
+        return f"{p.TYPE:22s} {getattr(data, 'target', '')}  refused: " + \
+            ", ".join(data.pattern_ids)  # type: ignore[attr-defined]
     for key in ("absorbed_into", "to_state", "file", "reason"):
         value = getattr(data, key, None)
         if value:
@@ -123,6 +126,14 @@ def revert(ctx: click.Context, run: str | None, last: bool, dry_run: bool, force
     revert_cmd(open_home(ctx), run or "HEAD", dry_run, force, skip)
 
 
+def _refusals(counts: dict[str, int], outcome: str | None) -> str:
+    """The writes a run had refused, when its summary does not say so already."""
+    refused = counts.get("memory.write_rejected", 0) + counts.get("skill.write_rejected", 0)
+    if not refused or (outcome and "Refused" in outcome):
+        return ""
+    return f" · {refused} write(s) refused"
+
+
 @click.command("runs")
 @home_option
 @click.option("--kind", default=None, help="Only runs of this kind (curator, revert, cli …).")
@@ -189,5 +200,6 @@ def runs(ctx: click.Context, kind: str | None, actor: str | None, since: str | N
           [[r["run"], r["kind"] or "-", r["actor"], r["started_at"][:19], r["events"],
             r["summary"].split("\n")[0]
             + (f" → {r['outcome']}" if r["outcome"] else "")
+            + _refusals(r["counts"], r["outcome"])
             + (f"  [reverted by {r['reverted_by']}]" if r["reverted_by"] else "")]
            for r in rows], right=[4])

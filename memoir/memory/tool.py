@@ -43,10 +43,10 @@ from memoir.projections.memory import (
     usage_text,
 )
 from memoir.threats import (
+    all_threats,
     first_threat_id,
     first_threat_message,
     redacted_preview,
-    scan_for_threats,
 )
 
 __all__ = [
@@ -176,7 +176,7 @@ def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
         message, reason = credential_message(kinds), "secret"
         ordered = [f"credential:{kind}" for kind in kinds]
     else:
-        ids = scan_for_threats(text)
+        ids = all_threats(text)  # every category, so the record names them all
         first = first_threat_id(text)
         ordered = [first, *[i for i in ids if i != first]] if first else ids
     event = WriteRejected(

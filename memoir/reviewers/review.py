@@ -24,7 +24,7 @@ from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.engine.transcripts import TranscriptStore
-from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
+from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, WriteRejected
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewWriteLimitReached
 from memoir.events.sessions import TurnRecorded
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
@@ -223,6 +223,11 @@ def summarize(events: Sequence[Event], mode: str = "on") -> str:
             how = "patched" if isinstance(data, SkillPatched) else "rewritten"
             lines.append(f"Skill '{data.name}' updated" if mode != "verbose" else
                          f"📝 Skill '{data.name}' {how}")
+    refused = [e.data for e in events if isinstance(e.data, WriteRejected)]
+    if refused:
+        # What was refused and why, never the text (it may be hostile, or a secret).
+        why = sorted({p for r in refused for p in r.pattern_ids} or {"a rule"})
+        lines.append(f"Refused {len(refused)} write(s): {', '.join(why)}")
     return " · ".join(dict.fromkeys(lines))
 
 

@@ -214,6 +214,16 @@ class Clause:
     leans: bool = False
 
 
+def withheld(text: str) -> list[str]:
+    """The sentences of ``text`` :func:`clauses_of` leaves out because the threat scan
+    refuses them (not those holding a credential: nothing of a secret is worth a record).
+    A review still offers each to the memory tool, whose refusal journals it as a
+    ``memory.write_rejected`` with its categories, so a refusal is seen, never silent."""
+    return [sentence.strip().strip("-*•> ").strip() for sentence in _SENTENCE.split(text)
+            if sentence.strip() and not was_redacted(sentence)
+            and not find_credentials(sentence) and all_threats(sentence)]
+
+
 def clauses_of(text: str) -> list[Clause]:
     """The clauses worth looking at.  A sentence that holds a threat or a credential is
     left out whole: keeping a clause of "Ignore all previous instructions and always
@@ -366,7 +376,9 @@ class RulesBackend:
 
     def review(self, review: Review) -> None:
         seen: list[Finding] = []
+        hostile: list[str] = []
         for _turn, text in review.user_texts():
+            hostile += [h for h in withheld(text) if h not in hostile]
             for finding in self.findings(text):
                 if finding.key is not None:
                     # A keyed fact has one value: only the last one said is written
@@ -377,6 +389,9 @@ class RulesBackend:
         if "memory" in review.request.kinds:
             for finding in seen:
                 self._save(review, finding)
+            for sentence in hostile:  # refused by the tool, and journaled as refused
+                review.call("memory", {"action": "add", "target": "memory",
+                                       "content": sentence})
         if "skills" in review.request.kinds:
             corrections_to_skills(review, [f.text for f in seen if f.target == "user"])
 
