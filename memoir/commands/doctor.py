@@ -122,6 +122,16 @@ def _home(report: _Report, path: Path) -> Any:
             report.add("files", "warn", problem)
     else:
         report.add("files", "ok", "the projected files match the journal")
+    from memoir.oversight.threat_audit import threats_now
+
+    found = threats_now(handle)
+    if found:
+        report.add("threats", "warn", f"{len(found)} saved text(s) would be refused by "
+                   "today's threat scan (masked in the prompt): "
+                   + ", ".join(t.where for t in found[:5])
+                   + (" …" if len(found) > 5 else "") + " (`memoir verify --threats`)")
+    else:
+        report.add("threats", "ok", "no saved text would be refused by today's scan")
     return handle
 
 

@@ -391,13 +391,19 @@ def adopt(ctx: click.Context, force: bool) -> None:
               help="With the key: after checking, seal the records no seal covers (only "
                    "when you trust them: written without the key, or by a writer killed "
                    "before it sealed).")
+@click.option("--threats", is_flag=True,
+              help="Also scan the saved memory, every skill file and the kept prompt of "
+                   "every session with today's threat scan, and list what it would refuse "
+                   "now (where and why, never the text); exit 1 if anything is found.")
 @click.pass_context
-def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -> None:
+def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool,
+           threats: bool) -> None:
     """Read the whole journal and check every record and the hash chain.
 
     With a key (--key-file, $MEMOIR_KEY or journal.key_file) also check the seals: every
     append is sealed, so a journal whose hashes were all computed again, a deleted or
-    cut seals file, or records added without the key are reported.
+    cut seals file, or records added without the key are reported.  With --threats,
+    also re-check what is saved with today's threat scan.
     """
     home = home_path(ctx)
     path = Path(home).expanduser() if home else default_home()
@@ -420,8 +426,15 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -
     resealed = handle.reseal() if reseal else 0
     if resealed:
         check = handle.verify_home(deep=deep)
+    found = []
+    if threats:
+        from memoir.oversight.threat_audit import threats_now
+
+        found = threats_now(handle)
     if is_json():
-        echo_json({"ok": not check.problems, "records": report.records, "bytes": report.bytes,
+        echo_json({"ok": not check.problems and not found, "records": report.records,
+                   "bytes": report.bytes,
+                   **({"threats": [t.as_json() for t in found]} if threats else {}),
                    "head_hash": report.head_hash, "pending_bytes": report.pending_bytes,
                    "types": report.types, "seals": check.seals, "unsealed": check.unsealed,
                    "resealed": resealed, "unchecked_seals": check.unchecked_seals,
@@ -430,14 +443,23 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool) -
     else:
         for problem in check.problems:
             click.echo(f"problem: {problem}", err=True)
+        for threat in found:
+            click.echo(f"threat: {threat.where}: {', '.join(threat.findings)} "
+                       f"({threat.preview!r})", err=True)
     if check.problems:
         checked = f"; {check.seals} seal(s) checked" if handle.keyed else ""
         raise UserError(f"{len(check.problems)} problem(s) found (listed above){checked}; "
                         f"the journal's own {report.records} records and hash chain are "
                         "sound", exit=Exit.DAMAGED)
+    if found:
+        raise UserError(f"{len(found)} saved text(s) would be refused by today's threat "
+                        "scan (listed above; the prompt masks them): remove them with "
+                        "`memoir memory remove` or `memoir forget --entry`")
     if is_json():
         return
     extra = []
+    if threats:
+        extra.append("no saved text would be refused by today's threat scan")
     if resealed:
         extra.append(f"sealed {resealed} record(s) no seal covered")
     if handle.keyed:
