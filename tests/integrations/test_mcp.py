@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 
 import memoir
 from memoir.memory.read import MEMORY_READ_SCHEMA
+from memoir.threats.quoting import inert
 from memoir.tools import tool_schemas
 
 SKILL = textwrap.dedent("""\
@@ -511,7 +512,8 @@ def test_a_fact_saved_in_one_connection_is_in_the_next_connections_instructions(
     with memoir.open(home, readonly=True) as mem:
         sessions = [e for e in mem.journal.read() if e.type == "session.started"]
         session = mem.session(sessions[-1].data.session_id)
-        assert session.standing_context() in told
+        # quoted as data (issue 34): inert, between memoir's own tags
+        assert f"<saved-memory>\n{inert(session.standing_context())}\n</saved-memory>" in told
 
 
 def test_prompts_and_resource_templates_are_answered(home: Path) -> None:
