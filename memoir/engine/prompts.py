@@ -75,6 +75,20 @@ class PromptCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
+    def blocks_of(self, session_id: str) -> dict[str, str | None] | None:
+        """The blocks kept for a session, whatever they were made for, if the file is
+        whole (an audit reads what a session was given; :meth:`lookup` also checks
+        they suit the current config)."""
+        try:
+            raw = json.loads(self._read(session_id))
+            body = raw["body"]
+            encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+            if raw["digest"] != self._digest(encoded):
+                return None
+            return dict(body["blocks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def clear(self) -> None:
         """Forget every kept prompt (the journal was cut: pins may have moved)."""
         for name in self.place.names():

@@ -16,7 +16,6 @@ from typing import Any
 
 from memoir.engine.port import Home
 from memoir.projections.memory import DELIMITER
-from memoir.prompt.blocks import enabled_targets
 from memoir.threats import all_threats, redacted_preview
 
 __all__ = ["Threat", "threats_now"]
@@ -65,12 +64,11 @@ def threats_now(home: Home) -> list[Threat]:
                 found.append(Threat("skill", f"skill:{name}/{file}", tuple(ids),
                                     redacted_preview(text)))
     cache = home.kept_prompts()
-    enabled = enabled_targets(home.config)
     for session_id in sorted(state.sessions):
-        kept = cache.lookup(session_id, enabled)
+        kept = cache.blocks_of(session_id)
         if kept is None:
             continue
-        for block, rendered in sorted(kept[2].items()):
+        for block, rendered in sorted(kept.items()):
             for part in _entries_of(rendered or ""):
                 ids = all_threats(part)
                 if ids:
