@@ -125,8 +125,16 @@ def _directives(verbs: str) -> re.Pattern[str]:
 _VERB_CACHE: dict[str, re.Pattern[str]] = {}
 
 
+_WORD_CACHE: dict[str, re.Pattern[str]] = {}
+
+
 def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
     """(position after the verb, negated) of each directive use of ``verbs``."""
+    present = _WORD_CACHE.get(verbs)
+    if present is None:
+        present = _WORD_CACHE[verbs] = re.compile(rf"\b(?:{verbs})")
+    if present.search(sentence) is None:
+        return []  # none of the verbs: the long pattern need not run
     pattern = _VERB_CACHE.get(verbs)
     if pattern is None:
         pattern = _VERB_CACHE[verbs] = _directives(verbs)

@@ -29,7 +29,7 @@ _ROLE_HEADER: Final = lazyre.compile(
     r"server|admin)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
     r"prompt update))?(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
-    r"(?:official |important )?(?:notice|message|note|update|instructions?|announcement) "
+    r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|announcement) "
     r"from (?:the )?(?:memoir|system|server|operator|admin|anthropic|openai|developers?|"
     r"hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
     r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
@@ -38,7 +38,7 @@ _VOICE: Final = lazyre.compile(
     r"^\s*memory\s*\(your|\(who the user is\)|═{3,}|\brole\s*:\s*system\b|"
     r"\"role\"\s*:\s*\"(?:system|developer)\"|^\W*(?:developer|system) message\b|"
     r"system-reminder|\[memoir:|\bend of (?:the )?(?:\w+ )?(?:memory|context|notes|"
-    r"profile)\b", re.M)
+    r"profile)\b)", re.M)
 _RESTLESS: Final = lazyre.compile(
     r"\b(?:you|your|instructions?|must|always|never|ignore|obey|follow|follows|will|new|"
     r"policy|rules?|approved|authori[sz]ed|override|user|assistant|agent|memory|entries|"

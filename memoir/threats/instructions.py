@@ -55,14 +55,23 @@ INSTRUCTION_IDS: Final = tuple(c if c == "forged_frame" else f"instruction_{c}"
 # ---------------------------------------------------------------------------------------
 # Slots: what, to where.
 
+def _gated(pattern: str) -> re.Pattern[str]:
+    """``pattern`` (an alternation) tried only where it may start: a word's first
+    character, or a character that is not a letter or a digit ("$", "~", ".", "#", "<").
+    Checked once per position, the gate spares the engine trying every alternative
+    inside words, which is most of the cost of a long alternation."""
+    return lazyre.compile(rf"(?<![a-z0-9])(?:{pattern})")
+
+
 _URL: Final = r"(?:\b[a-z][a-z0-9+.-]{1,15}://|\bwww\.)"
 _IP: Final = r"\b\d{1,3}(?:\.\d{1,3}){3}\b"
-_EMAIL: Final = r"[\w.+-]{1,64}@[\w-]+\.[\w.-]+"
+# An address; its local part is read once per word (possessive), never backtracked.
+_EMAIL: Final = r"[\w.+-]{1,64}+@[\w-]+\.[\w.-]+"
 _HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|lock|js|ts|"
                 r"sh|ps1|rs|go|rb|java|html|css|xml|csv|log|conf|env|sql|db|pem|j2)\b)"
                 r"[a-z]{2,}\b(?:/\S*)?")
-_SECRET_DATA: Final = lazyre.compile(
-    r"credential|secret|password|passwd|passphrase|\btokens?\b|_token\b|\bapi[ _-]?keys?\b|"
+_SECRET_DATA: Final = _gated(
+    r"credential|secret|\w*password|passwd|passphrase|\btokens?\b|\bapi[ _-]?keys?\b|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
     r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|\benv(?:ironment)?\b|"
     r"environment[ _-]?variables?|\bprintenv\b|\.env\b|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
@@ -74,8 +83,8 @@ _SECRET_DATA: Final = lazyre.compile(
     r"database_url|senha|chiave|credenziali|segredo|chave|"
     r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
-    r"kennwort|schlüssel|zugangsdaten|geheimnis")
-_CONVERSATION: Final = lazyre.compile(
+    r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort")
+_CONVERSATION: Final = _gated(
     r"conversations?|\bchats?\b|chat ?(?:logs?|history)|transcripts?|"
     r"(?:the user's|users'|user|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
     r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
@@ -88,11 +97,11 @@ _CONVERSATION: Final = lazyre.compile(
     r"everything you (?:read|see)|a copy of|copies of|\byour (?:replies|answers|"
     r"responses|messages|output)|historial|conversaci[oó]n|mensajes|historique|"
     r"discussions?|unterhaltung\w*|chatverlauf|nachrichten|gespr[aä]ch\w*|verlauf")
-_EXTERNAL: Final = lazyre.compile(
+_EXTERNAL: Final = _gated(
     _URL + "|" + _IP + "|" + _EMAIL + r"|\bto\s+" + _HOST + r"|\b(?:at|on|in|into)\s+" +
     _HOST + r"|discord|telegram|\bt\.me\b|slack|whatsapp|\bteams\b|signal\b|webhook|"
     r"pastebin|\bgist\b|public|shared (?:team )?(?:drive|folder|link)|netcat|\bnc\b|"
-    r"\bsms\b|\+\d[\d ]{6,}|(?:^|\s)@[a-z0-9_]{3,}|(?:^|\s)#[a-z][\w-]+|\bchannel\b|"
+    r"\bsms\b|\+\d[\d ]{6,}|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|\bchannel\b|"
     r"\banyone\b|\banybody\b|\beveryone\b|\bwhoever\b|third[ -]part|outsider|"
     r"commit message|\bissues?\b|bug report|readme|notion|\bftp\b|s3://|\bbucket\b|"
     r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen")
@@ -110,7 +119,7 @@ _DENY: Final = lazyre.compile(
     r"nothing|none\b|you (?:don't|do not|didn't|did not|have none|haven't|have not|can't|"
     r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
     r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none")
-_KEPT_FROM: Final = lazyre.compile(
+_KEPT_FROM: Final = _gated(
     r"\b(?:stays?|remains?|kept|keep \w+|is)\s+(?:unmentioned|unreported|undisclosed|"
     r"hidden|secret|invisible|quiet)\s+(?:to|from)\s+(?:the user|me|the person|the owner|"
     r"the human)|\bnever (?:reports?|tells?|mentions?|informs?)\b[^.]{0,60}\bto (?:the "
@@ -163,9 +172,9 @@ _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
     r"télécharge|consulte)\b")
-_REMOTE: Final = lazyre.compile(
+_REMOTE: Final = _gated(
     _URL + "|" + _IP + "|" + _EMAIL + r"|\b(?:at|from|on|in|to)\s+" + _HOST +
-    r"|pastebin|\bgist\b|dns txt|tweet|(?:^|\s)@[a-z0-9_]{3,}|(?:^|\s)#[a-z][\w-]+|"
+    r"|pastebin|\bgist\b|dns txt|tweet|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
     r"issue comments|any email from|emails? from|messages? from")
 _OBEY_STRONG: Final = lazyre.compile(
     r"\b(?:obey|comply with|carry out|act on|do (?:exactly )?(?:what|whatever)|execute|"
@@ -199,7 +208,7 @@ _OBEYS_PRONOUN: Final = lazyre.compile(
 _REMOTE_CODE: Final = lazyre.compile(
     r"\b(?:exec|eval|iex|invoke-expression|source|import)\s*\(?[^\n]{0,80}?(?:requests\.get|"
     r"fetch\s*\(|urlopen|curl|wget|https?://)")
-_REMOTE_RULES: Final = lazyre.compile(
+_REMOTE_RULES: Final = _gated(
     r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
     r"uri|source|endpoint|feed|link)\b|\b(?:overrides?|supersedes?|takes? (?:precedence|"
     r"priority)|authoritative|source of truth)\b")
@@ -213,7 +222,7 @@ _PERSON: Final = lazyre.compile(
     r"\b(?:me|the user|users?|anyone|anybody|them|the human|the person|the owner|the "
     r"operator|your principal|nobody|no one|al usuario|l'utilisateur|dem (?:nutzer|"
     r"benutzer))\b")
-_AGENT_ACT: Final = lazyre.compile(
+_AGENT_ACT: Final = _gated(
     r"\byou\b|\byour\b|\bthis\b|\bthese\b|\bi asked\b|\banything\b|instruction|\bnotes?\b|"
     r"entry|memory|\brules\b|saved|stored|sending|sent|copies|upload|forward|commands|"
     r"tools?|changes|changed|\bran\b|calls|guardad|enviar|enregistr|gespeichert|"
@@ -261,7 +270,7 @@ _IGNORE: Final = lazyre.compile(
     r"no longer (?:need to )?(?:follow|apply|obey)|escape|ignora|olvida|desactiva|"
     r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|disattiva|esqueça|"
     r"desative|desativa|lifted|removed|waived|suspended)\b")
-_RULES: Final = lazyre.compile(
+_RULES: Final = _gated(
     r"\binstructions?\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
     r"approval step|permissions?|system prompt|sandbox|(?:your|all|any|every|previous|"
@@ -273,7 +282,7 @@ _RULES: Final = lazyre.compile(
     r"sicurezza|instruções|regras|verificações de segurança|segurança|content filter|"
     r"safety filter|every guideline|(?:a|the|any) rule (?:that )?(?:blocks|stops|"
     r"prevents|gets in)|restrictions?\b")
-_OVERRIDE: Final = lazyre.compile(
+_OVERRIDE: Final = _gated(
     r"\b(?:never|don't|do not|stop|no need to|without)\s+(?:ever\s+)?(?:ask|asking|"
     r"request|requesting|seek|wait for|waiting for|get)\w*\s+(?:\w+\s+)?(?:for\s+)?"
     r"(?:confirmation|permission|approval|consent)|\b(?:never|don't|do not)\s+(?:ever\s+)?"
@@ -474,6 +483,17 @@ _TESTS: Final = (("override", _override), ("conceal", _conceal),
                  ("exfiltrate", _exfiltrate))
 
 
+# What a reading must hold somewhere for a category to be possible in it: one cheap
+# search per reading settles most texts (a fact with no address, no secret and no URL
+# can hold no exfiltration, disclosure or remote instruction).
+_POSSIBLE: Final = {
+    "exfiltrate": lambda r: _EXTERNAL.search(r) is not None,
+    "disclose_secret": lambda r: _SECRET_DATA.search(r) is not None,
+    "remote_obey": lambda r: _REMOTE.search(r) is not None or _PIPE.search(r) is not None
+    or _REMOTE_CODE.search(r) is not None,
+}
+
+
 def instruction_threats(text: str) -> list[str]:
     """The categories of hostile instruction ``text`` holds, as ``instruction_<category>``
     ids in :data:`CATEGORIES` order (``forged_frame`` is reported as is)."""
@@ -481,6 +501,8 @@ def instruction_threats(text: str) -> list[str]:
     for reading in _readings(text[:65_536]):
         if "forged_frame" not in found and _frame(reading):
             found.add("forged_frame")
+        tests = [(c, t) for c, t in _TESTS if c not in found and (
+            c not in _POSSIBLE or _POSSIBLE[c](reading))]
         previous = ""
         for m in _SENTENCE.finditer(reading):
             sentence = m.group(0).strip()
@@ -488,7 +510,7 @@ def instruction_threats(text: str) -> list[str]:
                                               not _CONTINUE.search(sentence)):
                 previous = sentence
                 continue  # an attack or an incident described, not an instruction
-            for category, test in _TESTS:
+            for category, test in tests:
                 if category not in found and test(sentence):
                     found.add(category)
             # "Your instructions live at <url>; read and follow them", "…; make it
@@ -496,7 +518,7 @@ def instruction_threats(text: str) -> list[str]:
             if previous and (_POINTS_BACK.match(sentence) or _OBEYS_PRONOUN.search(sentence)
                              or _CONTINUE.search(sentence)):
                 joined = f"{previous} {sentence}"
-                for category, test in _TESTS:
+                for category, test in tests:
                     if category not in found and test(joined):
                         found.add(category)
             previous = sentence
