@@ -29,8 +29,8 @@ _ROLE_HEADER: Final = lazyre.compile(
     r"server|admin)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
     r"prompt update))?(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
-    r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|announcement) "
-    r"from (?:the )?(?:memoir|system|server|operator|admin|anthropic|openai|developers?|"
+    r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|"
+    r"announcement) from (?:the )?(?:memoir|system|server|operator|admin|anthropic|openai|developers?|"
     r"hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
     r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
     r"begins|ends)|\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
