@@ -30,8 +30,8 @@ _ROLE_HEADER: Final = lazyre.compile(
     r"prompt update))?(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
     r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|"
-    r"announcement) from (?:the )?(?:memoir|system|server|operator|admin|anthropic|openai|developers?|"
-    r"hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
+    r"announcement) from (?:the )?(?:memoir|system|server|operator|admin|anthropic|"
+    r"openai|developers?|hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
     r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
     r"begins|ends)|\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
     r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*user profile\s*[(\[:]|"
