@@ -42,12 +42,17 @@ from memoir.oversight.audit import diff_states
 NAME = "web_ui"
 
 
+def _token(url: str) -> str:
+    """The token of the URL ``memoir ui`` printed (in its fragment: ``/#token=…``)."""
+    return urlsplit(url).fragment.removeprefix("token=")
+
+
 class _Client:
     """A keep-alive connection with the server's token; returns (body, server ms, ms)."""
 
     def __init__(self, url: str) -> None:
         parts = urlsplit(url)
-        self.token = parts.query.removeprefix("token=")
+        self.token = _token(url)
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
 
     def get(self, path: str) -> tuple[Any, float, float]:
@@ -94,7 +99,7 @@ def _live_latency(url: str, home: Path) -> float:
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
     conn.request("GET", "/api/stream", headers={
-        "Authorization": f"Bearer {parts.query.removeprefix('token=')}"})
+        "Authorization": f"Bearer {_token(url)}"})
     stream = conn.getresponse()
     while not stream.fp.readline().startswith(b"event: ready"):
         pass

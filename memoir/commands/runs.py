@@ -23,6 +23,7 @@ from memoir.commands.base import (
     table,
     write_json,
 )
+from memoir.events.memory import WriteRejected
 from memoir.events.types import Payload
 from memoir.lookup import did_you_mean
 from memoir.oversight.revert import OnConflict, RevertPlan, revert_run
@@ -34,9 +35,8 @@ def describe(p: Payload) -> str:
     data = p
     name = getattr(data, "name", None) or getattr(data, "entry_id", None) or ""
     detail = ""
-    if getattr(data, "pattern_ids", None):  # a refused write: why, never its text
-        return f"{p.TYPE:22s} {getattr(data, 'target', '')}  refused: " + \
-            ", ".join(data.pattern_ids)  # type: ignore[attr-defined]
+    if isinstance(data, WriteRejected):  # a refused write: why, never its text
+        return f"{p.TYPE:22s} {data.target}  refused: {', '.join(data.pattern_ids)}"
     for key in ("absorbed_into", "to_state", "file", "reason"):
         value = getattr(data, key, None)
         if value:

@@ -17,6 +17,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memoir.engine.private import Folder
 from memoir.logs import get_logger
@@ -49,45 +50,45 @@ class PromptCache:
     def _digest(self, body: bytes) -> str:
         return hashlib.blake2b(body, digest_size=16, key=self.key or b"").hexdigest()
 
-    def get(self, session_id: str, seq: int, record_hash: str,
-            enabled: Sequence[str]) -> dict[str, str | None] | None:
+    def _body(self, session_id: str) -> dict[str, Any] | None:
+        """The kept body of a session, if its file is whole (its digest matches)."""
         try:
             raw = json.loads(self._read(session_id))
-            body = json.dumps(raw["body"], sort_keys=True, ensure_ascii=False).encode()
-            fine = (raw["digest"] == self._digest(body) and raw["body"]["seq"] == seq
-                    and raw["body"]["hash"] == record_hash
-                    and raw["body"]["enabled"] == list(enabled))
+            body = raw["body"]
+            encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+            if raw["digest"] != self._digest(encoded) or not isinstance(body, dict):
+                return None
+            dict(body["blocks"])  # a body without blocks is not whole either
+            return body
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        return dict(raw["body"]["blocks"]) if fine else None
+
+    def get(self, session_id: str, seq: int, record_hash: str,
+            enabled: Sequence[str]) -> dict[str, str | None] | None:
+        body = self._body(session_id)
+        if body is None or body.get("seq") != seq or body.get("hash") != record_hash \
+                or body.get("enabled") != list(enabled):
+            return None
+        return dict(body["blocks"])
 
     def lookup(self, session_id: str, enabled: Sequence[str]
                ) -> tuple[int, str, dict[str, str | None]] | None:
         """(pinned seq, actor, blocks) kept for a session, if the file is whole (its
         digest matches) and was made for the same enabled blocks."""
+        body = self._body(session_id)
+        if body is None or body.get("enabled") != list(enabled):
+            return None
         try:
-            raw = json.loads(self._read(session_id))
-            body = raw["body"]
-            encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
-            if raw["digest"] != self._digest(encoded) or body["enabled"] != list(enabled):
-                return None
             return int(body["seq"]), str(body.get("actor") or "agent"), dict(body["blocks"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (KeyError, TypeError, ValueError):
             return None
 
     def blocks_of(self, session_id: str) -> dict[str, str | None] | None:
         """The blocks kept for a session, whatever they were made for, if the file is
         whole (an audit reads what a session was given; :meth:`lookup` also checks
         they suit the current config)."""
-        try:
-            raw = json.loads(self._read(session_id))
-            body = raw["body"]
-            encoded = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
-            if raw["digest"] != self._digest(encoded):
-                return None
-            return dict(body["blocks"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        body = self._body(session_id)
+        return None if body is None else dict(body["blocks"])
 
     def clear(self) -> None:
         """Forget every kept prompt (the journal was cut: pins may have moved)."""

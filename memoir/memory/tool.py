@@ -44,7 +44,6 @@ from memoir.projections.memory import (
 )
 from memoir.threats import (
     all_threats,
-    first_threat_id,
     first_threat_message,
     redacted_preview,
 )
@@ -176,9 +175,9 @@ def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
         message, reason = credential_message(kinds), "secret"
         ordered = [f"credential:{kind}" for kind in kinds]
     else:
-        ids = all_threats(text)  # every category, so the record names them all
-        first = first_threat_id(text)
-        ordered = [first, *[i for i in ids if i != first]] if first else ids
+        # Every finding, so the record names every category; the first is the one the
+        # refusal message names (Hermes's first, else memoir's).
+        ordered = all_threats(text)
     event = WriteRejected(
         target=target,
         action=action,

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from memoir.engine.port import Home
-from memoir.projections.memory import DELIMITER
+from memoir.projections.memory import DELIMITER, RULE
 from memoir.threats import all_threats, redacted_preview
 
 __all__ = ["Threat", "threats_now"]
@@ -40,7 +40,7 @@ def _entries_of(block: str) -> list[str]:
     """A rendered block's entries, without memoir's own header (the separator lines and
     the title between them, which are memoir's frame, not saved text) and masks."""
     lines = block.split("\n")
-    if len(lines) >= 3 and lines[0].startswith("═") and lines[2].startswith("═"):
+    if len(lines) >= 3 and lines[0] == RULE and lines[2] == RULE:
         lines = lines[3:]
     # A "[BLOCKED: …]" part is memoir's own mask of an entry, already withheld.
     return [part for part in "\n".join(lines).split(DELIMITER)

@@ -25,6 +25,7 @@ the review's ``memory`` tool.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -220,8 +221,18 @@ def withheld(text: str) -> list[str]:
     A review still offers each to the memory tool, whose refusal journals it as a
     ``memory.write_rejected`` with its categories, so a refusal is seen, never silent."""
     return [sentence.strip().strip("-*•> ").strip() for sentence in _SENTENCE.split(text)
-            if sentence.strip() and not was_redacted(sentence)
-            and not find_credentials(sentence) and all_threats(sentence)]
+            if sentence.strip() and _left_out(sentence) == "threat"]
+
+
+# A review asks of each sentence twice (its clauses, then what it withholds), and the
+# scans are the costly part: each sentence is scanned once.
+@functools.lru_cache(maxsize=1024)
+def _left_out(sentence: str) -> str | None:
+    """Why a sentence is left out whole: ``secret`` (it holds a credential, or one
+    redacted), ``threat`` (the threat scan refuses it), or None."""
+    if was_redacted(sentence) or find_credentials(sentence):
+        return "secret"
+    return "threat" if all_threats(sentence) else None
 
 
 def clauses_of(text: str) -> list[Clause]:
@@ -232,7 +243,7 @@ def clauses_of(text: str) -> list[Clause]:
     for sentence in _SENTENCE.split(text):
         # A redacted credential (record_turn redacts them) marks a sentence about a
         # secret: nothing of it is worth keeping either.
-        if was_redacted(sentence) or find_credentials(sentence) or all_threats(sentence):
+        if _left_out(sentence):
             continue
         whole = sentence.strip().strip("-*•> ").strip()
         start, joint = 0, ""

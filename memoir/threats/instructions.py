@@ -105,12 +105,6 @@ _EXTERNAL: Final = _gated(
     r"\banyone\b|\banybody\b|\beveryone\b|\bwhoever\b|third[ -]part|outsider|"
     r"commit message|\bissues?\b|bug report|readme|notion|\bftp\b|s3://|\bbucket\b|"
     r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen")
-_ANSWER: Final = lazyre.compile(
-    r"\banswers?\b|\brepl(?:y|ies)\b|\brespons(?:e|es)\b|\bmessages?\b|\boutput\b|"
-    r"\bfooter\b|\bfootnote\b|\bchat\b|status page|\bdocs\b|\bsummary\b|bug report|"
-    r"\banyone\b|\banybody\b|\bwhoever\b|\beveryone\b|\bpeople\b|\bshow\b|"
-    r"respuesta|réponse|antwort|quien|qui le demande|toute personne|allen")
-
 
 _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b")
