@@ -171,11 +171,19 @@ def render_block(target: str, texts: Sequence[str], limit: int) -> str | None:
 
     Hermes renders the snapshot from the file as it reads it back (:func:`reread`), and
     entries matching a threat pattern are replaced by a ``[BLOCKED: …]`` line in the
-    prompt only; usage is counted on those sanitized entries.
+    prompt only; usage is counted on those sanitized entries.  An entry that could pass
+    for part of the block's frame is shown defused (:func:`~memoir.threats.quoting.
+    quoted_entry`); every other entry is shown byte for byte.
     """
     from memoir.threats import sanitize_for_prompt  # the scanner loads on first use
+    from memoir.threats.quoting import quoted_entry
 
-    entries = sanitize_for_prompt(reread(texts), FILE_NAMES[target])
+    saved = reread(texts)
+    # A saved entry is data: shown as is, or defused where it reads as part of the
+    # block's layout or another frame (a mask is memoir's own line, kept).
+    entries = [quoted_entry(s) if shown == s else shown
+               for s, shown in zip(saved, sanitize_for_prompt(saved, FILE_NAMES[target]),
+                                   strict=True)]
     if not entries:
         return None
     header = f"{HEADERS[target]} [{usage_text(entries, limit)}]"

@@ -20,7 +20,7 @@ import unicodedata
 
 from memoir import lazyre
 
-__all__ = ["frames_in", "inert"]
+__all__ = ["frames_in", "inert", "quoted_entry"]
 
 #: Characters a reader may take for an angle bracket, and what :func:`inert` makes them.
 #: (Unicode's confusables of ``<``, ``>``, ``[`` and ``]``, with the brackets that look
@@ -59,3 +59,52 @@ def frames_in(text: str) -> list[str]:
     T E M`` reads as ``system``)."""
     folded = "".join(_visible(text).translate(_TO_BRACKETS).casefold().split())
     return [m.group(0) for m in _FRAME.finditer(folded)]
+
+
+# -- saved entries in the MEMORY and USER blocks -------------------------------------------
+#
+# A block is Hermes's layout: a rule, a header, a rule, the entries joined by a line
+# holding "§" (spec §1.8), and after it the next block or memoir's "## Skills" section.
+# Plain entries are shown byte for byte (Hermes parity); an entry that could imitate
+# part of that layout, or a tag or bracketed note, is shown defused: brackets made
+# parentheses (:func:`inert`) and each line that reads as a rule, a header, a delimiter,
+# a heading or a role line quoted with "> ".  A type parameter (``List<String>``) or a
+# checklist (``[x] done``) is not a frame and stays as it is.
+
+#: A tag or note a model could take for a frame, read leniently (see :func:`_lenient`):
+#: any closing tag, a chat-template token, and opening tags and bracketed notes named
+#: after a role, an instruction or one of memoir's fences.
+_ROLE = r"system|assistant|user|developer|tool|human|model|inst|sys|memoir|admin|server"
+_FENCE = (rf"{_ROLE}|instruction|memory|saved|available|prompt|context|operator|policy|"
+          r"note|im_")
+_TAG_FRAME = lazyre.compile(rf"</|<\||<(?:{_FENCE})|\[/?(?:{_ROLE})")
+_RULE_CHARS = frozenset("=-_*~#—–━─═│┃║+")
+#: A line's start that reads as one of memoir's headers, a heading or a role line.
+_LINE_FRAME = lazyre.compile(rf"(?:memory|userprofile)\(|#+\s|(?:{_ROLE}|instructions?)\W*:")
+
+
+def _lenient(text: str) -> str:
+    """``text`` as a model might read it: NFKC, no invisible characters, confusable
+    brackets and slashes folded, case folded."""
+    return _visible(text).translate(_TO_BRACKETS).casefold()
+
+
+def _frame_line(line: str) -> bool:
+    read = _lenient(line).strip()
+    squeezed = "".join(read.split())
+    if not squeezed:
+        return False
+    if squeezed == "§" or (len(squeezed) >= 3 and set(squeezed) <= _RULE_CHARS):
+        return True
+    return bool(_LINE_FRAME.match(read)) or bool(_LINE_FRAME.match(squeezed))
+
+
+def quoted_entry(text: str) -> str:
+    """A saved entry as a prompt block shows it (see above): ``text`` itself unless it
+    holds something that reads as a frame."""
+    if _TAG_FRAME.search("".join(_lenient(text).split())):
+        text = inert(text)
+    lines = text.split("\n")
+    if not any(_frame_line(line) for line in lines):
+        return text
+    return "\n".join("> " + line if _frame_line(line) else line for line in lines)
