@@ -83,17 +83,23 @@ _PREAMBLE: Final = (
     r"answer|any task)|after (?:each|every) \w+|por favor|s'il te plaît|s'il vous "
     r"plaît|bitte|auch|immer|siempre|toujours|también|aussi|d'abord|jeden \w+)"
     r"[\s,:;!-]+)*+")
-_NEG: Final = (r"(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|cannot|"
+_NEG: Final = (r"(?:never|don't|do not|dont|doesn't|does not|won't ever|must not|mustn't|"
+               r"should not|shouldn't|cannot|"
                r"can't|won't|will not|avoid|no longer|stop|refrain from|nunca|jamás|no|"
                r"ne|n'|jamais|nie|niemals|nicht|kein)")
-_CLAUSE_START: Final = (r"(?:^|[,:;(\"'>*•-]\s*|//\s*|#\s*|\d[.)]\s*|->\s*|"
+_CLAUSE_START: Final = (r"(?:^|[,:;(\"'>*•]\s*|(?<![\w-])-\s*|//\s*|#\s*|\d[.)]\s*|->\s*|"
                         r"\b(?:and|then|but|or|so|and then)\s+)")
-_AGENT: Final = (r"(?:you|the (?:assistant|agent|ai|model|bot)|assistant|agent|claude|hermes|"
-                 r"tu|vous|du|sie)")
+#: Assistants people name in notes to them ("GPT should…", "Claude uploads…").
+_NAMED: Final = (r"claude|hermes|gpt(?:-?\d\w*)?|chatgpt|copilot|gemini|codex|llama|mistral|"
+                 r"grok|cursor|the llm|the copilot|the helper")
+_AGENT: Final = (rf"(?:you|the (?:assistant|agent|ai|model|bot)|assistant|agent|{_NAMED}|"
+                 r"tu|vous|du|sie|jij|u)")
 # The agent as the subject, a few words before the verb ("the agent is expected to",
 # "you used to", "a helpful assistant would", "our bot always").
-_AGENT_SUBJECT: Final = (r"(?:\byou|\b(?:the|our|this|a|an) (?:\w+ )?(?:assistant|agent|ai|"
-                         r"model|bot|butler|helpdesk))\s+(?:(?:who|that|is|are|was|were|"
+_AGENT_SUBJECT: Final = (rf"(?:\byou(?:'ll|'re|'d)?|\b(?:{_NAMED})|\b(?:the|our|this|a|an) "
+                         r"(?:\w+ )?(?:assistant|agent|ai|model|bot|butler|helpdesk))\s+"
+                         r"(?:(?:who|that|is|are|was|were|be|quietly|silently|simply|"
+                         r"secretly|dutifully|routinely|usually|"
                          r"expected|supposed|used|going|to|should|must|will|would|always|"
                          r"also|then|just|can|could|may|might|has|have|had|been|automatically"
                          r"|really|now|maybe|perhaps|please|kindly|start|begin|keep)\s+){0,4}")
@@ -159,10 +165,13 @@ _FOREIGN_DIRECTIVE: Final = lazyre.compile(
     r"condividi|inoltra|trasmetti|pubblica|mostra|rivela|stampa|includi|scarica|segui|"
     r"seguile|esegui|obbedisci|ignora|dimentica|disattiva|nascondi|envie|envia|encaminhe|"
     r"encaminha|mande|compartilhe|carregue|publique|mostre|revele|inclua|imprima|baixe|"
-    r"siga|execute|obedeça|cumpra|ignore|esqueça|desative|desativa|esconda|oculte|diga)\b"
+    r"siga|execute|obedeça|cumpra|ignore|esqueça|desative|desativa|esconda|oculte|diga|"
+    r"stuur|verstuur|upload|deel|publiceer|mail|toon|laat|geef|verklap|noem|vertel|"
+    r"verberg|verzwijg|negeer|vergeet|schakel|haal|volg|voer|gehoorzaam|kopieer|zet)\b"
     r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
     r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht|per favore|"
-    r"devi|sempre|ricorda di|por favor|você deve|sempre|lembre-se de)\b")
+    r"devi|sempre|ricorda di|por favor|você deve|sempre|lembre-se de|je moet|u moet|"
+    r"altijd|graag|vergeet niet)\b")
 
 
 def _foreign_negated(sentence: str, verb: re.Match[str]) -> bool:
@@ -176,4 +185,4 @@ def _foreign_said(sentence: str) -> bool:
 
 
 _FOREIGN_NEG: Final = lazyre.compile(
-    r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não)\b")
+    r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não|niet|nooit|geen)\b")

@@ -14,11 +14,13 @@ _FRAME_TAG: Final = lazyre.compile(
     r"<\s*/?\s*\|?\s*(?:system|system[_-]?(?:prompt|reminder|note|message)|assistant|"
     r"developer|instructions?|memory[_-]?context|memory|user[_-]?profile|tool[_-]?"
     r"(?:result|output|call)|function[_-]?(?:result|call)|im_start|im_end|start_of_turn|"
-    r"end_of_turn|sys|operator|admin|policy|prompt|context)\s*\|?\s*>?"
+    r"end_of_turn|sys|operator|admin|policy|prompt|context|systeem|sistema|système|"
+    r"(?:system|developer|assistant|operator|admin)[_-]\w+)\s*\|?\s*>?"
     r"(?![\w-])|<<\s*/?sys\s*>>|\[/?inst\]")
 _FRAME_NOTE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:system|assistant|developer|operator|admin|memoir|sys\b|note from|"
-    r"message from|nota del sistema|note syst[eè]me|systemhinweis|instruction)|"
+    r"message from|nota del sistema|note syst[eè]me|systemhinweis|instruction|systeem\w*|"
+    r"sistema\b|système\b)|[{(]\s*[\"']?(?:system|developer|assistant|operator)[\"']?\s*:|"
     r"[\[(]\s*(?:nota|note|hinweis|aviso|mensaje|messaggio|mensagem|message)\s+(?:del?|di|do|"
     r"da|du)?\s*(?:sistema|système|systeme|system)|\(\s*(?:system|assistant|developer|"
     r"operator|admin)\s+(?:note|message|notice|instructions?)\s*:|<\|[a-z0-9_]{2,40}\|>|"
