@@ -28,10 +28,10 @@ from typing import Any
 import memoir
 from bench._corpus import _Writer
 from bench._measure import Context, Figure, Target, median, scratch_dir
+from memoir import semantic
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.sessions import MessageRef, SessionStarted, TurnRecorded
 from memoir.events.types import Payload
-from memoir.recall import semantic
 from memoir.reviewers.meaning import SemanticBackend
 from memoir.reviewers.review import Backend, Review, ReviewRequest
 from memoir.reviewers.rules import RulesBackend, extract

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._measure import REPO_ROOT, Context, Figure, Target
-from memoir.recall import semantic
+from memoir import semantic
 from memoir.reviewers.meaning import THRESHOLDS, Classifier, train
 from memoir.reviewers.rules import Finding, extract
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import memoir
 from bench._measure import Context, Figure, Target, median, scratch_dir
-from memoir.recall import semantic
+from memoir import semantic
 from memoir.recall.index import SearchIndex
 
 NAME = "semantic"

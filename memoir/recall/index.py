@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memoir import lazyre
+from memoir import lazyre, semantic
 from memoir.clock import parse_ts
 from memoir.engine import safefs
 from memoir.engine.port import Home
@@ -52,9 +52,8 @@ from memoir.events.sessions import (
 from memoir.events.types import Event
 from memoir.logs import get_logger
 from memoir.messages import message_text
-from memoir.recall import semantic
-from memoir.recall.semantic import recall_mode
 from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
+from memoir.semantic import recall_mode
 
 __all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_if_open", "index_of",
            "recency_weight"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memoir import lazyre
-from memoir.recall.semantic import Encoder
+from memoir.semantic import Encoder
 
 __all__ = ["MeaningScorer", "SkillScorer", "tokens"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from memoir.recall.semantic import Encoder
+from memoir.semantic import Encoder
 
 __all__ = ["VECTOR_SCHEMA", "VectorIndex", "forget_vector"]
 

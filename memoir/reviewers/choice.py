@@ -4,8 +4,8 @@ reviewers."""
 
 from __future__ import annotations
 
+from memoir import semantic
 from memoir.config import Config
-from memoir.recall import semantic
 
 __all__ = ["backend_in_effect"]
 

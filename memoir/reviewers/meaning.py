@@ -30,9 +30,9 @@ from typing import Any
 from memoir import lazyre
 from memoir.errors import ConfigError
 from memoir.logs import get_logger
-from memoir.recall.semantic import MODEL_NAME, Encoder, shared_encoder
 from memoir.reviewers import rules
 from memoir.reviewers.rules import Clause, Finding, RulesBackend, _entry, _same, clauses_of, extract
+from memoir.semantic import MODEL_NAME, Encoder, shared_encoder
 
 __all__ = ["CLASSES", "CUES", "MODEL_FILE", "THRESHOLDS", "Classifier", "SemanticBackend",
            "clauses", "features", "train"]

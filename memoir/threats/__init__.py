@@ -52,18 +52,27 @@ from memoir.threats._hermes import (
 )
 from memoir.threats._matchers import SCOPES, Scope
 from memoir.threats.instructions import INSTRUCTION_IDS, instruction_threats
+from memoir.threats.second_opinion import second_opinion as _second_opinion
 
 #: memoir's own finding ids: its patterns, then the instruction detector's categories
 #: (:mod:`memoir.threats.instructions`).
 OWN_PATTERN_IDS: tuple[str, ...] = (*_OWN_PATTERN_IDS, *INSTRUCTION_IDS)
 
 
-def scan_beyond_hermes(text: str) -> list[str]:
+def scan_beyond_hermes(text: str, *, second_opinion: bool = False) -> list[str]:
     """What memoir finds in ``text`` that Hermes's scan does not: Hermes's patterns after
     a harder normalisation, memoir's own patterns, then the categories of hostile
-    instruction the structural detector reads (ids in :data:`OWN_PATTERN_IDS`)."""
+    instruction the structural detector reads (ids in :data:`OWN_PATTERN_IDS`).
+
+    ``second_opinion``: where the detector finds no instruction, ask the semantic extra
+    too (:mod:`memoir.threats.second_opinion`).  The doors of a write ask it; the prompt
+    mask does not, so a prompt's bytes never depend on what is installed.
+    """
     found = _beyond.scan_beyond_hermes(text)
-    return found + [i for i in instruction_threats(text) if i not in found]
+    read = instruction_threats(text)
+    if second_opinion and not read:
+        read = _second_opinion(text)
+    return found + [i for i in read if i not in found]
 
 __all__ = [
     "INVISIBLE_CHARS",
@@ -95,20 +104,21 @@ def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
     return _scan(text, scope, first_only=False)
 
 
-def first_threat_id(text: str) -> str | None:
+def first_threat_id(text: str, *, second_opinion: bool = True) -> str | None:
     """The finding a write of ``text`` is refused for (strict scope), or None if clean:
     Hermes's first finding, else memoir's first (:func:`scan_beyond_hermes`)."""
     found = _scan(text, "strict", first_only=True)
     if found:
         return found[0]
-    beyond = scan_beyond_hermes(text)
+    beyond = scan_beyond_hermes(text, second_opinion=second_opinion)
     return beyond[0] if beyond else None
 
 
-def all_threats(text: str) -> list[str]:
+def all_threats(text: str, *, second_opinion: bool = True) -> list[str]:
     """Every finding memoir refuses a write for: Hermes's scan, then what memoir finds
-    beyond it."""
-    return scan_for_threats(text, "strict") + scan_beyond_hermes(text)
+    beyond it (with the semantic second opinion unless ``second_opinion`` is False)."""
+    return scan_for_threats(text, "strict") + scan_beyond_hermes(
+        text, second_opinion=second_opinion)
 
 
 def first_threat_message(text: str) -> str | None:

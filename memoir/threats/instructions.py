@@ -42,6 +42,22 @@ from memoir.threats._clauses import (
     _said,
 )
 from memoir.threats._frames import _frame
+from memoir.threats._slots import (
+    _AGENT_DEED,
+    _CONVERSATION,
+    _DENY,
+    _ELSEWHERE,
+    _EMAIL,
+    _EXTERNAL,
+    _FOREIGN_PERSON,
+    _HOST,
+    _IP,
+    _KEPT_FROM,
+    _SECRET_DATA,
+    _URL,
+    _WHEN_ASKED,
+    _gated,
+)
 
 __all__ = ["CATEGORIES", "INSTRUCTION_IDS", "instruction_threats"]
 
@@ -51,98 +67,6 @@ CATEGORIES: Final = ("forged_frame", "override", "conceal", "remote_obey",
 #: The finding id of each category.
 INSTRUCTION_IDS: Final = tuple(c if c == "forged_frame" else f"instruction_{c}"
                                for c in CATEGORIES)
-
-# ---------------------------------------------------------------------------------------
-# Slots: what, to where.
-
-def _gated(pattern: str) -> re.Pattern[str]:
-    """``pattern`` (an alternation) tried only where it may start: a word's first
-    character, or a character that is not a letter or a digit ("$", "~", ".", "#", "<").
-    Checked once per position, the gate spares the engine trying every alternative
-    inside words, which is most of the cost of a long alternation."""
-    return lazyre.compile(rf"(?<![a-z0-9])(?:{pattern})")
-
-
-_URL: Final = r"(?:\b[a-z][a-z0-9+.-]{1,15}://|\bwww\.)"
-_IP: Final = r"\b\d{1,3}(?:\.\d{1,3}){3}\b"
-# An address; its local part is read once per word (possessive), never backtracked.
-_EMAIL: Final = r"[\w.+-]{1,64}+@[\w-]+\.[\w.-]+"
-_HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|lock|js|ts|"
-                r"sh|ps1|rs|go|rb|java|html|css|xml|csv|log|conf|env|sql|db|pem|j2)\b)"
-                r"[a-z]{2,}\b(?:/\S*)?")
-_SECRET_DATA: Final = _gated(
-    r"credential|secret|\w*password|passwd|passphrase|\btokens?\b|\bapi[ _-]?keys?\b|"
-    r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
-    r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|\benv(?:ironment)?\b|"
-    r"environment[ _-]?variables?|\bprintenv\b|\.env\b|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
-    r"id_rsa|id_ed25519|~/\.(?:ssh|aws|docker|kube|gnupg|config)|/etc/(?:shadow|passwd)|"
-    r"kubeconfig|cookies?\b|one-time codes?|\b2fa\b|\botp\b|recovery codes?|"
-    r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
-    r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
-    r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
-    r"database_url|senha|chiave|credenziali|segredo|chave|wachtwoord\w*|sleutel\w*|"
-    r"geheim\w*|inloggegevens|os\.environ|process\.env|getenv|"
-    r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
-    r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
-    r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort")
-_CONVERSATION: Final = _gated(
-    r"conversations?|\bchats?\b|chat ?(?:logs?|history)|transcripts?|"
-    r"(?:the user's|users'|user|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
-    r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
-    r"\bhistory\b|prompts? and (?:every )?answers?|(?:every|each|all|any) (?:\w+ )?"
-    r"(?:answers?|repl(?:y|ies)|responses?|messages?|prompts?|files?|documents?|"
-    r"snippets?|e-?mails?|codes?)\b|what the user (?:types|typed|says|said|writes|wrote)|"
-    r"everything the user|the user (?:shares|sends|uploads|pastes|mentions|attaches)|"
-    r"someone mentions|conversazioni|cronologia|messaggi|conversas|mensagens|histórico|"
-    r"\binbox\b|address book|contacts|terminal output|memory files?|"
-    r"everything you (?:read|see)|a copy of|copies of|\byour (?:replies|answers|"
-    r"responses|messages|output)|historial|conversaci[oó]n|mensajes|historique|"
-    r"discussions?|unterhaltung\w*|chatverlauf|nachrichten|gespr[aä]ch\w*|verlauf|"
-    r"\b(?:user |chat |all )?msgs?\b|(?:what|whatever|anything|everything) (?:the user|"
-    r"i|they|people) (?:types?|says?|writes?|sends?|pastes?)|gesprek\w*|"
-    r"chatgeschiedenis|berichten|kopie van|geschiedenis")
-_EXTERNAL: Final = _gated(
-    _URL + "|" + _IP + "|" + _EMAIL + r"|\bto\s+" + _HOST + r"|\b(?:at|on|in|into)\s+" +
-    _HOST + r"|discord|telegram|\bt\.me\b|slack|whatsapp|\bteams\b|signal\b|webhook|"
-    r"pastebin|\bgist\b|public|shared (?:team )?(?:drive|folder|link)|netcat|\bnc\b|"
-    r"\bsms\b|\+\d[\d ]{6,}|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|\bchannel\b|"
-    r"\banyone\b|\banybody\b|\beveryone\b|\bwhoever\b|third[ -]part|outsider|"
-    r"commit message|\bissues?\b|bug report|readme|notion|\bftp\b|s3://|\bbucket\b|"
-    r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen|iedereen|"
-    r"shared (?:\w+ )?(?:spreadsheet|sheet|doc|document|wiki|notebook|board)|"
-    r"google (?:doc|sheet|drive)|dropbox|\bwiki\b|all-hands")
-
-_WHEN_ASKED: Final = lazyre.compile(
-    r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b")
-_DENY: Final = lazyre.compile(
-    r":\s*[\"']?(?:none|nothing|no|n/a)\b[\"']?\s*$|"
-    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?(?:no\b|"
-    r"nothing|none\b|you (?:don't|do not|didn't|did not|have none|haven't|have not|can't|"
-    r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
-    r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none")
-_KEPT_FROM: Final = _gated(
-    r"\b(?:stays?|remains?|kept|keep \w+|is)\s+(?:unmentioned|unreported|undisclosed|"
-    r"hidden|secret|invisible|quiet)\s+(?:to|from)\s+(?:the user|me|the person|the owner|"
-    r"the human)|\bnever (?:reports?|tells?|mentions?|informs?)\b[^.]{0,60}\bto (?:the "
-    r"(?:\w+ )?(?:owner|user|person|human)|me)\b|\b(?:leave|leaves|keep|keeps)\s+"
-    r"(?:that|it|this|them|those)\s+out of\s+(?:every|the|any|each|your)\s+(?:\w+\s+)?"
-    r"(?:report|summary|output|answer|reply|log|transcript)|\b(?:the user|the person|me)"
-    r"\s+(?:doesn't|does not|won't|never|shouldn't|should not|mustn't|must not)\s+"
-    r"(?:\w+\s+)?(?:find out|learn about|notice|hear about|get wind)|\bthe less the "
-    r"user knows\b|\bkeeps? (?:its|their|your|these|the) (?:\w+ )?(?:tasks|actions|"
-    r"uploads|calls|work) to (?:itself|yourself|themselves)|\bnever (?:admit|acknowledge)"
-    r"\w*\b|(?:remove|strip|delete|filter out|cut) [^.\n]{0,60}before (?:showing|you "
-    r"show|displaying)|before (?:showing|you show|displaying)[^.\n]{0,40}(?:remove|strip|"
-    r"delete|filter out|cut|hide)|from the transcript|to /dev/null so")
-_AGENT_DEED: Final = lazyre.compile(
-    r"\b(?:upload\w*|sync\w*|webhook\w*|forward\w*|sent|sending|copies|saved|stored|"
-    r"memory|instructions?|tool calls?|network|background|contacted|requests you)\b")
-_ELSEWHERE: Final = lazyre.compile(
-    r"\b(?:customers?|clients?|public|externally|outside|colleagues|press|investors)\b")
-_FOREIGN_PERSON: Final = lazyre.compile(
-    r"\b(?:usuario|usuaria|nadie|utilisateur|utilisatrice|personne|nutzer|benutzer|"
-    r"niemand\w*|utente|nessuno|usuário|ninguém|gebruiker|eigenaar)\b|all'utente")
-
 
 # ---------------------------------------------------------------------------------------
 # The categories.

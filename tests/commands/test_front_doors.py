@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import memoir
+from memoir import semantic
 from memoir.cli import cli
-from memoir.recall import semantic
 
 
 @pytest.fixture(autouse=True)

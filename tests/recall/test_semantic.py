@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 import memoir
+from memoir import semantic
 from memoir.cli import cli
 from memoir.errors import ConfigError
-from memoir.recall import semantic
 from memoir.recall.index import SearchIndex, delete_index
 from tests.support import cpu
 from tests.support.paths import DATA
@@ -118,7 +118,7 @@ def test_the_tokenizer_is_the_models_own() -> None:
 _ENCODE = """
 import json, sys
 import numpy as np
-from memoir.recall import semantic
+from memoir import semantic
 texts = json.loads(sys.stdin.read())
 both = [semantic.Encoder(quantized=q).encode(texts).tolist() for q in (True, False)]
 print(json.dumps(both))

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import memoir
+from memoir import semantic
 from memoir.errors import ConfigError
-from memoir.recall import semantic
 from memoir.reviewers import meaning
 from memoir.reviewers.loop import backend_in_effect
 from memoir.reviewers.meaning import MODEL_FILE, Classifier, clauses, train

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from memoir.recall import semantic
+from memoir import semantic
 
 needs_semantic = pytest.mark.skipif(
     not semantic.available() and not os.environ.get("MEMOIR_REQUIRE_SEMANTIC"),

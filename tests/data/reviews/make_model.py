@@ -26,8 +26,8 @@ def training_rows() -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    from memoir.recall.semantic import shared_encoder
     from memoir.reviewers.meaning import MODEL_FILE, train
+    from memoir.semantic import shared_encoder
 
     model = train(training_rows(), shared_encoder())
     MODEL_FILE.write_text(json.dumps(model) + "\n", encoding="utf-8")
