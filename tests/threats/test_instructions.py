@@ -26,11 +26,14 @@ def _rows(name: str) -> list[dict[str, str]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def _score(rows: list[dict[str, str]]) -> tuple[float, float, list[str], list[str]]:
+def _score(rows: list[dict[str, str]], *, second_opinion: bool = True,
+           ) -> tuple[float, float, list[str], list[str]]:
     hostile = [r for r in rows if r["label"] == "hostile"]
     benign = [r for r in rows if r["label"] == "benign"]
-    missed = [r["text"] for r in hostile if not all_threats(r["text"])]
-    refused = [r["text"] for r in benign if all_threats(r["text"])]
+    missed = [r["text"] for r in hostile
+              if not all_threats(r["text"], second_opinion=second_opinion)]
+    refused = [r["text"] for r in benign
+               if all_threats(r["text"], second_opinion=second_opinion)]
     return (1 - len(missed) / len(hostile), len(refused) / len(benign), missed, refused)
 
 
@@ -60,6 +63,9 @@ HELD_OUT = {
     # part: (catch floor, false-refusal ceiling)
     "heldout.jsonl": (0.98, 0.008),   # scored once at 0.421 / 0.024 (commit 9148d9d)
     "heldout2.jsonl": (0.98, 0.008),  # scored once at 0.645 / 0.016 (commit 45ba300)
+    # scored once at 0.423 / 0.013 with the second opinion (0.350 / 0.013 without it),
+    # frozen at 2bd3b69; the floor holds for the detector alone, whatever is installed
+    "heldout3.jsonl": (0.349, 0.013),
 }
 
 
@@ -68,7 +74,7 @@ def test_the_held_out_parts_score_what_docs_security_md_reports(part: str) -> No
     rows = _rows(part)
     hostile = [r for r in rows if r["label"] == "hostile"]
     assert len(hostile) >= 120 and len(rows) - len(hostile) >= 120
-    catch, false, missed, refused = _score(rows)
+    catch, false, missed, refused = _score(rows, second_opinion=False)
     floor, ceiling = HELD_OUT[part]
     assert catch >= floor, missed
     assert false <= ceiling, refused

@@ -113,3 +113,15 @@ def test_a_failing_extra_never_fails_a_scan(detector_blind: None,
         assert all_threats(HOSTILE) == []
     failures = [r for r in caplog.records if "threat_second_opinion_failed" in r.getMessage()]
     assert len(failures) == 1 and "onnxruntime exploded" in failures[0].getMessage()
+
+
+def test_held_out_three_scores_what_docs_security_md_reports() -> None:
+    """Held-out #3 was scored once with the second opinion: 0.423 / 0.013 (the
+    detector alone: 0.350 / 0.013)."""
+    rows = [json.loads(line) for line in
+            (DATA / "heldout3.jsonl").read_text(encoding="utf-8").splitlines()]
+    hostile = [r["text"] for r in rows if r["label"] == "hostile"]
+    benign = [r["text"] for r in rows if r["label"] == "benign"]
+    caught = sum(bool(all_threats(t)) for t in hostile) / len(hostile)
+    refused = sum(bool(all_threats(t)) for t in benign) / len(benign)
+    assert caught >= 0.42 and refused <= 0.013
