@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import html
 import re
 from typing import Final
@@ -38,7 +39,17 @@ _ENCODED: Final = lazyre.compile(r"%[0-9a-fA-F]{2}|&#?\w{2,8};")
 
 
 def _readings(text: str) -> list[str]:
-    """The text as a person reads it, and as its disguises spell it."""
+    """The text as a person reads it, and as its disguises spell it (the detector and
+    the second opinion's gate read the same text one after the other: kept)."""
+    return list(_kept_readings(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_readings(text: str) -> tuple[str, ...]:
+    return tuple(_read(text))
+
+
+def _read(text: str) -> list[str]:
     plain = _unseen_fold(text).translate(_LOOKALIKE)
     readings = [plain]
     spelled = text.translate(_TAG_TO_ASCII)

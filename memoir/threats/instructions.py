@@ -57,6 +57,7 @@ from memoir.threats._slots import (
     _URL,
     _WHEN_ASKED,
     _gated,
+    holds,
 )
 
 __all__ = ["CATEGORIES", "INSTRUCTION_IDS", "instruction_threats"]
@@ -518,8 +519,8 @@ _TESTS: Final = (("override", _override), ("conceal", _conceal),
 # search per reading settles most texts (a fact with no address, no secret and no URL
 # can hold no exfiltration, disclosure or remote instruction).
 _POSSIBLE: Final = {
-    "exfiltrate": lambda r: _EXTERNAL.search(r) is not None,
-    "disclose_secret": lambda r: _SECRET_DATA.search(r) is not None,
+    "exfiltrate": lambda r: holds("_EXTERNAL", r),
+    "disclose_secret": lambda r: holds("_SECRET_DATA", r),
     "remote_obey": lambda r: _REMOTE.search(r) is not None or _PIPE.search(r) is not None
     or _REMOTE_CODE.search(r) is not None,
 }

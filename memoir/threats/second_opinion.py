@@ -35,7 +35,7 @@ from typing import Any, Final
 from memoir import lazyre, semantic
 from memoir.logs import get_logger
 from memoir.threats._clauses import _SPACED, _readings
-from memoir.threats._slots import _CONVERSATION, _EXTERNAL, _FOREIGN_PERSON, _SECRET_DATA
+from memoir.threats._slots import _CONVERSATION, _FOREIGN_PERSON, holds
 from memoir.threats.instructions import _IGNORE, _REMOTE, _RULES
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
@@ -50,8 +50,9 @@ _HIDING: Final = lazyre.compile(
     r"\b(?:hide|hidden|conceal\w*|secret\w*|quiet\w*|silent\w*|mention\w*|tell|told|"
     r"know|knows|find out|notice|nobody|no one|invisible|trace\w*|deny|denies|pretend\w*|"
     r"admit\w*|disclose\w*|reveal\w*|bring (?:it )?up|business|word)\b")
-_SLOTS: Final = (_SECRET_DATA, _CONVERSATION, _EXTERNAL, _REMOTE, _RULES, _IGNORE, _HIDING,
-                 _FOREIGN_PERSON)
+#: The slots (by name where the detector asks them too: answered once).
+_SLOTS: Final = ("_SECRET_DATA", "_EXTERNAL", _CONVERSATION, _REMOTE, _RULES, _IGNORE,
+                 _HIDING, _FOREIGN_PERSON)
 
 _LOCK = threading.Lock()
 _MODEL: tuple[Any, float, dict[str, Any]] | None = None
@@ -69,8 +70,8 @@ def worth_asking(text: str) -> bool:
     """Whether ``text``, in any of the detector's readings, names something worth
     guarding (a secret, the conversation, a destination, a remote source, a rule, the
     person); a fact that names none is never asked about."""
-    return any(slot.search(reading) for reading in _readings(text[:4000])
-               for slot in _SLOTS)
+    return any(holds(slot, reading) if isinstance(slot, str) else slot.search(reading)
+               for reading in _readings(text[:4000]) for slot in _SLOTS)
 
 
 def _as_read(text: str) -> str:
