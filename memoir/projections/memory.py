@@ -179,15 +179,15 @@ def render_block(target: str, texts: Sequence[str], limit: int) -> str | None:
     from memoir.threats.quoting import quoted_entry
 
     saved = reread(texts)
-    # A saved entry is data: shown as is, or defused where it reads as part of the
-    # block's layout or another frame (a mask is memoir's own line, kept).
-    entries = [quoted_entry(s) if shown == s else shown
-               for s, shown in zip(saved, sanitize_for_prompt(saved, FILE_NAMES[target]),
-                                   strict=True)]
+    entries = sanitize_for_prompt(saved, FILE_NAMES[target])
     if not entries:
         return None
     header = f"{HEADERS[target]} [{usage_text(entries, limit)}]"
-    return "\n".join([RULE, header, RULE, DELIMITER.join(entries)])
+    # A saved entry is data: shown as is, or defused where it reads as part of the
+    # block's layout or another frame (a mask is memoir's own line, kept).  Usage is
+    # Hermes's figure, counted before.
+    shown = [quoted_entry(e) if e == s else e for s, e in zip(saved, entries, strict=True)]
+    return "\n".join([RULE, header, RULE, DELIMITER.join(shown)])
 
 
 # -- fold steps ----------------------------------------------------------------------------

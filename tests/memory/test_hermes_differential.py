@@ -426,6 +426,22 @@ def compare_result(hermes: dict[str, Any], ours: dict[str, Any]) -> list[str]:
     return problems
 
 
+def as_memoir_quotes(block: str | None) -> str | None:
+    """Hermes's prompt block with each entry as memoir shows it: where an entry reads
+    as part of the block's layout (a "§" line, a rule, a header) memoir quotes it, on
+    purpose (docs/security.md, "Prompts treat memory as data"); a plain entry is the
+    same bytes, and the header's usage is Hermes's figure."""
+    if block is None:
+        return None
+    from memoir.projections.memory import DELIMITER
+    from memoir.threats.quoting import quoted_entry
+
+    lines = block.split("\n")
+    entries = "\n".join(lines[3:]).split(DELIMITER)
+    return "\n".join([*lines[:3], DELIMITER.join(
+        e if e.startswith("[BLOCKED:") else quoted_entry(e) for e in entries)])
+
+
 def compare(doc: dict[str, Any], hermes: dict[str, Any], ours: dict[str, Any]) -> list[str]:
     """Every difference between the two runs of ``doc``, each with where it happened."""
     problems = []
@@ -443,7 +459,7 @@ def compare(doc: dict[str, Any], hermes: dict[str, Any], ours: dict[str, Any]) -
                 if h[name] != m[name]:
                     problems.append(f"{where}: {name} hermes {h[name]!r} != memoir {m[name]!r}")
     for target in ("memory", "user") if not doc.get("prompt_differs") else ():
-        if hermes["system_prompt"][target] != ours["system_prompt"][target]:
+        if as_memoir_quotes(hermes["system_prompt"][target]) != ours["system_prompt"][target]:
             problems.append(f"prompt block {target}: hermes "
                             f"{hermes['system_prompt'][target]!r} != memoir "
                             f"{ours['system_prompt'][target]!r}")
