@@ -10,12 +10,14 @@ hostile with probability :data:`THRESHOLD` or more is refused with the category 
 centroid is nearest.
 
 It is asked only of text that names something worth guarding (:func:`worth_asking`: a
-secret, the conversation, a destination, a remote source, a rule or the person): a fact
-that names none ("the build uses make") never loads the model, so most memory writes
-cost what they did.  The text is embedded as a person reads it (lookalike letters and
-invisible characters folded, s p a c e d letters joined).
-Without the extra, or with ``MEMOIR_THREATS_SEMANTIC=off`` in the environment,
-the detector alone decides.  A failure of the extra never fails a scan: it is logged
+secret, the conversation, a destination, a remote source, a rule, keeping something
+from the person): a fact that names none ("the build uses make") never loads the
+model, so most memory writes cost what they did.  The text is embedded as a person
+reads it (lookalike letters and invisible characters folded, s p a c e d letters
+joined).
+
+Without the extra, or with ``MEMOIR_THREATS_SEMANTIC=off`` in the environment, the
+detector alone decides.  A failure of the extra never fails a scan: it is logged once
 and the detector's answer stands.
 
 The threshold was chosen with the model trained on the older parts and scored on a part
