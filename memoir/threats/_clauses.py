@@ -38,24 +38,25 @@ _BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
 _ENCODED: Final = lazyre.compile(r"%[0-9a-fA-F]{2}|&#?\w{2,8};")
 
 
-def _readings(text: str) -> list[str]:
-    """The text as a person reads it, and as its disguises spell it (the detector and
-    the second opinion's gate read the same text one after the other: kept)."""
-    return list(_kept_readings(text))
+#: How much of a text is read (a scan of more would only cost time).
+READ_LIMIT: Final = 65_536
 
 
+def join_spaced(text: str) -> str:
+    """``text`` with s p a c e d (or s.p.a.c.e.d) letters joined into words."""
+    return _SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), text)
+
+
+# The detector and the second opinion's gate read the same text one after the other.
 @functools.lru_cache(maxsize=256)
-def _kept_readings(text: str) -> tuple[str, ...]:
-    return tuple(_read(text))
-
-
-def _read(text: str) -> list[str]:
+def _readings(text: str) -> tuple[str, ...]:
+    """The text as a person reads it, and as its disguises spell it."""
     plain = _unseen_fold(text).translate(_LOOKALIKE)
     readings = [plain]
     spelled = text.translate(_TAG_TO_ASCII)
     if spelled != text:
         readings.append(_unseen_fold(spelled).translate(_LOOKALIKE))
-    joined = _SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), plain)
+    joined = join_spaced(plain)
     if joined != plain:
         readings.append(joined)
     deleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), joined)
@@ -76,7 +77,7 @@ def _read(text: str) -> list[str]:
         if decoded.isprintable() and sum(c.isalpha() or c == " " for c in decoded) > \
                 0.8 * len(decoded):
             readings.append(_unseen_fold(decoded))
-    return readings
+    return tuple(readings)
 
 
 _SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:[.!?;](?=\s|$)|$)", re.M)

@@ -102,7 +102,7 @@ _FOREIGN_PERSON: Final = lazyre.compile(
 
 
 @functools.lru_cache(maxsize=1024)
-def holds(slot: str, reading: str) -> bool:
-    """Whether ``reading`` holds the slot named ``slot`` (``_SECRET_DATA``, …): asked by
-    the detector and again by the second opinion's gate, answered once."""
-    return globals()[slot].search(reading) is not None
+def holds(slot: re.Pattern[str], reading: str) -> bool:
+    """Whether ``reading`` holds ``slot`` (one of the patterns here): asked by the
+    detector and again by the second opinion's gate, answered once."""
+    return slot.search(reading) is not None

@@ -36,6 +36,7 @@ from typing import Final
 from memoir import lazyre
 from memoir.threats._clauses import (
     _SENTENCE,
+    READ_LIMIT,
     _foreign_negated,
     _foreign_said,
     _readings,
@@ -519,8 +520,8 @@ _TESTS: Final = (("override", _override), ("conceal", _conceal),
 # search per reading settles most texts (a fact with no address, no secret and no URL
 # can hold no exfiltration, disclosure or remote instruction).
 _POSSIBLE: Final = {
-    "exfiltrate": lambda r: holds("_EXTERNAL", r),
-    "disclose_secret": lambda r: holds("_SECRET_DATA", r),
+    "exfiltrate": lambda r: holds(_EXTERNAL, r),
+    "disclose_secret": lambda r: holds(_SECRET_DATA, r),
     "remote_obey": lambda r: _REMOTE.search(r) is not None or _PIPE.search(r) is not None
     or _REMOTE_CODE.search(r) is not None,
 }
@@ -530,7 +531,7 @@ def instruction_threats(text: str) -> list[str]:
     """The categories of hostile instruction ``text`` holds, as ``instruction_<category>``
     ids in :data:`CATEGORIES` order (``forged_frame`` is reported as is)."""
     found: set[str] = set()
-    for reading in _readings(text[:65_536]):
+    for reading in _readings(text[:READ_LIMIT]):
         if "forged_frame" not in found and _frame(reading):
             found.add("forged_frame")
         tests = [(c, t) for c, t in _TESTS if c not in found and (

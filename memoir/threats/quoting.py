@@ -57,8 +57,7 @@ def frames_in(text: str) -> list[str]:
     (``<memory-context``, ``</memory-context``, ``[system``…), in order: case,
     confusables, invisible characters and all white space folded away first (``S Y S
     T E M`` reads as ``system``)."""
-    folded = "".join(_visible(text).translate(_TO_BRACKETS).casefold().split())
-    return [m.group(0) for m in _FRAME.finditer(folded)]
+    return [m.group(0) for m in _FRAME.finditer(_squeezed(text))]
 
 
 # -- saved entries in the MEMORY and USER blocks -------------------------------------------
@@ -89,6 +88,11 @@ def _lenient(text: str) -> str:
     return _visible(text).translate(_TO_BRACKETS).casefold()
 
 
+def _squeezed(text: str) -> str:
+    """The lenient reading with all white space removed (``S Y S T E M`` → ``system``)."""
+    return "".join(_lenient(text).split())
+
+
 def _frame_line(line: str) -> bool:
     read = _lenient(line).strip()
     squeezed = "".join(read.split())
@@ -102,9 +106,10 @@ def _frame_line(line: str) -> bool:
 def quoted_entry(text: str) -> str:
     """A saved entry as a prompt block shows it (see above): ``text`` itself unless it
     holds something that reads as a frame."""
-    if _TAG_FRAME.search("".join(_lenient(text).split())):
+    if _TAG_FRAME.search(_squeezed(text)):
         text = inert(text)
     lines = text.split("\n")
-    if not any(_frame_line(line) for line in lines):
+    framed = [_frame_line(line) for line in lines]
+    if not any(framed):
         return text
-    return "\n".join("> " + line if _frame_line(line) else line for line in lines)
+    return "\n".join("> " + line if f else line for line, f in zip(lines, framed, strict=True))

@@ -28,16 +28,22 @@ vectors is not used (a failure, logged once per process).
 from __future__ import annotations
 
 import json
+import math
 import os
-import re
 import threading
 from pathlib import Path
 from typing import Any, Final
 
 from memoir import lazyre, semantic
 from memoir.logs import get_logger
-from memoir.threats._clauses import _SPACED, _readings
-from memoir.threats._slots import _CONVERSATION, _FOREIGN_PERSON, holds
+from memoir.threats._clauses import READ_LIMIT, _readings, join_spaced
+from memoir.threats._slots import (
+    _CONVERSATION,
+    _EXTERNAL,
+    _FOREIGN_PERSON,
+    _SECRET_DATA,
+    holds,
+)
 from memoir.threats.instructions import _IGNORE, _REMOTE, _RULES
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
@@ -52,9 +58,9 @@ _HIDING: Final = lazyre.compile(
     r"\b(?:hide|hidden|conceal\w*|secret\w*|quiet\w*|silent\w*|mention\w*|tell|told|"
     r"know|knows|find out|notice|nobody|no one|invisible|trace\w*|deny|denies|pretend\w*|"
     r"admit\w*|disclose\w*|reveal\w*|bring (?:it )?up|business|word)\b")
-#: The slots (by name where the detector asks them too: answered once).
-_SLOTS: Final = ("_SECRET_DATA", "_EXTERNAL", _CONVERSATION, _REMOTE, _RULES, _IGNORE,
-                 _HIDING, _FOREIGN_PERSON)
+#: The slots (the detector asks the first two too: :func:`holds` answers once).
+_SLOTS: Final = (_SECRET_DATA, _EXTERNAL, _CONVERSATION, _REMOTE, _RULES, _IGNORE, _HIDING,
+                 _FOREIGN_PERSON)
 
 _LOCK = threading.Lock()
 _MODEL: tuple[Any, float, dict[str, Any]] | None = None
@@ -72,15 +78,14 @@ def worth_asking(text: str) -> bool:
     """Whether ``text``, in any of the detector's readings, names something worth
     guarding (a secret, the conversation, a destination, a remote source, a rule, the
     person); a fact that names none is never asked about."""
-    return any(holds(slot, reading) if isinstance(slot, str) else slot.search(reading)
-               for reading in _readings(text[:4000]) for slot in _SLOTS)
+    return any(holds(slot, reading)
+               for reading in _readings(text[:READ_LIMIT]) for slot in _SLOTS)
 
 
 def _as_read(text: str) -> str:
     """The text as a person reads it (lookalikes and invisible characters folded,
     s p a c e d letters joined): what its meaning is taken from."""
-    plain = _readings(text[:4000])[0]
-    return _SPACED.sub(lambda m: re.sub(r"[ .\-_*]", "", m.group(0)), plain)
+    return join_spaced(_readings(text[:READ_LIMIT])[0])
 
 
 class _Stale(Exception):
@@ -106,8 +111,6 @@ def _load() -> tuple[Any, float, dict[str, Any]]:
 
 def _verdict(vector: Any) -> str | None:
     """The category ``vector`` is refused for, or None."""
-    import math
-
     weights, bias, centroids = _load()
     # Rounded, so a vector that differs by the encoder's cross-CPU tolerance (1e-5)
     # cannot tip a decision made at the threshold.
@@ -120,10 +123,8 @@ def _verdict(vector: Any) -> str | None:
 def second_opinion(text: str) -> list[str]:
     """``[finding id]`` when the text reads, by meaning, as a hostile instruction the
     detector let through; ``[]`` otherwise, or when the extra is absent or fails."""
-    if not text.strip() or not enabled() or not worth_asking(text):
-        return []
     global _FAILED
-    if _FAILED:
+    if _FAILED or not text.strip() or not enabled() or not worth_asking(text):
         return []
     try:
         query = semantic.shared_encoder().encode([_as_read(text)])[0].astype("float64")
