@@ -44,8 +44,8 @@ from memoir.projections.memory import (
 )
 from memoir.threats import (
     all_threats,
-    first_threat_message,
     redacted_preview,
+    threat_message,
 )
 
 __all__ = [
@@ -164,9 +164,13 @@ def drift_result(target: str, kind: DriftKind, backup: str | None) -> dict[str, 
 
 
 def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
-    message = first_threat_message(text)
-    reason = "threat"
-    if message is None:
+    # Every finding, so the record names every category; the first is the one the
+    # refusal message names (Hermes's first, else memoir's).  One scan: the second
+    # opinion, where asked, embeds the text once.
+    ordered = all_threats(text)
+    if ordered:
+        message, reason = threat_message(ordered[0]), "threat"
+    else:
         # Nothing secret is stored, whoever writes it (the pattern ids name the kinds
         # of credential; the refusal never repeats the secret).
         kinds = find_credentials(text)
@@ -174,10 +178,6 @@ def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
             return None
         message, reason = credential_message(kinds), "secret"
         ordered = [f"credential:{kind}" for kind in kinds]
-    else:
-        # Every finding, so the record names every category; the first is the one the
-        # refusal message names (Hermes's first, else memoir's).
-        ordered = all_threats(text)
     event = WriteRejected(
         target=target,
         action=action,

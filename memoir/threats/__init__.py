@@ -91,6 +91,7 @@ __all__ = [
     "sanitize_for_prompt",
     "scan_beyond_hermes",
     "scan_for_threats",
+    "threat_message",
 ]
 
 
@@ -124,8 +125,11 @@ def all_threats(text: str, *, second_opinion: bool = True) -> list[str]:
 def first_threat_message(text: str) -> str | None:
     """The error a write of ``text`` is refused with (strict scope), or None if clean."""
     threat = first_threat_id(text)
-    if threat is None:
-        return None
+    return None if threat is None else threat_message(threat)
+
+
+def threat_message(threat: str) -> str:
+    """The error a write is refused with for the finding ``threat`` (Hermes's words)."""
     if threat.startswith(_INVISIBLE_PREFIX):
         code = threat.removeprefix(_INVISIBLE_PREFIX)
         return (
