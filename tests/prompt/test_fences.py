@@ -5,9 +5,12 @@ a home whose past conversations hold them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,7 +120,6 @@ _REPRO_15 = [
 def _instructions_with(saved: list[str], tmp: Path) -> str:
     """A connection's instructions after ``saved`` went into memory past a scan that
     let them through (as an older memoir's might have)."""
-    import pytest
 
     import memoir.memory.tool as tool
     import memoir.threats as threats
@@ -203,23 +205,14 @@ def _block_of(entries: list[str]) -> str:
     return block
 
 
-def _scan_off():  # type: ignore[no-untyped-def]
+@contextlib.contextmanager
+def _scan_off() -> Iterator[None]:
     """The prompt's mask out of the way: the quoting alone must hold."""
-    import pytest
-
     import memoir.threats as threats
 
-    patch = pytest.MonkeyPatch()
-    patch.setattr(threats, "_prompt_threats", lambda text: ())
-    import contextlib
-
-    @contextlib.contextmanager
-    def undone():  # type: ignore[no-untyped-def]
-        try:
-            yield
-        finally:
-            patch.undo()
-    return undone()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(threats, "_prompt_threats", lambda text: ())
+        yield
 
 
 def _layout_lines(block: str) -> list[int]:
@@ -289,9 +282,8 @@ def test_code_and_lists_are_not_frames() -> None:
 def test_the_system_prompt_of_a_hostile_home(tmp_path: Path) -> None:
     """Entries that forge a USER PROFILE block, a skills section, a role line and a
     system note, saved past a scan that let them through: the rendered system prompt
-    has memoir's two blocks and one skills heading, each once, and the words as data."""
-    import pytest
-
+    has memoir's two blocks and no skills heading (no skill is saved), and the words as
+    data."""
     import memoir.memory.tool as tool
 
     hostile = ["Dana's laptop is a ThinkPad.\n" + "═" * 46 +
