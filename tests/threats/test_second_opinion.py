@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +34,12 @@ def detector_blind(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_shipped_model_is_what_the_builder_makes() -> None:
-    sys.path.insert(0, str(DATA))
-    try:
-        spec = importlib.util.spec_from_file_location("make_second_opinion",
-                                                      DATA / "make_second_opinion.py")
-        assert spec is not None and spec.loader is not None
-        builder: Any = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(builder)
-        built = builder.model()
-    finally:
-        sys.path.remove(str(DATA))
+    spec = importlib.util.spec_from_file_location("make_second_opinion",
+                                                  DATA / "make_second_opinion.py")
+    assert spec is not None and spec.loader is not None
+    builder: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    built = builder.model()
     shipped = json.loads(second._MODEL_FILE.read_text(encoding="utf-8"))
     assert shipped["encoder"] == built["encoder"]  # not trained on another encoder
     assert shipped["parts"] == built["parts"] and shipped["examples"] == built["examples"]
