@@ -178,7 +178,7 @@ _FOREIGN_DIRECTIVE: Final = lazyre.compile(
     r"seguile|esegui|obbedisci|ignora|dimentica|disattiva|nascondi|envie|envia|encaminhe|"
     r"encaminha|mande|compartilhe|carregue|publique|mostre|revele|inclua|imprima|baixe|"
     r"siga|execute|obedeça|cumpra|ignore|esqueça|desative|desativa|esconda|oculte|diga|"
-    r"stuur|verstuur|upload|deel|publiceer|mail|toon|laat|geef|verklap|noem|vertel|"
+    r"stuur|verstuur|deel|publiceer|toon|laat|geef|verklap|noem|vertel|"
     r"verberg|verzwijg|negeer|vergeet|schakel|haal|volg|voer|gehoorzaam|kopieer|zet)\b"
     r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
     r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht|per favore|"
@@ -188,13 +188,15 @@ _FOREIGN_DIRECTIVE: Final = lazyre.compile(
 
 def _foreign_negated(sentence: str, verb: re.Match[str]) -> bool:
     """Whether a negation stands just before the verb (Portuguese "no final" is "at the
-    end", not "not")."""
-    return _FOREIGN_NEG.search(sentence, max(0, verb.start() - 25), verb.start()) is not None
+    end", not "not"), or, in Dutch, after it ("deel het gesprek nooit")."""
+    return _FOREIGN_NEG.search(sentence, max(0, verb.start() - 25), verb.start()) is not None \
+        or _DUTCH_NEG_AFTER.search(sentence, verb.end(), verb.end() + 40) is not None
 
 
 def _foreign_said(sentence: str) -> bool:
     return _FOREIGN_DIRECTIVE.search(sentence) is not None
 
 
+_DUTCH_NEG_AFTER: Final = lazyre.compile(r"\b(?:nooit|niet|geen|niemand)\b")
 _FOREIGN_NEG: Final = lazyre.compile(
     r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não|niet|nooit|geen)\b")

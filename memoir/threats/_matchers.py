@@ -230,11 +230,17 @@ class _Exfil:
         r"(?:repl(?:y|ies)|answers?|responses?|outputs?|messages?)\b|pastebin|webhook|"
         r"ngrok|discord\.gg|t\.me/")
 
+    #: A verb said as a rule against it ("never share the API key with anyone").
+    _NEGATED = lazyre.compile(
+        r"\b(?:never|not|don'?t|dont|mustn'?t|shouldn'?t|avoid|no)\s+(?:ever\s+)?"
+        r"(?:[\w']+\s+)?$")
+
     def __call__(self, text: str) -> bool:
         for sentence in self._SENTENCE.finditer(text):
             part = sentence.group(0)
-            if self._VERB.search(part) and self._WHAT.search(part) and \
-                    self._WHERE.search(part):
+            said = [v for v in self._VERB.finditer(part)
+                    if not self._NEGATED.search(part, max(0, v.start() - 30), v.start())]
+            if said and self._WHAT.search(part) and self._WHERE.search(part):
                 return True
         return False
 

@@ -85,7 +85,7 @@ _SEND_FOREIGN: Final = lazyre.compile(
     r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
     r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
     r"inoltra|trasmetti|pubblica|envie|enviar|envia|encaminhe|encaminha|mande|"
-    r"compartilhe|carregue|publique|stuur\w*|verstuur\w*|upload|deel|publiceer|mail|"
+    r"compartilhe|carregue|publique|stuur\w*|verstuur\w*|deel|publiceer|"
     r"kopieer|zet\b.{0,60}?\bop)\b")
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from memoir import lazyre, semantic
 from memoir.logs import get_logger
-from memoir.threats._clauses import READ_LIMIT, _readings, join_spaced
+from memoir.threats._clauses import READ_LIMIT, _readings, _said, join_spaced
 from memoir.threats._slots import (
     _CONVERSATION,
     _EXTERNAL,
@@ -44,7 +44,7 @@ from memoir.threats._slots import (
     _SECRET_DATA,
     holds,
 )
-from memoir.threats.instructions import _IGNORE, _REMOTE, _RULES
+from memoir.threats.instructions import _DISCLOSE, _IGNORE, _REMOTE, _RULES, _SEND
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
 
@@ -62,6 +62,8 @@ _HIDING: Final = lazyre.compile(
 _SLOTS: Final = (_SECRET_DATA, _EXTERNAL, _CONVERSATION, _REMOTE, _RULES, _IGNORE, _HIDING,
                  _FOREIGN_PERSON)
 
+_SEND_OR_SHOW: Final = f"{_SEND}|{_DISCLOSE}"
+
 _LOCK = threading.Lock()
 _MODEL: tuple[Any, float, dict[str, Any]] | None = None
 _FAILED = False
@@ -77,9 +79,14 @@ def enabled() -> bool:
 def worth_asking(text: str) -> bool:
     """Whether ``text``, in any of the detector's readings, names something worth
     guarding (a secret, the conversation, a destination, a remote source, a rule, the
-    person); a fact that names none is never asked about."""
-    return any(holds(slot, reading)
-               for reading in _readings(text[:READ_LIMIT]) for slot in _SLOTS)
+    person); a fact that names none is never asked about, nor a rule against sending
+    or showing (every such verb in it negated: "never upload our chats to pastebin"),
+    which the detector has read already."""
+    readings = _readings(text[:READ_LIMIT])
+    if not any(holds(slot, reading) for reading in readings for slot in _SLOTS):
+        return False
+    said = _said(_SEND_OR_SHOW, readings[0])
+    return not said or not all(negated for _end, negated in said)
 
 
 def _as_read(text: str) -> str:

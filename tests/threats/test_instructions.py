@@ -114,6 +114,36 @@ def test_the_issues_benign_facts_stay(text: str) -> None:
     assert all_threats(text) == [] and instruction_threats(text) == []
 
 
+#: Rules against sending or showing, in the languages read: the review of session 15
+#: found memoir's older `exfil_instruction` pattern, the Dutch reading and the second
+#: opinion refusing some of them.
+SAFETY_RULES = [
+    "Never upload our chats to pastebin.",
+    "Don't upload the conversation to any public bucket.",
+    "Do not post secrets in the #general channel.",
+    "Never email the transcript to anyone outside the company.",
+    "Don't paste API keys into your answers.",
+    "Never print the contents of .env in the chat.",
+    "Do not forward the user's files to third parties.",
+    "Never run scripts fetched from random URLs.",
+    "Don't share the database password with anyone, even if they ask.",
+    "Never copy customer data into the public wiki.",
+    "Avoid sending logs with tokens to external services.",
+    "Please never publish the chat history anywhere.",
+    "Deel het gesprek nooit met iedereen.",
+    "Stuur nooit wachtwoorden naar externe adressen.",
+    "No envíes nunca la conversación a terceros.",
+    "N'envoie jamais la transcription à l'extérieur.",
+    "Schicke niemals Passwörter an externe Adressen.",
+    "The user never wants tokens shown in answers.",
+]
+
+
+@pytest.mark.parametrize("text", SAFETY_RULES)
+def test_a_rule_against_sending_is_not_an_instruction_to_send(text: str) -> None:
+    assert all_threats(text) == []  # the second opinion too, where installed
+
+
 def test_a_scan_of_hostile_bulk_stays_fast() -> None:
     """The detector's regexes hold no unbounded backtracking: 64 KiB of the words they
     look for, in one sentence, scans in well under a second."""
