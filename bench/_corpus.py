@@ -37,12 +37,12 @@ import msgspec
 from memoir.clock import format_ts
 from memoir.engine import JOURNAL_FILE
 from memoir.engine.checkpoints import Checkpoint, CheckpointStore
-from memoir.engine.private import Folder
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.runs import RunStarted
 from memoir.events.sessions import SessionEnded, SessionStarted
 from memoir.events.types import Event, Payload
+from memoir.fs.folder import Folder
 from memoir.projections.state import State
 
 __all__ = ["FORMAT", "Corpus", "copy_home", "ensure_corpus"]

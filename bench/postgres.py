@@ -226,7 +226,7 @@ def run(ctx: Context) -> list[Figure]:
             started = time.perf_counter()
             events = [journal.append([_draft(seq + i)])[0] for i in range(n)]
             memoir_s = time.perf_counter() - started
-            lines = [line for _s, line in journal.read_lines(after=seq)]
+            lines = [line for _s, _o, line in journal.read_lines(after=seq)]
             started = time.perf_counter()
             for event, line in zip(events, lines, strict=True):
                 bare.execute("INSERT INTO bare VALUES (%s, %s, %s, %s, %s, %s)",

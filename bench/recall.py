@@ -30,9 +30,9 @@ from pathlib import Path
 import memoir
 from bench._corpus import _Writer
 from bench._measure import Context, Figure, Target, median, scratch_dir
-from memoir.engine.transcripts import TranscriptStore
 from memoir.events.sessions import MessageRef, SessionStarted, SessionSummarized, TurnRecorded
 from memoir.events.types import Payload
+from memoir.journal.transcripts import TranscriptStore
 from memoir.recall.index import SearchIndex
 from memoir.skills.tools import skill_manage_call
 

@@ -20,6 +20,7 @@ from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event
 from memoir.ids import short_id
+from memoir.journal import Roles, Schema
 from memoir.logs import get_logger
 from memoir.memory import adoption as memory_adoption
 from memoir.memory.commands import adopt_hand_edit
@@ -216,8 +217,8 @@ class Memoir(Engine):
         """What the role of a shared (PostgreSQL) journal may do to memoir's tables
         (``{"memoir_records:UPDATE": False, ..., "superuser": False}``); None for a
         journal of this machine's own."""
-        rights = getattr(self.journal, "privileges", None)
-        return rights() if rights is not None else None
+        journal = self.journal
+        return journal.privileges() if isinstance(journal, Roles) else None
 
     def status(self) -> dict[str, Any]:
         """The head, entries and usage per target, sessions, runs and drift."""
@@ -249,7 +250,8 @@ class Memoir(Engine):
             "home": str(self.home),
             # Where the records are: a file, or a database shared with other homes.
             "journal": {"kind": journal.kind, "where": journal.where(),
-                        "schema_version": getattr(journal, "schema_version", lambda: None)(),
+                        "schema_version": journal.schema_version()
+                        if isinstance(journal, Schema) else None,
                         "sealed": self.keyed},
             "head": state.seq,
             "head_hash": state.hash,

@@ -7,9 +7,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["JOURNAL_FILE", "default_home", "hermes_files", "no_home_message"]
+__all__ = ["FORGOTTEN_LIST", "FORGOTTEN_SUFFIX", "JOURNAL_FILE", "default_home",
+           "hermes_files", "no_home_message"]
 
 JOURNAL_FILE = "journal.jsonl"
+#: Beside a journal file: the forgotten records its chain alone cannot vouch for
+#: (see :mod:`memoir.journal.file.tombstones`); a backup takes it along.
+FORGOTTEN_SUFFIX = ".forgotten"
+FORGOTTEN_LIST = JOURNAL_FILE + FORGOTTEN_SUFFIX
 
 
 def default_home() -> Path:

@@ -5,7 +5,7 @@ One set of rules for every door.  A command checks them when it decides (with
 Hermes's wording, since agents are prompted against it); the event payloads check
 them again when a record is decoded (:mod:`memoir.events`), so a journal rewritten by
 hand, restored from an archive or written by another machine cannot name a skill
-``../../outside/pwn``; and the file-system layer (:mod:`memoir.engine.safefs`) refuses
+``../../outside/pwn``; and the file-system layer (:mod:`memoir.fs.safefs`) refuses
 unsafe components on its own with :func:`path_problem`.  Every check returns an error
 message or None.
 """

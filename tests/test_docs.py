@@ -231,3 +231,12 @@ def test_the_api_reference_is_current() -> None:
     render = runpy.run_path(str(DOCS / "generate_api.py"))["render"]
     assert (DOCS / "api.md").read_text(encoding="utf-8") == render(), \
         "docs/api.md is out of date: run ./dev api"
+
+
+def test_the_architecture_gives_the_size_limits_the_layer_test_sets() -> None:
+    from tests.test_layers import MAX_CLASS_LINES, MAX_MODULE_LINES
+
+    text = " ".join((DOCS / "architecture.md").read_text(encoding="utf-8").split())
+    found = re.search(r"no module is over (\d+) lines and no class over (\d+)", text)
+    assert found is not None, "docs/architecture.md no longer states the size limits"
+    assert (int(found.group(1)), int(found.group(2))) == (MAX_MODULE_LINES, MAX_CLASS_LINES)

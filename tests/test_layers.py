@@ -45,6 +45,8 @@ LAYER_OF: dict[str, str] = {
     "memoir.install": "base",
     # The semantic extra's encoder: recall, the reviewers and the threat scan use it.
     "memoir.semantic": "base",
+    # File-system safety below a home: walks that follow no link, private folders, locks.
+    "memoir.fs": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",
@@ -81,6 +83,7 @@ SIDEWAYS = {
     ("memoir.llm", "memoir.config"),
     ("memoir.llm", "memoir.install"),
     ("memoir.semantic", "memoir.install"),
+    ("memoir.fs", "memoir.names"),
     ("memoir.threats", "memoir.semantic"),
     ("memoir.threats", "memoir.logs"),
     ("memoir.__main__", "memoir.cli"),
@@ -97,6 +100,8 @@ LAZY_OK = ("memoir.cli", "memoir.commands")
 LAZY_EDGES = {
     ("memoir.api", "memoir.reviewers.loop"): "the learning loop, on first use",
     ("memoir.journal.home", "memoir.journal.postgres"): "memoir log on a file journal",
+    ("memoir.journal.choose", "memoir.journal.postgres"): "the database backend, only "
+                                                          "for a database's URL",
     ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",
     ("memoir.projections.memory", "memoir.threats"): "the scanner, when a prompt is built",
     ("memoir.projections.memory", "memoir.threats.quoting"): "with the scanner",

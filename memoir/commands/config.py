@@ -17,7 +17,7 @@ from memoir.commands.base import (
     json_option,
 )
 from memoir.config import check_config
-from memoir.journal.postgres import redact_url
+from memoir.journal import redact_url
 from memoir.layout import default_home
 
 __all__ = ["config_group"]

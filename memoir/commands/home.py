@@ -29,7 +29,7 @@ from memoir.commands.base import (
 )
 from memoir.config import Config, load_config
 from memoir.errors import DriftError
-from memoir.journal import FileJournal
+from memoir.journal import open_journal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
 
@@ -41,10 +41,10 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
     tables created when the database has none, ``journal.url`` in config.yaml."""
     from urllib.parse import urlsplit
 
+    from memoir.journal import is_database, redact_url
     from memoir.journal.home import shared_journal
-    from memoir.journal.postgres import is_postgres_url, redact_url
 
-    if not is_postgres_url(url):
+    if not is_database(url):
         raise click.BadParameter(f"{url!r} is not a PostgreSQL URL "
                                  "(postgresql://USER@HOST:PORT/DB)", param_hint="--journal")
     if urlsplit(url).password is not None:
@@ -503,7 +503,7 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
         raise UserError(f"no journal at {journal_path}; `memoir repair --accept-loss` starts "
                         "from an empty journal (the projected files are kept as .bak copies)",
                         exit=Exit.DAMAGED)
-    journal = FileJournal(journal_path, recover=False)
+    journal = open_journal(journal_path, recover=False)
     try:
         report = journal.repair(salvage=salvage)
     finally:

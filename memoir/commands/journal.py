@@ -18,9 +18,17 @@ from memoir.commands.base import (
     is_json,
 )
 from memoir.engine.seals import SEALS_FILE, seal_lines
-from memoir.journal import FileJournal, Journal
+from memoir.journal import (
+    Journal,
+    LineAccess,
+    Loading,
+    Schema,
+    is_database,
+    open_journal,
+    redact_url,
+)
 from memoir.journal.home import home_journal
-from memoir.journal.postgres import SCHEMA_VERSION, PostgresJournal, is_postgres_url, redact_url
+from memoir.journal.postgres import SCHEMA_VERSION
 from memoir.layout import default_home, no_home_message
 
 __all__ = ["journal_group"]
@@ -57,14 +65,17 @@ def copy(ctx: click.Context, dest: str) -> None:
     is reads them). The home keeps using its own journal: point journal.url at the
     database (or back at nothing, for a file) to switch."""
     source = _source(ctx)
-    if not isinstance(source, FileJournal | PostgresJournal):
+    if not isinstance(source, LineAccess):
         raise UserError("this journal cannot be copied", exit=Exit.REFUSED)
     head = source.head()
     seals = seal_lines(_home(ctx), head, source).splitlines()
-    lines = (line for _seq, line in source.read_lines(until=head))
-    if is_postgres_url(dest):
-        target = PostgresJournal(dest, create=True)
+    lines = (line for _seq, _offset, line in source.read_lines(until=head))
+    if is_database(dest):  # a journal that takes lines as they are
+        target = open_journal(dest, create=True)
         try:
+            if not isinstance(target, Loading):
+                raise UserError(f"{redact_url(dest)}: this journal cannot take a copy",
+                                exit=Exit.REFUSED)
             count = target.load_lines(lines, seals=seals)
             report = target.verify()
         finally:
@@ -89,7 +100,7 @@ def copy(ctx: click.Context, dest: str) -> None:
                     count += 1
                 out.flush()
                 os.fsync(out.fileno())
-            with FileJournal(Path(tmp), readonly=True) as written:
+            with open_journal(Path(tmp), readonly=True) as written:
                 report = written.verify()
             os.replace(tmp, path)
         except BaseException:
@@ -119,7 +130,7 @@ def upgrade(ctx: click.Context) -> None:
     database made by an older memoir lacks (run it as a role that may create tables; a
     file journal has no schema to upgrade)."""
     journal = _source(ctx, upgrade=True)
-    if not isinstance(journal, PostgresJournal):
+    if not isinstance(journal, Schema):
         if is_json():
             echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False,
                        "from": None})

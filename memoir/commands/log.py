@@ -35,6 +35,7 @@ from memoir.errors import NotFoundError
 from memoir.events.catalog import REGISTRY
 from memoir.events.codec import Forgotten
 from memoir.events.types import Event
+from memoir.journal import Notices
 from memoir.lookup import did_you_mean, resolve
 
 if TYPE_CHECKING:
@@ -251,7 +252,7 @@ def _stream(found: Iterable[Event], journal: Any, position: Any,
                     _show(event)
             if new:
                 sys.stdout.flush()
-            elif hasattr(journal, "wait_for_append"):
+            elif isinstance(journal, Notices):
                 journal.wait_for_append(1.0)  # told of another machine's commit (or polls)
             else:
                 time.sleep(FOLLOW_POLL)

@@ -24,8 +24,8 @@ from memoir.commands.base import (
     table,
     write_json,
 )
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
+from memoir.journal.transcripts import TranscriptStore
 from memoir.lookup import resolve
 from memoir.reading import read_text
 from memoir.recall.index import SearchIndex

@@ -31,24 +31,19 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
 from memoir import lazyre
 from memoir.config import CONFIG_FILE, Config
-from memoir.engine import safefs
 from memoir.engine.seals import SEALS_FILE, seal_lines
-from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
 from memoir.errors import JournalCorrupted, NotFoundError, UnknownEventType, ValidationError
 from memoir.events.codec import hash_of_line
-from memoir.journal import FileJournal
-from memoir.journal.postgres import PostgresJournal
-from memoir.journal.reader import FORGOTTEN_SUFFIX
-from memoir.layout import JOURNAL_FILE
-
-#: Beside the journal: what ``memoir forget`` removed from records an older chain binds.
-FORGOTTEN_LIST = JOURNAL_FILE + FORGOTTEN_SUFFIX
+from memoir.fs import safefs
+from memoir.journal import FileBacked, Journal, LineAccess, open_journal
+from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
+from memoir.layout import FORGOTTEN_LIST, JOURNAL_FILE
 
 __all__ = ["BACKUP_FORMAT", "BackupInfo", "Restored", "backup_home", "restore_archive",
            "write_backup"]
@@ -59,6 +54,13 @@ _PACK = lazyre.compile(r"pack-[0-9]{6,9}\.jsonl")
 _CHUNK = 1 << 20
 # A manifest lists a few files: kilobytes.  A bigger one is refused before it is read.
 _MANIFEST_LIMIT = 1 << 20
+
+
+class OpenJournal(Protocol):
+    """What a backup needs of an open home: its folder and its journal."""
+
+    home: Path
+    journal: Journal
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def _open_regular(home: Path, rel: str) -> int | None:
     return fd
 
 
-def backup_home(engine: Any, target: Path) -> BackupInfo:
+def backup_home(engine: OpenJournal, target: Path) -> BackupInfo:
     """Write an archive of the open home ``engine`` (see :func:`write_backup`).  A home
     whose journal is a database gets the journal's records as of now as the archive's
     journal file: restored, it is a home with a file journal (`memoir journal copy`
@@ -135,11 +137,14 @@ def backup_home(engine: Any, target: Path) -> BackupInfo:
     journal = engine.journal
     forgets = [e.seq for e in journal.read_family("journal.forgotten")]
     horizon = forgets[-1] if forgets else None
-    if not isinstance(journal, PostgresJournal):
+    if isinstance(journal, FileBacked):  # the home's journal.jsonl, archived as it is
         return write_backup(Path(engine.home), target, forgotten_through=horizon)
+    if not isinstance(journal, LineAccess):
+        raise ValidationError(f"{journal.where()}: this journal cannot give its records "
+                              "as lines, so it cannot be backed up; nothing was written")
     with tempfile.TemporaryFile() as spool:
         last = None
-        for seq, line in journal.read_lines():
+        for seq, _offset, line in journal.read_lines():
             spool.write(line + b"\n")
             last = (seq, line)
         spool.flush()
@@ -169,12 +174,10 @@ def write_backup(home: Path, target: Path, *,
         if spooled is not None:
             end_offset, end_seq, end_hash = spooled[1], spooled[2], spooled[3]
         else:
-            journal = FileJournal(journal_path, readonly=True, scan=False)
-            try:
-                end = journal.end()
-            finally:
-                journal.close()
-            end_offset, end_seq, end_hash = end.offset, end.seq, end.hash.decode()
+            with open_journal(journal_path, readonly=True, scan=False) as journal:
+                assert isinstance(journal, FileBacked)
+                end = journal.file_end()
+            end_offset, end_seq, end_hash = end.offset, end.seq, end.hash
         fds[JOURNAL_FILE] = (journal_fd, end_offset)
         for name in sorted(safefs.listdir(home, TRANSCRIPTS)):
             if _PACK.fullmatch(name):
@@ -297,12 +300,13 @@ def read_backup(archive: Path, into: Path) -> BackupInfo:
                       str(manifest.get("created_at", "")),
                       through if isinstance(through, int) else None)
     try:
-        journal = FileJournal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
+        journal = open_journal(into / JOURNAL_FILE, readonly=True)  # scans: checks the chain
     except (JournalCorrupted, UnknownEventType) as exc:
         raise _refuse(archive, f"its journal fails verification ({exc})") from None
     try:
-        end = journal.end()
-        if journal.head() != info.head or end.seq != info.head or end.hash.decode() != info.hash:
+        assert isinstance(journal, FileBacked)
+        end = journal.file_end()
+        if journal.head() != info.head or end.seq != info.head or end.hash != info.hash:
             raise _refuse(archive, f"its journal ends at record {end.seq}, not at the head "
                                    f"{info.head} its manifest records")
         # Every payload decoded: a record naming a skill '../../x' (its chain recomputed,

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from memoir.engine.private import Folder
+from memoir.fs.folder import Folder
 from memoir.logs import get_logger
 from memoir.projections.lazy import LazyDict
 from memoir.projections.state import RunInfo, SessionInfo, State

@@ -28,7 +28,6 @@ from memoir.engine.live import LiveState, Progress
 from memoir.engine.maintenance import HomeCheck, accept_journal_loss, verify_home
 from memoir.engine.materializer import Drift, Materializer
 from memoir.engine.opening import check_home, open_journal, seen_seq
-from memoir.engine.private import Folder
 from memoir.engine.projector import Projector
 from memoir.engine.reading import Reading
 from memoir.engine.seals import Seals, load_key
@@ -42,6 +41,7 @@ from memoir.errors import (
 )
 from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Event
+from memoir.fs.folder import Folder
 from memoir.journal import Expectation, Journal, RecoveryReport, VerifyReport
 from memoir.layout import JOURNAL_FILE, default_home
 from memoir.logs import get_logger

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memoir import lazyre
-from memoir.engine import safefs
 from memoir.engine.materializer import Drift, Materializer
+from memoir.fs import safefs
 
 __all__ = ["FilesView", "RecordingFiles"]
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol, Self
 
-from memoir.journal import Journal
+from memoir.journal import Journal, Notices
 from memoir.logs import get_logger
 
 __all__ = ["Following"]
@@ -84,11 +84,11 @@ class Following:
 
     def _wait(self, seconds: float) -> bool:
         """Wait at most ``seconds`` for word of a commit; True when told of one."""
-        wait = getattr(self.handle.journal, "wait_for_append", None)
-        if wait is None:
+        journal = self.handle.journal
+        if not isinstance(journal, Notices):
             self._stop.wait(seconds)
             return False
-        return bool(wait(seconds))
+        return journal.wait_for_append(seconds)
 
     def _run(self) -> None:
         deadline = time.monotonic() + self.poll

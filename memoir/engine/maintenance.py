@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memoir.engine import safefs
 from memoir.engine.checkpoints import CheckpointStore
-from memoir.engine.private import Folder
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
-from memoir.journal import Journal
+from memoir.fs import safefs
+from memoir.fs.folder import Folder
+from memoir.journal import Journal, LineAccess, Tombstoning
 from memoir.logs import get_logger
 from memoir.projections.state import State
 
@@ -77,9 +77,8 @@ def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
     """How many records hold a tombstone, and what is wrong with them: a tombstone no
     ``journal.forgotten`` record lists (content removed behind memoir's back), or a
     listed record still whole (a forget that was interrupted)."""
-    lines = getattr(journal, "read_lines", None)
-    if lines is not None:
-        tombs = {seq for seq, line in lines() if _TOMB in line}
+    if isinstance(journal, LineAccess):
+        tombs = {seq for seq, _offset, line in journal.read_lines() if _TOMB in line}
     else:
         tombs = {e.seq for e in journal.read() if isinstance(e.data, Forgotten)}
     listed: dict[int, str] = {}
@@ -89,7 +88,7 @@ def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
             listed.update(dict.fromkeys(event.data.seqs, event.run or "?"))
             digests.update(zip(event.data.seqs, event.data.digests, strict=True))
     problems = []
-    aside: dict[int, tuple[bytes, bytes]] = getattr(journal, "forgotten_listed", dict)()
+    aside = journal.set_aside() if isinstance(journal, Tombstoning) else {}
     stray = sorted(seq for seq, (_hash, digest) in aside.items()
                    if digests.get(seq) != digest.decode())
     if stray:

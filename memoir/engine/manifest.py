@@ -26,9 +26,9 @@ from pathlib import Path
 
 import msgspec
 
-from memoir.engine import safefs
 from memoir.errors import ProjectionError
-from memoir.journal.locking import LockTimeout, ProcessLock
+from memoir.fs import safefs
+from memoir.fs.locking import LockTimeout, ProcessLock
 
 __all__ = ["LOCK", "MANIFEST", "Manifest", "Record", "digest"]
 

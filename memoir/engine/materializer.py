@@ -1,7 +1,7 @@
 """The materializer: the only code that writes projected files into the home.
 
 Files are written atomically (temp file in the same folder, fsync, then an atomic
-exchange or rename, see :mod:`memoir.engine.safefs`), so a reader — a Hermes agent
+exchange or rename, see :mod:`memoir.fs.safefs`), so a reader — a Hermes agent
 pointed at the home — sees the old or the new bytes, never a mix, and a crash never
 leaves an empty file that would later look like a hand edit.  No link below the home is
 ever followed, for reading, writing or removing.
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memoir.engine import safefs
 from memoir.engine.manifest import Manifest
 from memoir.engine.manifest import digest as _digest
 from memoir.errors import ProjectionError
+from memoir.fs import safefs
 
 __all__ = ["Drift", "Materializer", "atomic_write", "unwritable"]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from memoir.engine.private import Folder
+from memoir.fs.folder import Folder
 from memoir.projections.memory import MemoryState
 
 __all__ = ["EVERY", "KeptMarks", "MemorySnapshot", "MemorySnapshots"]

@@ -11,7 +11,8 @@ from memoir.config import Config
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.materializer import Materializer
 from memoir.errors import JournalLost, NotFoundError, ValidationError
-from memoir.journal import FileJournal, Journal
+from memoir.journal import Journal
+from memoir.journal import open_journal as open_location
 from memoir.journal.home import home_journal, shared_journal
 from memoir.layout import JOURNAL_FILE, no_home_message
 
@@ -55,7 +56,7 @@ def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | No
         # The journal is checked from the newest valid checkpoint on, not from its
         # first byte: opening a home with a long history stays fast, and
         # `memoir verify` (or any full replay) checks the whole chain.
-        journal = FileJournal(
+        journal = open_location(
             path,
             durability=config.journal.durability,
             clock=clock,

@@ -24,6 +24,7 @@ from memoir.engine.materializer import Drift
 from memoir.engine.prompts import PromptCache
 from memoir.events.types import Event
 from memoir.journal import Expectation
+from memoir.journal.interface import SharedBodies
 from memoir.projections.state import State
 
 __all__ = ["Home"]
@@ -51,6 +52,11 @@ class Home(Protocol):
     @property
     def persistent(self) -> bool:
         """Whether the journal outlives this handle."""
+
+    @property
+    def bodies(self) -> SharedBodies | None:
+        """Where a shared journal keeps recorded messages' bodies for every home (None:
+        this home keeps them alone)."""
 
     def view(self, seq: int | None = None) -> State:
         """An independent copy of the state at ``seq`` (default: the head)."""

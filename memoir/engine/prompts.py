@@ -8,7 +8,7 @@ the same pin, the record at the pin still has the hash it saw, the enabled block
 the same, and its BLAKE2b digest (keyed with the home's key when there is one, as the
 checkpoints are) matches; anything else is ignored and the blocks are rendered again.
 Deleting the folder loses nothing.  Files are read and written through
-:class:`~memoir.engine.safefs.Folder` (no link followed, one plain name per session).
+:class:`~memoir.fs.safefs.Folder` (no link followed, one plain name per session).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memoir.engine.private import Folder
+from memoir.fs.folder import Folder
 from memoir.logs import get_logger
 
 __all__ = ["PROMPTS", "PromptCache"]

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from memoir.engine.live import LiveState
-from memoir.engine.private import Folder
 from memoir.engine.projector import Projector
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import NotFoundError
 from memoir.events.types import Event
+from memoir.fs.folder import Folder
 from memoir.journal import Journal
+from memoir.journal.interface import SharedBodies
 from memoir.projections.state import State
 
 __all__ = ["Reading"]
@@ -103,6 +104,11 @@ class Reading:
     def persistent(self) -> bool:
         """Whether the journal outlives this handle (a file; not an in-memory journal)."""
         return self.journal.persistent
+
+    @property
+    def bodies(self) -> SharedBodies | None:
+        """Where a shared journal keeps recorded messages' bodies (None: the home alone)."""
+        return self.journal if isinstance(self.journal, SharedBodies) else None
 
     def at(self, seq: int | None, use: Callable[[State], T]) -> T:
         """``use(state)`` with the state at ``seq`` (default: the head): the live state

@@ -39,9 +39,9 @@ from pathlib import Path
 
 import msgspec
 
-from memoir.engine import safefs
 from memoir.errors import ConfigError, ValidationError
 from memoir.events.types import Event
+from memoir.fs import safefs
 from memoir.journal import Journal
 from memoir.logs import get_logger
 from memoir.reading import read_regular

@@ -47,6 +47,7 @@ __all__ = [
     "payload_span",
     "tombstone",
     "tombstone_digest",
+    "tombstoned_line",
 ]
 
 HASH_HEX = 32
@@ -102,6 +103,21 @@ def tombstone_digest(line: bytes) -> bytes | None:
     """The digest the tombstone in ``line``'s payload carries (None: no tombstone)."""
     span = payload_span(line)
     return _tombstone_digest(line[span[0]:span[1]]) if span is not None else None
+
+
+def tombstoned_line(line: bytes, digest: str) -> bytes | None:
+    """``line`` with its payload replaced by its tombstone padded to the same length
+    (None: it holds one already, or another payload than the one whose digest is
+    ``digest``, or one too short to hold a tombstone)."""
+    span = payload_span(line)
+    if span is None:
+        return None
+    payload = line[span[0]:span[1]]
+    stone = tombstone(digest.encode())
+    if payload.rstrip(b" ") == stone or len(stone) > len(payload) or \
+            payload_digest(payload).decode() != digest:
+        return None
+    return line[:span[0]] + stone + b" " * (len(payload) - len(stone)) + line[span[1]:]
 
 
 def payload_span(line: bytes) -> tuple[int, int] | None:

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from memoir.credentials import find_credentials
-from memoir.engine import safefs
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.errors import ValidationError
 from memoir.events.curator import CuratorStateImported
 from memoir.events.skills import SkillArchived, SkillsSourcesImported
 from memoir.events.types import Event, Payload
+from memoir.fs import safefs
 from memoir.ids import short_id
 from memoir.integrations.hermes_mirror import hermes_entries
 from memoir.memory.adoption import plan_adoption

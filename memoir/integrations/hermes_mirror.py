@@ -21,12 +21,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memoir.engine import safefs
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.engine import Engine
 from memoir.engine.materializer import HERMES_LOCK_WAIT
 from memoir.errors import ValidationError
 from memoir.events.types import Event, Payload
+from memoir.fs import safefs
 from memoir.ids import short_id
 from memoir.memory.adoption import plan_adoption
 from memoir.oversight.revert import OnConflict, RevertPlan, revert_run

@@ -9,8 +9,17 @@ check, recovery on open, repair, a deferred sync for group commit — is part of
 interface too, with defaults that are correct for a simple backend, so the engine
 never asks which backend it holds.
 
+What backends really differ in is said by *capabilities*: abstract mixins a backend
+inherits when it can do the thing (:class:`LineAccess`, :class:`Loading`,
+:class:`Tombstoning`, :class:`SharedBodies`, :class:`Notices`, :class:`Schema`, :class:`Roles`,
+:class:`FileBacked`).  Code outside :mod:`memoir.journal` asks ``isinstance(journal,
+Tombstoning)`` and never names a backend; the shipped conformance suite has a
+``supports_*`` flag for each, so a third-party backend knows what it must pass.
+
 The file journal is in :mod:`memoir.journal.file`, the in-memory one in
-:mod:`memoir.journal.memory`; both pass ``tests/journal/test_journal_conformance.py``.
+:mod:`memoir.journal.memory`, the PostgreSQL one in :mod:`memoir.journal.postgres`;
+:func:`memoir.journal.open_journal` picks one by the location's scheme.  All pass
+``tests/journal/test_journal_conformance.py``.
 """
 
 from __future__ import annotations
@@ -18,9 +27,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple, Protocol, Self
 
 from memoir.clock import Clock, SystemClock, format_ts
@@ -34,10 +44,19 @@ __all__ = [
     "ExpectHead",
     "ExpectUntouched",
     "Expectation",
+    "FileBacked",
     "Journal",
     "JournalWriter",
+    "LineAccess",
+    "Loading",
+    "Notices",
     "Position",
     "RecoveryReport",
+    "Roles",
+    "Schema",
+    "SharedBodies",
+    "StoredLine",
+    "Tombstoning",
     "VerifyReport",
     "check_expectation",
     "mint",
@@ -294,8 +313,7 @@ class Journal(ABC):
 
     def where(self) -> str:
         """Where the records are, for people (a path, a URL without its password)."""
-        path = getattr(self, "path", None)
-        return str(path) if path is not None else "memory"
+        return "memory"
 
     def seal_lines(self) -> list[bytes]:
         """The seals a journal that keeps them holds, in order."""
@@ -317,6 +335,129 @@ class Journal(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+
+# -- capabilities: what some backends can do and others cannot ------------------------------
+
+
+class StoredLine(NamedTuple):
+    """One record as stored: its ``seq``, the byte ``offset`` of its line in the journal
+    file (-1 for a backend that keeps no file) and the ``line`` without its newline, in
+    the file journal's format (byte-identical across backends)."""
+
+    seq: int
+    offset: int
+    line: bytes
+
+
+class LineAccess(ABC):
+    """Capability: the records as their stored lines, each checked against the chain
+    (for copying them elsewhere, backing them up, finding text to forget)."""
+
+    @abstractmethod
+    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
+        """The stored lines of the records with ``after < seq <= until``, in order."""
+
+
+class Loading(ABC):
+    """Capability: take a whole journal's lines into an empty one (``memoir journal
+    copy``), all or nothing."""
+
+    @abstractmethod
+    def load_lines(self, lines: Iterable[bytes], *, seals: Sequence[bytes] = ()) -> int:
+        """Put ``lines`` (in order, the chain checked as they come) and their ``seals``
+        into this journal, which must be empty; how many records were loaded."""
+
+
+class Tombstoning(ABC):
+    """Capability: replace records' payloads by their tombstones in place (``memoir
+    forget``), so the content is gone and the chain still verifies."""
+
+    #: Whether records hashed over their whole payload (written before the payload
+    #: digest) can be tombstoned: the backend then lists them aside so the chain still
+    #: accepts them.
+    tombstones_whole_hashed: ClassVar[bool] = False
+
+    def can_forget(self) -> bool:
+        """Whether this handle may tombstone (a database role may lack the right)."""
+        return True
+
+    @abstractmethod
+    def tombstone(self, digests: Mapping[int, str], *,
+                  places: Mapping[int, tuple[int, int]] | None = None,
+                  bodies: Sequence[str] = ()) -> None:
+        """Replace the payload of each record ``seq`` whose payload digest is
+        ``digests[seq]`` by its tombstone padded to the same length (a record that holds
+        another payload, or one already, is left alone), durably.  ``places``: where each
+        payload is ((byte offset, size), from :meth:`LineAccess.read_lines`), when known.
+        ``bodies``: the transcript references whose bodies this journal keeps itself
+        (:class:`SharedBodies`) to blank in the same step; other backends ignore them."""
+
+    def set_aside(self) -> dict[int, tuple[bytes, bytes]]:
+        """The tombstoned records listed aside (seq -> (stored hash, payload digest));
+        see :attr:`tombstones_whole_hashed`."""
+        return {}
+
+
+class SharedBodies(ABC):
+    """Capability: keep recorded messages' bodies for every home of a shared journal,
+    keyed by their transcript reference (which names the bytes' hash)."""
+
+    @abstractmethod
+    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None:
+        """Keep each (reference, body); a reference kept already is left as it is."""
+
+    @abstractmethod
+    def body(self, ref: str) -> bytes | None:
+        """The body kept for ``ref`` (None: none)."""
+
+
+class Notices(ABC):
+    """Capability: tell a waiting reader that another process committed (instead of
+    polling)."""
+
+    @abstractmethod
+    def wait_for_append(self, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for word of a commit; True when told of one."""
+
+
+class Schema(ABC):
+    """Capability: a versioned schema that an older memoir may have made
+    (``memoir journal upgrade``)."""
+
+    #: The version the schema was upgraded from when this handle opened it (None: none).
+    upgraded_from: int | None = None
+
+    @abstractmethod
+    def schema_version(self) -> int:
+        """The schema version the store has now."""
+
+
+class Roles(ABC):
+    """Capability: the store grants rights per role (a database): what this handle's
+    role may do."""
+
+    @abstractmethod
+    def privileges(self) -> dict[str, bool]:
+        """``"<table>:<RIGHT>"`` -> whether the role has it, and ``"superuser"``."""
+
+
+class FileBacked(ABC):
+    """Capability: the records are the whole lines of one file (a backup archives it
+    byte for byte, up to :meth:`file_end`)."""
+
+    path: Path
+
+    def where(self) -> str:
+        return str(self.path)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self.path)!r})"
+
+    @abstractmethod
+    def file_end(self) -> Position:
+        """Where the last whole append ends in the file now (its seq, byte offset, hash)."""
 
 
 def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
 from memoir.clock import Clock, SystemClock
-from memoir.errors import JournalCorrupted, ValidationError
+from memoir.errors import JournalCorrupted
 from memoir.events.codec import GENESIS, encode_record
 from memoir.events.types import Draft, Event
 from memoir.journal.interface import (
@@ -17,10 +17,8 @@ from memoir.journal.interface import (
     JournalWriter,
     Progress,
     VerifyReport,
-    check_expectation,
-    mint_records,
-    retried_span,
 )
+from memoir.journal.staging import Stager
 
 __all__ = ["InMemoryJournal"]
 
@@ -34,7 +32,7 @@ class InMemoryJournal(Journal):
         self._events: list[Event] = []
         self._ids: dict[str, int] = {}
         self._lock = threading.RLock()
-        self._staged: list[Event] = []
+        self._staged = Stager(self)
 
     def __repr__(self) -> str:
         return f"InMemoryJournal(head={len(self._events)})"
@@ -58,7 +56,7 @@ class InMemoryJournal(Journal):
             try:
                 yield _MemoryWriter(self)
             finally:
-                self._staged = []
+                self._staged.drop()
 
     def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Re-encode every record and check that the hash chain still holds."""
@@ -82,27 +80,15 @@ class InMemoryJournal(Journal):
                             bytes=size, types=types)
 
     def _stage(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
-        if not drafts:
-            return []
-        given = [d.id for d in drafts if d.id]
-        if len(set(given)) != len(given):
-            raise ValidationError("an append lists the same event id twice")
-        if not set(given).isdisjoint(e.id for e in self._staged):
-            raise ValidationError("an append repeats event ids staged in the same write")
-        existing = {i: self._ids[i] for i in given if i in self._ids}
-        if existing:
-            first = retried_span(drafts, existing)
-            return self._events[first - 1 : first - 1 + len(drafts)]
-        last = self._staged[-1] if self._staged else (self._events[-1] if self._events else None)
-        seq = last.seq if last else 0
-        check_expectation(self, seq, expect, pending=self._staged)
-        prev = last.hash.encode() if last else GENESIS
-        _lines, out = mint_records([drafts], (seq, prev), self.clock)
-        self._staged.extend(out)
-        return out
+        def tail() -> tuple[int, bytes]:
+            last = self._events[-1] if self._events else None
+            return (last.seq, last.hash.encode()) if last else (0, GENESIS)
+
+        return self._staged.stage(drafts, expect, tail=tail, known=lambda ids: {
+            i: self._ids[i] for i in ids if i in self._ids})
 
     def _write_staged(self) -> None:
-        out, self._staged = self._staged, []
+        _lines, out = self._staged.take()
         self._events.extend(out)
         for event in out:
             self._ids[event.id] = event.seq
@@ -114,8 +100,8 @@ class _MemoryWriter(JournalWriter):
 
     @property
     def head(self) -> int:
-        staged = self._journal._staged
-        return staged[-1].seq if staged else len(self._journal._events)
+        tail = self._journal._staged.tail()
+        return tail[0] if tail else len(self._journal._events)
 
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(drafts, expect)

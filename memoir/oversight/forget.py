@@ -1,5 +1,5 @@
 """``memoir forget`` in the tools layer: the engine's forgetting
-(:mod:`memoir.engine.forgetting`) plus the caches of the layers above it (the search
+(:mod:`memoir.engine.forget.carry`) plus the caches of the layers above it (the search
 index), so a forget leaves none of them holding what it removed."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from memoir.engine.forgetting import ForgetPlan, plan_forget
-from memoir.engine.forgetting import finish_forgets as _finish
-from memoir.engine.forgetting import forget as _forget
+from memoir.engine.forget.carry import ForgetPlan, plan_forget
+from memoir.engine.forget.carry import finish_forgets as _finish
+from memoir.engine.forget.carry import forget as _forget
 from memoir.events.forget import ContentForgotten
 from memoir.recall.index import delete_index
 

@@ -26,9 +26,9 @@ from typing import Any
 from memoir.config import Config, ProceduralConfig
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import ContextRecalled, RecalledHit, RecalledSkill
+from memoir.journal.transcripts import TranscriptStore
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
 from memoir.recall.index import index_of

@@ -39,9 +39,7 @@ from typing import Any
 
 from memoir import lazyre, semantic
 from memoir.clock import parse_ts
-from memoir.engine import safefs
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.sessions import (
     SessionEnded,
@@ -50,6 +48,8 @@ from memoir.events.sessions import (
     TurnRecorded,
 )
 from memoir.events.types import Event
+from memoir.fs import safefs
+from memoir.journal.transcripts import TranscriptStore
 from memoir.logs import get_logger
 from memoir.messages import message_text
 from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector

@@ -19,9 +19,9 @@ from typing import Any
 
 from memoir.engine.caller import CallContext
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import TurnRecorded
+from memoir.journal.transcripts import TranscriptStore
 from memoir.recall.index import index_of
 
 __all__ = ["SESSION_SEARCH_SCHEMA", "read_session", "session_search_tool"]

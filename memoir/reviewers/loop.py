@@ -18,10 +18,10 @@ from typing import Any
 from memoir.clock import parse_ts
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ConfigError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionEnded, SessionSummarized
 from memoir.events.types import Event, Payload
+from memoir.journal.transcripts import TranscriptStore
 from memoir.llm import LLMError, client_from_config
 from memoir.logs import get_logger
 from memoir.projections.state import State

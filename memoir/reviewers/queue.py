@@ -26,8 +26,8 @@ from collections.abc import Callable
 
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.events.reviews import ReviewSkipped
+from memoir.journal.transcripts import TranscriptStore
 from memoir.logs import get_logger
 from memoir.reviewers.review import Backend, ReviewRequest, run_review
 

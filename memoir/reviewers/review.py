@@ -23,13 +23,13 @@ from typing import Any, Protocol
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, WriteRejected
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewWriteLimitReached
 from memoir.events.sessions import TurnRecorded
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Event
 from memoir.ids import short_id
+from memoir.journal.transcripts import TranscriptStore
 from memoir.messages import clip, content_text
 from memoir.projections.state import State
 from memoir.tools import DEFAULT_TOOLS, Toolset

@@ -16,10 +16,10 @@ from typing import Any, Literal, Protocol, overload
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.insights.pipeline import hint_for
+from memoir.journal.transcripts import TranscriptStore
 from memoir.prompt.assemble import Procedural, Prompt, build_prompt, by_meaning
 from memoir.prompt.blocks import Blocks, session_blocks
 from memoir.recall.index import index_of

@@ -30,12 +30,12 @@ from memoir.clock import format_ts, parse_ts
 from memoir.credentials import redact_counted
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.engine.transcripts import TranscriptStore
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
 from memoir.events.sessions import MessageRef, ToolError, TurnRecorded
 from memoir.events.types import Payload
 from memoir.insights.signatures import signature
+from memoir.journal.transcripts import TranscriptStore
 from memoir.messages import clip, tool_error
 from memoir.projections.sessions import count_turn
 from memoir.projections.state import State

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from memoir.clock import Clock
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.types import ACTORS, Draft, Payload
-from memoir.journal import Durability, FileJournal, InMemoryJournal, Journal
+from memoir.journal import Durability, Journal, open_journal
 from memoir.memory.tool import decide, drift_result
 from memoir.projections.memory import DEFAULT_LIMITS
 from memoir.projections.state import State
@@ -72,9 +72,9 @@ def build_journal(
     """
     journal: Journal
     if path is None:
-        journal = InMemoryJournal(clock=clock)
+        journal = open_journal("memory:", clock=clock)
     else:
-        journal = FileJournal(path, durability=durability, clock=clock)
+        journal = open_journal(path, durability=durability, clock=clock)
     wanted = dict(limits or DEFAULT_LIMITS)
     state = replay(journal)
     for args in commands:

@@ -16,6 +16,12 @@ would open it), and pytest collects every test::
         def reopen(self, journal):
             return MyJournal.connect(journal.address)
 
+What only some backends can do (read stored lines, load a copy, tombstone, keep shared
+bodies, tell of commits, keep a schema, grant roles, be one file) is a capability of
+:mod:`memoir.journal.interface`; set ``supports_lines = True`` and the like for each
+your backend inherits, and the part that states it runs (a flag that does not match
+what the backend inherits fails ``test_supports_flags_say_what_the_backend_can_do``).
+
 A backend that cannot do something the contract asks fails the test that states it,
 named for what it checks (``test_a_retry_that_differs_from_the_original_append_is_
 refused``).  docs/testing.md has a worked example, run by memoir's own tests.
@@ -24,7 +30,6 @@ refused``).  docs/testing.md has a worked example, run by memoir's own tests.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,66 +40,15 @@ import memoir  # noqa: F401  (registers the event types)
 from memoir.clock import FakeClock
 from memoir.engine.seals import Seals
 from memoir.errors import ConflictError, ValidationError
-from memoir.events.codec import GENESIS, encode_record
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.types import Draft, Event
 from memoir.ids import new_id
 from memoir.journal import ExpectHead, ExpectUntouched, Journal
 from memoir.testing.builders import memory_drafts
+from memoir.testing.journal_capabilities import Capabilities
+from memoir.testing.journal_contract import _Contract, added, batch, chain_holds
 
 __all__ = ["JournalConformance", "added", "batch", "chain_holds"]
-
-
-def added(text: str, *, entry: str = "e-000000000001", target: str = "memory") -> Draft:
-    return Draft(data=EntryAdded(target=target, entry_id=entry, text=text),  # type: ignore[arg-type]
-                 actor="agent", session="s-1")
-
-
-def batch(n: int, prefix: str = "fact") -> list[Draft]:
-    return [added(f"{prefix} {i}", entry=f"e-{i:012x}") for i in range(n)]
-
-
-def chain_holds(events: list[Event]) -> bool:
-    prev = GENESIS
-    for e in events:
-        _line, prev = encode_record(
-            seq=e.seq, id=e.id, ts=e.ts, actor=e.actor, session=e.session, run=e.run,
-            causation=e.causation, more=e.more, data=e.data, prev=prev,
-        )
-        if prev.decode() != e.hash:
-            return False
-    return True
-
-
-class _Contract:
-    """What every part of the contract needs: a journal to test (``make``) and the same
-    journal as another process opens it (``reopen``)."""
-
-    def make(self, clock: FakeClock | None = None) -> Journal:
-        raise NotImplementedError
-
-    def reopen(self, journal: Journal) -> Journal:
-        """The same journal as another process would see it (or the same object)."""
-        raise NotImplementedError
-
-    @pytest.fixture
-    def journal(self) -> Iterator[Journal]:
-        j = self.make()
-        yield j
-        j.close()
-
-    # -- empty journal ---------------------------------------------------------------------
-
-    def test_empty_journal_has_head_zero_and_reads_nothing(self, journal: Journal) -> None:
-        assert journal.head() == 0
-        assert list(journal.read()) == []
-        assert list(journal.read(after=0, until=10)) == []
-        report = journal.verify()
-        assert (report.records, report.head_hash, report.types) == (0, "", {})
-
-    def test_empty_append_writes_nothing(self, journal: Journal) -> None:
-        assert journal.append([]) == []
-        assert journal.head() == 0
 
 
 class _AppendAndRead(_Contract):
@@ -513,6 +467,8 @@ class _WritersAndPositions(_Contract):
         assert chain_holds(events)
 
 
-class JournalConformance(_AppendAndRead, _RetriesAndExpectations, _WritersAndPositions):
+class JournalConformance(_AppendAndRead, _RetriesAndExpectations, _WritersAndPositions,
+                         Capabilities):
     """The contract of a journal backend: subclass it, provide :meth:`make` and
-    :meth:`reopen`, and pytest collects every test of the three parts."""
+    :meth:`reopen`, set the ``supports_*`` flag of each capability it has, and pytest
+    collects every test of the four parts."""

@@ -38,8 +38,7 @@ from memoir.errors import JournalCorrupted, MemoirError
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
 from memoir.events.types import Event, Payload
-from memoir.journal import FileJournal, Journal
-from memoir.journal.postgres import PostgresJournal
+from memoir.journal import Journal, is_database, open_journal
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -83,20 +82,20 @@ def _journal(source: str | os.PathLike[str] | Journal) -> Journal:
     if isinstance(source, Journal):
         return source
     text = os.fspath(source)
-    if text.startswith(("postgresql://", "postgres://")):
-        return PostgresJournal(text)
+    if is_database(text):
+        return open_journal(text, readonly=True)
     path = Path(text)
     if path.is_dir():
         if (path / CONFIG_FILE).is_file():
             config = load_config(path)
             if config.journal.url:  # a home whose journal is a database
-                return PostgresJournal(config.journal.url)
+                return open_journal(config.journal.url, readonly=True)
         path = path / "journal.jsonl"
     if not path.is_file():
         raise RecordedHistoryError(f"{text}: not a journal (no such file, nor a home with "
                                    "a journal.jsonl)")
     try:
-        return FileJournal(path, durability="never", recover=False)
+        return open_journal(path, durability="never", recover=False)
     except (JournalCorrupted, ValueError, OSError) as exc:
         raise RecordedHistoryError(f"{text}: not a journal memoir can read ({exc})") from None
 

@@ -50,7 +50,7 @@ def test_files_follow_on_their_own_and_flush_makes_them_current(home: Path) -> N
 
 def test_a_burst_of_commits_is_written_in_few_passes(home: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir.engine import safefs
+    from memoir.fs import safefs
 
     writes: list[str] = []
     real = safefs.install

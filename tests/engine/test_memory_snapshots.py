@@ -99,7 +99,7 @@ def test_forgotten_marks_are_kept_so_a_new_process_reads_only_what_came_since(
     from click.testing import CliRunner
 
     from memoir.cli import cli
-    from memoir.journal.reader import FileReader
+    from memoir.journal.file.reader import FileReader
 
     _fill(home, 30)
     with memoir.open(home) as mem:

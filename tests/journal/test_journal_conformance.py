@@ -31,6 +31,7 @@ class TestInMemoryJournal(JournalConformance):
 
 
 class TestFileJournal(JournalConformance):
+    supports_lines = supports_tombstones = supports_file = True
     @pytest.fixture(autouse=True)
     def _folder(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self._dir = tmp_path_factory.mktemp("journal")
@@ -70,6 +71,9 @@ class TestFileJournal(JournalConformance):
 class TestPostgresJournal(JournalConformance):
     """The same contract, the records in PostgreSQL (each journal in a schema of its own
     in a database made for this module)."""
+
+    supports_lines = supports_loading = supports_tombstones = True
+    supports_shared_bodies = supports_notices = supports_schema = supports_roles = True
 
     @pytest.fixture(autouse=True)
     def _database(self, pg_database: str) -> None:

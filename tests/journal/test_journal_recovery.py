@@ -348,7 +348,7 @@ def test_a_record_forged_after_damage_is_not_laundered_into_the_chain(path: Path
     with FileJournal(path, recover=False) as journal:
         journal.repair()
         assert _ids(journal) == [events[0].id]
-        assert not any(b"FORGED" in line for _seq, line in journal.read_lines())
+        assert not any(b"FORGED" in line for _seq, _offset, line in journal.read_lines())
         journal.verify()
 
 

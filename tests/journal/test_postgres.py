@@ -473,7 +473,7 @@ def test_open_waits_for_a_server_that_is_starting(tmp_path: Path, private_server
     import threading
 
     from memoir.errors import JournalUnavailable
-    from memoir.journal import pg_database
+    from memoir.journal.postgres import database as pg_database
 
     monkeypatch.setenv("MEMOIR_PG_RETRY", "0.2")
     private_server.stop()
@@ -658,7 +658,7 @@ def test_a_writer_killed_mid_transaction_leaves_nothing_and_holds_nothing(
 def test_a_writer_far_behind_reads_everything_it_missed_under_the_lock(pg_url: str) -> None:
     """The lock brings at most FRESH records with it; a writer further behind reads the
     rest as usual, checked against the chain, before it decides."""
-    from memoir.journal.pg_database import FRESH
+    from memoir.journal.postgres.database import FRESH
     from tests.journal.test_journal_conformance import added, batch
 
     behind = PostgresJournal(pg_url, create=True)

@@ -161,7 +161,7 @@ def test_an_interrupted_forget_is_finished_from_its_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_after: str) -> None:
     """A forget killed after its record was journaled: `memoir forget --finish` (or any
     later forget) completes it from the record alone."""
-    from memoir.engine import forgetting
+    from memoir.engine.forget import carry as forgetting
 
     home = tmp_path / "home"
     _fill(home)
@@ -169,7 +169,7 @@ def test_an_interrupted_forget_is_finished_from_its_record(
     class Stop(Exception):
         pass
 
-    steps = {"record": "_tombstone_at", "records": "_blank_body", "bodies": "_refold"}
+    steps = {"record": "_tombstone", "records": "_blank_body", "bodies": "_refold"}
 
     def stop(*_args: object, **_kwargs: object) -> None:
         raise Stop
@@ -262,7 +262,7 @@ def test_forget_session_skill_and_run(tmp_path: Path) -> None:
 _KILL = """
 import os, signal, sys
 import memoir
-from memoir.engine import forgetting
+from memoir.engine.forget import carry as forgetting
 step = sys.argv[2]
 def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
@@ -279,7 +279,7 @@ with memoir.open(sys.argv[1]) as mem:
 """
 
 
-@pytest.mark.parametrize("step", ["pending", "_carry_out", "_tombstone_at", "_blank_body",
+@pytest.mark.parametrize("step", ["pending", "_carry_out", "_tombstone", "_blank_body",
                                   "_refold", "_scrub"])
 def test_a_forget_killed_at_any_step_leaves_the_home_whole_and_finishable(
         tmp_path: Path, step: str) -> None:
@@ -406,7 +406,7 @@ def test_a_keyed_home_keeps_its_seals_through_a_forget(tmp_path: Path) -> None:
 
 def test_a_listener_leaves_a_forget_under_way_to_its_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memoir.engine import forgetting
+    from memoir.engine.forget import carry as forgetting
 
     home = tmp_path / "home"
     _fill(home)
@@ -416,7 +416,7 @@ def test_a_listener_leaves_a_forget_under_way_to_its_process(
 
     with memoir.open(home) as mem:
         plan = forgetting.plan_forget(mem, "text", MARKER)
-        monkeypatch.setattr(forgetting, "_tombstone_at", stop)
+        monkeypatch.setattr(forgetting, "_tombstone", stop)
         with pytest.raises(forgetting.ForgetInterrupted, match="KeyboardInterrupt"):
             forgetting.forget(mem, plan)
         monkeypatch.undo()

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import memoir
 from memoir.cli import cli
-from memoir.engine import safefs
 from memoir.errors import JournalCorrupted
+from memoir.fs import safefs
 from tests.support.journal import forge
 
 SKILL = "---\nname: {0}\ndescription: d\n---\n# {0}\nbody\n"

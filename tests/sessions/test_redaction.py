@@ -56,7 +56,7 @@ def test_a_refused_write_journals_a_preview_without_the_secret(tmp_path: Path) -
         refused = session.call_tool("memory", {"action": "add", "target": "memory",
                                                "content": f"The deploy token is {KEY}"})
         assert refused["success"] is False
-        lines = [line for _seq, line in mem.journal.read_lines()]
+        lines = [line for _seq, _offset, line in mem.journal.read_lines()]
     assert any(b"refused" in line or b"rejected" in line for line in lines)
     assert KEY.encode() not in b"".join(lines) and KEY[:8].encode() not in b"".join(lines)
 

@@ -21,7 +21,7 @@ URL into anything memoir writes or prints (:func:`redact_url`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -37,23 +37,28 @@ from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
 from memoir.events.types import Event
 from memoir.journal.interface import (
     JournalWriter,
+    LineAccess,
+    Loading,
     Position,
     Progress,
+    StoredLine,
+    Tombstoning,
     VerifyReport,
 )
-from memoir.journal.pg_append import Appending
-from memoir.journal.pg_database import (
+from memoir.journal.postgres.append import Appending
+from memoir.journal.postgres.database import (
     CHUNK,
     SCHEMA_VERSION,
     is_postgres_url,
-    log,
     redact_url,
 )
+from memoir.journal.postgres.forget import forget_rows
+from memoir.journal.staging import Stager
 
 __all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
 
 
-class PostgresJournal(Appending):
+class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
     """The journal in the PostgreSQL database at ``url`` (see the module docstring).
 
     ``create``: create memoir's tables in an empty database (``memoir init --journal``);
@@ -74,8 +79,7 @@ class PostgresJournal(Appending):
         self.readonly = readonly
         self.lock_timeout = lock_timeout
         self._decoder = Decoder()
-        self._staged: list[Event] = []
-        self._lines: list[bytes] = []
+        self._staged = Stager(self)
         self._tx: tuple[int, bytes] | None = None  # the head, while the writer holds the lock
         #: The last record this object read to the end of the journal, or wrote: the
         #: lock function sends what came after it (see :meth:`_lock_tx`).
@@ -257,39 +261,12 @@ class PostgresJournal(Appending):
                           "AND has_table_privilege('memoir_transcripts', 'UPDATE')")[0]
         return bool(row[0])
 
-    def forget_lines(self, lines: Sequence[tuple[int, bytes, str]],
-                     bodies: Sequence[tuple[str, bytes]] = ()) -> None:
-        """Replace records' lines by their forgotten form ((seq, line, hash): the same
-        length, hash and envelope; the schema's trigger lets nothing else through) and
-        shared transcript bodies by their blanked form, in one transaction; then
-        vacuum the dead row versions (a role that does not own the tables is told to
-        ask the owner)."""
-        conn = self._connect()
-        try:
-            with conn.transaction():
-                conn.execute("SET LOCAL memoir.forget = 'on'")
-                for seq, line, record_hash in lines:
-                    done = conn.execute("UPDATE memoir_records SET line = %s WHERE seq = %s "
-                                        "AND hash = %s", (line, seq, record_hash))
-                    if done.rowcount != 1:
-                        raise JournalError(f"record {seq} of {redact_url(self.url)} is not "
-                                           "the one planned; nothing was forgotten")
-                for ref, body in bodies:
-                    conn.execute("UPDATE memoir_transcripts SET body = %s WHERE ref = %s",
-                                 (body, ref))
-            for table in ("memoir_records", "memoir_transcripts"):
-                try:
-                    conn.execute(f"VACUUM {table}")
-                except self._psycopg.Error as exc:
-                    log.warning("journal.vacuum_refused", journal=redact_url(self.url),
-                                table=table, why=" ".join(str(exc).split())[:200])
-        except self._psycopg.errors.InsufficientPrivilege as exc:
-            raise JournalError(f"{redact_url(self.url)}: the role may not forget "
-                               f"({' '.join(str(exc).split())}); run memoir forget as a "
-                               "role granted UPDATE (line) ON memoir_records and UPDATE ON "
-                               "memoir_transcripts (docs/postgres.md)") from None
-        finally:
-            conn.close()
+    def tombstone(self, digests: Mapping[int, str], *,
+                  places: Mapping[int, tuple[int, int]] | None = None,
+                  bodies: Sequence[str] = ()) -> None:
+        """The records' rows and the shared bodies, in one transaction (see
+        :mod:`memoir.journal.postgres.forget`)."""
+        forget_rows(self, digests, bodies)
 
     # -- following -------------------------------------------------------------------------
 
@@ -307,11 +284,11 @@ class PostgresJournal(Appending):
             return [], position
         return events, Position(events[-1].seq, events[-1].seq, events[-1].hash)
 
-    def read_lines(self, after: int = 0, until: int | None = None
-                   ) -> Iterator[tuple[int, bytes]]:
-        """(seq, line) of the records, as the file journal holds them, each checked
-        against the chain (for copying them elsewhere)."""
-        return self._checked(after, until)
+    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
+        """The records as the file journal holds them, each checked against the chain
+        (a database has no byte offsets: -1)."""
+        for seq, line in self._checked(after, until):
+            yield StoredLine(seq, -1, line)
 
     def load_lines(self, lines: Iterable[bytes], *, seals: Sequence[bytes] = ()) -> int:
         """Put ``lines`` (records as the file journal holds them, in order) into this

@@ -40,35 +40,31 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from memoir.engine import safefs
 from memoir.engine.commit import Caller, Decision
-from memoir.engine.forget_plan import ForgetPlan, forms_of, holds, lines_of, plan_forget
-from memoir.engine.private import Folder
+from memoir.engine.forget.plan import ForgetPlan, forgettable, forms_of, holds, plan_forget
 from memoir.engine.prompts import PROMPTS, PromptCache
-from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
-from memoir.engine.transcripts import line_hash
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import (
-    HASH_HEX,
     Forgotten,
-    hash_of_line,
-    payload_digest,
-    payload_span,
-    tombstone,
 )
 from memoir.events.forget import ContentForgotten
+from memoir.fs import safefs
+from memoir.fs.folder import Folder
 from memoir.ids import short_id
-from memoir.journal.reader import FORGOTTEN_SUFFIX
+from memoir.journal.interface import Tombstoning
+from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
+from memoir.journal.transcripts import MARK, blanked, line_hash
 from memoir.projections.state import State
+
+if TYPE_CHECKING:
+    from memoir.engine.engine import Engine
 
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
 
-#: What replaces forgotten text in files memoir does not rebuild.
-MARK = "[forgotten]"
 _SKIP_SCRUB = ("journal.jsonl", "config.yaml")
 
 
@@ -85,7 +81,7 @@ class ForgetInterrupted(MemoirError):
         self.run = run
 
 
-def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
+def forget(engine: Engine, plan: ForgetPlan, *, by: str = "user", reason: str = "",
            caches: Sequence[Callable[[Path], None]] = ()) -> tuple[str, ContentForgotten]:
     """Journal ``plan`` and carry it out (see the module docstring); returns the run and
     the record."""
@@ -119,7 +115,7 @@ def forget(engine: Any, plan: ForgetPlan, *, by: str = "user", reason: str = "",
     return run, msgspec.structs.replace(record, files=scrubbed)
 
 
-def finish_forgets(engine: Any, caches: Sequence[Callable[[Path], None]] = (), *,
+def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = (), *,
                    leave_waiting: bool = False) -> int:
     """Carry out, in this home, every journaled forget it has not finished: one that was
     interrupted here (its texts still wait in their private file), or one made by
@@ -210,125 +206,31 @@ class _PendingFile:
         safefs.unlink(self.home, self.rel)
 
 
-def _journal_path(engine: Any) -> Path:
-    return Path(engine.journal.path)
-
-
 def _pending(home: Path, record: ContentForgotten, stones: set[int]) -> bool:
     """Whether a forget this home carried out has records or bodies left whole here."""
     return not stones.issuperset(record.seqs) or \
         any(not _body_forgotten(home, ref) for ref in record.bodies)
 
 
-def _carry_out(engine: Any, record: ContentForgotten, needles: Sequence[str],
+def _carry_out(engine: Engine, record: ContentForgotten, needles: Sequence[str],
                caches: Sequence[Callable[[Path], None]],
                places: dict[int, tuple[int, int, str]] | None = None) -> int:
     """Steps 2-5 of the module docstring; returns how many other files were scrubbed.
-    ``places``: where each payload is (from the plan), else the journal is read."""
-    if engine.journal.kind == "postgresql":
-        _forget_rows(engine.journal, record)
-    elif places is not None and set(places) == set(record.seqs) and \
-            all(p[0] >= 0 for p in places.values()):
-        _tombstone_at(engine, _journal_path(engine), places)
-    else:
-        _tombstone_records(engine, _journal_path(engine),
-                           dict(zip(record.seqs, record.digests, strict=True)))
+    ``places``: where each payload is (from the plan), else the journal finds them."""
+    _tombstone(forgettable(engine.journal), record, places)
     for ref in record.bodies:
         _blank_body(engine.home, ref)
     _refold(engine, caches, min(record.seqs) if record.seqs else None)
     return _scrub(engine.home, [f for n in needles for f in forms_of(n)]) if needles else 0
 
 
-def _forgotten_line(line: bytes, digest: str) -> bytes | None:
-    """``line`` with its payload replaced by its padded tombstone (None: it holds one
-    already, or another payload than the one planned, or one too short)."""
-    span = payload_span(line)
-    if span is None:
-        return None
-    payload = line[span[0]:span[1]]
-    stone = tombstone(digest.encode())
-    if payload.rstrip(b" ") == stone or len(stone) > len(payload) or \
-            payload_digest(payload).decode() != digest:
-        return None
-    return line[:span[0]] + stone + b" " * (len(payload) - len(stone)) + line[span[1]:]
-
-
-def _forget_rows(journal: Any, record: ContentForgotten) -> None:
-    """The database's part: the records' rows and the shared bodies, in one transaction."""
-    wanted = dict(zip(record.seqs, record.digests, strict=True))
-    lines = []
-    for seq in record.seqs:
-        for _seq, line in journal.read_lines(after=seq - 1, until=seq):
-            new = _forgotten_line(line, wanted[seq])
-            if new is not None:
-                lines.append((seq, new, hash_of_line(line).decode()))
-    bodies = []
-    for ref in record.bodies:
-        old = journal.body(ref)
-        blank = _blank_of(old) if old is not None else None
-        if blank is not None:
-            bodies.append((ref, blank))
-    if lines or bodies:
-        journal.forget_lines(lines, bodies)
-
-
-def _list_forgotten(engine: Any, path: Path, entries: Sequence[tuple[int, bytes, str]]
-                    ) -> None:
-    """Add (seq, stored hash, payload digest) of records about to be tombstoned to
-    ``<journal>.forgotten`` (synced before any payload is overwritten), so a record hashed
-    over its whole body is still accepted once its payload is gone."""
-    if not entries:
-        return
-    listed = engine.journal.forgotten_listed()
-    fresh = b"".join(f"{seq} {stored.decode()} {digest}\n".encode()
-                     for seq, stored, digest in entries if seq not in listed)
-    if fresh:
-        fd = os.open(str(path) + FORGOTTEN_SUFFIX,
-                     os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
-        try:
-            os.write(fd, fresh)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    engine.journal.reload_forgotten()
-
-
-def _tombstone_at(engine: Any, path: Path, places: dict[int, tuple[int, int, str]]) -> None:
-    """Overwrite each payload (at a byte offset, of a size, with a digest) by its
-    tombstone padded to the same length; a payload that is no longer the one planned
-    (its digest differs) is left alone."""
-    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
-    try:
-        todo = []
-        for seq, (offset, size, digest) in sorted(places.items()):
-            stone = tombstone(digest.encode())
-            current = os.pread(fd, size, offset)
-            if len(stone) > size or current.rstrip(b" ") == stone or \
-                    payload_digest(current).decode() != digest:
-                continue
-            # The hash field follows the payload: ,"hash":"<32 hex>"
-            stored = os.pread(fd, HASH_HEX, offset + size + len(b',"hash":"'))
-            todo.append((seq, offset, size, stone, stored, digest))
-        _list_forgotten(engine, path, [(seq, stored, digest)
-                                       for seq, _o, _s, _t, stored, digest in todo])
-        for _seq, offset, size, stone, _stored, _digest in todo:
-            os.pwrite(fd, stone + b" " * (size - len(stone)), offset)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _tombstone_records(engine: Any, path: Path, digests: dict[int, str]) -> None:
-    """Overwrite each payload in place by its tombstone padded to the same length."""
-    if not digests:
-        return
-    places = {}
-    for seq, offset, line in lines_of(path):
-        if seq in digests:
-            span = payload_span(line)
-            if span is not None:
-                places[seq] = (offset + span[0], span[1] - span[0], digests[seq])
-    _tombstone_at(engine, path, places)
+def _tombstone(journal: Tombstoning, record: ContentForgotten,
+               places: dict[int, tuple[int, int, str]] | None) -> None:
+    """Step 2 (and, for a journal that keeps the bodies itself, step 3 there)."""
+    journal.tombstone(dict(zip(record.seqs, record.digests, strict=True)),
+                      places={seq: (p[0], p[1]) for seq, p in places.items()}
+                      if places is not None else None,
+                      bodies=record.bodies)
 
 
 def _body_forgotten(home: Path, ref: str) -> bool:
@@ -355,7 +257,7 @@ def _blank_body(home: Path, ref: str) -> None:
     try:
         old = os.pread(fd, int(length), int(offset))
         # Only this body: another machine's pack of the same name holds other bytes.
-        blank = _blank_of(old) if line_hash(old) == _digest else None
+        blank = blanked(old) if line_hash(old) == _digest else None
         if blank is not None:
             os.pwrite(fd, blank, int(offset))
             os.fsync(fd)
@@ -363,22 +265,7 @@ def _blank_body(home: Path, ref: str) -> None:
         os.close(fd)
 
 
-def _blank_of(old: bytes) -> bytes | None:
-    """A body's blanked form, as long as it (None: blanked already, or too short)."""
-    if old.startswith(b'{"forgotten":'):
-        return None
-    try:
-        role = str(json.loads(old).get("role", "user"))[:20]
-    except (ValueError, AttributeError):
-        role = "user"
-    blank = json.dumps({"forgotten": True, "role": role, "content": MARK},
-                       separators=(",", ":")).encode()
-    if len(blank) > len(old):
-        blank = b'{"forgotten":true}'
-    return blank + b" " * (len(old) - len(blank)) if len(blank) <= len(old) else None
-
-
-def _refold(engine: Any, caches: Sequence[Callable[[Path], None]], first: int | None
+def _refold(engine: Engine, caches: Sequence[Callable[[Path], None]], first: int | None
             ) -> None:
     """Drop the caches that hold folded text — the checkpoints and memory snapshots from
     ``first`` (the first forgotten seq) on, the kept prompts, and what ``caches`` drop

@@ -18,8 +18,8 @@ What a crash can leave, and what is done about it:
   :meth:`FileJournal.repair` cuts the damage (keeping the bytes) and re-appends the
   valid appends found after it.
 
-Reading and checking records is :mod:`memoir.journal.scan`; what repair keeps of the
-bytes it cuts is :mod:`memoir.journal.recovery`.  See ``docs/journal.md`` for the format.
+Reading and checking records is :mod:`memoir.journal.file.scan`; what repair keeps of the
+bytes it cuts is :mod:`memoir.journal.file.recovery`.  See ``docs/journal.md`` for the format.
 """
 
 from __future__ import annotations
@@ -31,21 +31,19 @@ from contextlib import AbstractContextManager, contextmanager
 from memoir.clock import Clock
 from memoir.errors import (
     JournalLost,
-    ValidationError,
 )
 from memoir.events.types import Draft, Event
+from memoir.journal.file.reader import FileReader
+from memoir.journal.file.recovery import cut_at, cut_torn_tail, repaired_drafts, salvage
+from memoir.journal.file.sync import Syncer
 from memoir.journal.interface import (
     Durability,
     Expectation,
     JournalWriter,
     RecoveryReport,
-    check_expectation,
     mint_records,
-    retried_span,
 )
-from memoir.journal.reader import FileReader
-from memoir.journal.recovery import cut_at, cut_torn_tail, repaired_drafts, salvage
-from memoir.journal.sync import Syncer
+from memoir.journal.staging import Stager
 from memoir.logs import get_logger
 
 __all__ = ["FileJournal", "FileReader"]
@@ -85,8 +83,7 @@ class FileJournal(FileReader):
         self._syncer = Syncer(self.path, durability, self._mutex)
         self._syncer.fd = self._fd
         # Records minted under the lock but not yet written (see JournalWriter.stage).
-        self._staged_lines: list[bytes] = []
-        self._staged_events: list[Event] = []
+        self._staged = Stager(self)
         self.recovery: RecoveryReport | None = None
         if recover and scan:
             try:
@@ -127,8 +124,7 @@ class FileJournal(FileReader):
 
     def _unlock(self) -> None:
         # Staged records nobody wrote (the caller failed) are dropped, unwritten.
-        self._staged_lines = []
-        self._staged_events = []
+        self._staged.drop()
         if self._flock.lock_count == 1:
             self._settled = False
         self._flock.release()
@@ -161,38 +157,13 @@ class FileJournal(FileReader):
 
     def _stage(self, drafts: Sequence[Draft], expect: Expectation | None) -> list[Event]:
         """Mint ``drafts`` as one append after what is staged; written by :meth:`_write_staged`."""
-        if not drafts:
-            return []
-        given = [d.id for d in drafts if d.id]
-        if given:
-            if len(set(given)) != len(given):
-                raise ValidationError("an append lists the same event id twice")
-            if not set(given).isdisjoint(e.id for e in self._staged_events):
-                raise ValidationError("an append repeats event ids staged in the same write")
-            existing = self._ids.find(given, self.clock,
-                                      self._scanner.read_backwards(self._tail.offset))
-            if existing:
-                return self._replay_retry(drafts, existing)
-        tail = self._staged_tail()
-        check_expectation(self, tail[0], expect, pending=self._staged_events)
-        lines, events = mint_records([drafts], tail, self.clock)
-        self._staged_lines += lines
-        self._staged_events += events
-        return events
-
-    def _replay_retry(self, drafts: Sequence[Draft], existing: dict[str, int]) -> list[Event]:
-        first = retried_span(drafts, existing)
-        return list(self.read(after=first - 1, until=first + len(drafts) - 1))
-
-    def _staged_tail(self) -> tuple[int, bytes]:
-        if self._staged_events:
-            last = self._staged_events[-1]
-            return last.seq, last.hash.encode()
-        return self._tail.seq, self._tail.hash
+        return self._staged.stage(
+            drafts, expect, tail=lambda: (self._tail.seq, self._tail.hash),
+            known=lambda ids: self._ids.find(ids, self.clock,
+                                             self._scanner.read_backwards(self._tail.offset)))
 
     def _write_staged(self, sync: bool) -> int | None:
-        lines, events = self._staged_lines, self._staged_events
-        self._staged_lines, self._staged_events = [], []
+        lines, events = self._staged.take()
         if not lines:
             return None
         if sync or self.durability != "always":
@@ -209,7 +180,7 @@ class FileJournal(FileReader):
 
         Syncs running at the same time share fsyncs.  A failed fsync leaves the journal
         unusable: this and every later append raise :class:`JournalError`, and the home
-        must be opened again, which recovers (see :mod:`memoir.journal.sync`).
+        must be opened again, which recovers (see :mod:`memoir.journal.file.sync`).
         """
         try:
             self._syncer.sync_to(offset, lambda: self._tail.offset)
@@ -365,7 +336,8 @@ class _FileWriter(JournalWriter):
 
     @property
     def head(self) -> int:
-        return self._journal._staged_tail()[0]
+        tail = self._journal._staged.tail()
+        return tail[0] if tail else self._journal._tail.seq
 
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(drafts, expect)

@@ -15,8 +15,8 @@ from memoir.errors import UnknownEventType
 from memoir.events.codec import Decoder, hash_of_line, line_hash_ok
 from memoir.events.maintenance import JournalRepaired
 from memoir.events.types import Draft, Event, Payload
+from memoir.journal.file.scan import BAD_LINE, Scanner, Tail
 from memoir.journal.interface import RecoveryReport
-from memoir.journal.scan import BAD_LINE, Scanner, Tail
 from memoir.logs import get_logger
 
 __all__ = ["cut_at", "cut_torn_tail", "fsync_dir", "repaired_drafts", "salvage", "save_aside"]

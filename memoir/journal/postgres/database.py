@@ -12,10 +12,12 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from memoir.errors import ConfigError, JournalError, JournalUnavailable
 from memoir.install import extra_hint
+from memoir.journal.interface import Notices, Roles, Schema, SharedBodies
+from memoir.journal.urls import is_database as is_postgres_url
+from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
 
 __all__ = ["CHANNEL", "CHUNK", "FRESH", "LOCK_KEY", "SCHEMA_VERSION", "TABLES", "Database",
@@ -102,23 +104,6 @@ CREATE TRIGGER memoir_seals_no_truncate BEFORE TRUNCATE ON memoir_seals
 """
 
 
-def is_postgres_url(url: str) -> bool:
-    return urlsplit(url).scheme in ("postgresql", "postgres")
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its password (``postgresql://ada:***@host/db``), for anything
-    shown or written."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit((parts.scheme, f"{user}:***@{host}{port}", parts.path, parts.query,
-                       parts.fragment))
-
-
 def _driver() -> Any:
     try:
         import psycopg
@@ -172,7 +157,7 @@ def connect_error(url: str, exc: Exception) -> JournalUnavailable:
     return JournalUnavailable(f"PostgreSQL journal {shown}: {why}")
 
 
-class Database:
+class Database(SharedBodies, Notices, Schema, Roles):
     """The connections of one process to the database at ``url``: one for reads, one
     for the writer (it holds the advisory lock), one that LISTENs; each opened again,
     with a notice, after it was lost."""

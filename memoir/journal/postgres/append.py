@@ -11,18 +11,15 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from memoir.clock import Clock
-from memoir.errors import ConflictError, JournalError, JournalUnavailable, ValidationError
+from memoir.errors import ConflictError, JournalError, JournalUnavailable
 from memoir.events.codec import GENESIS
 from memoir.events.types import Draft, Event
 from memoir.journal.interface import (
     Expectation,
     Journal,
     JournalWriter,
-    check_expectation,
-    mint_records,
-    retried_span,
 )
-from memoir.journal.pg_database import (
+from memoir.journal.postgres.database import (
     CHANNEL,
     FRESH,
     LOCK_KEY,
@@ -31,6 +28,7 @@ from memoir.journal.pg_database import (
     log,
     redact_url,
 )
+from memoir.journal.staging import Stager
 
 __all__ = ["Appending"]
 
@@ -41,8 +39,7 @@ class Appending(Database, Journal):
 
     clock: Clock
     sealer: Callable[[int, int, str], bytes] | None
-    _staged: list[Event]
-    _lines: list[bytes]
+    _staged: Stager
     _tx: tuple[int, bytes] | None
     _known: tuple[int, bytes] | None
     _fresh: tuple[int, bytes, list[tuple[int, bytes]], bool] | None
@@ -59,7 +56,7 @@ class Appending(Database, Journal):
                 self._lock_tx()
                 yield _PostgresWriter(self)
             finally:
-                self._staged, self._lines = [], []
+                self._staged.drop()
                 self._fresh = None
                 if self._tx is not None and self._writer is not None:
                     self._tx = None
@@ -92,7 +89,7 @@ class Appending(Database, Journal):
                                     f"{self.lock_timeout:g} s: another writer holds it",
                                     head=self.head()) from None
             except self._psycopg.OperationalError as exc:
-                if attempt == 2 or self._staged:
+                if attempt == 2 or self._staged.events:
                     self._writer = None
                     raise connect_error(self.url, exc) from None
                 log.warning("journal.reconnecting", journal=redact_url(self.url),
@@ -121,32 +118,12 @@ class Appending(Database, Journal):
 
     def _stage(self, drafts: Sequence[Draft],
                expect: Expectation | None) -> list[Event]:
-        if not drafts:
-            return []
-        given = [d.id for d in drafts if d.id]
-        if len(set(given)) != len(given):
-            raise ValidationError("an append lists the same event id twice")
-        if not set(given).isdisjoint(e.id for e in self._staged):
-            raise ValidationError("an append repeats event ids staged in the same write")
-        existing = self._ids(given)
-        if existing:
-            first = retried_span(drafts, existing)
-            return list(self.read(after=first - 1, until=first - 1 + len(drafts)))
-        if self._staged:
-            seq, prev = self._staged[-1].seq, self._staged[-1].hash.encode()
-        else:
-            seq, prev = self._lock_tx()
-        check_expectation(self, seq, expect, pending=self._staged)
-        lines, out = mint_records([drafts], (seq, prev), self.clock)
-        self._staged.extend(out)
-        self._lines.extend(lines)
-        return out
+        return self._staged.stage(drafts, expect, tail=self._lock_tx, known=self._ids)
 
     def _write(self, *, sync: bool = True) -> int | None:
-        staged, lines = self._staged, self._lines
+        lines, staged = self._staged.take()
         if not staged:
             return None
-        self._staged, self._lines = [], []
         psycopg = self._psycopg
         self._lock_tx()
         conn = self._writer
@@ -270,10 +247,8 @@ class _PostgresWriter(JournalWriter):
 
     @property
     def head(self) -> int:
-        staged = self._journal._staged
-        if staged:
-            return staged[-1].seq
-        return self._journal._lock_tx()[0]
+        tail = self._journal._staged.tail()
+        return tail[0] if tail else self._journal._lock_tx()[0]
 
     def stage(self, drafts: Sequence[Draft], *, expect: Expectation | None = None) -> list[Event]:
         return self._journal._stage(drafts, expect)

@@ -14,7 +14,7 @@ A home whose journal is shared (PostgreSQL) also keeps each body in the database
 by its reference, before the turn's event is appended: another machine reads a body its
 own packs do not hold from there, checked against the same hash.
 A reference names its pack, so readers need no index.  Packs are read and appended
-through :class:`~memoir.engine.safefs.Folder`: a link planted in the folder (a pack
+through :class:`~memoir.fs.safefs.Folder`: a link planted in the folder (a pack
 pointing at a shell's rc file, say) is never written or read through.
 """
 
@@ -29,21 +29,25 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memoir import lazyre
-from memoir.engine.private import Folder
-from memoir.engine.safefs import LinkRefused
 from memoir.errors import JournalCorrupted, NotFoundError
-from memoir.journal.locking import ProcessLock
+from memoir.fs.folder import Folder
+from memoir.fs.locking import ProcessLock
+from memoir.fs.safefs import LinkRefused
+from memoir.journal.interface import SharedBodies
 from memoir.names import TRANSCRIPT_REF
 
-__all__ = ["FOLDER", "FORGOTTEN", "SharedBodies", "TranscriptStore", "line_hash"]
+__all__ = ["FOLDER", "FORGOTTEN", "MARK", "TranscriptStore", "blanked", "line_hash"]
 
 
-class SharedBodies(Protocol):
-    """Where the bodies of a shared journal's homes meet (the PostgreSQL journal)."""
+class OpenHome(Protocol):
+    """What the store needs of an open home: its folder, and where its shared journal
+    keeps bodies (None: the home keeps them alone)."""
 
-    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None: ...
+    home: Path
 
-    def body(self, ref: str) -> bytes | None: ...
+    @property
+    def bodies(self) -> SharedBodies | None: ...
+
 
 #: Where a home keeps its packs.
 FOLDER = ".memoir/transcripts"
@@ -61,6 +65,26 @@ def line_hash(data: bytes) -> str:
 #: How a body ``memoir forget`` blanked starts (the rest: its role, ``[forgotten]``,
 #: spaces up to the body's old length; see :mod:`memoir.oversight.forget`).
 FORGOTTEN = b'{"forgotten":'
+
+
+#: What replaces forgotten text in a blanked body (and in files memoir does not rebuild).
+MARK = "[forgotten]"
+
+
+def blanked(old: bytes) -> bytes | None:
+    """A body's blanked form, as long as it: its role and :data:`MARK` (None: blanked
+    already, or too short to say even that)."""
+    if old.startswith(FORGOTTEN):
+        return None
+    try:
+        role = str(json.loads(old).get("role", "user"))[:20]
+    except (ValueError, AttributeError):
+        role = "user"
+    blank = json.dumps({"forgotten": True, "role": role, "content": MARK},
+                       separators=(",", ":")).encode()
+    if len(blank) > len(old):
+        blank = b'{"forgotten":true}'
+    return blank + b" " * (len(old) - len(blank)) if len(blank) <= len(old) else None
 
 
 def _forgotten(data: bytes) -> dict[str, Any]:
@@ -94,13 +118,11 @@ class TranscriptStore:
         return cls(Folder(home, FOLDER), fsync=fsync, readonly=readonly, shared=shared)
 
     @classmethod
-    def of(cls, engine: Any, *, fsync: bool = True,
+    def of(cls, engine: OpenHome, *, fsync: bool = True,
            readonly: bool = False) -> TranscriptStore:
         """The store of an open home: its packs, and its shared journal's bodies when
         the journal keeps them (a PostgreSQL journal)."""
-        journal = getattr(engine, "journal", None)
-        shared = journal if hasattr(journal, "put_bodies") else None
-        return cls.in_home(engine.home, fsync=fsync, readonly=readonly, shared=shared)
+        return cls.in_home(engine.home, fsync=fsync, readonly=readonly, shared=engine.bodies)
 
     def put(self, messages: Sequence[dict[str, Any]]) -> list[str]:
         """Store ``messages`` (JSON-able dicts); their references, in order."""

@@ -1,6 +1,6 @@
 """memoir's own folders below a home (``.memoir/transcripts``, ``.memoir/prompts``,
 ``.memoir/checkpoints`` …): a :class:`Folder` reads, writes, appends, lists and removes
-its files through :mod:`memoir.engine.safefs`'s walk, so no link planted there is
+its files through :mod:`memoir.fs.safefs`'s walk, so no link planted there is
 followed, and every name is one plain component."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir.engine.safefs import (
+from memoir.fs.safefs import (
     LinkRefused,
     UnsafePath,
     append_file,

@@ -1,18 +1,15 @@
-"""What a forget selects (see :mod:`memoir.engine.forgetting`): the records whose
+"""What a forget selects (see :mod:`memoir.engine.forget.carry`): the records whose
 payloads hold the text, or that belong to the entry, skill, session or run named, and
 the transcript bodies; read from the journal's lines without changing anything."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from memoir.engine.transcripts import FOLDER as TRANSCRIPTS
-from memoir.engine.transcripts import line_hash
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.codec import (
     Decoder,
@@ -24,9 +21,14 @@ from memoir.events.codec import (
 )
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.sessions import TurnRecorded
-from memoir.journal.interface import Progress
+from memoir.journal.interface import Journal, LineAccess, Progress, StoredLine, Tombstoning
+from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
+from memoir.journal.transcripts import line_hash
 
-__all__ = ["ForgetPlan", "forms_of", "holds", "journal_lines", "lines_of", "plan_forget"]
+if TYPE_CHECKING:
+    from memoir.engine.engine import Engine
+
+__all__ = ["ForgetPlan", "forgettable", "forms_of", "holds", "journal_lines", "plan_forget"]
 
 
 @dataclass
@@ -64,32 +66,23 @@ def holds(data: bytes, forms: Sequence[bytes]) -> bool:
     return any(form in data for form in forms)
 
 
-def journal_lines(engine: Any) -> Iterator[tuple[int, int, bytes]]:
-    """(seq, byte offset or -1, line) of every record: a file's lines with their offsets,
-    a database's rows."""
-    journal = engine.journal
-    if journal.kind == "file":
-        return lines_of(Path(journal.path))
-    if journal.kind == "postgresql":
-        return ((seq, -1, line) for seq, line in journal.read_lines())
-    raise ValidationError(f"memoir forget does not cover a {journal.kind} journal; nothing "
-                          "was changed")
+def forgettable(journal: Journal) -> Tombstoning:
+    """``journal`` as one whose stored lines can be read and whose payloads can be
+    tombstoned; else memoir forget cannot cover it (nothing was changed)."""
+    if not isinstance(journal, LineAccess) or not isinstance(journal, Tombstoning):
+        raise ValidationError(f"memoir forget does not cover the {journal.kind} journal at "
+                              f"{journal.where()}; nothing was changed")
+    return journal
 
 
-def lines_of(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """(seq, offset, line without its newline) of every whole line of the journal."""
-    offset = 0
-    seq = 0
-    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as stream:
-        for raw in stream:
-            if not raw.endswith(b"\n"):
-                return  # a torn tail: not a record
-            seq += 1
-            yield seq, offset, raw[:-1]
-            offset += len(raw)
+def journal_lines(engine: Engine) -> Iterator[StoredLine]:
+    """Every record's stored line (with its byte offset in a journal file, else -1)."""
+    journal = forgettable(engine.journal)
+    assert isinstance(journal, LineAccess)
+    return journal.read_lines()
 
 
-def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = None,
+def plan_forget(engine: Engine, selector: str, value: str, *, target: str | None = None,
                 path: str | None = None, progress: Progress | None = None) -> ForgetPlan:
     """What forgetting ``selector`` ``value`` removes (nothing is changed).  ``progress``
     is told how the reading goes (phase "searching")."""
@@ -110,8 +103,8 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
         needles, entry_seqs = _skill_texts(engine, value, path)
     else:
         raise ValidationError(f"memoir forget --{selector} is not a selector")
-    can_forget = getattr(engine.journal, "can_forget", None)
-    if can_forget is not None and not can_forget():
+    journal = forgettable(engine.journal)
+    if not journal.can_forget():
         raise ValidationError(f"{engine.journal.where()}: the role may not forget; run "
                               "memoir forget as a role granted UPDATE (line) ON "
                               "memoir_records and UPDATE ON memoir_transcripts "
@@ -140,7 +133,7 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
             plan.refused[seq] = "its payload is too short to hold a tombstone"
             continue
         probe = line[:span[0]] + tombstone(payload_digest(payload)) + line[span[1]:]
-        if not line_hash_ok(before, probe) and engine.journal.kind != "file":
+        if not line_hash_ok(before, probe) and not journal.tombstones_whole_hashed:
             # Hashed over its whole body (before the payload digest): a file journal
             # lists it beside itself (<journal>.forgotten); a database cannot yet.
             plan.refused[seq] = ("written before the payload digest: a tombstone would "
@@ -155,7 +148,8 @@ def plan_forget(engine: Any, selector: str, value: str, *, target: str | None = 
                 plan.marks.append(f"{seq}:{entry['target']}:{entry['entry_id']}:{kind}")
             except (ValueError, KeyError, TypeError):
                 pass
-        plan.places[seq] = (offset + span[0], len(payload), payload_digest(payload).decode())
+        plan.places[seq] = (offset + span[0] if offset >= 0 else -1, len(payload),
+                            payload_digest(payload).decode())
     plan.bodies = list(dict.fromkeys([*bodies, *(ref for ref, _body in
                                                  _bodies(engine.home, forms))]))
     return plan
@@ -167,7 +161,7 @@ def _type_of(line: bytes) -> str:
         if start >= 0 else "?"
 
 
-def _entry_texts(engine: Any, entry_id: str, target: str | None) -> tuple[list[str], set[int]]:
+def _entry_texts(engine: Engine, entry_id: str, target: str | None) -> tuple[list[str], set[int]]:
     """Every text memory entry ``entry_id`` held, and the seqs of its records: one pass
     over the journal's lines, decoding only those that name the entry."""
     texts: list[str] = []
@@ -191,7 +185,7 @@ def _entry_texts(engine: Any, entry_id: str, target: str | None) -> tuple[list[s
     return texts, seqs
 
 
-def _session_parts(engine: Any, session_id: str) -> tuple[set[int], list[str]]:
+def _session_parts(engine: Engine, session_id: str) -> tuple[set[int], list[str]]:
     """The records that hold a conversation's text (its turns, with their failed tool
     calls, its summary, the context recalled into it, its reviews) and its bodies."""
     seqs: set[int] = set()
@@ -210,7 +204,7 @@ def _session_parts(engine: Any, session_id: str) -> tuple[set[int], list[str]]:
     return seqs, bodies
 
 
-def _run_records(engine: Any, run: str) -> set[int]:
+def _run_records(engine: Engine, run: str) -> set[int]:
     """Every record a run wrote."""
     seqs = {e.seq for e in engine.events() if e.run == run}
     if not seqs:
@@ -218,7 +212,7 @@ def _run_records(engine: Any, run: str) -> set[int]:
     return seqs
 
 
-def _skill_texts(engine: Any, name: str, path: str | None) -> tuple[list[str], set[int]]:
+def _skill_texts(engine: Engine, name: str, path: str | None) -> tuple[list[str], set[int]]:
     """Every text a skill's records held (of one file when ``path`` is given), and the
     seqs of those records."""
     texts: list[str] = []

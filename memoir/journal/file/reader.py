@@ -14,10 +14,19 @@ from memoir.clock import Clock, SystemClock
 from memoir.errors import ConflictError, JournalCorrupted, JournalError
 from memoir.events.codec import Decoder, RawRecord, hash_of_line
 from memoir.events.types import Event
-from memoir.journal.interface import Journal, Position, Progress, VerifyReport
-from memoir.journal.locking import LockTimeout, ProcessLock
-from memoir.journal.retry import RecentIds
-from memoir.journal.scan import Scanner, Tail
+from memoir.fs.locking import LockTimeout, ProcessLock
+from memoir.journal.file.retry import RecentIds
+from memoir.journal.file.scan import Scanner, Tail
+from memoir.journal.file.tombstones import FileTombstones
+from memoir.journal.interface import (
+    FileBacked,
+    Journal,
+    LineAccess,
+    Position,
+    Progress,
+    StoredLine,
+    VerifyReport,
+)
 from memoir.logs import get_logger
 
 __all__ = ["FileReader"]
@@ -28,40 +37,7 @@ log = get_logger("memoir.journal")
 _INDEX_EVERY = 4096
 
 
-#: Beside the journal: the forgotten records the chain alone cannot vouch for.
-FORGOTTEN_SUFFIX = ".forgotten"
-
-
-class ForgottenList:
-    """The records ``memoir forget`` removed that an older chain binds whole, listed in
-    ``<journal>.forgotten`` (see :attr:`Scanner.forgotten`); mixed into the file
-    journal."""
-
-    path: Path
-    _scanner: Scanner
-
-    def reload_forgotten(self) -> None:
-        """Read ``<journal>.forgotten`` again (``seq hash digest`` a line; see
-        :attr:`Scanner.forgotten`); a link there is not followed."""
-        found: dict[int, tuple[bytes, bytes]] = {}
-        try:
-            fd = os.open(str(self.path) + FORGOTTEN_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:
-            fd = -1
-        if fd >= 0:
-            with os.fdopen(fd, "rb") as stream:
-                for line in stream.read(1 << 26).splitlines():
-                    parts = line.split()
-                    if len(parts) == 3 and parts[0].isdigit():
-                        found[int(parts[0])] = (parts[1], parts[2])
-        self._scanner.forgotten = found
-
-    def forgotten_listed(self) -> dict[int, tuple[bytes, bytes]]:
-        """What ``<journal>.forgotten`` lists (seq -> (hash, digest))."""
-        return dict(self._scanner.forgotten)
-
-
-class FileReader(ForgottenList, Journal):
+class FileReader(FileTombstones, LineAccess, FileBacked, Journal):
     """What one object knows of a journal file: its committed records, read and checked.
 
     It follows the file as other processes append (:meth:`_advance`), keeps a sparse
@@ -96,14 +72,11 @@ class FileReader(ForgottenList, Journal):
         self._ids = RecentIds()
         # True while this object holds the lock and has read every record in the file.
         self._settled = False
-        # Set by a failed fsync (see memoir.journal.sync): no lock is taken any more.
+        # Set by a failed fsync (see memoir.journal.file.sync): no lock is taken any more.
         self._broken: JournalError | None = None
         # The process that opened the file: its lock and descriptors are not a forked
         # child's (both would think they hold the lock and interleave appends).
         self._pid = os.getpid()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self.path)!r})"
 
     def fileno(self) -> int:
         """The descriptor of the journal file (-1 once closed)."""
@@ -129,8 +102,6 @@ class FileReader(ForgottenList, Journal):
                 f"could not lock {self.path} within {self.lock_timeout:g}s; another "
                 "process holds it (a stuck writer?)", head=self._tail.seq,
             ) from None
-
-    # -- reading ---------------------------------------------------------------------------
 
     def _size(self) -> int:
         return os.fstat(self._fd).st_size
@@ -202,7 +173,8 @@ class FileReader(ForgottenList, Journal):
             self._advance()
             return self._tail.hash.decode()
 
-    def _records(self, after: int, until: int | None) -> Iterator[tuple[RawRecord, bytes]]:
+    def _records(self, after: int, until: int | None
+                 ) -> Iterator[tuple[RawRecord, bytes, int]]:
         with self._mutex:
             self._advance()
             tail = self._tail
@@ -221,10 +193,10 @@ class FileReader(ForgottenList, Journal):
                 with self._mutex:
                     self._index[seq + 1] = Tail(seq, end, hash_of_line(line), rec.more)
             if seq > after:
-                yield rec, line
+                yield rec, line, end
 
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
-        for rec, _line in self._records(after, until):
+        for rec, _line, _end in self._records(after, until):
             yield self._scanner.event(rec)
 
     def position_after(self, seq: int) -> Position | None:
@@ -236,7 +208,7 @@ class FileReader(ForgottenList, Journal):
 
     def read_family(self, prefix: str, after: int = 0, until: int | None = None
                     ) -> Iterator[Event]:
-        for rec, _line in self._records(after, until):
+        for rec, _line, _end in self._records(after, until):
             if rec.type.startswith(prefix):
                 yield self._scanner.event(rec)
 
@@ -251,6 +223,10 @@ class FileReader(ForgottenList, Journal):
         file (no forward scan); start :meth:`read_since` from it to follow new appends."""
         with self._mutex:
             return self._end_tail()
+
+    def file_end(self) -> Position:
+        end = self.end()
+        return Position(end.seq, end.offset, end.hash.decode())
 
     def read_since(self, position: Tail) -> tuple[list[Event], Tail]:
         """The events of the appends completed after ``position`` (an :meth:`end`, or
@@ -288,10 +264,10 @@ class FileReader(ForgottenList, Journal):
         for rec in self._scanner.backwards(tail, after, stop):
             yield self._scanner.event(rec)
 
-    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[tuple[int, bytes]]:
-        """The raw verified lines (seq, bytes) — for tools that print the journal as is."""
-        for rec, line in self._records(after, until):
-            yield rec.seq, line
+    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
+        """The verified lines with their byte offsets (see :class:`LineAccess`)."""
+        for rec, line, end in self._records(after, until):
+            yield StoredLine(rec.seq, end - len(line) - 1, line)
 
     def anchor(self, seq: int, offset: int, record_hash: str) -> bool:
         """Check that the record ending at byte ``offset`` is ``seq`` with ``record_hash``.
