@@ -317,3 +317,39 @@ def test_nothing_outside_the_engine_and_the_api_touches_the_engines_internals() 
             if name not in NOT_THE_ENGINE:
                 reached.append(f"{module}:{node.lineno} .{node.attr}")
     assert reached == []
+
+
+#: What a fold or a renderer may not read: a hidden input (context variables, thread
+#: state, the clock, randomness, the environment).  Folds are functions of the state and
+#: the event, and of what their caller passes explicitly.
+HIDDEN_INPUTS = {"contextvars", "threading", "time", "random", "datetime"}
+
+
+def test_the_folds_take_no_hidden_input() -> None:
+    found = []
+    for module, path in MODULES.items():
+        if not module.startswith("memoir.projections"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{module}:{node.lineno} imports {n}" for n in names
+                      if n.split(".")[0] in HIDDEN_INPUTS]
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv"):
+                found.append(f"{module}:{node.lineno} reads the environment")
+    assert found == []
+
+
+#: Payloads only one module builds: the door each kind of record goes through.
+ONE_DOOR = {"WritePending": "memoir.engine.gate", "PendingApproved": "memoir.engine.gate"}
+
+
+def test_held_and_approved_writes_go_through_the_one_approval_gate() -> None:
+    built = {name: set() for name in ONE_DOOR}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ONE_DOOR:
+                built[node.func.id].add(module)
+    assert built == {name: {door} for name, door in ONE_DOOR.items()}

@@ -25,7 +25,7 @@ from memoir.events.types import Event
 from memoir.journal import Journal
 from memoir.journal.interface import Progress
 from memoir.logs import get_logger
-from memoir.projections.memory import forgotten_marks
+from memoir.projections.memory import fold_past
 from memoir.projections.state import State
 
 __all__ = ["Listener", "LiveState", "Progress"]
@@ -232,8 +232,7 @@ class LiveState:
             state = self._from_checkpoint(base) or State()
             if snap is not None and snap.seq > state.seq:
                 state = State(memory=snap.memory, seq=snap.seq)
-        with forgotten_marks(marks):
-            state.apply_all(self.journal.read_family("memory.", after=state.seq, until=seq))
+        fold_past(state, self.journal.read_family("memory.", after=state.seq, until=seq), marks)
         state.seq = seq
         return state
 

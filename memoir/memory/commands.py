@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
 from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, HeldEntries, is_background
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.files import FilesView
+from memoir.engine.gate import ApprovalGate, Held
 from memoir.engine.port import Home
-from memoir.errors import NotFoundError
-from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.memory import WriteRejected
 from memoir.events.types import Payload
-from memoir.ids import random_hex
 from memoir.memory.adoption import adoption_events, edit_base
 from memoir.memory.schema import MEMORY_SCHEMA
 from memoir.memory.tool import (
@@ -51,6 +50,19 @@ def target_drifted(state: State, files: FilesView, target: str) -> bool:
     return drift is not None and drift.kind == "edited"
 
 
+@dataclass
+class _Attempt:
+    """One memory call's decision and its one retry: a decision that meets a hand edit
+    of its target (``may_adopt``: the home adopts them) asks for it to be adopted first
+    (``adopt_first``) and is decided again, once.  Only a call that meets one pays for
+    it.  ``outcome`` and ``before`` (the target's texts) are the last decision's."""
+
+    may_adopt: bool
+    adopt_first: bool = False
+    outcome: MemoryOutcome | None = None
+    before: list[str] = field(default_factory=list)
+
+
 def memory_call(
     engine: Home,
     args: dict[str, Any],
@@ -72,13 +84,10 @@ def memory_call(
     in the same append as the write's events (nothing is appended if it fails).
     """
     by = Caller.of(by)
-    box: list[tuple[MemoryOutcome, list[str]]] = []
     actor = by.actor
-    hold = (approving is None and actor != "user" and engine.config.memory.write_approval)
-    pending_id = random_hex(4)
-    # A hand edit in the way is adopted (and the call decided again) only when the call
-    # meets one, so a write to an untouched file pays nothing for it.
-    may_adopt = [engine.config.memory.adopt_hand_edits and not engine.readonly]
+    gate = ApprovalGate.of("memory", actor=actor, enabled=engine.config.memory.write_approval,
+                           approving=approving)
+    attempt = _Attempt(may_adopt=engine.config.memory.adopt_hand_edits and not engine.readonly)
 
     def decide_here(state: State, files: FilesView) -> Decision[dict[str, Any] | None]:
         target = args.get("target") or "memory"
@@ -91,29 +100,18 @@ def memory_call(
         }
         outcome = decide(state.memory, args, live=live, edited=edited)
         before = state.memory.target(target).texts() if target in TARGETS else []
-        box.append((outcome, before))
-        if outcome.drift == "edited" and may_adopt[0]:
-            return Decision(events=[], result=None)  # adopt first, then decide again
-        events = list(outcome.events)
-        if approving is not None:
-            if approving.id not in state.approvals.pending:
-                raise NotFoundError(f"no pending write {approving.id!r} (approved or "
-                                    "rejected meanwhile?)")
-            if outcome.success:
-                events.insert(0, PendingApproved(
-                    pending_id=approving.id, proposed_by=approving.actor,
-                    result=str(outcome.result.get("message", ""))))
-        elif hold and outcome.success and events:
-            staged = WritePending(pending_id=pending_id, subsystem="memory",
-                                  action=_action(args), summary=memory_summary(args),
-                                  origin="background_review" if is_background(actor)
-                                  else "foreground", args=_tool_args(args))
-            events = [staged]
-            outcome = dataclasses.replace(outcome, result={
-                "success": True, "staged": True, "pending_id": pending_id,
-                "message": ("Staged for approval (memory.write_approval is on). Not yet "
-                            "saved — review with `memoir pending`.")}, events=[])
-            box[-1] = (outcome, before)
+        attempt.outcome, attempt.before = outcome, before
+        if outcome.drift == "edited" and attempt.may_adopt:
+            attempt.adopt_first = True
+            return Decision(events=[], result=None)
+        events, staged = gate.passes(
+            state, outcome.events, success=outcome.success,
+            message=str(outcome.result.get("message", "")),
+            held=Held(_action(args), memory_summary(args),
+                      "background_review" if is_background(actor) else "foreground",
+                      _tool_args(args)))
+        if staged is not None:
+            outcome = attempt.outcome = dataclasses.replace(outcome, result=staged, events=[])
         if outcome.drift is not None and outcome.target is not None:
             events.append(WriteRejected(
                 target=outcome.target, action=_action(args), reason="drift",
@@ -124,12 +122,13 @@ def memory_call(
                         summary=f"{verb}memory {_action(args)} ({target})")
 
     _events, result = engine.commit_with_files(decide_here, by=by)
-    if result is None:
-        may_adopt[0] = False
+    if attempt.adopt_first:
+        attempt.may_adopt = attempt.adopt_first = False
         target = str(args.get("target") or "memory")
         adopt_hand_edit(engine, target, before=f"{actor}'s memory {_action(args)}")
         _events, result = engine.commit_with_files(decide_here, by=by)
-    outcome, before = box[-1]
+    outcome, before = attempt.outcome, attempt.before
+    assert outcome is not None
     if outcome.drift is not None and outcome.target is not None:
         kind = outcome.drift
         if kind == "edited" and _malformed(engine, outcome.target):

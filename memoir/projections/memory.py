@@ -8,15 +8,17 @@ entries (spec §1.8).  Usage counts code points of the joined text, delimiters i
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from memoir.events.codec import Forgotten
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet
 from memoir.events.types import Event, Payload
+
+if TYPE_CHECKING:
+    from memoir.projections.state import State
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -30,6 +32,8 @@ __all__ = [
     "TargetState",
     "dedupe",
     "file_text",
+    "fold_past",
+    "mark_forgotten",
     "parse_file",
     "render_block",
     "reread",
@@ -233,26 +237,17 @@ def _limits_set(memory: MemoryState, event: Event) -> None:
 
 #: What a past view shows in place of a forgotten entry (``memoir forget``).
 FORGOTTEN_TEXT = "[forgotten]"
-#: seq -> (target, entry id, "added" | "replaced") of forgotten memory records, set
-#: while a past view is folded (:func:`forgotten_marks`); the live fold has none, so a
-#: forgotten entry is simply absent from the current memory.
-_MARKS: contextvars.ContextVar[dict[int, tuple[str, str, str]] | None] = \
-    contextvars.ContextVar("memoir_forgotten_marks", default=None)
+#: seq -> (target, entry id, "added" | "replaced") of forgotten memory records: what a
+#: past view needs to show a mark where an entry was (the live fold has none, so a
+#: forgotten entry is simply absent from the current memory).
+Marks = Mapping[int, tuple[str, str, str]]
 
 
-@contextlib.contextmanager
-def forgotten_marks(marks: dict[int, tuple[str, str, str]]) -> Iterator[None]:
-    """Fold with ``marks``: a forgotten memory record leaves ``[forgotten]`` in place."""
-    token = _MARKS.set(marks)
-    try:
-        yield
-    finally:
-        _MARKS.reset(token)
-
-
-def _forgotten(memory: MemoryState, event: Event) -> None:
-    marks = _MARKS.get()
-    found = marks.get(event.seq) if marks else None
+def mark_forgotten(memory: MemoryState, event: Event, marks: Marks) -> None:
+    """Leave ``[forgotten]`` where the forgotten memory record ``event`` (its payload a
+    tombstone) added or replaced an entry, as ``marks`` says; the fold step of a past
+    view (:func:`fold_past`)."""
+    found = marks.get(event.seq) if isinstance(event.data, Forgotten) else None
     if found is None:
         return
     target_name, entry_id, kind = found
@@ -266,11 +261,20 @@ def _forgotten(memory: MemoryState, event: Event) -> None:
     target.written = True
 
 
+def fold_past(state: State, events: Iterable[Event], marks: Marks) -> State:
+    """Fold ``events`` into ``state`` as a past view does: as the live fold, plus a
+    mark where a forgotten record changed the memory (``marks``, given explicitly)."""
+    for event in events:
+        state.apply(event)
+        if marks:
+            mark_forgotten(state.memory, event, marks)
+    return state
+
+
 #: payload type → fold step on :class:`MemoryState` (composed by :mod:`memoir.projections.state`).
 FOLDS: dict[type[Payload], Callable[[MemoryState, Event], None]] = {
     EntryAdded: _entry_added,
     EntryReplaced: _entry_replaced,
     EntryRemoved: _entry_removed,
     LimitsSet: _limits_set,
-    Forgotten: _forgotten,
 }

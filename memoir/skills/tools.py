@@ -25,9 +25,9 @@ from memoir.engine.adoption import adopt
 from memoir.engine.caller import CallContext, ReadMark
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.files import FilesView
+from memoir.engine.gate import ApprovalGate, Held
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError
-from memoir.events.approval import PendingApproved, WritePending
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillArchived,
@@ -40,7 +40,7 @@ from memoir.events.skills import (
     SkillUsed,
 )
 from memoir.events.types import Event, Payload
-from memoir.ids import random_hex, short_id
+from memoir.ids import short_id
 from memoir.projections.approvals import PendingWrite
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
@@ -252,8 +252,8 @@ def skill_manage_call(
     """
     by = Caller.of(by)
     actor = by.actor
-    hold = approving is None and actor != "user" and engine.config.skills.write_approval
-    pending_id = random_hex(4)
+    gate = ApprovalGate.of("skills", actor=actor, enabled=engine.config.skills.write_approval,
+                           approving=approving)
 
     name = str(args.get("name", ""))
     action = str(args.get("action", ""))
@@ -303,26 +303,16 @@ def skill_manage_call(
                                      else None)
             if refused is not None:
                 return refused
-        payloads: list[Payload] = list(outcome.events)
-        result = outcome.result
-        if approving is not None:
-            if approving.id not in state.approvals.pending:
-                raise NotFoundError(f"no pending write {approving.id!r} (approved or "
-                                    "rejected meanwhile?)")
-            if outcome.success:
-                payloads.insert(0, PendingApproved(
-                    pending_id=approving.id, proposed_by=approving.actor,
-                    result=str(result.get("message", ""))))
-        elif hold and outcome.success and payloads:
-            gist = skill_gist(args)
-            payloads = [WritePending(
-                pending_id=pending_id, subsystem="skills", action=action, summary=gist,
-                origin="background_review" if is_background(actor) else "foreground",
-                args=skill_tool_args(args))]
-            result = {"success": True, "staged": True, "pending_id": pending_id,
-                      "gist": gist, "message": (
-                          "Staged for approval (skills.write_approval is on). Not yet "
-                          "saved — review with `memoir pending`.")}
+        gist = skill_gist(args)
+        payloads, staged = gate.passes(
+            state, outcome.events, success=outcome.success,
+            message=str(outcome.result.get("message", "")),
+            held=Held(action, gist,
+                      "background_review" if is_background(actor) else "foreground",
+                      skill_tool_args(args)))
+        result = outcome.result if staged is None else {  # Hermes's order of keys
+            **{k: staged[k] for k in ("success", "staged", "pending_id")}, "gist": gist,
+            "message": staged["message"]}
         return Decision(events=payloads, result=result,
                         summary=f"skill_manage {action} {name}")
 
