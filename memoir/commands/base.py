@@ -360,19 +360,17 @@ def event_json(event: Event) -> str:
 
 
 def event_row(event: Event) -> dict[str, Any]:
-    """An event as plain JSON values."""
-    import msgspec
+    """An event as plain JSON values, with its summary (:mod:`memoir.events.present`)."""
+    from memoir.events.present import event_row as row
 
-    row = msgspec.to_builtins(event)
-    assert isinstance(row, dict)
-    return row
+    return row(event)
 
 
 def write_json(run: str | None, events: Sequence[Event], **extra: Any) -> dict[str, Any]:
-    """What a write command prints under ``--json``: its run, the seqs it appended and
-    the events themselves (what changed), and whatever the command adds."""
-    return {"run": run if events else None, "seqs": [e.seq for e in events],
-            "events": [event_row(e) for e in events], **extra}
+    """What a write command prints under ``--json`` (:func:`memoir.events.present.write_result`)."""
+    from memoir.events.present import write_result
+
+    return write_result(run, events, **extra)
 
 
 def color() -> bool:

@@ -33,7 +33,7 @@ from memoir.commands.base import (
 )
 from memoir.errors import NotFoundError
 from memoir.events.catalog import REGISTRY
-from memoir.events.codec import Forgotten
+from memoir.events.present import detail
 from memoir.events.types import Event
 from memoir.journal import Notices
 from memoir.lookup import did_you_mean, resolve
@@ -317,23 +317,9 @@ def _journal_events(ctx: click.Context) -> Any:
 
 
 def _summary_line(event: Event) -> str:
-    data = _data(event)
-    detail = ""
-    for key in ("text", "previous", "session_id", "summary", "name", "reason"):
-        if data.get(key):
-            value = str(data[key]).replace("\n", " ⏎ ")
-            detail = value if len(value) <= 70 else value[:67] + "..."
-            break
-    if isinstance(event.data, Forgotten):
-        detail = "[forgotten]"
-    if data.get("flagged"):
-        # An adopted hand edit the threat scan flags: kept, masked in the prompt.
-        detail = f"FLAGGED {','.join(data['flagged'])}: {detail}"
-    if "target" in data:
-        detail = f"[{data['target']}] {detail}"
     where = " ".join(f"{k}={v}" for k, v in (("run", event.run), ("session", event.session),
                                              *sorted((event.meta or {}).items())) if v)
-    return f"{event.seq:>6}  {event.ts[:19]}  {event.actor:<14} {event.type:<24} {detail}" + (
-        f"  ({where})" if where else "")
+    return (f"{event.seq:>6}  {event.ts[:19]}  {event.actor:<14} {event.type:<24} "
+            f"{detail(event.data, width=90)}") + (f"  ({where})" if where else "")
 
 

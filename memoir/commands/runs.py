@@ -23,7 +23,7 @@ from memoir.commands.base import (
     table,
     write_json,
 )
-from memoir.events.memory import WriteRejected
+from memoir.events.present import detail
 from memoir.events.types import Payload
 from memoir.lookup import did_you_mean
 from memoir.oversight.revert import OnConflict, RevertPlan, revert_run
@@ -32,18 +32,8 @@ __all__ = ["describe", "revert", "revert_cmd", "runs"]
 
 
 def describe(p: Payload) -> str:
-    data = p
-    name = getattr(data, "name", None) or getattr(data, "entry_id", None) or ""
-    detail = ""
-    if isinstance(data, WriteRejected):  # a refused write: why, never its text
-        return f"{p.TYPE:22s} {data.target}  refused: {', '.join(data.pattern_ids)}"
-    for key in ("absorbed_into", "to_state", "file", "reason"):
-        value = getattr(data, key, None)
-        if value:
-            detail = f"{key}={value}"
-            break
-    text = f"{p.TYPE:22s} {name}"
-    return f"{text}  {detail}" if detail else text
+    """A payload in one line: its type, then what it did (:mod:`memoir.events.present`)."""
+    return f"{p.TYPE:22s} {detail(p, width=100)}".rstrip()
 
 
 def _conflict_choice(force: bool, skip: bool) -> OnConflict:

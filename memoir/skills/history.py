@@ -13,21 +13,13 @@ from typing import Any
 
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError
+from memoir.events.present import skill_detail as describe
 from memoir.events.skills import (
-    SkillArchived,
     SkillContentSet,
     SkillCreated,
-    SkillDeleted,
     SkillFileRemoved,
     SkillFileWritten,
     SkillPatched,
-    SkillPinned,
-    SkillRestored,
-    SkillStateChanged,
-    SkillUnpinned,
-    SkillUsed,
-    SkillViewed,
-    SkillWriteRejected,
 )
 from memoir.events.types import Event
 from memoir.lookup import did_you_mean
@@ -60,58 +52,6 @@ def skill_at(engine: Home, name: str, seq: int | None = None) -> SkillRecord | N
     """Skill ``name`` as it was right after ``seq`` (default: now); None if it did not
     exist then."""
     return engine.view(seq).skills.skills.get(name)
-
-
-def _diffstat(before: str | None, after: str) -> str:
-    if before is None:
-        return f"new, {len(after.splitlines())} lines"
-    added = removed = 0
-    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
-        if line.startswith("+ "):
-            added += 1
-        elif line.startswith("- "):
-            removed += 1
-    return f"+{added}/-{removed} lines"
-
-
-def describe(event: Event) -> str:
-    """A one-line account of what a skill event did."""
-    data = event.data
-    if isinstance(data, SkillCreated):
-        where = f" in category '{data.category}'" if data.category else ""
-        return (f"created ({data.provenance}){where} with {1 + len(data.files)} file(s)")
-    if isinstance(data, SkillContentSet):
-        return f"SKILL.md rewritten ({_diffstat(data.previous, data.content)})"
-    if isinstance(data, SkillPatched):
-        k = data.replacements
-        return (f"patched {data.file}: {k} replacement{'s' if k != 1 else ''} "
-                f"({_diffstat(data.previous, data.content)})")
-    if isinstance(data, SkillFileWritten):
-        return f"wrote {data.file} ({_diffstat(data.previous, data.content)})"
-    if isinstance(data, SkillFileRemoved):
-        return f"removed {data.file}"
-    if isinstance(data, SkillArchived):
-        umbrella = f" [absorbed into '{data.absorbed_into}']" if data.absorbed_into else ""
-        return f"archived: {data.reason}{umbrella}"
-    if isinstance(data, SkillRestored):
-        return "restored" + (f": {data.reason}" if data.reason else "")
-    if isinstance(data, SkillDeleted):
-        return "deleted" + (f" (absorbed into '{data.absorbed_into}')" if data.absorbed_into
-                            else "")
-    if isinstance(data, SkillPinned):
-        return "pinned"
-    if isinstance(data, SkillUnpinned):
-        return "unpinned"
-    if isinstance(data, SkillStateChanged):
-        return f"{data.from_state} → {data.to_state}" + (f": {data.reason}" if data.reason
-                                                          else "")
-    if isinstance(data, SkillViewed):
-        return "viewed" + (f" {data.file}" if data.file else "")
-    if isinstance(data, SkillUsed):
-        return f"used ({data.via})"
-    if isinstance(data, SkillWriteRejected):
-        return f"refused {data.action} [{data.guard}]: {data.reason}"
-    return event.type
 
 
 def patch_of(event: Event) -> str:
@@ -157,7 +97,7 @@ def skill_history(engine: Home, name: str, *, telemetry: bool = False,
             continue
         versions.append(SkillVersion(
             seq=event.seq, ts=event.ts, actor=event.actor, run=event.run,
-            session=event.session, type=event.type, summary=describe(event),
+            session=event.session, type=event.type, summary=describe(event.data),
             patch=patch_of(event) if patches else "",
         ))
     if not known:

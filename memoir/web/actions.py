@@ -11,6 +11,7 @@ from memoir.api import Memoir
 from memoir.clock import format_ts
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import ValidationError
+from memoir.events.present import write_result
 from memoir.events.types import Event
 from memoir.ids import short_id
 from memoir.insights.pipeline import accept_candidate, reject_candidate
@@ -18,7 +19,6 @@ from memoir.oversight.approvals import approve, reject
 from memoir.oversight.audit import diff_after
 from memoir.oversight.revert import RevertConflict, RevertPlan, revert_run
 from memoir.skills.guards import pin_events, unpin_events
-from memoir.web.timeline import event_row
 
 __all__ = ["act"]
 
@@ -28,7 +28,7 @@ PERSON = "user"
 
 def _plan(plan: RevertPlan, dry_run: bool) -> dict[str, Any]:
     return {"dry_run": dry_run, **plan.as_json(),
-            **_written(None if dry_run else plan.run_id, plan.events)}
+            **write_result(None if dry_run else plan.run_id, plan.events)}
 
 
 def _would(home: Memoir, plan: RevertPlan) -> list[dict[str, str]]:
@@ -65,12 +65,7 @@ def _skill(home: Memoir, body: dict[str, Any], pin: bool) -> dict[str, Any]:
     events, _ = home.commit(lambda state: Decision(events=build(state, name, actor=PERSON)),
                             by=Caller(actor=PERSON, run=run, run_kind="ui",
                                       run_summary=f"{verb} skill {name}"))
-    return _written(run, events, name=name, pinned=pin)
-
-
-def _written(run: str | None, events: list[Event], **extra: Any) -> dict[str, Any]:
-    return {"run": run if events else None, "seqs": [e.seq for e in events],
-            "events": [event_row(e) for e in events], **extra}
+    return write_result(run, events, name=name, pinned=pin)
 
 
 def _text(body: dict[str, Any], key: str) -> str:

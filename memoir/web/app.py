@@ -47,9 +47,10 @@ from starlette.routing import Route
 
 from memoir.api import Memoir
 from memoir.errors import ConflictError, MemoirError, NotFoundError, ValidationError
+from memoir.events.present import event_row
 from memoir.web import LOOPBACK, history, pages
 from memoir.web.actions import ACTIONS, act
-from memoir.web.timeline import Filters, event_row, item_detail, timeline
+from memoir.web.timeline import Filters, item_detail, timeline
 
 __all__ = ["ASSETS", "WebApp"]
 

@@ -17,8 +17,8 @@ from typing import Any, Protocol, TypeVar
 
 from memoir.engine.port import Home
 from memoir.errors import ValidationError
+from memoir.events.present import event_row
 from memoir.projections.memory import TARGETS
-from memoir.web.timeline import event_row
 
 __all__ = ["SCAN_BUDGET", "WINDOW", "entry_history"]
 

@@ -10,6 +10,7 @@ from memoir.api import Memoir
 from memoir.clock import format_ts, parse_moment
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.memory import EntryAdded, EntryReplaced
+from memoir.events.present import event_row
 from memoir.insights.pipeline import insight_rows
 from memoir.lookup import did_you_mean
 from memoir.oversight.approvals import pending, pending_row
@@ -20,7 +21,7 @@ from memoir.prompt.blocks import enabled_targets, render_blocks
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
 from memoir.skills.history import skill_history, skill_row
-from memoir.web.timeline import event_row, who
+from memoir.web.timeline import who
 
 __all__ = ["blame", "curator_passes", "insights", "memory", "pending_writes",
            "point", "session", "sessions", "skill", "skills"]

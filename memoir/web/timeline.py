@@ -20,13 +20,13 @@ import msgspec
 from memoir.clock import format_ts, parse_moment
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
-from memoir.events.codec import Forgotten
+from memoir.events.present import event_row, summary
 from memoir.events.types import Event
 from memoir.oversight.audit import diff_span
 from memoir.projections.sessions import RunInfo
 from memoir.projections.state import State
 
-__all__ = ["Filters", "event_row", "item_detail", "timeline", "who"]
+__all__ = ["Filters", "item_detail", "timeline", "who"]
 
 #: Records one page request reads at most before it answers with what it found.
 SCAN_BUDGET = 20_000
@@ -102,29 +102,6 @@ def _data(event: Event) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def summary_of(event: Event) -> str:
-    """One line saying what a record did."""
-    if isinstance(event.data, Forgotten):
-        return f"{event.type} [forgotten]"
-    data = _data(event)
-    detail = ""
-    for key in ("text", "name", "summary", "reason", "session_id", "previous"):
-        if data.get(key):
-            detail = " ".join(str(data[key]).split())
-            break
-    if "target" in data:
-        detail = f"[{data['target']}] {detail}"
-    line = f"{event.type} {detail}".strip()
-    return line if len(line) <= 160 else line[:157] + "..."
-
-
-def event_row(event: Event) -> dict[str, Any]:
-    """A record as the page shows it."""
-    return {"seq": event.seq, "ts": event.ts, "type": event.type, "actor": event.actor,
-            "run": event.run, "session": event.session, "summary": summary_of(event),
-            "data": _data(event)}
-
-
 def _client(event: Event) -> str | None:
     return (event.meta or {}).get("client")
 
@@ -144,7 +121,7 @@ def _loose_item(event: Event, state: State) -> dict[str, Any]:
             "actor": event.actor,
             "who": who(event.actor, _platform(state, event.session), client=_client(event)),
             "ts": event.ts, "session": event.session, "first_seq": event.seq,
-            "last_seq": event.seq, "events": 1, "summary": summary_of(event),
+            "last_seq": event.seq, "events": 1, "summary": summary(event),
             "reverted_by": None, "reverts": None, "type": event.type}
 
 
@@ -193,7 +170,7 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
                 shown = listed.get(event.run)
                 if shown is not None and event.type.startswith(CHANGES) and \
                         event.type not in TELEMETRY:
-                    shown["change"] = summary_of(event)  # the run's first change shown
+                    shown["change"] = summary(event)  # the run's first change shown
                 continue
             seen.add(event.run)
             info = state.runs.get(event.run)
@@ -201,7 +178,7 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
                 continue
             item = _run_item(info, state, _client(event))
             if event.type.startswith(CHANGES):
-                item["change"] = summary_of(event)
+                item["change"] = summary(event)
         else:
             if event.type in TELEMETRY and not filters.telemetry:
                 continue
