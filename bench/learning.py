@@ -32,9 +32,9 @@ from memoir import semantic
 from memoir.events.memory import EntryAdded, EntryRemoved
 from memoir.events.sessions import MessageRef, SessionStarted, TurnRecorded
 from memoir.events.types import Payload
-from memoir.reviewers.meaning import SemanticBackend
 from memoir.reviewers.review import Backend, Review, ReviewRequest
 from memoir.reviewers.rules import RulesBackend, extract
+from memoir.reviewers.semantic import SemanticBackend
 
 NAME = "learning"
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "review_corpus.jsonl"

@@ -1,5 +1,5 @@
 """The semantic reviewer's evidence (issue 24's reviewer that generalises): does the
-classifier over the semantic extra's embeddings (memoir/reviewers/meaning.py) find what
+classifier over the semantic extra's embeddings (memoir/reviewers/semantic.py) find what
 the rules miss, on styles neither was written against, without saving what it should
 not?
 
@@ -34,8 +34,8 @@ from typing import Any
 
 from bench._measure import REPO_ROOT, Context, Figure, Target
 from memoir import semantic
-from memoir.reviewers.meaning import THRESHOLDS, Classifier, train
 from memoir.reviewers.rules import Finding, extract
+from memoir.reviewers.semantic import THRESHOLDS, Classifier, train
 
 NAME = "reviewer_styles"
 _DATA = REPO_ROOT / "tests" / "data"

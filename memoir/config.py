@@ -19,8 +19,8 @@ import yaml
 
 from memoir import lazyre
 from memoir.errors import ConfigError, ValidationError
+from memoir.fs.outside import read_text
 from memoir.lookup import did_you_mean
-from memoir.reading import read_text
 
 __all__ = [
     "ALLOW_KEY_ENV",

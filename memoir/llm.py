@@ -16,13 +16,13 @@ import os
 from typing import Any
 
 from memoir.config import Config, LLMConfig, key_variable_problem
-from memoir.errors import ConfigError, ValidationError
+from memoir.errors import ConfigError, MemoirError, ValidationError
 from memoir.install import extra_hint
 
 __all__ = ["LLMClient", "LLMError", "client_from_config"]
 
 
-class LLMError(RuntimeError):
+class LLMError(MemoirError, RuntimeError):
     """The model or its server could not give an answer (the reason says why)."""
 
 

@@ -240,3 +240,39 @@ def test_the_architecture_gives_the_size_limits_the_layer_test_sets() -> None:
     found = re.search(r"no module is over (\d+) lines and no class over (\d+)", text)
     assert found is not None, "docs/architecture.md no longer states the size limits"
     assert (int(found.group(1)), int(found.group(2))) == (MAX_MODULE_LINES, MAX_CLASS_LINES)
+
+
+def _variables_read() -> set[str]:
+    """Every environment variable memoir's code names: read through ``os.environ`` or
+    ``os.getenv``, a click option's ``envvar``, a ``MEMOIR_*`` constant, or a default."""
+    import ast
+
+    found: set[str] = set()
+    for path in (REPO / "memoir").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    re.fullmatch(r"MEMOIR_[A-Z0-9_]+", node.value):
+                found.add(node.value)
+            elif isinstance(node, ast.Call) and ast.unparse(node.func) in (
+                    "os.environ.get", "os.getenv") and node.args and \
+                    isinstance(node.args[0], ast.Constant):
+                found.add(str(node.args[0].value))
+            elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ" \
+                    and isinstance(node.slice, ast.Constant):
+                found.add(str(node.slice.value))
+            elif isinstance(node, ast.keyword) and node.arg == "envvar" and \
+                    isinstance(node.value, ast.Constant):
+                found.add(str(node.value.value))
+    from memoir.config import LLMConfig
+
+    found.add(LLMConfig().api_key_env)  # the key's variable, by default
+    return found
+
+
+def test_every_environment_variable_memoir_reads_is_in_one_table() -> None:
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    section = text[text.index("## Environment variables"):]
+    listed = set(re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \|", section, re.MULTILINE))
+    read = _variables_read()
+    assert sorted(read - listed) == [], "read but not in docs/config.md's table"
+    assert sorted(listed - read) == [], "in the table but no longer read"

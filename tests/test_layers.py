@@ -40,7 +40,6 @@ LAYER_OF: dict[str, str] = {
     "memoir.threats": "base",
     "memoir.credentials": "base",
     "memoir.logs": "base",
-    "memoir.reading": "base",
     "memoir.names": "base",
     "memoir.install": "base",
     # The semantic extra's encoder: recall, the reviewers and the threat scan use it.
@@ -78,7 +77,7 @@ SIDEWAYS = {
     ("memoir.curator", "memoir.skills"),
     ("memoir.recall", "memoir.skills"),
     ("memoir.insights", "memoir.skills"),
-    ("memoir.config", "memoir.reading"),
+    ("memoir.config", "memoir.fs"),
     ("memoir.config", "memoir.lookup"),
     ("memoir.llm", "memoir.config"),
     ("memoir.llm", "memoir.install"),

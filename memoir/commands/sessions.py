@@ -25,9 +25,9 @@ from memoir.commands.base import (
     write_json,
 )
 from memoir.errors import ValidationError
+from memoir.fs.outside import read_text
 from memoir.journal.transcripts import TranscriptStore
 from memoir.lookup import resolve
-from memoir.reading import read_text
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
 from memoir.reviewers.loop import backend_in_effect

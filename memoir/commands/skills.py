@@ -33,11 +33,11 @@ from memoir.engine.commit import Caller, Decision
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.skills import SkillCreated
 from memoir.events.types import Event, Payload
+from memoir.fs.outside import read_text
 from memoir.ids import short_id
 from memoir.lookup import did_you_mean
 from memoir.projections.skills import SKILL_FILE, skill_dir
 from memoir.projections.state import State
-from memoir.reading import read_text
 from memoir.skills.adopt import adopt_skills
 from memoir.skills.guards import (
     archive_events,

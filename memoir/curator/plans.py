@@ -29,8 +29,8 @@ import yaml
 from memoir import lazyre
 from memoir.curator.rules import NAME_MAX, NAME_RE, change_refusal
 from memoir.errors import ValidationError
+from memoir.fs.outside import read_text
 from memoir.projections.skills import SkillRecord
-from memoir.reading import read_text
 from memoir.threats import first_threat_id
 
 __all__ = [

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memoir.errors import NotFoundError
-from memoir.events.approval import PendingApproved, Subsystem, WritePending
+from memoir.events.approvals import PendingApproved, Subsystem, WritePending
 from memoir.events.types import Payload
 from memoir.ids import random_hex
 from memoir.projections.approvals import PendingWrite

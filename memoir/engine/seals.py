@@ -42,9 +42,9 @@ import msgspec
 from memoir.errors import ConfigError, ValidationError
 from memoir.events.types import Event
 from memoir.fs import safefs
+from memoir.fs.outside import read_regular
 from memoir.journal import Journal
 from memoir.logs import get_logger
-from memoir.reading import read_regular
 
 __all__ = ["KEY_ENV", "SEALS_FILE", "SealCheck", "Seals", "load_key", "seal_lines"]
 

@@ -8,7 +8,7 @@ new event type is added to its module's ``PAYLOADS`` (see docs/architecture.md).
 from __future__ import annotations
 
 from memoir.events import (
-    approval,
+    approvals,
     curator,
     forget,
     insights,
@@ -26,6 +26,6 @@ __all__ = ["REGISTRY"]
 #: type name → payload class, for every event type this version knows.
 REGISTRY: dict[str, type[Payload]] = registry(
     (*memory.PAYLOADS, *skills.PAYLOADS, *sessions.PAYLOADS, *runs.PAYLOADS,
-     *curator.PAYLOADS, *maintenance.PAYLOADS, *approval.PAYLOADS, *reviews.PAYLOADS,
+     *curator.PAYLOADS, *maintenance.PAYLOADS, *approvals.PAYLOADS, *reviews.PAYLOADS,
      *insights.PAYLOADS, *forget.PAYLOADS)
 )

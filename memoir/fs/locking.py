@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 import filelock
 
+from memoir.errors import MemoirError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -24,7 +26,7 @@ except ImportError:  # pragma: no cover - Windows
 __all__ = ["LockTimeout", "ProcessLock"]
 
 
-class LockTimeout(Exception):
+class LockTimeout(MemoirError, TimeoutError):
     """The lock was not acquired within the timeout."""
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from memoir.errors import MemoirError
 from memoir.names import path_problem
 
 __all__ = [
@@ -83,7 +84,7 @@ _LARGEST_OWN = 64 << 20
 OWNER_LINKS = frozenset({"memories", "skills"})
 
 
-class LinkRefused(OSError):
+class LinkRefused(MemoirError, OSError):
     """A path below the home goes through a link (or a non-folder) memoir will not follow."""
 
 

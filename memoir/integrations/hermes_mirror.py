@@ -27,13 +27,13 @@ from memoir.engine.materializer import HERMES_LOCK_WAIT
 from memoir.errors import ValidationError
 from memoir.events.types import Event, Payload
 from memoir.fs import safefs
+from memoir.fs.outside import read_text
 from memoir.ids import short_id
 from memoir.memory.adoption import plan_adoption
 from memoir.oversight.revert import OnConflict, RevertPlan, revert_run
 from memoir.projections.memory import TARGETS, dedupe, file_text, parse_file, well_formed
 from memoir.projections.render import memory_file
 from memoir.projections.state import State
-from memoir.reading import read_text
 from memoir.skills.importer import MAX_RECORDS_BYTES
 
 __all__ = ["MirrorRevert", "hermes_entries", "hermes_locks", "pull", "push", "revert"]

@@ -1,6 +1,6 @@
 """Long-term memory: MEMORY.md (``memory``) and USER.md (``user``).
 
-- :mod:`memoir.memory.tool` — the ``memory`` tool's semantics, decided purely against a
+- :mod:`memoir.memory.decision` — the ``memory`` tool's semantics, decided purely against a
   state (Hermes's arguments, rules and results);
 - :mod:`memoir.memory.adoption` — hand edits of the files turned into events;
 - :mod:`memoir.memory.commands` — the tool run through the command layer, its schema
@@ -11,7 +11,7 @@ The memory projection (entries, limits, renderings) is :mod:`memoir.projections.
 
 from memoir.memory.adoption import plan_adoption, plan_edit
 from memoir.memory.commands import MEMORY_SCHEMA, memory_call, memory_tool
-from memoir.memory.tool import MemoryOutcome, decide
+from memoir.memory.decision import MemoryOutcome, decide
 
 __all__ = [
     "MEMORY_SCHEMA",

@@ -1,7 +1,7 @@
 """The ``memory`` tool run through the command layer: the call and the handler (its
 schema is in :mod:`memoir.memory.schema`).
 
-:func:`memory_call` decides a call with :func:`memoir.memory.tool.decide` against the
+:func:`memory_call` decides a call with :func:`memoir.memory.decision.decide` against the
 fresh state under the journal lock and appends what it decided.  A write to a file
 that holds a hand edit (or that Hermes's guard would refuse) is refused: the file is
 copied to ``<file>.bak.<unix seconds>`` and a ``memory.write_rejected`` is journaled.
@@ -25,14 +25,14 @@ from memoir.engine.port import Home
 from memoir.events.memory import WriteRejected
 from memoir.events.types import Payload
 from memoir.memory.adoption import adoption_events, edit_base
-from memoir.memory.schema import MEMORY_SCHEMA
-from memoir.memory.tool import (
+from memoir.memory.decision import (
     MAX_FAILURES_PER_TURN,
     MemoryOutcome,
     decide,
     drift_result,
     failure_cap_result,
 )
+from memoir.memory.schema import MEMORY_SCHEMA
 from memoir.projections.approvals import PendingWrite
 from memoir.projections.memory import TARGETS, well_formed
 from memoir.projections.render.memory import memory_file, render_memory_file

@@ -25,18 +25,18 @@ from typing import Any
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
-from memoir.events.approval import PendingRejected
+from memoir.events.approvals import PendingRejected
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.skills import SkillContentSet, SkillCreated, SkillFileWritten, SkillPatched
 from memoir.events.types import Payload
 from memoir.ids import short_id
 from memoir.lookup import resolve
 from memoir.memory.commands import memory_call
-from memoir.memory.tool import decide as decide_memory
+from memoir.memory.decision import decide as decide_memory
 from memoir.projections.approvals import PendingWrite
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
-from memoir.skills.approval import skill_diff
+from memoir.skills.held import skill_diff
 from memoir.skills.manage import decide_manage
 from memoir.skills.tools import skill_manage_call
 

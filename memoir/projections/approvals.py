@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from memoir.events.approval import PendingApproved, PendingRejected, WritePending
+from memoir.events.approvals import PendingApproved, PendingRejected, WritePending
 from memoir.events.types import Event, Payload
 
 __all__ = ["FOLDS", "ApprovalsState", "PendingWrite"]

@@ -28,10 +28,10 @@ from memoir.projections.state import State
 from memoir.recall.summary import summarize_turns
 from memoir.reviewers.choice import backend_in_effect
 from memoir.reviewers.llm import LLMBackend, llm_summary
-from memoir.reviewers.meaning import SemanticBackend
 from memoir.reviewers.queue import ReviewQueue
 from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, turns_of
 from memoir.reviewers.rules import RulesBackend
+from memoir.reviewers.semantic import SemanticBackend
 from memoir.sessions.turns import RecordedTurns, check_messages, record_turns, split_turns
 
 __all__ = ["Learning", "RecordedTurns", "backend_in_effect"]

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memoir.errors import ValidationError
+from memoir.fs.outside import read_text
 from memoir.projections.skills import SKILL_FILE, SkillRecord
-from memoir.reading import read_text
 from memoir.skills.importer import read_skill_files, skill_folders
 from memoir.skills.model import MAX_FILE_BYTES, check_found_skill_md, check_name
 

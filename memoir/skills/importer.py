@@ -26,11 +26,11 @@ from memoir.engine.port import Home
 from memoir.errors import ValidationError
 from memoir.events.skills import SkillCreated, SkillPinned
 from memoir.events.types import Event, Payload
+from memoir.fs.outside import read_text
 from memoir.ids import short_id
 from memoir.names import is_record_line
 from memoir.projections.skills import SKILL_FILE
 from memoir.projections.state import State
-from memoir.reading import read_text
 from memoir.skills.model import (
     MAX_FILE_BYTES,
     PROTECTED_SKILLS,

@@ -50,9 +50,9 @@ from memoir.skills.adopt import (
     hand_placed_folder,
     skill_folder_drift,
 )
-from memoir.skills.approval import skill_gist, skill_tool_args
 from memoir.skills.external import ExternalSkill, external_skills
 from memoir.skills.guards import Refusal, background_refusal, is_background
+from memoir.skills.held import skill_gist, skill_tool_args
 from memoir.skills.manage import ACTIONS, WRITES, archive_key, decide_manage, text_digest
 from memoir.skills.model import canonical_file_path
 from memoir.skills.schemas import SKILL_MANAGE_SCHEMA, SKILL_VIEW_SCHEMA, SKILLS_LIST_SCHEMA

@@ -12,7 +12,7 @@ from memoir.clock import Clock
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, LimitsSet, WriteRejected
 from memoir.events.types import ACTORS, Draft, Payload
 from memoir.journal import Durability, Journal, open_journal
-from memoir.memory.tool import decide, drift_result
+from memoir.memory.decision import decide, drift_result
 from memoir.projections.memory import DEFAULT_LIMITS
 from memoir.projections.state import State
 
@@ -64,7 +64,7 @@ def build_journal(
 
     ``path`` None builds an :class:`InMemoryJournal`, else a :class:`FileJournal` at
     ``path`` (appending if it exists).  Each command is decided by the memory tool's
-    own :func:`memoir.memory.tool.decide` against the state folded so far and its
+    own :func:`memoir.memory.decision.decide` against the state folded so far and its
     events appended as one append, with a ``memory.limits_set`` first where
     :meth:`memoir.Memoir.commit` would write one.  The per-turn failure cap of
     sessions and the projected files are not involved.  The tool's result for each

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from memoir import lazyre, semantic
+from memoir.errors import MemoirError
 from memoir.logs import get_logger
 from memoir.threats._clauses import READ_LIMIT, _readings, _said, join_spaced
 from memoir.threats._slots import (
@@ -95,7 +96,7 @@ def _as_read(text: str) -> str:
     return join_spaced(_readings(text[:READ_LIMIT])[0])
 
 
-class _Stale(Exception):
+class _Stale(MemoirError):
     """The shipped model was trained on another encoder's vectors."""
 
 

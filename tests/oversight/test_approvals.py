@@ -15,7 +15,7 @@ import memoir
 from memoir.cli import cli
 from memoir.clock import FakeClock
 from memoir.config import Config
-from memoir.events.approval import PendingApproved, PendingRejected, WritePending
+from memoir.events.approvals import PendingApproved, PendingRejected, WritePending
 from memoir.oversight.approvals import approve, pending, reject, show
 from memoir.oversight.revert import revert_run
 from tests.support.oracle import hermes_python

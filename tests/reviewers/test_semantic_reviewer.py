@@ -16,10 +16,10 @@ import pytest
 import memoir
 from memoir import semantic
 from memoir.errors import ConfigError
-from memoir.reviewers import meaning
+from memoir.reviewers import semantic as meaning
 from memoir.reviewers.loop import backend_in_effect
-from memoir.reviewers.meaning import MODEL_FILE, Classifier, clauses, train
 from memoir.reviewers.rules import extract
+from memoir.reviewers.semantic import MODEL_FILE, Classifier, clauses, train
 from tests.reviewers.test_review_corpus import score
 from tests.support.paths import DATA
 from tests.support.semantic import needs_semantic

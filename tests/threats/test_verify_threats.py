@@ -23,7 +23,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     switched off for that one write, as an older memoir's would have been)."""
     monkeypatch.setenv("MEMOIR_DURABILITY", "never")
     path = tmp_path / "home"
-    import memoir.memory.tool as tool
+    import memoir.memory.decision as tool
 
     with memoir.open(path, create=True) as mem:
         session = mem.start_session()

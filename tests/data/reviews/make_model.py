@@ -1,4 +1,4 @@
-"""Writes memoir/reviewers/meaning_model.json, the semantic reviewer's classifier, from
+"""Writes memoir/reviewers/semantic_model.json, the semantic reviewer's classifier, from
 the labelled turns it is trained on: the rules' corpus (../review_corpus.jsonl), the
 styles here (*.jsonl) and the retired held-out part (retired/: written after the second
 version was frozen, scored once, then trained on); never a held-out part (holdout/,
@@ -26,7 +26,7 @@ def training_rows() -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    from memoir.reviewers.meaning import MODEL_FILE, train
+    from memoir.reviewers.semantic import MODEL_FILE, train
     from memoir.semantic import shared_encoder
 
     model = train(training_rows(), shared_encoder())

@@ -7,7 +7,7 @@ The classifier is a softmax regression (``none``, ``user``, ``memory``) over the
 numbers of all-MiniLM-L6-v2 and the word cues of :data:`CUES` beside them, trained on
 the labelled turns of ``tests/data/`` (the rules' corpus and the training part of
 ``tests/data/reviews/``; never a held-out part) and shipped as data
-(``meaning_model.json``, written by ``tests/data/reviews/make_model.py``).  A clause
+(``semantic_model.json``, written by ``tests/data/reviews/make_model.py``).  A clause
 whose best class is ``user`` or ``memory`` with probability at least its
 :data:`THRESHOLDS` becomes an entry of that target, as written (as its whole sentence
 when it leans on it, see :class:`~memoir.reviewers.rules.Clause`); what the rules find
@@ -41,8 +41,8 @@ CLASSES = ("none", "user", "memory")
 #: The probability a clause's class needs to be kept, per target (chosen by five folds
 #: over the training part, precision first; docs/reviewers.md).
 THRESHOLDS = {"user": 0.7, "memory": 0.7}
-MODEL_FILE = Path(__file__).with_name("meaning_model.json")
-_log = get_logger("memoir.reviewers.meaning")
+MODEL_FILE = Path(__file__).with_name("semantic_model.json")
+_log = get_logger("memoir.reviewers.semantic")
 _FENCE = lazyre.compile(r"```.*?(?:```|$)", re.S)
 _SPECIFIC = lazyre.compile(r"\d|`|/|\.\w|(?<=\s)[A-Z][\w-]+|\b[a-z]+[A-Z]\w*")
 _CHAT = lazyre.compile(r"(?i)\b(hello|hi|hey|thanks|thank you|sorry|lol|haha|funny|quick "
