@@ -356,8 +356,11 @@ class LineAccess(ABC):
     (for copying them elsewhere, backing them up, finding text to forget)."""
 
     @abstractmethod
-    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
-        """The stored lines of the records with ``after < seq <= until``, in order."""
+    def read_lines(self, after: int = 0, until: int | None = None, *,
+                   checked: bool = True) -> Iterator[StoredLine]:
+        """The stored lines of the records with ``after < seq <= until``, in order.
+        ``checked=False``: a backend may skip checking them against the chain (a caller
+        that only searches them, and checks what it then uses)."""
 
 
 class Loading(ABC):

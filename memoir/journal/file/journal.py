@@ -33,8 +33,9 @@ from memoir.errors import (
     JournalLost,
 )
 from memoir.events.types import Draft, Event
-from memoir.journal.file.reader import FileReader
+from memoir.journal.file.reader import INDEX_EVERY, FileReader
 from memoir.journal.file.recovery import cut_at, cut_torn_tail, repaired_drafts, salvage
+from memoir.journal.file.scan import Tail
 from memoir.journal.file.sync import Syncer
 from memoir.journal.interface import (
     Durability,
@@ -209,6 +210,20 @@ class FileJournal(FileReader):
             os.ftruncate(self._fd, start)
             raise
         self._remember(events, lines, start)
+
+    def _remember(self, events: Sequence[Event], lines: Sequence[bytes], start: int) -> None:
+        """Move the tail past records just written (one update, not one per record)."""
+        offset = start
+        before = self._tail  # the position just before the next indexed record
+        for event, line in zip(events, lines, strict=True):
+            if event.seq % INDEX_EVERY == 1:
+                self._index[event.seq] = before
+            offset += len(line) + 1
+            if event.seq % INDEX_EVERY == 0:
+                before = Tail(event.seq, offset, event.hash.encode(), event.more)
+        last = events[-1]
+        self._tail = Tail(last.seq, offset, last.hash.encode(), last.more)
+        self._ids.update((e.id, e.seq) for e in events)
 
     @property
     def synced_offset(self) -> int:

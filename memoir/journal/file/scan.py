@@ -29,7 +29,7 @@ from memoir.events.codec import (
     tombstone_digest,
 )
 from memoir.events.types import Event
-from memoir.journal.interface import Progress, VerifyReport
+from memoir.journal.interface import Progress, StoredLine, VerifyReport
 
 __all__ = ["BAD_LINE", "Scanner", "Tail"]
 
@@ -77,13 +77,14 @@ class Scanner:
     def size(self) -> int:
         return os.fstat(self.fd).st_size
 
-    def lines(self, start: int, end: int) -> Iterator[tuple[bytes, int]]:
+    def lines(self, start: int, end: int, chunk_size: int = _CHUNK
+              ) -> Iterator[tuple[bytes, int]]:
         """Complete lines in [start, end) with the offset just after each; a final
         fragment without a newline is yielded with offset -1."""
         offset = start
         carry = b""
         while offset < end:
-            chunk = os.pread(self.fd, min(_CHUNK, end - offset), offset)
+            chunk = os.pread(self.fd, min(chunk_size, end - offset), offset)
             if not chunk:
                 break  # the file shrank under us (a torn tail was cut)
             offset += len(chunk)
@@ -96,6 +97,19 @@ class Scanner:
                 yield line, base
         if carry:
             yield carry, -1
+
+    def stored_lines(self, start: Tail, end: int, after: int, stop: int
+                     ) -> Iterator[StoredLine]:
+        """The whole lines of records ``after < seq <= stop`` in [start, end), as they
+        are (unchecked), with their offsets."""
+        seq = start.seq
+        # Small reads: a search of the whole journal holds little more than a line.
+        for line, past in self.lines(start.offset, end, 1 << 18):
+            seq += 1
+            if seq > stop or past == -1:
+                return
+            if seq > after:
+                yield StoredLine(seq, past - len(line) - 1, line)
 
     def scan(self, start: Tail, end: int) -> Iterator[tuple[RawRecord, bytes, int]]:
         """Decode and check the records in [start, end).  Yields (record, line, offset after)."""

@@ -284,7 +284,8 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
             return [], position
         return events, Position(events[-1].seq, events[-1].seq, events[-1].hash)
 
-    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
+    def read_lines(self, after: int = 0, until: int | None = None, *,
+                   checked: bool = True) -> Iterator[StoredLine]:
         """The records as the file journal holds them, each checked against the chain
         (a database has no byte offsets: -1)."""
         for seq, line in self._checked(after, until):
