@@ -98,7 +98,6 @@ LAZY_OK = ("memoir.cli", "memoir.commands")
 #: or a pytest session with the plugin idle, must not load (tests/test_import_budget.py).
 LAZY_EDGES = {
     ("memoir.api", "memoir.reviewers.loop"): "the learning loop, on first use",
-    ("memoir.journal.home", "memoir.journal.postgres"): "memoir log on a file journal",
     ("memoir.journal.choose", "memoir.journal.postgres"): "the database backend, only "
                                                           "for a database's URL",
     ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",

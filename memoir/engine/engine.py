@@ -27,7 +27,7 @@ from memoir.engine.limits import ConfiguredLimits
 from memoir.engine.live import LiveState, Progress
 from memoir.engine.maintenance import HomeCheck, accept_journal_loss, verify_home
 from memoir.engine.materializer import Drift, Materializer
-from memoir.engine.opening import check_home, open_journal, seen_seq
+from memoir.engine.opening import check_home, open_home_journal, seen_seq
 from memoir.engine.projector import Projector
 from memoir.engine.reading import Reading
 from memoir.engine.seals import Seals, load_key
@@ -98,7 +98,7 @@ class Engine(Reading):
             lock_timeout=self.config.journal.lock_timeout_seconds, readonly=readonly,
         )
         try:
-            journal, seen, acknowledged = open_journal(
+            journal, seen, acknowledged = open_home_journal(
                 self.home, self.config, self.clock, journal, readonly=readonly,
                 seen=seen_seq(self.checkpoints, self.materializer), accept_loss=accept_loss)
         except BaseException:

@@ -11,7 +11,7 @@ events the call makes (nothing is appended if the call fails).  The memory tool 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +52,11 @@ class ApprovalGate:
         return cls(subsystem, approving is None and actor != "user" and enabled, approving)
 
     def passes(self, state: State, events: Sequence[Payload], *, success: bool,
-               message: str, held: Held) -> tuple[list[Payload], dict[str, Any] | None]:
+               message: str, held: Callable[[], Held]
+               ) -> tuple[list[Payload], dict[str, Any] | None]:
         """The events to append, and the result that replaces the call's own (None:
-        the call's own stands): a replayed write's approval first, or the write held."""
+        the call's own stands): a replayed write's approval first, or the write held
+        (``held`` says what it is, asked only then)."""
         if self.approving is not None:
             if self.approving.id not in state.approvals.pending:
                 raise NotFoundError(f"no pending write {self.approving.id!r} (approved or "
@@ -66,9 +68,10 @@ class ApprovalGate:
                     *events], None
         if not (self.hold and success and events):
             return list(events), None
+        what = held()
         staged = WritePending(pending_id=self.pending_id, subsystem=self.subsystem,
-                              action=held.action, summary=held.summary, origin=held.origin,
-                              args=held.args)
+                              action=what.action, summary=what.summary, origin=what.origin,
+                              args=what.args)
         return [staged], {
             "success": True, "staged": True, "pending_id": self.pending_id,
             "message": (f"Staged for approval ({self.subsystem}.write_approval is on). "

@@ -11,12 +11,11 @@ from memoir.config import Config
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.materializer import Materializer
 from memoir.errors import JournalLost, NotFoundError, ValidationError
-from memoir.journal import Journal
-from memoir.journal import open_journal as open_location
+from memoir.journal import Journal, open_journal
 from memoir.journal.home import home_journal, shared_journal
 from memoir.layout import JOURNAL_FILE, no_home_message
 
-__all__ = ["check_home", "home_journal", "open_journal", "seen_seq", "shared_journal"]
+__all__ = ["check_home", "home_journal", "open_home_journal", "seen_seq", "shared_journal"]
 
 
 def check_home(home: Path, *, must_exist: bool) -> None:
@@ -34,7 +33,7 @@ def seen_seq(checkpoints: CheckpointStore, materializer: Materializer) -> int:
     return max(seqs[-1] if seqs else 0, materializer.seq)
 
 
-def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | None, *,
+def open_home_journal(home: Path, config: Config, clock: Clock, journal: Journal | None, *,
                  readonly: bool, seen: int, accept_loss: bool) -> tuple[Journal, int, int]:
     """The home's journal (``journal`` if given, else its file), the seq the home has
     seen, and the seq the journal must reach: with durability ``always`` a journal never
@@ -56,7 +55,7 @@ def open_journal(home: Path, config: Config, clock: Clock, journal: Journal | No
         # The journal is checked from the newest valid checkpoint on, not from its
         # first byte: opening a home with a long history stays fast, and
         # `memoir verify` (or any full replay) checks the whole chain.
-        journal = open_location(
+        journal = open_journal(
             path,
             durability=config.journal.durability,
             clock=clock,

@@ -22,6 +22,7 @@ from memoir.journal.urls import is_database
 
 __all__ = ["open_journal"]
 
+
 def open_journal(location: str | os.PathLike[str], *, clock: Clock | None = None,
                  readonly: bool = False, durability: Durability = "always",
                  lock_timeout: float = 60.0, scan: bool = True, recover: bool = True,
@@ -35,7 +36,7 @@ def open_journal(location: str | os.PathLike[str], *, clock: Clock | None = None
     memoir did not make, ``password`` is given to the driver apart from the URL.
     """
     text = os.fspath(location)
-    if is_database(text):
+    if is_database(location):
         from memoir.journal.postgres import PostgresJournal
 
         return PostgresJournal(text, clock=clock, create=create, upgrade=upgrade,

@@ -11,23 +11,21 @@ from typing import TYPE_CHECKING
 
 from memoir.clock import Clock, SystemClock
 from memoir.errors import ConfigError
+from memoir.journal.choose import open_journal
 from memoir.journal.file import FileJournal
 from memoir.journal.interface import Journal
 from memoir.layout import JOURNAL_FILE
 
 if TYPE_CHECKING:
     from memoir.config import Config
-    from memoir.journal.postgres import PostgresJournal
 
 __all__ = ["home_journal", "names_a_database", "shared_journal"]
 
 
 def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
-                   create: bool = False, upgrade: bool = False) -> PostgresJournal:
-    """The PostgreSQL journal ``journal.url`` names (see :mod:`memoir.journal.postgres`),
-    its password from ``journal.password_env`` when that is set."""
-    from memoir.journal.postgres import PostgresJournal
-
+                   create: bool = False, upgrade: bool = False) -> Journal:
+    """The shared journal ``journal.url`` names (see :func:`open_journal`), its password
+    from ``journal.password_env`` when that is set."""
     url = config.journal.url
     assert url
     password = None
@@ -36,9 +34,8 @@ def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
         if password is None:
             raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "
                               "which is not set")
-    return PostgresJournal(url, clock=clock, create=create, upgrade=upgrade, password=password,
-                           readonly=readonly,
-                           lock_timeout=config.journal.lock_timeout_seconds)
+    return open_journal(url, clock=clock, create=create, upgrade=upgrade, password=password,
+                        readonly=readonly, lock_timeout=config.journal.lock_timeout_seconds)
 
 
 def names_a_database(home: Path) -> bool:

@@ -337,7 +337,6 @@ class Journal(ABC):
         self.close()
 
 
-
 # -- capabilities: what some backends can do and others cannot ------------------------------
 
 

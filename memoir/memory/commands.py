@@ -107,9 +107,9 @@ def memory_call(
         events, staged = gate.passes(
             state, outcome.events, success=outcome.success,
             message=str(outcome.result.get("message", "")),
-            held=Held(_action(args), memory_summary(args),
-                      "background_review" if is_background(actor) else "foreground",
-                      _tool_args(args)))
+            held=lambda: Held(_action(args), memory_summary(args),
+                              "background_review" if is_background(actor) else "foreground",
+                              _tool_args(args)))
         if staged is not None:
             outcome = attempt.outcome = dataclasses.replace(outcome, result=staged, events=[])
         if outcome.drift is not None and outcome.target is not None:

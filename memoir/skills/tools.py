@@ -303,16 +303,15 @@ def skill_manage_call(
                                      else None)
             if refused is not None:
                 return refused
-        gist = skill_gist(args)
         payloads, staged = gate.passes(
             state, outcome.events, success=outcome.success,
             message=str(outcome.result.get("message", "")),
-            held=Held(action, gist,
-                      "background_review" if is_background(actor) else "foreground",
-                      skill_tool_args(args)))
+            held=lambda: Held(action, skill_gist(args),
+                              "background_review" if is_background(actor) else "foreground",
+                              skill_tool_args(args)))
         result = outcome.result if staged is None else {  # Hermes's order of keys
-            **{k: staged[k] for k in ("success", "staged", "pending_id")}, "gist": gist,
-            "message": staged["message"]}
+            **{k: staged[k] for k in ("success", "staged", "pending_id")},
+            "gist": skill_gist(args), "message": staged["message"]}
         return Decision(events=payloads, result=result,
                         summary=f"skill_manage {action} {name}")
 

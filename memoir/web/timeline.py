@@ -15,8 +15,6 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from memoir.clock import format_ts, parse_moment
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
@@ -95,11 +93,6 @@ def who(actor: str, platform: str | None, *, client: str | None = None,
 def _platform(state: State, session: str | None) -> str | None:
     info = state.sessions.get(session) if session else None
     return info.platform if info is not None else None
-
-
-def _data(event: Event) -> dict[str, Any]:
-    data = msgspec.to_builtins(event.data)
-    return data if isinstance(data, dict) else {}
 
 
 def _client(event: Event) -> str | None:

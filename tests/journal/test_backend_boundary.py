@@ -95,3 +95,24 @@ def test_a_location_picks_its_backend(tmp_path: Path) -> None:
             assert journal.kind == "file" and Path(journal.where()).parent == tmp_path
     with pytest.raises(ConfigError, match="no journal backend for s3://"):
         open_journal("s3://bucket/journal")
+    # A path is a path, whatever its name looks like.
+    with open_journal(tmp_path / "postgresql:x.jsonl", durability="never") as journal:
+        assert journal.kind == "file"
+
+
+def test_a_backend_without_a_capability_is_refused_by_name(tmp_path: Path) -> None:
+    """memoir forget on a journal that cannot tombstone: a clear error naming it, and
+    nothing written."""
+    import memoir
+    from memoir.engine.forget import plan_forget
+    from memoir.errors import ValidationError
+
+    with memoir.open(tmp_path / "home", create=True,
+                     journal=open_journal("memory:")) as mem:
+        with mem.start_session() as session:
+            session.call_tool("memory", {"action": "add", "target": "memory",
+                                         "content": "A fact to forget later."})
+        head = mem.head
+        with pytest.raises(ValidationError, match="does not cover the memory journal"):
+            plan_forget(mem, "text", "fact to forget")
+        assert mem.head == head

@@ -48,9 +48,7 @@ from memoir.engine.commit import Caller, Decision
 from memoir.engine.forget.plan import ForgetPlan, forgettable, forms_of, holds, plan_forget
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import MemoirError, NotFoundError
-from memoir.events.codec import (
-    Forgotten,
-)
+from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
 from memoir.fs import safefs
 from memoir.fs.folder import Folder
@@ -58,6 +56,7 @@ from memoir.ids import short_id
 from memoir.journal.interface import Tombstoning
 from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
 from memoir.journal.transcripts import MARK, blanked, line_hash
+from memoir.layout import JOURNAL_FILE
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -65,7 +64,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
 
-_SKIP_SCRUB = ("journal.jsonl", "config.yaml")
+_SKIP_SCRUB = (JOURNAL_FILE, "config.yaml")
 
 
 class ForgetInterrupted(MemoirError):

@@ -29,9 +29,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
 from memoir.clock import Clock
-from memoir.errors import (
-    JournalLost,
-)
+from memoir.errors import JournalLost
 from memoir.events.types import Draft, Event
 from memoir.journal.file.reader import INDEX_EVERY, FileReader
 from memoir.journal.file.recovery import cut_at, cut_torn_tail, repaired_drafts, salvage
@@ -49,8 +47,8 @@ from memoir.logs import get_logger
 
 __all__ = ["FileJournal", "FileReader"]
 
-
 log = get_logger("memoir.journal")
+
 
 class FileJournal(FileReader):
     """A JSONL file journal, safe for many threads and processes appending at once.

@@ -21,7 +21,6 @@ from memoir.journal.file.tombstones import FileTombstones
 from memoir.journal.interface import (
     FileBacked,
     Journal,
-    LineAccess,
     Position,
     Progress,
     StoredLine,
@@ -37,7 +36,7 @@ log = get_logger("memoir.journal")
 INDEX_EVERY = 4096
 
 
-class FileReader(FileTombstones, LineAccess, FileBacked, Journal):
+class FileReader(FileTombstones, FileBacked, Journal):
     """What one object knows of a journal file: its committed records, read and checked.
 
     It follows the file as other processes append (:meth:`_advance`), keeps a sparse

@@ -11,13 +11,13 @@ is overwritten): the scan then still accepts it once its payload is gone.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from memoir.events.codec import HASH_HEX, payload_digest, payload_span, tombstone
 from memoir.journal.file.scan import Scanner
-from memoir.journal.interface import StoredLine, Tombstoning
+from memoir.journal.interface import LineAccess, Tombstoning
 from memoir.layout import FORGOTTEN_SUFFIX
 
 __all__ = ["FileTombstones"]
@@ -25,15 +25,12 @@ __all__ = ["FileTombstones"]
 _HASH_FIELD = len(b',"hash":"')
 
 
-class FileTombstones(Tombstoning):
+class FileTombstones(LineAccess, Tombstoning):
     """Tombstones and the ``<journal>.forgotten`` list, mixed into the file journal."""
 
     tombstones_whole_hashed: ClassVar[bool] = True
     path: Path
     _scanner: Scanner
-
-    def read_lines(self, after: int = 0, until: int | None = None) -> Iterator[StoredLine]:
-        raise NotImplementedError  # the reader's
 
     def reload_forgotten(self) -> None:
         """Read ``<journal>.forgotten`` again (see :attr:`Scanner.forgotten`); a link
