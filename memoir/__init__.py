@@ -149,14 +149,16 @@ def open(
     clock: Clock | None = None,
     readonly: bool = False,
     create: bool = True,
+    follow: bool = False,
 ) -> Memoir:
     """Open (creating if needed) the memoir home at ``home``.
 
     The default home is ``$MEMOIR_HOME``, else ``~/.memoir``.  Pass ``journal`` to use
     another backend (e.g. :class:`InMemoryJournal`), ``clock`` to inject time;
     ``readonly=True`` opens an existing home without creating or writing anything;
-    ``create=False`` refuses (:class:`NotFoundError`) a folder that is not yet a home.
+    ``create=False`` refuses (:class:`NotFoundError`) a folder that is not yet a home;
+    ``follow=True`` keeps the handle caught up with other writers (:meth:`Memoir.follow`).
     """
     handle: type[Memoir] = __getattr__("Memoir")
     return handle(home, journal=journal, config=config, clock=clock, readonly=readonly,
-                  create=create)
+                  create=create, follow=follow)

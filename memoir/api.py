@@ -10,6 +10,7 @@ hand edits of the projected files as events, and report the home's status.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
 
 if TYPE_CHECKING:
+    from memoir.engine.tail import Tail
     from memoir.reviewers.loop import Learning
 
 _log = get_logger("memoir.adoption")
@@ -56,7 +58,33 @@ __all__ = ["Memoir"]
 
 class Memoir(Engine):
     """An open memoir home.  Safe to share between threads; many processes may open
-    the same home at once."""
+    the same home at once.
+
+    ``follow=True``: keep the handle caught up with what other processes and machines
+    append, at once, with the files they change written (:meth:`follow`); what a
+    long-lived handle (a server, an agent's provider) wants.  The other options are
+    :class:`~memoir.engine.Engine`'s.
+    """
+
+    def __init__(self, home: str | os.PathLike[str] | None = None, *, follow: bool = False,
+                 **options: Any) -> None:
+        super().__init__(home, **options)
+        self._tail: Tail | None = None
+        if follow:
+            self.follow()
+
+    def follow(self, *, poll: float = 1.0) -> Tail:
+        """Start tailing the journal (once; a second call returns the same tail): other
+        writers' records are folded as soon as the journal tells of them (within
+        ``poll`` seconds at worst), their files written and their forgets carried out
+        here.  :meth:`close` stops it."""
+        if self._tail is None:
+            # Loaded here: a short command (``memoir status``) needs neither.
+            from memoir.engine.tail import Tail
+            from memoir.oversight.forget import follow_forgets
+
+            self._tail = Tail(self, poll=poll, on_change=follow_forgets(self)).start()
+        return self._tail
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -172,6 +200,8 @@ class Memoir(Engine):
     def close(self, *, flush: bool = True) -> None:
         """Drain the review queue (up to ``reviewers.close_timeout_seconds``; what is left
         is journaled as skipped), then close the engine."""
+        if self._tail is not None:
+            self._tail.stop()
         if "learning" in self.__dict__ and not self.closed:
             self.learning.close()
         index = index_if_open(self)

@@ -46,6 +46,8 @@ LAYER_OF: dict[str, str] = {
     "memoir.semantic": "base",
     # File-system safety below a home: walks that follow no link, private folders, locks.
     "memoir.fs": "base",
+    # The one background worker under the projector, the tail, the index and reviews.
+    "memoir.worker": "base",
     "memoir.events": "events",
     "memoir.journal": "journal",
     "memoir.projections": "projections",
@@ -98,6 +100,8 @@ LAZY_OK = ("memoir.cli", "memoir.commands")
 #: or a pytest session with the plugin idle, must not load (tests/test_import_budget.py).
 LAZY_EDGES = {
     ("memoir.api", "memoir.reviewers.loop"): "the learning loop, on first use",
+    ("memoir.api", "memoir.engine.tail"): "the tail, for a handle that follows",
+    ("memoir.api", "memoir.oversight.forget"): "other writers' forgets, with the tail",
     ("memoir.journal.choose", "memoir.journal.postgres"): "the database backend, only "
                                                           "for a database's URL",
     ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",

@@ -17,8 +17,6 @@ writes them ``coalesce_ms`` after a commit, so a burst of commits costs one rewr
 
 from __future__ import annotations
 
-import threading
-import time
 import weakref
 from collections.abc import Callable, Collection, Sequence
 
@@ -31,6 +29,7 @@ from memoir.projections.memory import TARGETS
 from memoir.projections.render import RENDERERS, Renderer, render_all
 from memoir.projections.render.memory import memory_file, render_memory_file
 from memoir.projections.state import State
+from memoir.worker import Worker
 
 __all__ = ["Projector"]
 
@@ -70,7 +69,7 @@ class Projector:
         self._covered = 0
         #: Projected files found deleted when the home was opened and written again.
         self.restored: list[str] = []
-        self._writer = _Writer(self, coalesce) if background else None
+        self._writer = _writer(self, coalesce) if background else None
         materializer.recognise = self.rendered_before
 
     # -- the follower protocol -------------------------------------------------------------
@@ -147,7 +146,7 @@ class Projector:
         if self.materializer.readonly:
             return
         if self._writer is not None:
-            self._writer.wake()
+            self._writer.request()
         elif committed:
             # Sync mode: the commit is durable already, so a failure is logged, not
             # raised; the files stay owed and the next commit, flush or open writes them.
@@ -168,13 +167,13 @@ class Projector:
         until the next commit."""
         self.project()
         if self._writer is not None:
-            self._writer.wait_idle()
+            self._writer.wait_pass()
 
     def close(self, *, flush: bool = True) -> None:
         """Stop the writer thread and write what is owed (a failure is logged: the
         journal has it all, and the next open writes the files)."""
         if self._writer is not None:
-            self._writer.stop()
+            self._writer.stop(timeout=30)
         if not flush:
             return
         try:
@@ -325,109 +324,21 @@ class Projector:
         return False
 
 
-class _Writer:
-    """The background writer of one projector: a thread that runs
-    :meth:`Projector.project` when commits owe files.  Commits that land while it
-    writes are coalesced into its next pass.  The thread ends after a second with
-    nothing to do (and holds the projector only weakly while it waits), so idle or
-    forgotten handles keep no thread alive."""
+def _writer(projector: Projector, coalesce: float) -> Worker:
+    """The background writer of one projector: commits that land while it writes join
+    its next pass; it holds the projector only weakly, and its thread ends after
+    :data:`IDLE_SECONDS` with nothing to do, so a forgotten handle keeps no thread."""
+    ref = weakref.ref(projector)
+    home = str(projector.materializer.home)
 
-    def __init__(self, projector: Projector, coalesce: float) -> None:
-        self._projector = weakref.ref(projector)
-        self.coalesce = coalesce
-        self._cv = threading.Condition(threading.Lock())
-        self._wanted = False
-        self._stopped = False
-        self._busy = False  # a pass is being written
-        self._thread: threading.Thread | None = None
-        self.error: Exception | None = None
+    def work() -> None:
+        found = ref()
+        if found is not None:
+            found.project()
 
-    def wake(self) -> None:
-        if self._wanted:
-            return  # a pass is already due (checked without the lock: the common case)
-        with self._cv:
-            if self._stopped or self._wanted:
-                return
-            self._wanted = True
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=_writer_main, args=(self._projector, self),
-                    name="memoir-projector", daemon=True,
-                )
-                self._thread.start()
-            else:
-                self._cv.notify()
+    def failed(exc: Exception, retry_in: float | None) -> None:
+        log.error("projection.write_failed", home=home, error=str(exc),
+                  retry_in_seconds=retry_in)
 
-    def next_job(self) -> bool:
-        """Wait for work, then let more commits gather: True to run a pass, False to end."""
-        with self._cv:
-            if not self._wanted and not self._stopped:
-                self._cv.wait(IDLE_SECONDS)
-            if self._stopped or not self._wanted:
-                if self._thread is threading.current_thread():
-                    self._thread = None
-                return False
-            # Commits arriving meanwhile join this pass (stop() cuts the wait short).
-            deadline = time.monotonic() + self.coalesce
-            while not self._stopped and (left := deadline - time.monotonic()) > 0:
-                self._cv.wait(left)
-            if self._stopped:
-                return False
-            self._wanted = False
-            self._busy = True
-            return True
-
-    def done(self) -> None:
-        """The pass :meth:`next_job` started is written (or failed)."""
-        with self._cv:
-            self._busy = False
-            self._cv.notify_all()
-
-    def wait_idle(self) -> None:
-        """Wait until no pass is being written (from any thread but the writer's)."""
-        if self._thread is threading.current_thread():
-            return
-        with self._cv:
-            while self._busy:
-                self._cv.wait()
-
-    def retry_later(self) -> None:
-        with self._cv:
-            self._wanted = True
-
-    @property
-    def alive(self) -> bool:
-        thread = self._thread
-        return thread is not None and thread.is_alive()
-
-    def stop(self) -> None:
-        with self._cv:
-            self._stopped = True
-            thread = self._thread
-            self._cv.notify_all()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=30)
-
-
-def _writer_main(ref: weakref.ReferenceType[Projector], writer: _Writer) -> None:
-    backoff = 0.05
-    while writer.next_job():
-        projector = ref()
-        if projector is None:
-            writer.done()
-            return
-        try:
-            projector.project()
-            writer.error = None
-            backoff = 0.05
-        except Exception as exc:
-            writer.error = exc
-            log.error("projection.write_failed", home=str(projector.materializer.home),
-                      error=str(exc), retry_in_seconds=backoff)
-            writer.retry_later()
-            writer.done()  # a flush does not wait through the backoff
-            time.sleep(backoff)
-            backoff = min(backoff * 2, 5.0)
-        finally:
-            writer.done()
-        del projector
+    return Worker("memoir-projector", work, coalesce=coalesce, idle=IDLE_SECONDS,
+                  retry=True, on_error=failed)

@@ -24,7 +24,7 @@ provider, in a memoir home of its own (``HERMES_HOME/memoir`` by default):
   ends it and starts the next, ``shutdown`` stops following and closes the home.
 
 From ``initialize`` to ``shutdown`` the provider follows the journal
-(:mod:`memoir.engine.following`): what other agents and machines write is folded into
+(:mod:`memoir.engine.tail`): what other agents and machines write is folded into
 the home and its files within a second (LISTEN/NOTIFY for a shared PostgreSQL journal).
 
 Every hook catches everything: a failure is logged to the ``memoir.hermes`` logger and
@@ -45,12 +45,10 @@ from typing import Any, TypeVar, cast
 from memoir import lazyre
 from memoir.api import Memoir
 from memoir.config import load_config
-from memoir.engine.following import Following
 from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
 from memoir.names import SESSION_ID
-from memoir.oversight.forget import follow_forgets
 from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
 from memoir.prompt.assemble import skills_index
@@ -109,7 +107,6 @@ class MemoirHermes:
         self.session: Session | None = None
         self.meta: dict[str, str] = {"client": "hermes"}
         self._lock = threading.RLock()
-        self._following: Following | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -128,11 +125,10 @@ class MemoirHermes:
                 # memory worker for 5 s at shutdown and gives a prefetch 8 s).
                 config.journal.lock_timeout_seconds = min(
                     config.journal.lock_timeout_seconds, HOOK_LOCK_SECONDS)
-                self.memoir = Memoir(self.memoir_home, create=True, config=config)
                 # What other agents and machines write reaches this home's files within a
                 # second (LISTEN/NOTIFY for a shared journal), not at the next hook.
-                self._following = Following(self.memoir, on_change=follow_forgets(
-                    self.memoir)).start()
+                self.memoir = Memoir(self.memoir_home, create=True, config=config,
+                                     follow=True)
             platform = str(kwargs.get("platform") or "cli")
             self.meta = {"client": "hermes", "platform": _meta_value(platform)}
             for key in ("agent_context", "agent_identity", "user_id"):
@@ -184,9 +180,6 @@ class MemoirHermes:
     @_guarded(None)
     def shutdown(self) -> None:
         with self._lock:
-            if self._following is not None:
-                self._following.stop()
-                self._following = None
             if self.memoir is not None:
                 self.memoir.close()
                 self.memoir = None

@@ -26,8 +26,8 @@ so ``memoir log`` tells which client learned what.  It ends (``session.ended``, 
 DELETE, the transport's idle timeout or the server stopping.  ``resume`` continues an
 existing session instead of starting one.
 
-While it serves, the server follows the journal (:mod:`memoir.engine.following`): what
-other processes and machines append is folded and written into this home's files
+While it serves, the server tails the journal (``Memoir.follow``, :mod:`memoir.engine.tail`):
+what other processes and machines append is folded and written into this home's files
 within a second (LISTEN/NOTIFY for a PostgreSQL journal), not at the next request.
 """
 
@@ -50,10 +50,8 @@ from mcp.shared.exceptions import MCPError
 
 from memoir import lazyre
 from memoir.api import Memoir
-from memoir.engine.following import Following
 from memoir.logs import get_logger
 from memoir.memory.read import MEMORY_READ_SCHEMA, memory_read_tool
-from memoir.oversight.forget import follow_forgets
 from memoir.sessions.session import Session
 from memoir.skills.model import description_of
 from memoir.threats.quoting import inert
@@ -380,11 +378,10 @@ def serve_stdio(memoir: Memoir, *, resume: str | None = None, version: str = "")
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
-    following = Following(memoir, on_change=follow_forgets(memoir)).start()
+    memoir.follow()
     try:
         anyio.run(main)
     finally:
-        following.stop()
         ended = connections.end_all("disconnected")
     return ended
 
@@ -439,10 +436,9 @@ def serve_http(memoir: Memoir, host: str, port: int, *, token: str | None = None
         app = _bearer(app, token)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             lifespan="on")
-    following = Following(memoir, on_change=follow_forgets(memoir)).start()
+    memoir.follow()
     try:
         uvicorn.Server(config).run()
     finally:
-        following.stop()
         ended = connections.end_all("disconnected")
     return ended

@@ -30,9 +30,8 @@ import shutil
 import sqlite3
 import tempfile
 import threading
-import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,7 @@ from memoir.logs import get_logger
 from memoir.messages import message_text
 from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
 from memoir.semantic import recall_mode
+from memoir.worker import Worker
 
 __all__ = ["Hit", "SearchIndex", "clean_query", "delete_index", "index_if_open", "index_of",
            "recency_weight"]
@@ -181,7 +181,10 @@ class SearchIndex:
         self._embedded = -1  # the head whose documents all have vectors
         self._scratch: Path | None = None
         self._vectors: VectorIndex | None = None
-        self._background = _Background(self.sync)
+        # A burst of turns is embedded after it, not against it (the model would take
+        # both cores); a failure is left for the next search, which reports it.
+        self._background = Worker("memoir-index", self._sync_quietly, quiet=0.25, idle=0.0,
+                                  on_error=_sync_failed)
         if scratch:
             self._scratch = Path(tempfile.mkdtemp(prefix="memoir-index-"))
             self.path = self._scratch / SEARCH_FILE
@@ -195,26 +198,15 @@ class SearchIndex:
         home = self.engine.home
         if self._scratch is not None:
             if self._db is None:
-                self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                           check_same_thread=False)
-                self._db.executescript(_SCHEMA)
+                self._db = _open_db(self.path)
             return self._db
         if self._db is None or safefs.kind(home, _REL) != "file":
             if self._db is not None:
                 self._db.close()
                 self._synced = self._embedded = -1
                 self._vectors = None  # its matrix was of the file that went
-            # SQLite opens by path: first make sure no link stands at the folder or at
-            # any of the index's files (one planted there is removed, never followed).
-            with safefs.open_dir(home, ".memoir", create=True):
-                pass
-            for suffix in _SUFFIXES:
-                if safefs.kind(home, _REL + suffix) not in ("file", "missing"):
-                    safefs.unlink(home, _REL + suffix)
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                 check_same_thread=False)
-            db.executescript(_SCHEMA)
-            self._db = db
+            _unlink_links(home)
+            self._db = _open_db(self.path)
         return self._db
 
     def sync_soon(self) -> None:
@@ -228,7 +220,11 @@ class SearchIndex:
         """Wait for the background sync started by :meth:`sync_soon`, if any."""
         self._background.wait()
 
+    def _sync_quietly(self) -> None:
+        self.sync()  # its count is nobody's business here
+
     def close(self) -> None:
+        self._background.wait()
         self._background.stop()
         with self._lock:
             if self._db is not None:
@@ -506,61 +502,24 @@ def _title(first: str) -> str:
     return line if len(line) <= 60 else line[:59] + "…"
 
 
-class _Background:
-    """Runs ``work`` on a thread of its own once requests have stopped coming for
-    ``quiet`` seconds (a burst of turns is embedded after it, not against it: the
-    model would take both cores from the turns being recorded), once more if asked
-    while it runs.  :meth:`wait` cuts the quiet short and waits for the work to be done.
-    A failure is logged and left for the next search, which syncs again and reports it."""
+def _open_db(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    db.executescript(_SCHEMA)
+    return db
 
-    def __init__(self, work: Callable[[], object], quiet: float = 0.25) -> None:
-        self._work = work
-        self._quiet = quiet
-        self._cond = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._wanted = self._stopping = self._hurry = False
-        self._last = 0.0
 
-    def request(self) -> None:
-        with self._cond:
-            self._wanted = True
-            self._last = time.monotonic()
-            if not self._stopping and (self._thread is None or not self._thread.is_alive()):
-                self._thread = threading.Thread(target=self._run, name="memoir-index",
-                                                daemon=True)
-                self._thread.start()
+def _unlink_links(home: Path) -> None:
+    """SQLite opens by path: first make sure no link stands at the folder or at any of
+    the index's files (one planted there is removed, never followed)."""
+    with safefs.open_dir(home, ".memoir", create=True):
+        pass
+    for suffix in _SUFFIXES:
+        if safefs.kind(home, _REL + suffix) not in ("file", "missing"):
+            safefs.unlink(home, _REL + suffix)
 
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while self._wanted and not self._hurry:
-                    left = self._last + self._quiet - time.monotonic()
-                    if left <= 0:
-                        break
-                    self._cond.wait(left)
-                if not self._wanted:
-                    self._thread = None
-                    return
-                self._wanted = False
-            try:
-                self._work()
-            except Exception as exc:  # a guest's thread never dies loudly
-                log.warning("background index sync failed", error=str(exc))
 
-    def wait(self) -> None:
-        with self._cond:
-            thread = self._thread
-            self._hurry = True
-            self._cond.notify_all()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-        with self._cond:
-            self._hurry = False
-
-    def stop(self) -> None:
-        self.wait()
-        with self._cond:
-            self._stopping = True
+def _sync_failed(exc: Exception, _retry_in: float | None) -> None:
+    log.warning("background index sync failed", error=str(exc))
 
 
 _INDEXES: weakref.WeakKeyDictionary[Home, SearchIndex] = weakref.WeakKeyDictionary()

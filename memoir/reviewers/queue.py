@@ -30,6 +30,7 @@ from memoir.events.reviews import ReviewSkipped
 from memoir.journal.transcripts import TranscriptStore
 from memoir.logs import get_logger
 from memoir.reviewers.review import Backend, ReviewRequest, run_review
+from memoir.worker import Worker
 
 __all__ = ["ReviewQueue", "merge"]
 
@@ -62,11 +63,9 @@ class ReviewQueue:
         self.idle = config.idle_ms / 1000
         self._pending: dict[str, ReviewRequest] = {}  # by session, oldest first
         self._active: dict[str, float] = {}  # session → when it last recorded a turn
-        self._urgent = False  # flush/close: run what is queued without waiting
-        self._running = False
-        self._cond = threading.Condition()
-        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
         self._closed = False
+        self._worker = Worker("memoir-reviews", self._work, on_error=_worker_failed)
 
     def backend(self) -> Backend:
         if self._backend is None:
@@ -83,59 +82,48 @@ class ReviewQueue:
         if self.mode == "sync":
             self._run(request)
             return
-        with self._cond:
+        with self._lock:
             queued = self._pending.get(request.session_id)
             full = queued is None and len(self._pending) >= self.limit
             if not full:
                 self._pending[request.session_id] = (merge(queued, request) if queued
                                                      else request)
-                if self._thread is None or not self._thread.is_alive():
-                    self._thread = threading.Thread(target=self._work,
-                                                    name="memoir-reviews", daemon=True)
-                    self._thread.start()
-                if queued is None:
-                    # Only news wakes the worker: a merge changes nothing it waits on,
-                    # and waking a thread per turn costs the caller the GIL handoff.
-                    self._cond.notify_all()
         if full:
             self._skip(request, f"the review queue was full ({self.limit} sessions waiting)")
+        elif queued is None:
+            # Only news wakes the worker: a merge changes nothing it waits on, and
+            # waking a thread per turn costs the caller the GIL handoff.
+            self._worker.request()
 
     def touch(self, session_id: str) -> None:
         """A turn of ``session_id`` was recorded: its queued review waits a little more."""
         if self.mode == "background":
-            with self._cond:
+            with self._lock:
                 self._active[session_id] = time.monotonic()
 
     def _ready(self) -> tuple[str | None, float]:
-        """Under the condition: a session whose review may run now, else how long to
-        wait for the first to become quiet."""
+        """Under the lock: a session whose review may run now, else how long to wait
+        for the first to become quiet (a flush or close waits for none)."""
         now = time.monotonic()
         wait = self.idle
+        urgent = self._closed or self._worker.hurried
         for session in self._pending:
             quiet = now - self._active.get(session, 0.0)
-            if self._urgent or self._closed or quiet >= self.idle:
+            if urgent or quiet >= self.idle:
                 return session, 0.0
             wait = min(wait, self.idle - quiet)
         return None, wait
 
-    def _work(self) -> None:
+    def _work(self) -> float | None:
+        """One pass of the worker: run every review that may run; how long until the
+        next may (None: none is queued)."""
         while True:
-            with self._cond:
-                while True:
-                    if not self._pending and self._closed:
-                        return  # closed, nothing left
-                    session, wait = self._ready()
-                    if session is not None:
-                        break
-                    self._cond.wait(wait if self._pending else None)
+            with self._lock:
+                session, wait = self._ready()
+                if session is None:
+                    return wait if self._pending else None
                 request = self._pending.pop(session)
-                self._running = True
-            try:
-                self._run(request)
-            finally:
-                with self._cond:
-                    self._running = False
-                    self._cond.notify_all()
+            self._run(request)
 
     def _run(self, request: ReviewRequest) -> None:
         try:
@@ -156,26 +144,14 @@ class ReviewQueue:
     def make_room(self) -> None:
         """Wait while the queue is at least half full (a bulk import: every review runs,
         none is refused for lack of room)."""
-        with self._cond:
+        with self._lock:
             crowded = len(self._pending) >= max(1, self.limit // 2)
         if crowded:
             self.flush()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued review has run; False if ``timeout`` ran out first."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            self._urgent = True
-            self._cond.notify_all()
-            try:
-                while self._pending or self._running:
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        return False
-                    self._cond.wait(left)
-            finally:
-                self._urgent = False
-        return True
+        return self._worker.wait(timeout)
 
     def close(self) -> None:
         """Stop taking reviews, wait for the queued ones up to the timeout, journal the
@@ -183,13 +159,15 @@ class ReviewQueue:
         if self._closed:
             return
         self.flush(self.close_timeout)
-        with self._cond:
+        with self._lock:
             self._closed = True
             left = list(self._pending.values())
             self._pending.clear()
-            self._cond.notify_all()
         for request in left:
             self._skip(request, f"the handle closed before the review ran (waited "
                                 f"{self.close_timeout:g}s)")
-        if self._thread is not None:
-            self._thread.join()
+        self._worker.stop()
+
+
+def _worker_failed(exc: Exception, _retry_in: float | None) -> None:
+    log.error("review.worker_failed", error=repr(exc))

@@ -612,13 +612,16 @@ def test_the_hermes_provider_follows_another_machine_until_shutdown(
     a, b = _two_machines(tmp_path, pg_url)
     provider = MemoirHermes(a)
     provider.initialize("20261125_101010_abcdef", platform="cli")
+    assert provider.memoir is not None
+    tail = provider.memoir.follow()  # the one the provider opened its home with
     try:
+        assert tail.running
         assert _memoir("--home", str(b), "memory", "add", "-t", "user", "Prefers tea.",
                        ).returncode == 0
         _wait_for_text(a / "memories" / "USER.md", "Prefers tea.")
     finally:
         provider.shutdown()
-    assert provider._following is None and provider.memoir is None
+    assert not tail.running and provider.memoir is None
 
 
 def test_a_writer_killed_mid_transaction_leaves_nothing_and_holds_nothing(

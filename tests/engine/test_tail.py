@@ -1,16 +1,18 @@
-"""Following other writers (memoir.engine.following): a handle that only listens folds
-what another handle appends and writes the files it changes, without a request of its
-own; stop() ends the thread; a failed pass is logged and following goes on."""
+"""Tailing the journal (memoir.engine.tail): a handle that only listens folds what
+another handle appends and writes the files it changes, without a request of its own;
+stop() ends the thread; a failed pass is logged and the tail goes on; a Memoir opened
+with ``follow=True`` tails from the start and its close stops the tail."""
 
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import memoir
-from memoir.engine.following import Following
+from memoir.engine.tail import Tail
 
 
 def _add(handle: memoir.Memoir, text: str) -> None:
@@ -31,24 +33,24 @@ def test_a_listening_handle_writes_what_another_one_appended(tmp_path: Path) -> 
 
     with memoir.open(home) as listener, memoir.open(home) as writer:
         listener.config.projections.mode = "background"
-        with Following(listener, poll=0.05, on_change=on_change) as following:
-            start = following.seen
+        with Tail(listener, poll=0.05, on_change=on_change) as tail:
+            start = tail.seen
             _add(writer, "Written by the other handle.")
             assert changed.wait(timeout=30)
             assert seen[0][0] == start and seen[0][1] == writer.head
             assert listener.live.state.memory.target("memory").texts() == [
                 "Written by the other handle."]
-        assert following._thread is None  # stop() waited for it
+        assert not tail.running  # stop() waited for the thread
 
 
-def test_a_failed_pass_is_logged_and_following_goes_on(
+def test_a_failed_pass_is_logged_and_the_tail_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "home"
     memoir.Memoir(home, create=True).close()
     changed = threading.Event()
     with memoir.open(home) as listener, memoir.open(home) as writer:
-        following = Following(listener, poll=0.05, on_change=lambda *_: changed.set())
-        following.start()
+        tail = Tail(listener, poll=0.05, on_change=lambda *_: changed.set())
+        tail.start()
         calls: list[int] = []
         real = listener.live.catch_up
 
@@ -65,4 +67,20 @@ def test_a_failed_pass_is_logged_and_following_goes_on(
             assert len(calls) >= 2
         finally:
             monkeypatch.undo()
-            following.stop()
+            tail.stop()
+
+
+def test_a_handle_opened_to_follow_tails_until_it_closes(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    memoir.Memoir(home, create=True).close()
+    with memoir.open(home, follow=True) as listener, memoir.open(home) as writer:
+        tail = listener.follow()
+        assert tail is listener.follow() and tail.running  # one tail per handle
+        _add(writer, "Seen without a request.")
+        deadline = time.monotonic() + 30
+        while tail.seen < writer.head:  # the listener makes no call of its own
+            assert time.monotonic() < deadline, "the tail never caught up"
+            time.sleep(0.01)
+        assert listener.live.state.memory.target("memory").texts() == [
+            "Seen without a request."]
+    assert not tail.running  # close stopped it
