@@ -46,7 +46,7 @@ def _sentence(rng: random.Random, n: int = 12) -> str:
 
 def _build(home: Path, sessions: int, turns: int, log: object) -> int:
     rng = random.Random(11)
-    store = TranscriptStore(home / ".memoir" / "transcripts", fsync=False)
+    store = TranscriptStore.in_home(home, fsync=False)
     writer = _Writer(home, rng)
     total = 0
     for s in range(sessions):

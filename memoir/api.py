@@ -114,7 +114,7 @@ class Memoir(Engine):
         if problem is not None:
             raise ValidationError(problem)
         sid = session_id or short_id("s-")
-        self._adopt_before(f"session {sid} started")
+        _adopt_before(self, f"session {sid} started")
 
         def decide(state: State) -> Decision[dict[str, str | None]]:
             # A generated id (48 random bits) needs no check, and skipping it keeps a
@@ -135,24 +135,6 @@ class Memoir(Engine):
                                 record_hash=pending.events[-1].hash, actor=actor)
         return Session(self, sid, pinned, actor=actor, blocks=blocks, tools=tools,
                        recorder=self._recorder(), meta=meta)
-
-    def _adopt_before(self, what: str) -> None:
-        """Adopt well-formed hand edits of the memory files, and the usage records
-        Hermes wrote, before ``what``; a failure is logged, never raised (the session
-        starts from the journal as it is)."""
-        if self.readonly:
-            return
-        for target in TARGETS if self.config.memory.adopt_hand_edits else ():
-            try:
-                adopt_hand_edit(self, target, before=what)
-            except MemoirError as exc:
-                _log.warning("adoption.skipped", home=str(self.home), target=target,
-                             error=str(exc))
-        try:
-            skills_usage.adopt_usage(self, before=what)
-        except MemoirError as exc:
-            _log.warning("adoption.skipped", home=str(self.home), target="usage",
-                         error=str(exc))
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS,
                 meta: Mapping[str, str] | None = None) -> Session:
@@ -252,60 +234,84 @@ class Memoir(Engine):
 
     def status(self) -> dict[str, Any]:
         """The head, entries and usage per target, sessions, runs and drift."""
-        state = self.state
-        memory: dict[str, Any] = {}
-        for t in TARGETS:
-            # As the file reads back (Hermes's view), not the raw journal list.
-            entries = reread(state.memory.target(t).texts())
-            limit = state.memory.limits[t]
-            chars, percent = usage_numbers(entries, limit)
-            memory[t] = {"entries": len(entries), "chars": chars, "limit": limit,
-                         "percent": percent, "usage": usage_text(entries, limit), "flagged": [
-                             {"entry_id": entry.id, "patterns": ids,
-                              "preview": redacted_preview(entry.text)}
-                             for entry, ids in memory_adoption.flagged_entries(state, t)]}
-        edits, blocked = unwritable(self.drift())
-        memory_interval, skill_interval = self.learning.intervals(DEFAULT_TOOLS.names) \
-            if not self.readonly else (self.config.memory.nudge_interval,
-                                       self.config.skills.creation_nudge_interval)
-        open_sessions = sorted((s for s in state.sessions.values()
-                                if s.ended_at is None and s.turns),
-                               key=lambda s: s.last_turn_at or s.started_at, reverse=True)
-        nudges = [{"session": s.id, "turns": s.turns, "reviewed_through": s.reviewed_through,
-                   "memory": {"count": s.turns_since_memory, "interval": memory_interval},
-                   "skills": {"count": s.iters_since_skill, "interval": skill_interval}}
-                  for s in open_sessions]
-        journal = self.journal
-        return {
-            "home": str(self.home),
-            # Where the records are: a file, or a database shared with other homes.
-            "journal": {"kind": journal.kind, "where": journal.where(),
-                        "schema_version": journal.schema_version()
-                        if isinstance(journal, Schema) else None,
-                        "sealed": self.keyed},
-            "head": state.seq,
-            "head_hash": state.hash,
-            "sessions": len(state.sessions),
-            # Episodic recall in effect: hybrid (BM25 and embeddings) or bm25.
-            "recall": recall_status(self.config.episodic.semantic),
-            # The reviewer in effect, and what reviewers.backend says (auto: semantic
-            # where the semantic extra is in use, else rules).
-            "reviewer": {"backend": backend_in_effect(self.config),
-                         "setting": self.config.reviewers.backend},
-            "runs": len(state.runs),
-            "memory": memory,
-            "drift": edits,
-            # Projected files deleted by hand (a home opened for writing writes them
-            # again at once; a read-only one reports them).
-            "missing": self.materializer.missing(),
-            # Projected files memoir cannot write (a link or a folder where one goes), or
-            # whose last write failed, and why; they are tried again on every write.
-            "unwritten": {**self.materializer.failed, **blocked},
-            # Open sessions with recorded turns, most recent first: their nudge counters.
-            "nudges": nudges,
-            # The Hermes home whose memory this home mirrors (hermes.home), or None.
-            "mirrors": self.config.hermes.home,
-        }
+        return home_status(self)
 
     def __enter__(self) -> Memoir:
         return self
+
+
+def home_status(home: Memoir) -> dict[str, Any]:
+    """What :meth:`Memoir.status` reports."""
+    state = home.state
+    memory: dict[str, Any] = {}
+    for t in TARGETS:
+        # As the file reads back (Hermes's view), not the raw journal list.
+        entries = reread(state.memory.target(t).texts())
+        limit = state.memory.limits[t]
+        chars, percent = usage_numbers(entries, limit)
+        memory[t] = {"entries": len(entries), "chars": chars, "limit": limit,
+                     "percent": percent, "usage": usage_text(entries, limit), "flagged": [
+                         {"entry_id": entry.id, "patterns": ids,
+                          "preview": redacted_preview(entry.text)}
+                         for entry, ids in memory_adoption.flagged_entries(state, t)]}
+    edits, blocked = unwritable(home.drift())
+    memory_interval, skill_interval = home.learning.intervals(DEFAULT_TOOLS.names) \
+        if not home.readonly else (home.config.memory.nudge_interval,
+                                   home.config.skills.creation_nudge_interval)
+    open_sessions = sorted((s for s in state.sessions.values()
+                            if s.ended_at is None and s.turns),
+                           key=lambda s: s.last_turn_at or s.started_at, reverse=True)
+    nudges = [{"session": s.id, "turns": s.turns, "reviewed_through": s.reviewed_through,
+               "memory": {"count": s.turns_since_memory, "interval": memory_interval},
+               "skills": {"count": s.iters_since_skill, "interval": skill_interval}}
+              for s in open_sessions]
+    journal = home.journal
+    return {
+        "home": str(home.home),
+        # Where the records are: a file, or a database shared with other homes.
+        "journal": {"kind": journal.kind, "where": journal.where(),
+                    "schema_version": journal.schema_version()
+                    if isinstance(journal, Schema) else None,
+                    "sealed": home.keyed},
+        "head": state.seq,
+        "head_hash": state.hash,
+        "sessions": len(state.sessions),
+        # Episodic recall in effect: hybrid (BM25 and embeddings) or bm25.
+        "recall": recall_status(home.config.episodic.semantic),
+        # The reviewer in effect, and what reviewers.backend says (auto: semantic
+        # where the semantic extra is in use, else rules).
+        "reviewer": {"backend": backend_in_effect(home.config),
+                     "setting": home.config.reviewers.backend},
+        "runs": len(state.runs),
+        "memory": memory,
+        "drift": edits,
+        # Projected files deleted by hand (a home opened for writing writes them
+        # again at once; a read-only one reports them).
+        "missing": home.materializer.missing(),
+        # Projected files memoir cannot write (a link or a folder where one goes), or
+        # whose last write failed, and why; they are tried again on every write.
+        "unwritten": {**home.materializer.failed, **blocked},
+        # Open sessions with recorded turns, most recent first: their nudge counters.
+        "nudges": nudges,
+        # The Hermes home whose memory this home mirrors (hermes.home), or None.
+        "mirrors": home.config.hermes.home,
+    }
+
+
+def _adopt_before(home: Memoir, what: str) -> None:
+    """Adopt well-formed hand edits of the memory files, and the usage records
+    Hermes wrote, before ``what``; a failure is logged, never raised (the session
+    starts from the journal as it is)."""
+    if home.readonly:
+        return
+    for target in TARGETS if home.config.memory.adopt_hand_edits else ():
+        try:
+            adopt_hand_edit(home, target, before=what)
+        except MemoirError as exc:
+            _log.warning("adoption.skipped", home=str(home.home), target=target,
+                         error=str(exc))
+    try:
+        skills_usage.adopt_usage(home, before=what)
+    except MemoirError as exc:
+        _log.warning("adoption.skipped", home=str(home.home), target="usage",
+                     error=str(exc))

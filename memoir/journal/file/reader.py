@@ -1,7 +1,7 @@
 """Reading a journal file: what one object knows of it (:class:`FileReader`), its
 committed records read and checked as other processes append, a sparse index so reads
 start mid-file, and the reads that start from the file's end.  Appending, syncing and
-recovery are :class:`~memoir.journal.file.FileJournal`'s."""
+recovery are :class:`~memoir.journal.file.appending.JournalFile`'s."""
 
 from __future__ import annotations
 
@@ -17,15 +17,8 @@ from memoir.events.types import Event
 from memoir.fs.locking import LockTimeout, ProcessLock
 from memoir.journal.file.retry import RecentIds
 from memoir.journal.file.scan import Scanner, Tail
-from memoir.journal.file.tombstones import FileTombstones
-from memoir.journal.interface import (
-    FileBacked,
-    Journal,
-    Position,
-    Progress,
-    StoredLine,
-    VerifyReport,
-)
+from memoir.journal.file.tombstones import read_forgotten
+from memoir.journal.interface import Position, Progress, StoredLine, VerifyReport
 from memoir.logs import get_logger
 
 __all__ = ["INDEX_EVERY", "FileReader"]
@@ -36,17 +29,14 @@ log = get_logger("memoir.journal")
 INDEX_EVERY = 4096
 
 
-class FileReader(FileTombstones, FileBacked, Journal):
+class FileReader:
     """What one object knows of a journal file: its committed records, read and checked.
 
     It follows the file as other processes append (:meth:`_advance`), keeps a sparse
     index so reads can start mid-file and the ids of the latest records (for retries),
-    and answers reads without taking the append lock.  :class:`FileJournal` adds
+    and answers reads without taking the append lock.  :class:`JournalFile` adds
     appending, syncing and recovery.
     """
-
-    persistent = True
-    kind = "file"
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Clock | None = None,
                  lock_timeout: float = 60.0, readonly: bool = False) -> None:
@@ -64,7 +54,7 @@ class FileReader(FileTombstones, FileBacked, Journal):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self._scanner.fd = self._fd
-        self.reload_forgotten()
+        self._scanner.forgotten = read_forgotten(self.path)
         self._tail = Tail()
         # seq -> the position just before it; sparse, so a read can start mid-file.
         self._index: dict[int, Tail] = {1: Tail()}
@@ -80,6 +70,10 @@ class FileReader(FileTombstones, FileBacked, Journal):
     def fileno(self) -> int:
         """The descriptor of the journal file (-1 once closed)."""
         return self._fd
+
+    @property
+    def scanner(self) -> Scanner:
+        return self._scanner
 
     def _writable(self) -> None:
         if self.readonly:

@@ -1,5 +1,5 @@
-"""Tombstoning in a journal file (the :class:`~memoir.journal.interface.Tombstoning`
-capability of :class:`~memoir.journal.file.FileJournal`).
+"""Tombstoning in a journal file (how :class:`~memoir.journal.file.FileJournal` has the
+:class:`~memoir.journal.interface.Tombstoning` capability).
 
 A payload is overwritten in place by its tombstone padded with spaces to the same
 length, so every offset, checkpoint position and hash stays valid.  A record hashed
@@ -13,44 +13,49 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from memoir.events.codec import HASH_HEX, payload_digest, payload_span, tombstone
-from memoir.journal.file.scan import Scanner
-from memoir.journal.interface import LineAccess, Tombstoning
 from memoir.layout import FORGOTTEN_SUFFIX
 
-__all__ = ["FileTombstones"]
+if TYPE_CHECKING:
+    from memoir.journal.file.reader import FileReader
+
+__all__ = ["FileTombstones", "read_forgotten"]
 
 _HASH_FIELD = len(b',"hash":"')
 
 
-class FileTombstones(LineAccess, Tombstoning):
-    """Tombstones and the ``<journal>.forgotten`` list, mixed into the file journal."""
+def read_forgotten(path: Path) -> dict[int, tuple[bytes, bytes]]:
+    """What ``<journal>.forgotten`` beside ``path`` lists (seq -> (stored hash, payload
+    digest)); a link there is not followed."""
+    found: dict[int, tuple[bytes, bytes]] = {}
+    try:
+        fd = os.open(str(path) + FORGOTTEN_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return found
+    with os.fdopen(fd, "rb") as stream:
+        for line in stream.read(1 << 26).splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0].isdigit():
+                found[int(parts[0])] = (parts[1], parts[2])
+    return found
 
-    tombstones_whole_hashed: ClassVar[bool] = True
-    path: Path
-    _scanner: Scanner
+
+class FileTombstones:
+    """Tombstones and the ``<journal>.forgotten`` list of one journal file."""
+
+    def __init__(self, file: FileReader) -> None:
+        self.file = file
+        self.path = file.path
 
     def reload_forgotten(self) -> None:
-        """Read ``<journal>.forgotten`` again (see :attr:`Scanner.forgotten`); a link
-        there is not followed."""
-        found: dict[int, tuple[bytes, bytes]] = {}
-        try:
-            fd = os.open(str(self.path) + FORGOTTEN_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:
-            fd = -1
-        if fd >= 0:
-            with os.fdopen(fd, "rb") as stream:
-                for line in stream.read(1 << 26).splitlines():
-                    parts = line.split()
-                    if len(parts) == 3 and parts[0].isdigit():
-                        found[int(parts[0])] = (parts[1], parts[2])
-        self._scanner.forgotten = found
+        """Read ``<journal>.forgotten`` again (the scan accepts what it lists)."""
+        self.file.scanner.forgotten = read_forgotten(self.path)
 
     def set_aside(self) -> dict[int, tuple[bytes, bytes]]:
         """What ``<journal>.forgotten`` lists (seq -> (stored hash, payload digest))."""
-        return dict(self._scanner.forgotten)
+        return dict(self.file.scanner.forgotten)
 
     def tombstone(self, digests: Mapping[int, str], *,
                   places: Mapping[int, tuple[int, int]] | None = None,
@@ -83,7 +88,7 @@ class FileTombstones(LineAccess, Tombstoning):
 
     def _places(self, digests: Mapping[int, str]) -> dict[int, tuple[int, int]]:
         places = {}
-        for seq, offset, line in self.read_lines(min(digests) - 1, max(digests)):
+        for seq, offset, line in self.file.read_lines(min(digests) - 1, max(digests)):
             span = payload_span(line) if seq in digests else None
             if span is not None:
                 places[seq] = (offset + span[0], span[1] - span[0])
