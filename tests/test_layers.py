@@ -112,6 +112,8 @@ LAZY_EDGES = {
 }
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
+#: A class with every memoir class it derives from (see test_no_module_or_class_is_too_big).
+MAX_REACH_LINES = 600
 
 
 def _modules() -> dict[str, Path]:
@@ -249,7 +251,58 @@ def test_no_function_imports_a_memoir_module_outside_the_cli() -> None:
     assert found == []
 
 
+def _classes() -> dict[tuple[str, str], tuple[int, list[str]]]:
+    """(module, class) -> (its own lines, the memoir classes it derives from, as
+    (module, class) keys): a base is found where its name is defined or imported from,
+    following re-exports (``from memoir.journal import Journal``)."""
+    trees = {module: ast.parse(path.read_text(encoding="utf-8"))
+             for module, path in MODULES.items()}
+    defined = {module: {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+               for module, tree in trees.items()}
+    imported = {module: {alias.asname or alias.name: (node.module, alias.name)
+                         for node in tree.body if isinstance(node, ast.ImportFrom)
+                         and node.module and node.module.startswith("memoir")
+                         for alias in node.names}
+                for module, tree in trees.items()}
+
+    def find(module: str, name: str, depth: int = 0) -> str | None:
+        if name in defined.get(module, {}):
+            return f"{module}:{name}"
+        source = imported.get(module, {}).get(name)
+        if source is None or depth > 5:
+            return None
+        origin, real = source
+        return find(origin, real, depth + 1)
+
+    found = {}
+    for module, classes in defined.items():
+        for name, node in classes.items():
+            bases = []
+            for base in node.bases:
+                target = base.value if isinstance(base, ast.Subscript) else base
+                if isinstance(target, ast.Name):
+                    key = find(module, target.id)
+                    if key is not None:
+                        bases.append(key)
+            assert node.end_lineno is not None
+            found[f"{module}:{name}"] = (node.end_lineno - node.lineno + 1, bases)
+    return found  # type: ignore[return-value]
+
+
+def _reach(key: str, classes: dict, seen: set[str] | None = None) -> int:  # type: ignore[type-arg]
+    """The lines of a class and of every memoir class it derives from, each once."""
+    seen = set() if seen is None else seen
+    if key in seen or key not in classes:
+        return 0
+    seen.add(key)
+    own, bases = classes[key]
+    return int(own) + sum(_reach(base, classes, seen) for base in bases)
+
+
 def test_no_module_or_class_is_too_big() -> None:
+    """A module, a class's own lines, and what a class reaches through the memoir
+    classes it derives from (an interface's abstract methods count too): a chain of
+    bases does not hide size."""
     big = []
     for module, path in MODULES.items():
         text = path.read_text(encoding="utf-8")
@@ -261,7 +314,27 @@ def test_no_module_or_class_is_too_big() -> None:
                 size = node.end_lineno - node.lineno + 1
                 if size > MAX_CLASS_LINES:
                     big.append(f"{module}.{node.name}: {size} lines")
+    classes = _classes()
+    for key in classes:
+        reach = _reach(key, classes)
+        if reach > MAX_REACH_LINES:
+            big.append(f"{key}: {reach} lines with its bases")
     assert big == []
+
+
+def test_the_reach_of_a_class_counts_its_bases() -> None:
+    """The guard above sees through re-exports and chains (so it would catch the
+    journals of issue 35 again)."""
+    classes = _classes()
+    journal = classes["memoir.journal.interface:Journal"][0]
+    file_journal = classes["memoir.journal.file.journal:FileJournal"]
+    assert "memoir.journal.interface:Journal" in file_journal[1]
+    assert _reach("memoir.journal.file.journal:FileJournal", classes) > \
+        file_journal[0] + journal
+    appending = _reach("memoir.journal.file.appending:JournalFile", classes)
+    assert appending == sum(classes[k][0] for k in (
+        "memoir.journal.file.appending:JournalFile", "memoir.journal.file.reader:FileReader"))
+    assert _reach("memoir.api:Memoir", classes) > classes["memoir.engine.engine:Engine"][0]
 
 
 def _loaded_by(statement: str) -> list[str]:

@@ -347,7 +347,7 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
     journal = PostgresJournal(pg_url, create=True)
     try:
         journal.append([added("first")])
-        real_commit = journal._commit_append
+        real_commit = journal.database._commit_append
 
         def lost_commit(conn: Any, sql: str, params: Any) -> None:
             if committed:
@@ -356,7 +356,7 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
             # a transaction that had not committed)
             raise psycopg.OperationalError("server closed the connection unexpectedly")
 
-        monkeypatch.setattr(journal, "_commit_append", lost_commit)
+        monkeypatch.setattr(journal.database, "_commit_append", lost_commit)
         if committed:
             (event,) = journal.append([added("second", entry="e-000000000002")])
             assert event.seq == 2
@@ -366,7 +366,7 @@ def test_a_connection_lost_at_commit_leaves_the_append_once_or_not_at_all(
         texts = [e.data.text for e in journal.read()]  # type: ignore[attr-defined]
         assert texts == (["first", "second"] if committed else ["first"])
         # The writer carries on, on a new connection.
-        monkeypatch.setattr(journal, "_commit_append", real_commit)
+        monkeypatch.setattr(journal.database, "_commit_append", real_commit)
         (after,) = journal.append([added("third", entry="e-000000000003")])
         assert after.seq == len(texts) + 1
         assert journal.verify().records == len(texts) + 1
@@ -632,12 +632,12 @@ def test_a_writer_killed_mid_transaction_leaves_nothing_and_holds_nothing(
     a, b = _two_machines(tmp_path, pg_url)
     assert _memoir("--home", str(a), "memory", "add", "Committed before.").returncode == 0
     code = ("import sys, time, memoir\n"
-            "from memoir.journal.postgres import PostgresJournal\n"
+            "from memoir.journal.postgres.append import Appending\n"
             "def stuck(self, conn, sql, params):\n"
             "    conn.execute(sql, params)  # the rows, without the COMMIT\n"
             "    print('inserted', flush=True)\n"
             "    time.sleep(3600)\n"
-            "PostgresJournal._commit_append = stuck\n"
+            "Appending._commit_append = stuck\n"
             "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
             "    s.call_tool('memory', {'action': 'add', 'target': 'memory',\n"
             "                           'content': 'Never committed.'})\n")

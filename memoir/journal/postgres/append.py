@@ -6,19 +6,23 @@ outside the lock by a commit that does (group commit across processes and machin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
+import msgspec
+
 from memoir.clock import Clock
-from memoir.errors import ConflictError, JournalError, JournalUnavailable
-from memoir.events.codec import GENESIS
-from memoir.events.types import Draft, Event
-from memoir.journal.interface import (
-    Expectation,
-    Journal,
-    JournalWriter,
+from memoir.errors import (
+    ConflictError,
+    JournalCorrupted,
+    JournalError,
+    JournalUnavailable,
+    ValidationError,
 )
+from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
+from memoir.events.types import Draft, Event
+from memoir.journal.interface import Expectation, Journal, JournalWriter
 from memoir.journal.postgres.database import (
     CHANNEL,
     FRESH,
@@ -30,21 +34,55 @@ from memoir.journal.postgres.database import (
 )
 from memoir.journal.staging import Stager
 
-__all__ = ["Appending"]
+__all__ = ["Appending", "seal_rows"]
 
 
-class Appending(Database, Journal):
-    """The appends of a PostgreSQL journal (mixed into
-    :class:`~memoir.journal.postgres.PostgresJournal`, which sets the fields)."""
+class Appending(Database):
+    """The database of a :class:`~memoir.journal.postgres.PostgresJournal` and its
+    appends; ``owner`` is that journal (retried appends and expectations are read
+    through it, and it holds the ``sealer``)."""
 
-    clock: Clock
-    sealer: Callable[[int, int, str], bytes] | None
-    _staged: Stager
-    _tx: tuple[int, bytes] | None
-    _known: tuple[int, bytes] | None
-    _fresh: tuple[int, bytes, list[tuple[int, bytes]], bool] | None
-    _deferred: bool
-    _unsynced: str | None
+    def __init__(self, url: str, *, password: str | None, owner: Journal, clock: Clock,
+                 lock_timeout: float, create: bool, upgrade: bool) -> None:
+        super().__init__(url, password=password)
+        self.owner = owner
+        self.clock = clock
+        self.lock_timeout = lock_timeout
+        self._decoder = Decoder()
+        self._staged = Stager(owner)
+        self._tx: tuple[int, bytes] | None = None  # the head, while the writer holds the lock
+        #: The last record this object read to the end of the journal, or wrote: the
+        #: lock function sends what came after it (see :meth:`_lock_tx`).
+        self._known: tuple[int, bytes] | None = None
+        #: The records after ``_known`` sent with the lock: (after, its hash, rows,
+        #: whether they reach the head), until a read under the lock takes them.
+        self._fresh: tuple[int, bytes, list[tuple[int, bytes]], bool] | None = None
+        #: Whether the transaction under way commits without waiting for the disk
+        #: (other writers were waiting for the lock when it was granted).
+        self._deferred = False
+        #: The first id of an append committed but not yet known to be on disk.
+        self._unsynced: str | None = None
+        with self._mutex:
+            self._check_schema(create, upgrade)
+
+    def caught_up_to(self, seq: int) -> bool:
+        """True while this object holds the lock and ``seq`` is the head it read under it:
+        nobody can have committed since."""
+        tx = self._tx
+        return tx is not None and tx[0] == seq
+
+    def take_fresh(self, after: int) -> tuple[bytes, list[tuple[int, bytes]], bool] | None:
+        """The records the lock brought, when they start right after ``after`` and the
+        lock is still held (nothing can have been committed since)."""
+        with self._mutex:
+            fresh, self._fresh = self._fresh, None
+        if fresh is None or self._tx is None or fresh[0] != after:
+            return None
+        return fresh[1], fresh[2], fresh[3]
+
+    def read_to_end(self, last: tuple[int, bytes]) -> None:
+        """A read reached the end of the journal at ``last`` (seq, hash)."""
+        self._known = last
 
     @contextmanager
     def _locked(self) -> Iterator[JournalWriter]:
@@ -138,11 +176,12 @@ class Appending(Database, Journal):
             for event, line in zip(staged, lines, strict=True):
                 params += (event.seq, event.id, event.type, event.more, event.hash, line)
             sealed = ""
-            if self.sealer is not None:
+            sealer = self.owner.sealer
+            if sealer is not None:
                 sealed = (", sealed AS (INSERT INTO memoir_seals (seq, line) VALUES (%s, %s) "
                           "RETURNING 1)")
                 params += (staged[-1].seq,
-                           self.sealer(staged[0].seq, staged[-1].seq, staged[-1].hash))
+                           sealer(staged[0].seq, staged[-1].seq, staged[-1].hash))
             self._commit_append(
                 conn, "WITH added AS (INSERT INTO memoir_records (seq, id, type, more, hash, "
                 f"line) VALUES {rows} RETURNING 1){sealed} SELECT pg_notify(%s, %s)",
@@ -239,6 +278,60 @@ class Appending(Database, Journal):
             raise JournalUnavailable(f"the append was lost with the server of "
                                      f"{redact_url(self.url)} before it reached the disk; "
                                      "nothing was written")
+
+
+    def load(self, lines: Iterable[bytes], seals: Sequence[bytes]) -> int:
+        """Put ``lines`` into the journal, which must be empty, with their ``seals``: one
+        transaction, the chain checked as it goes (see ``PostgresJournal.load_lines``)."""
+        with self._locked() as writer:
+            if writer.head:
+                raise ValidationError(f"{self.owner!r} already holds {writer.head} "
+                                      "record(s); copy into an empty database")
+            conn = self._writer
+            prev, count = GENESIS, 0
+            with conn.cursor() as cur, cur.copy(
+                    "COPY memoir_records (seq, id, type, more, hash, line) FROM STDIN") as copy:
+                first = b""
+                for line in lines:
+                    count += 1
+                    first = first or line
+                    if not line_hash_ok(prev, line):
+                        raise JournalCorrupted("hash does not match (the record was altered)",
+                                               seq=count)
+                    rec = self._decoder.envelope(line)
+                    if rec.seq != count:
+                        raise JournalCorrupted(f"record {count} is missing", seq=count)
+                    prev = hash_of_line(line)
+                    copy.write_row((rec.seq, rec.id, rec.type, rec.more, prev.decode(), line))
+            if seals:
+                seal_rows(conn, seals)
+            conn.execute("COMMIT")
+            self._tx = None
+            if count and self._deferred:
+                self._unsynced = self._decoder.envelope(first).id
+                self._sync()
+            return count
+
+
+def seal_rows(conn: Any, lines: Sequence[bytes]) -> None:
+    """Keep seals on ``conn`` (each names the last seq it seals; one already kept for
+    that seq stays as it is)."""
+    rows = []
+    for line in lines:
+        line = line.rstrip(b"\n")
+        try:
+            seq = msgspec.json.decode(line, type=_SealSeq).seq
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            raise ValidationError(f"not a seal: {line[:80]!r}") from None
+        rows.append((seq, line))
+    if rows:
+        values = ", ".join(["(%s, %s)"] * len(rows))
+        conn.execute(f"INSERT INTO memoir_seals VALUES {values} ON CONFLICT (seq) DO "
+                     "NOTHING", [v for row in rows for v in row])
+
+
+class _SealSeq(msgspec.Struct):
+    seq: int
 
 
 class _PostgresWriter(JournalWriter):

@@ -15,7 +15,6 @@ from typing import Any
 
 from memoir.errors import ConfigError, JournalError, JournalUnavailable
 from memoir.install import extra_hint
-from memoir.journal.interface import Notices, Roles, Schema, SharedBodies
 from memoir.journal.urls import is_database as is_postgres_url
 from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
@@ -157,10 +156,11 @@ def connect_error(url: str, exc: Exception) -> JournalUnavailable:
     return JournalUnavailable(f"PostgreSQL journal {shown}: {why}")
 
 
-class Database(SharedBodies, Notices, Schema, Roles):
+class Database:
     """The connections of one process to the database at ``url``: one for reads, one
     for the writer (it holds the advisory lock), one that LISTENs; each opened again,
-    with a notice, after it was lost."""
+    with a notice, after it was lost.  What the database alone answers (shared bodies,
+    notices, the schema, the role's rights) is here too."""
 
     #: How long a writer waits for the journal's lock (set by the journal).
     lock_timeout: float = 60.0
@@ -291,6 +291,10 @@ class Database(SharedBodies, Notices, Schema, Roles):
             raise connect_error(self.url, exc) from None
         if not fresh:
             log.info("journal.upgraded", journal=redact_url(self.url), version=SCHEMA_VERSION)
+
+    def head(self) -> int:
+        rows = self._query("SELECT coalesce(max(seq), 0) FROM memoir_records")
+        return int(rows[0][0])
 
     # -- transcript bodies, shared by every home of the journal --------------------------
 

@@ -49,9 +49,9 @@ def _update(journal: PostgresJournal, lines: Sequence[tuple[int, bytes, str]],
             bodies: Sequence[tuple[str, bytes]]) -> None:
     """Replace each (seq, line, hash) row's line and each (ref, body), in one
     transaction; then vacuum."""
-    psycopg = journal._psycopg
+    psycopg = journal.database._psycopg
     where = redact_url(journal.url)
-    conn = journal._connect()
+    conn = journal.database._connect()
     try:
         with conn.transaction():
             conn.execute("SET LOCAL memoir.forget = 'on'")

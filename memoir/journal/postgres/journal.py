@@ -23,29 +23,29 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
 
 import msgspec
 
 from memoir.clock import Clock, SystemClock
-from memoir.errors import (
-    JournalCorrupted,
-    JournalError,
-    ValidationError,
-)
+from memoir.errors import JournalCorrupted, JournalError
 from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
 from memoir.events.types import Event
 from memoir.journal.interface import (
+    Journal,
     JournalWriter,
     LineAccess,
     Loading,
+    Notices,
     Position,
     Progress,
+    Roles,
+    Schema,
+    SharedBodies,
     StoredLine,
     Tombstoning,
     VerifyReport,
 )
-from memoir.journal.postgres.append import Appending
+from memoir.journal.postgres.append import Appending, seal_rows
 from memoir.journal.postgres.database import (
     CHUNK,
     SCHEMA_VERSION,
@@ -53,13 +53,15 @@ from memoir.journal.postgres.database import (
     redact_url,
 )
 from memoir.journal.postgres.forget import forget_rows
-from memoir.journal.staging import Stager
 
 __all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
 
 
-class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
-    """The journal in the PostgreSQL database at ``url`` (see the module docstring).
+class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, Schema, Roles,
+                      Journal):
+    """The journal in the PostgreSQL database at ``url`` (see the module docstring): the
+    reads and the whole-journal checks here, the connections and the appends in its
+    :attr:`database` (:class:`~memoir.journal.postgres.append.Appending`).
 
     ``create``: create memoir's tables in an empty database (``memoir init --journal``);
     otherwise they must be there.  ``password``: given to the driver apart from the URL
@@ -74,26 +76,14 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
                  upgrade: bool = False,
                  password: str | None = None, readonly: bool = False,
                  lock_timeout: float = 60.0) -> None:
-        super().__init__(url, password=password)
+        self.url = url
         self.clock = clock or SystemClock()
         self.readonly = readonly
         self.lock_timeout = lock_timeout
         self._decoder = Decoder()
-        self._staged = Stager(self)
-        self._tx: tuple[int, bytes] | None = None  # the head, while the writer holds the lock
-        #: The last record this object read to the end of the journal, or wrote: the
-        #: lock function sends what came after it (see :meth:`_lock_tx`).
-        self._known: tuple[int, bytes] | None = None
-        #: The records after ``_known`` sent with the lock: (after, its hash, rows,
-        #: whether they reach the head), until a read under the lock takes them.
-        self._fresh: tuple[int, bytes, list[tuple[int, bytes]], bool] | None = None
-        #: Whether the transaction under way commits without waiting for the disk
-        #: (other writers were waiting for the lock when it was granted).
-        self._deferred = False
-        #: The first id of an append committed but not yet known to be on disk.
-        self._unsynced: str | None = None
-        with self._mutex:
-            self._check_schema(create, upgrade)
+        self.database = Appending(url, password=password, owner=self, clock=self.clock,
+                                  lock_timeout=lock_timeout, create=create, upgrade=upgrade)
+        self.upgraded_from = self.database.upgraded_from
 
     def where(self) -> str:
         return redact_url(self.url)
@@ -101,20 +91,39 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
     def __repr__(self) -> str:
         return f"PostgresJournal({redact_url(self.url)!r})"
 
+    def close(self) -> None:
+        self.database.close()
+
+    # -- what the database answers ---------------------------------------------------------
+
+    def put_bodies(self, pairs: Sequence[tuple[str, bytes]]) -> None:
+        self.database.put_bodies(pairs)
+
+    def body(self, ref: str) -> bytes | None:
+        return self.database.body(ref)
+
+    def privileges(self) -> dict[str, bool]:
+        return self.database.privileges()
+
+    def schema_version(self) -> int:
+        return self.database.schema_version()
+
+    def wait_for_append(self, timeout: float) -> bool:
+        return self.database.wait_for_append(timeout)
+
     # -- reading -------------------------------------------------------------------------
 
     def head(self) -> int:
-        rows = self._query("SELECT coalesce(max(seq), 0) FROM memoir_records")
-        return int(rows[0][0])
+        return self.database.head()
 
     def head_hash(self) -> str:
-        rows = self._query("SELECT hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
+        rows = self.database._query("SELECT hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
         return str(rows[0][0]) if rows else ""
 
     def _hash_at(self, seq: int) -> bytes:
         if seq <= 0:
             return GENESIS
-        rows = self._query("SELECT line FROM memoir_records WHERE seq = %s", (seq,))
+        rows = self.database._query("SELECT line FROM memoir_records WHERE seq = %s", (seq,))
         if not rows:
             raise JournalCorrupted(f"record {seq} is missing (seqs must be gapless)", seq=seq)
         return hash_of_line(bytes(rows[0][0]))
@@ -136,12 +145,13 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
         expected = max(after, 0) + 1
         prev: bytes | None = None
         rows: Iterable[tuple[int, bytes]]
-        fresh = self._take_fresh(after)
+        fresh = self.database.take_fresh(after)
         if fresh is None:
-            rows = self._rows(after, until)
+            rows = self.database._rows(after, until)
         else:
             prev, cached, whole = fresh
-            rest = self._rows(cached[-1][0] if cached else after, until) if not whole else ()
+            rest = () if whole else \
+                self.database._rows(cached[-1][0] if cached else after, until)
             rows = itertools.chain(cached, rest)
         last: tuple[int, bytes] | None = None
         for seq, line in rows:
@@ -160,22 +170,10 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
             last = (seq, prev)
             expected += 1
         if until is None and last is not None:
-            self._known = last
-
-    def _take_fresh(self, after: int) -> tuple[bytes, list[tuple[int, bytes]], bool] | None:
-        """The records the lock brought, when they start right after ``after`` and the
-        lock is still held (nothing can have been committed since)."""
-        with self._mutex:
-            fresh, self._fresh = self._fresh, None
-        if fresh is None or self._tx is None or fresh[0] != after:
-            return None
-        return fresh[1], fresh[2], fresh[3]
+            self.database.read_to_end(last)
 
     def caught_up_to(self, seq: int) -> bool:
-        """True while this object holds the lock and ``seq`` is the head it read under it:
-        nobody can have committed since."""
-        tx = self._tx
-        return tx is not None and tx[0] == seq
+        return self.database.caught_up_to(seq)
 
     def read(self, after: int = 0, until: int | None = None) -> Iterator[Event]:
         for seq, line in self._checked(after, until):
@@ -193,7 +191,10 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
     def locked(self) -> AbstractContextManager[JournalWriter]:
         if self.readonly:
             raise JournalError(f"{self!r} is open read-only; nothing is appended")
-        return self._locked()
+        return self.database._locked()
+
+    def sync_to(self, offset: int) -> None:
+        self.database.sync_to(offset)
 
     def verify(self, progress: Progress | None = None) -> VerifyReport:
         """Check every row: the seqs gapless, the hash chain, the hash column against the
@@ -202,8 +203,8 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
         size = records = 0
         types: dict[str, int] = {}
         last_more = 0
-        hashes = dict(self._query("SELECT seq, hash FROM memoir_records"))
-        for seq, line in self._rows(0, None):
+        hashes = dict(self.database._query("SELECT seq, hash FROM memoir_records"))
+        for seq, line in self.database._rows(0, None):
             records += 1
             if seq != records:
                 raise JournalCorrupted(f"record {records} is missing", seq=records)
@@ -230,35 +231,22 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
     # -- seals ---------------------------------------------------------------------------
 
     def seal_lines(self) -> list[bytes]:
-        return [bytes(row[0]) for row in self._query("SELECT line FROM memoir_seals ORDER BY "
-                                                     "seq")]
+        rows = self.database._query("SELECT line FROM memoir_seals ORDER BY seq")
+        return [bytes(row[0]) for row in rows]
 
     def add_seal_lines(self, lines: Sequence[bytes]) -> None:
         """Keep seals (each names the last seq it seals; one already kept for that seq
         stays as it is)."""
-        with self._mutex:
-            self._seal_rows(self._conn(), lines)
-
-    def _seal_rows(self, conn: Any, lines: Sequence[bytes]) -> None:
-        rows = []
-        for line in lines:
-            line = line.rstrip(b"\n")
-            try:
-                seq = msgspec.json.decode(line, type=_SealSeq).seq
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                raise ValidationError(f"not a seal: {line[:80]!r}") from None
-            rows.append((seq, line))
-        if rows:
-            values = ", ".join(["(%s, %s)"] * len(rows))
-            conn.execute(f"INSERT INTO memoir_seals VALUES {values} ON CONFLICT (seq) DO "
-                         "NOTHING", [v for row in rows for v in row])
+        with self.database._mutex:
+            seal_rows(self.database._conn(), lines)
 
     # -- forgetting ------------------------------------------------------------------------
 
     def can_forget(self) -> bool:
         """Whether the role may replace payloads by tombstones (``memoir forget``)."""
-        row = self._query("SELECT has_column_privilege('memoir_records', 'line', 'UPDATE') "
-                          "AND has_table_privilege('memoir_transcripts', 'UPDATE')")[0]
+        row = self.database._query(
+            "SELECT has_column_privilege('memoir_records', 'line', 'UPDATE') "
+            "AND has_table_privilege('memoir_transcripts', 'UPDATE')")[0]
         return bool(row[0])
 
     def tombstone(self, digests: Mapping[int, str], *,
@@ -272,7 +260,8 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
 
     def end(self) -> Position:
         """Where the journal ends now (for :meth:`read_since`)."""
-        rows = self._query("SELECT seq, hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
+        rows = self.database._query(
+            "SELECT seq, hash FROM memoir_records ORDER BY seq DESC LIMIT 1")
         return Position(int(rows[0][0]), int(rows[0][0]), str(rows[0][1])) if rows else \
             Position(0, 0, "")
 
@@ -296,34 +285,6 @@ class PostgresJournal(Appending, LineAccess, Loading, Tombstoning):
         journal, which must be empty, with their ``seals``: one transaction, the chain
         checked as it goes, so a copy is whole or not there.  Returns how many records
         were loaded."""
-        with self.locked() as writer:
-            if writer.head:
-                raise ValidationError(f"{self!r} already holds {writer.head} record(s); "
-                                      "copy into an empty database")
-            conn = self._writer
-            prev, count = GENESIS, 0
-            with conn.cursor() as cur, cur.copy(
-                    "COPY memoir_records (seq, id, type, more, hash, line) FROM STDIN") as copy:
-                first = b""
-                for line in lines:
-                    count += 1
-                    first = first or line
-                    if not line_hash_ok(prev, line):
-                        raise JournalCorrupted("hash does not match (the record was altered)",
-                                               seq=count)
-                    rec = self._decoder.envelope(line)
-                    if rec.seq != count:
-                        raise JournalCorrupted(f"record {count} is missing", seq=count)
-                    prev = hash_of_line(line)
-                    copy.write_row((rec.seq, rec.id, rec.type, rec.more, prev.decode(), line))
-            if seals:
-                self._seal_rows(conn, seals)
-            conn.execute("COMMIT")
-            self._tx = None
-            if count and self._deferred:
-                self._unsynced = self._decoder.envelope(first).id
-                self._sync()
-            return count
-
-class _SealSeq(msgspec.Struct):
-    seq: int
+        if self.readonly:
+            raise JournalError(f"{self!r} is open read-only; nothing is appended")
+        return self.database.load(lines, seals)
