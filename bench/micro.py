@@ -104,6 +104,7 @@ def run(ctx: Context) -> list[Figure]:
     try:
         rel = f"memories/{FILE_NAMES['memory']}"
         versions = [file_text(texts).encode(), file_text(texts[1:]).encode()]
+        (folder / "home").mkdir()  # a home exists before its files are written
         materializer = Materializer(folder / "home")  # configured as Memoir configures it
         synced = bool(getattr(materializer, "fsync", False))
         flip = [0]
