@@ -211,3 +211,43 @@ class TranscriptStore:
 
     def get_many(self, refs: Sequence[str]) -> list[dict[str, Any]]:
         return [self.get(ref) for ref in refs]
+
+    # -- forgetting (memoir forget) --------------------------------------------------------
+
+    def _pack_body(self, ref: str, flags: int) -> tuple[int, bytes, str] | None:
+        """(descriptor, the bytes at ``ref``, its digest) in this home's pack, or None
+        when the pack is not here (or a link stands there: it is not followed)."""
+        if not TRANSCRIPT_REF.fullmatch(ref):
+            return None
+        name, offset, length, digest = ref.split(":")
+        try:
+            fd = self.place.open(f"{name}.jsonl", flags)
+        except (OSError, LinkRefused):
+            return None
+        return fd, os.pread(fd, int(length), int(offset)), digest
+
+    def forgotten(self, ref: str) -> bool:
+        """Whether this home holds nothing of the body ``ref`` names any more (blanked,
+        or never here: another machine's pack of the same name holds other bytes)."""
+        found = self._pack_body(ref, os.O_RDONLY)
+        if found is None:
+            return True  # nothing left to blank
+        fd, data, digest = found
+        os.close(fd)
+        return data.startswith(FORGOTTEN) or line_hash(data) != digest
+
+    def blank(self, ref: str) -> None:
+        """Overwrite the body ``ref`` names in place by a ``forgotten`` message of the
+        same length, synced; only that body (another machine's pack of the same name
+        holds other bytes, left alone)."""
+        found = self._pack_body(ref, os.O_RDWR)
+        if found is None:
+            return
+        fd, old, digest = found
+        try:
+            blank = blanked(old) if line_hash(old) == digest else None
+            if blank is not None:
+                os.pwrite(fd, blank, int(ref.split(":")[1]))
+                os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -73,6 +73,15 @@ def test_nothing_outside_the_journal_names_a_backend_or_probes_one() -> None:
     assert wrong == []
 
 
+def test_nothing_outside_the_journal_writes_stored_bytes_in_place() -> None:
+    """Tombstones and blanked transcript bodies are written by the journal package (its
+    backends and the transcript store), never by forget's planning or carrying out."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}" for path in _outside()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Attribute) and node.attr == "pwrite"]
+    assert found == []
+
+
 def test_forget_and_backup_take_typed_arguments() -> None:
     """The home or journal they are given is typed (the engine, a protocol), not Any."""
     untyped = []

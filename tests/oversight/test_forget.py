@@ -169,7 +169,7 @@ def test_an_interrupted_forget_is_finished_from_its_record(
     class Stop(Exception):
         pass
 
-    steps = {"record": "_tombstone", "records": "_blank_body", "bodies": "_refold"}
+    steps = {"record": "_tombstone", "records": "_blank_bodies", "bodies": "_refold"}
 
     def stop(*_args: object, **_kwargs: object) -> None:
         raise Stop
@@ -279,7 +279,7 @@ with memoir.open(sys.argv[1]) as mem:
 """
 
 
-@pytest.mark.parametrize("step", ["pending", "_carry_out", "_tombstone", "_blank_body",
+@pytest.mark.parametrize("step", ["pending", "_carry_out", "_tombstone", "_blank_bodies",
                                   "_refold", "_scrub"])
 def test_a_forget_killed_at_any_step_leaves_the_home_whole_and_finishable(
         tmp_path: Path, step: str) -> None:

@@ -55,7 +55,7 @@ from memoir.fs.folder import Folder
 from memoir.ids import short_id
 from memoir.journal.interface import Tombstoning
 from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
-from memoir.journal.transcripts import MARK, blanked, line_hash
+from memoir.journal.transcripts import MARK, TranscriptStore
 from memoir.layout import JOURNAL_FILE
 from memoir.projections.state import State
 
@@ -208,7 +208,7 @@ class _PendingFile:
 def _pending(home: Path, record: ContentForgotten, stones: set[int]) -> bool:
     """Whether a forget this home carried out has records or bodies left whole here."""
     return not stones.issuperset(record.seqs) or \
-        any(not _body_forgotten(home, ref) for ref in record.bodies)
+        any(not TranscriptStore.in_home(home).forgotten(ref) for ref in record.bodies)
 
 
 def _carry_out(engine: Engine, record: ContentForgotten, needles: Sequence[str],
@@ -217,8 +217,7 @@ def _carry_out(engine: Engine, record: ContentForgotten, needles: Sequence[str],
     """Steps 2-5 of the module docstring; returns how many other files were scrubbed.
     ``places``: where each payload is (from the plan), else the journal finds them."""
     _tombstone(forgettable(engine.journal), record, places)
-    for ref in record.bodies:
-        _blank_body(engine.home, ref)
+    _blank_bodies(engine.home, record.bodies)
     _refold(engine, caches, min(record.seqs) if record.seqs else None)
     return _scrub(engine.home, [f for n in needles for f in forms_of(n)]) if needles else 0
 
@@ -232,36 +231,12 @@ def _tombstone(journal: Tombstoning, record: ContentForgotten,
                       bodies=record.bodies)
 
 
-def _body_forgotten(home: Path, ref: str) -> bool:
-    """Whether this home holds nothing of the body ``ref`` names any more (blanked, or
-    never here: another machine's pack of the same name holds other bytes)."""
-    name, offset, length, digest = ref.split(":")
-    path = home / TRANSCRIPTS / f"{name}.jsonl"
-    try:
-        with open(path, "rb") as stream:
-            stream.seek(int(offset))
-            data = stream.read(int(length))
-    except OSError:
-        return True  # nothing left to blank
-    return data.startswith(b'{"forgotten":') or line_hash(data) != digest
-
-
-def _blank_body(home: Path, ref: str) -> None:
-    """Overwrite one body in place by a ``[forgotten]`` message of the same length."""
-    name, offset, length, _digest = ref.split(":")
-    path = home / TRANSCRIPTS / f"{name}.jsonl"
-    if path.is_symlink() or not path.is_file():
-        return
-    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
-    try:
-        old = os.pread(fd, int(length), int(offset))
-        # Only this body: another machine's pack of the same name holds other bytes.
-        blank = blanked(old) if line_hash(old) == _digest else None
-        if blank is not None:
-            os.pwrite(fd, blank, int(offset))
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+def _blank_bodies(home: Path, bodies: Sequence[str]) -> None:
+    """Step 3: blank this home's copies of the message bodies (the transcript store
+    writes them; a shared journal's own copies went with its tombstones)."""
+    store = TranscriptStore.in_home(home)
+    for ref in bodies:
+        store.blank(ref)
 
 
 def _refold(engine: Engine, caches: Sequence[Callable[[Path], None]], first: int | None
