@@ -201,20 +201,20 @@ class Worker:
                 again = self._work()
             except Exception as exc:  # a worker never dies of one failed pass
                 failed = exc
+            retry_in: float | None = None
             with self._cv:
                 now = time.monotonic()
                 self.error = failed
                 if failed is None:
                     self._backoff = BACKOFF[0]
                 elif self.retry:
-                    self._retry_at = now + self._backoff
+                    retry_in = self._backoff
+                    self._retry_at = now + retry_in
+                    self._backoff = min(retry_in * 2, BACKOFF[1])
                 if again is not None:
                     self._owed = now + again
                 if self.every is not None:
                     self._tick = now + self.every
-                retry_in = self._backoff if failed is not None and self.retry else None
-                if failed is not None and self.retry:
-                    self._backoff = min(self._backoff * 2, BACKOFF[1])
                 self._busy = False
                 self._cv.notify_all()
             if failed is not None and self._on_error is not None:

@@ -30,18 +30,33 @@ def test_requests_within_the_coalesce_window_make_one_pass() -> None:
     worker.stop()
 
 
-def test_the_quiet_window_starts_again_at_every_request() -> None:
+def _burst() -> tuple[list[float], list[float]]:
+    """Four requests 0.05 s apart to a worker with a 0.3 s quiet window: when its passes
+    ran, and when each request was made (just before it)."""
     passes: list[float] = []
-    worker = Worker("t", lambda: passes.append(time.monotonic()), quiet=0.2, idle=None)
-    started = time.monotonic()
+    worker = Worker("t", lambda: passes.append(time.monotonic()), quiet=0.3, idle=None)
+    asked: list[float] = []
     for _ in range(4):
+        asked.append(time.monotonic())  # request() notes its own time after this
         worker.request()
         time.sleep(0.05)
-    last = time.monotonic() - 0.05
     _until(lambda: passes)
-    assert passes[0] - last >= 0.19 and passes[0] - started >= 0.34
-    assert worker.wait(timeout=30) and len(passes) == 1
+    assert worker.wait(timeout=30)
     worker.stop()
+    return passes, asked
+
+
+def test_the_quiet_window_starts_again_at_every_request() -> None:
+    """A burst of requests 0.05 s apart makes one pass, 0.3 s after the last.  A run in
+    which the machine's load stretched a 0.05 s sleep past the window (two passes) says
+    nothing and is tried again; only the lower bounds are asserted."""
+    for _attempt in range(5):
+        passes, asked = _burst()
+        if len(passes) == 1:  # the one pass began after the last request was noted
+            assert passes[0] - asked[-1] >= 0.3 - 1e-3
+            assert passes[0] - asked[0] >= 0.45 - 1e-3
+            return
+    pytest.fail("every attempt was cut in two by the machine's load")
 
 
 def test_a_request_during_a_pass_makes_one_more_pass() -> None:
@@ -189,7 +204,7 @@ def test_stop_lets_the_running_pass_finish(hurry: bool) -> None:
     stopper = threading.Thread(target=worker.stop)
     stopper.start()
     if hurry:
-        assert worker.hurried  # a pass can see that it is being stopped
+        _until(lambda: worker.hurried)  # a pass can see that it is being stopped
     release.set()
     stopper.join(30)
     assert finished == [1] and not worker.alive

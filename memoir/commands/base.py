@@ -251,14 +251,13 @@ class StderrProgress:
 
 
 def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = False,
-              lazy: bool = False, follow: bool = False) -> Memoir:
+              lazy: bool = False) -> Memoir:
     """Open the home of ``--home`` (default ``$MEMOIR_HOME``, else ``~/.memoir``); it is
     closed — its owed files written — when the command ends.
 
     Only ``init`` (and ``demo``) create a home: a mistyped ``--home`` is an error, not
     a new empty home.  ``readonly``: for commands that only read (nothing in the home
-    is created or written).  ``follow``: a long-lived command (``memoir mcp``) keeps up
-    with other writers (:meth:`~memoir.api.Memoir.follow`).
+    is created or written).
     """
     # Imported here: the root imports this module, and `memoir --version` or a
     # usage error must not load the engine.
@@ -267,7 +266,7 @@ def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = Fals
     progress = StderrProgress()
     try:
         handle = Memoir(home_path(ctx), readonly=readonly, create=create, lazy=lazy,
-                        progress=progress, follow=follow)
+                        progress=progress)
     finally:
         if not lazy:
             progress.finish()

@@ -54,7 +54,7 @@ def mcp(ctx: click.Context, resume: str | None, http: str | None, token: str | N
 
     import memoir
 
-    handle = open_home(ctx, follow=True)
+    handle = open_home(ctx)  # serving tails the journal (Memoir.follow)
     if resume is not None:
         handle.session(resume)  # a missing session is named now, not at the first call
 

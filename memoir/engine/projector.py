@@ -69,7 +69,7 @@ class Projector:
         self._covered = 0
         #: Projected files found deleted when the home was opened and written again.
         self.restored: list[str] = []
-        self._writer = _writer(self, coalesce) if background else None
+        self._writer = _background_writer(self, coalesce) if background else None
         materializer.recognise = self.rendered_before
 
     # -- the follower protocol -------------------------------------------------------------
@@ -324,7 +324,7 @@ class Projector:
         return False
 
 
-def _writer(projector: Projector, coalesce: float) -> Worker:
+def _background_writer(projector: Projector, coalesce: float) -> Worker:
     """The background writer of one projector: commits that land while it writes join
     its next pass; it holds the projector only weakly, and its thread ends after
     :data:`IDLE_SECONDS` with nothing to do, so a forgotten handle keeps no thread."""

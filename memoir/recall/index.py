@@ -221,7 +221,7 @@ class SearchIndex:
         self._background.wait()
 
     def _sync_quietly(self) -> None:
-        self.sync()  # its count is nobody's business here
+        self.sync()  # the worker takes None (a delay), not the count
 
     def close(self) -> None:
         self._background.wait()

@@ -12,7 +12,6 @@ from typing import Any
 
 import msgspec
 
-from memoir.clock import Clock
 from memoir.errors import (
     ConflictError,
     JournalCorrupted,
@@ -42,11 +41,10 @@ class Appending(Database):
     appends; ``owner`` is that journal (retried appends and expectations are read
     through it, and it holds the ``sealer``)."""
 
-    def __init__(self, url: str, *, password: str | None, owner: Journal, clock: Clock,
+    def __init__(self, url: str, *, password: str | None, owner: Journal,
                  lock_timeout: float, create: bool, upgrade: bool) -> None:
         super().__init__(url, password=password)
         self.owner = owner
-        self.clock = clock
         self.lock_timeout = lock_timeout
         self._decoder = Decoder()
         self._staged = Stager(owner)
@@ -85,7 +83,7 @@ class Appending(Database):
         self._known = last
 
     @contextmanager
-    def _locked(self) -> Iterator[JournalWriter]:
+    def locked(self) -> Iterator[JournalWriter]:
         with self._write_mutex:
             try:
                 # The lock is held from here: whoever reads the journal inside the block
@@ -283,7 +281,7 @@ class Appending(Database):
     def load(self, lines: Iterable[bytes], seals: Sequence[bytes]) -> int:
         """Put ``lines`` into the journal, which must be empty, with their ``seals``: one
         transaction, the chain checked as it goes (see ``PostgresJournal.load_lines``)."""
-        with self._locked() as writer:
+        with self.locked() as writer:
             if writer.head:
                 raise ValidationError(f"{self.owner!r} already holds {writer.head} "
                                       "record(s); copy into an empty database")
@@ -311,6 +309,12 @@ class Appending(Database):
                 self._unsynced = self._decoder.envelope(first).id
                 self._sync()
             return count
+
+
+    def add_seals(self, lines: Sequence[bytes]) -> None:
+        """Keep seals made apart from an append (see :func:`seal_rows`)."""
+        with self._mutex:
+            seal_rows(self._conn(), lines)
 
 
 def seal_rows(conn: Any, lines: Sequence[bytes]) -> None:

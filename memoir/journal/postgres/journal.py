@@ -45,7 +45,7 @@ from memoir.journal.interface import (
     Tombstoning,
     VerifyReport,
 )
-from memoir.journal.postgres.append import Appending, seal_rows
+from memoir.journal.postgres.append import Appending
 from memoir.journal.postgres.database import (
     CHUNK,
     SCHEMA_VERSION,
@@ -81,7 +81,7 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
         self.readonly = readonly
         self.lock_timeout = lock_timeout
         self._decoder = Decoder()
-        self.database = Appending(url, password=password, owner=self, clock=self.clock,
+        self.database = Appending(url, password=password, owner=self,
                                   lock_timeout=lock_timeout, create=create, upgrade=upgrade)
         self.upgraded_from = self.database.upgraded_from
 
@@ -191,7 +191,7 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
     def locked(self) -> AbstractContextManager[JournalWriter]:
         if self.readonly:
             raise JournalError(f"{self!r} is open read-only; nothing is appended")
-        return self.database._locked()
+        return self.database.locked()
 
     def sync_to(self, offset: int) -> None:
         self.database.sync_to(offset)
@@ -237,8 +237,7 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
     def add_seal_lines(self, lines: Sequence[bytes]) -> None:
         """Keep seals (each names the last seq it seals; one already kept for that seq
         stays as it is)."""
-        with self.database._mutex:
-            seal_rows(self.database._conn(), lines)
+        self.database.add_seals(lines)
 
     # -- forgetting ------------------------------------------------------------------------
 
