@@ -266,6 +266,7 @@ def home_status(home: Memoir) -> dict[str, Any]:
                "skills": {"count": s.iters_since_skill, "interval": skill_interval}}
               for s in open_sessions]
     journal = home.journal
+    missing = home.materializer.missing()
     return {
         "home": str(home.home),
         # Where the records are: a file, or a database shared with other homes.
@@ -287,7 +288,19 @@ def home_status(home: Memoir) -> dict[str, Any]:
         "drift": edits,
         # Projected files deleted by hand (a home opened for writing writes them
         # again at once; a read-only one reports them).
-        "missing": home.materializer.missing(),
+        "missing": missing,
+        # Projected files that memoir wrote at an earlier head and that the head now
+        # renders otherwise (another process or machine appended since; a process
+        # that follows, or any write here, brings them up to date), and how many
+        # records the files are behind the journal (0: up to date).
+        "stale": (stale := _stale(home, state, {*edits, *missing,
+                                                 *home.materializer.failed, *blocked})),
+        "behind": max(0, state.seq - home.materializer.seq) if stale else 0,
+        # Records of the journal the fold leaves out (seq, why; the first 20) and how
+        # many in all: rows no memoir writes (`memoir journal quarantine`).
+        "quarantined": {"count": state.quarantine_count, "records": [
+            {"seq": seq, "reason": why}
+            for seq, why in sorted(state.quarantined.items())[:20]]},
         # Projected files memoir cannot write (a link or a folder where one goes), or
         # whose last write failed, and why; they are tried again on every write.
         "unwritten": {**home.materializer.failed, **blocked},
@@ -296,6 +309,16 @@ def home_status(home: Memoir) -> dict[str, Any]:
         # The Hermes home whose memory this home mirrors (hermes.home), or None.
         "mirrors": home.config.hermes.home,
     }
+
+
+def _stale(home: Memoir, state: State, skip: set[str]) -> list[str]:
+    """The projected files (hand-edited and deleted ones aside) whose bytes on disk are
+    not what the head renders."""
+    stale = []
+    for rel, data in home.projector.projected_files(state).items():
+        if rel not in skip and home.materializer.read(rel) != data:
+            stale.append(rel)
+    return sorted(stale)
 
 
 def _adopt_before(home: Memoir, what: str) -> None:

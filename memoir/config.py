@@ -21,6 +21,7 @@ from memoir import lazyre
 from memoir.errors import ConfigError, ValidationError
 from memoir.fs.outside import read_text
 from memoir.lookup import did_you_mean
+from memoir.urls import has_password
 
 __all__ = [
     "ALLOW_KEY_ENV",
@@ -42,6 +43,7 @@ __all__ = [
     "check_config",
     "key_variable_problem",
     "load_config",
+    "password_variable_problem",
 ]
 
 CONFIG_FILE = "config.yaml"
@@ -439,10 +441,14 @@ def check_config(home: Path) -> ConfigReport:
         return report
     report.problems.sort(key=_line_of)
     url = config.journal.url
-    if url and urlsplit(url).password is not None and "journal.url" not in report.sources:
+    if url and has_password(url) and "journal.url" not in report.sources:
         report.problems.append(f"{where('journal', 'url')}: journal.url: holds a password; "
                                "a password never goes into config.yaml: use PGPASSWORD, "
                                "~/.pgpass or journal.password_env")
+    if config.journal.password_env:
+        problem = password_variable_problem(config.journal.password_env)
+        if problem:
+            report.warnings.append(f"{where('journal', 'password_env')}: {problem}")
     if not report.problems:
         report.config = config
         problem = key_variable_problem(config.reviewers.llm.api_key_env)
@@ -457,7 +463,10 @@ def check_config(home: Path) -> ConfigReport:
 
 #: What an API key variable's name looks like (OPENAI_API_KEY, GROQ_API_KEY, …).
 _KEY_VARIABLE = lazyre.compile(r"[A-Z][A-Z0-9_]*API_?KEY[A-Z0-9_]*")
-#: Names, comma-separated, the person confirms may hold the model's key.
+#: What a database password variable's name looks like (PGPASSWORD, DB_PASSWD, …).
+_PASSWORD_VARIABLE = lazyre.compile(r"[A-Z][A-Z0-9_]*(PASSWORD|PASSWD)[A-Z0-9_]*")
+#: Names, comma-separated, the person confirms may hold the model's key (or the
+#: database's password).
 ALLOW_KEY_ENV = "MEMOIR_ALLOW_KEY_ENV"
 
 
@@ -473,6 +482,20 @@ def key_variable_problem(name: str) -> str | None:
     return (f"reviewers.llm.api_key_env names {name}, which does not look like an API key "
             f"variable (…API_KEY), and its value would be sent to the LLM server; if {name} "
             f"really holds the model's key, confirm it: export {ALLOW_KEY_ENV}={name}")
+
+
+def password_variable_problem(name: str) -> str | None:
+    """Why ``journal.password_env`` may not name ``name``, or None.  Its value is sent to
+    the server ``journal.url`` names, so, as for ``reviewers.llm.api_key_env``, only
+    names that look like a password variable (PGPASSWORD, MEMOIR_DB_PASSWORD, …) are
+    taken, or names the person lists in ``$MEMOIR_ALLOW_KEY_ENV``."""
+    allowed = {n.strip() for n in os.environ.get(ALLOW_KEY_ENV, "").split(",")}
+    if _PASSWORD_VARIABLE.fullmatch(name) or name in allowed:
+        return None
+    return (f"journal.password_env names {name}, which does not look like a password "
+            f"variable (…PASSWORD), and its value would be sent to the journal's server; if "
+            f"{name} really holds the database password, confirm it: export "
+            f"{ALLOW_KEY_ENV}={name}")
 
 
 def _line_of(problem: str) -> int:

@@ -42,6 +42,8 @@ LAYER_OF: dict[str, str] = {
     "memoir.logs": "base",
     "memoir.names": "base",
     "memoir.install": "base",
+    # Database URLs as people see them: which carry a password, how one is shown.
+    "memoir.urls": "base",
     # The semantic extra's encoder: recall, the reviewers and the threat scan use it.
     "memoir.semantic": "base",
     # File-system safety below a home: walks that follow no link, private folders, locks.
@@ -81,6 +83,7 @@ SIDEWAYS = {
     ("memoir.insights", "memoir.skills"),
     ("memoir.config", "memoir.fs"),
     ("memoir.config", "memoir.lookup"),
+    ("memoir.config", "memoir.urls"),
     ("memoir.llm", "memoir.config"),
     ("memoir.llm", "memoir.install"),
     ("memoir.semantic", "memoir.install"),

@@ -117,6 +117,10 @@ def _home(report: _Report, path: Path) -> Any:
     problems = [f"{p} edited by hand (`memoir adopt` keeps it)" for p in info["drift"]]
     problems += [f"{p} deleted (`memoir rebuild` writes it again)" for p in info["missing"]]
     problems += [f"{p} cannot be written: {why}" for p, why in info["unwritten"].items()]
+    if info["stale"]:
+        problems.append(f"{', '.join(info['stale'])} behind the journal by "
+                        f"{info['behind']} record(s) (`memoir rebuild` brings them up to "
+                        "date)")
     if problems:
         for problem in problems:
             report.add("files", "warn", problem)

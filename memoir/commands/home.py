@@ -39,18 +39,20 @@ __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "ve
 def _shared_config(home: Path, url: str, password_env: str | None) -> None:
     """Make ``home`` a home whose journal is the PostgreSQL database at ``url``: its
     tables created when the database has none, ``journal.url`` in config.yaml."""
-    from urllib.parse import urlsplit
-
+    from memoir.config import password_variable_problem
     from memoir.journal import is_database, redact_url
     from memoir.journal.home import shared_journal
+    from memoir.journal.urls import has_password
 
     if not is_database(url):
         raise click.BadParameter(f"{url!r} is not a PostgreSQL URL "
                                  "(postgresql://USER@HOST:PORT/DB)", param_hint="--journal")
-    if urlsplit(url).password is not None:
+    if has_password(url):
         raise click.BadParameter(
             f"{redact_url(url)}: a password never goes into config.yaml; give it through "
             "PGPASSWORD, ~/.pgpass or --password-env VAR", param_hint="--journal")
+    if password_env and (problem := password_variable_problem(password_env)):
+        raise click.BadParameter(problem, param_hint="--password-env")
     journal_file = home / JOURNAL_FILE
     if journal_file.is_file() and journal_file.stat().st_size:
         raise UserError(f"{home} already has a file journal: `memoir --home {home} journal "
@@ -200,8 +202,18 @@ def status(ctx: click.Context) -> None:
     for path in info["missing"]:
         click.echo(f"missing  {path} was deleted: the journal still has it, and the next "
                    "write or `memoir rebuild` writes it again")
-    if not info["drift"] and not info["missing"]:
+    if info["stale"]:
+        click.echo(f"behind   the files are behind the journal by {info['behind']} "
+                   f"record(s) ({', '.join(info['stale'])}): `memoir rebuild` or any "
+                   "write here brings them up to date")
+    if not info["drift"] and not info["missing"] and not info["stale"]:
         click.echo("drift    none")
+    quarantined = info["quarantined"]
+    for record in quarantined["records"]:
+        click.echo(f"quarantined seq {record['seq']}: {record['reason']}")
+    if quarantined["count"] > len(quarantined["records"]):
+        click.echo(f"quarantined … {quarantined['count']} record(s) in all (`memoir "
+                   "journal quarantine`)")
     for path, why in sorted(info["unwritten"].items()):
         click.echo(f"unwritten {path}: {why} (the journal has it; memoir tries again on "
                    "every write)")
@@ -426,6 +438,12 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool,
     resealed = handle.reseal() if reseal else 0
     if resealed:
         check = handle.verify_home(deep=deep)
+    quarantined = {**report.quarantined, **check.quarantined}
+    left_out = max(len(quarantined), check.quarantine_count)
+    if left_out:
+        check.problems.append(
+            f"{left_out} record(s) quarantined: they chain, but memoir does not fold them "
+            "(written by someone else than memoir; `memoir journal quarantine` lists them)")
     found = []
     if threats:
         from memoir.oversight.threat_audit import threats_now
@@ -439,8 +457,12 @@ def verify(ctx: click.Context, deep: bool, key_file: str | None, reseal: bool,
                    "types": report.types, "seals": check.seals, "unsealed": check.unsealed,
                    "resealed": resealed, "unchecked_seals": check.unchecked_seals,
                    "checkpoints": check.checkpoints if deep else None,
-                   "forgotten": check.forgotten, "problems": check.problems})
+                   "forgotten": check.forgotten, "problems": check.problems,
+                   "quarantined": [{"seq": seq, "reason": why}
+                                   for seq, why in sorted(quarantined.items())]})
     else:
+        for seq, why in sorted(quarantined.items())[:20]:
+            click.echo(f"quarantined: seq {seq}: {why}", err=True)
         for problem in check.problems:
             click.echo(f"problem: {problem}", err=True)
         for threat in found:

@@ -1,5 +1,6 @@
-"""``memoir journal copy`` and ``memoir journal upgrade``: moving a journal between a
-file and PostgreSQL, record for record, and bringing a database's schema up to date."""
+"""``memoir journal copy``, ``upgrade`` and ``quarantine``: moving a journal between a
+file and PostgreSQL, record for record, bringing a database's schema up to date, and
+listing the records the fold leaves out."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ __all__ = ["journal_group"]
 @click.group("journal")
 @home_option
 def journal_group() -> None:
-    """The journal itself: copy it to PostgreSQL or a file, upgrade its schema."""
+    """The journal itself: copy it, upgrade its schema, list quarantined records."""
 
 
 def _home(ctx: click.Context) -> Path:
@@ -147,3 +148,37 @@ def upgrade(ctx: click.Context) -> None:
         click.echo(f"upgraded the schema from version {before} to {version}")
     else:
         click.echo(f"already at schema version {version}: memoir's tables are all there")
+
+
+@journal_group.command("quarantine")
+@home_option
+@click.pass_context
+def quarantine(ctx: click.Context) -> None:
+    """List the records of the journal that memoir does not fold: rows that chain but
+    that no memoir writes (unreadable, of an unknown type, over the limits in force),
+    with their seq, writer and reason.  They stay in the journal (it is append-only);
+    every home leaves them out."""
+    from memoir.api import Memoir
+
+    home = _home(ctx)
+    if not home.is_dir():
+        raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
+    handle = Memoir(home, readonly=True)
+    ctx.call_on_close(handle.close)
+    state = handle.state
+    rows = []
+    for seq, why in sorted(state.quarantined.items()):
+        event = handle.record(seq)
+        rows.append({"seq": seq, "type": event.type if event else "?",
+                     "actor": event.actor if event else "?", "reason": why})
+    if is_json():
+        echo_json({"count": state.quarantine_count, "records": rows})
+        return
+    if not rows:
+        click.echo("no record is quarantined: every record of the journal is folded")
+        return
+    for row in rows:
+        click.echo(f"{row['seq']:>8}  {row['type']:<24} {row['actor']:<10} {row['reason']}")
+    more = state.quarantine_count - len(rows)
+    click.echo(f"{state.quarantine_count} record(s) quarantined"
+               + (f" ({more} more not listed)" if more > 0 else ""))

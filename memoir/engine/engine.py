@@ -296,7 +296,8 @@ class Engine(Reading):
         """Check what the journal alone cannot: the seals (with the home's key) and, with
         ``deep``, every checkpoint against a fold of the journal from its first record
         (see :func:`memoir.engine.maintenance.verify_home`)."""
-        return verify_home(self.home, self.journal, self.checkpoints, self._key, deep=deep)
+        return verify_home(self.home, self.journal, self.checkpoints, self._key, deep=deep,
+                           state=self.state)
 
     @property
     def keyed(self) -> bool:

@@ -40,14 +40,23 @@ class HomeCheck:
     #: Records whose payload was forgotten (a tombstone holds its digest).
     forgotten: int = 0
     problems: list[str] = field(default_factory=list)
+    #: Records the fold left out (seq -> why; the first ones) and how many in all
+    #: (:mod:`memoir.projections.vetting`).
+    quarantined: dict[int, str] = field(default_factory=dict)
+    quarantine_count: int = 0
 
 
 
 def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
-            key: bytes | None, *, deep: bool = False) -> HomeCheck:
+            key: bytes | None, *, deep: bool = False, state: State | None = None
+                ) -> HomeCheck:
     """Check what the journal alone cannot: the seals (with the home's key) and, with
-    ``deep``, every checkpoint against a fold of the journal from its first record."""
+    ``deep``, every checkpoint against a fold of the journal from its first record;
+    ``state`` (the head's) gives the records the fold left out."""
     found = HomeCheck()
+    if state is not None:
+        found.quarantined = dict(state.quarantined)
+        found.quarantine_count = state.quarantine_count
     seals = Seals(home, key, journal) if key else None
     if seals is not None:
         check = seals.check(journal)

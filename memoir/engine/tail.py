@@ -34,6 +34,9 @@ log = get_logger("memoir.engine")
 
 #: How long one wait for a notice lasts at most (how soon stop() is heard).
 _SLICE = 0.25
+#: At least this long between two reads a notice brought (notices can be sent by
+#: anyone who may connect; a flood of them must not become a flood of reads).
+_GAP = 0.02
 
 
 class _Flushes(Protocol):
@@ -62,6 +65,7 @@ class Tail:
         self.on_change = on_change
         self.seen = 0
         self._deadline = 0.0
+        self._last = 0.0  # when the last read began
         notices = handle.journal if isinstance(handle.journal, Notices) else None
         self._notices = notices
         # With notices, each pass waits a slice for one itself and the next follows at
@@ -100,7 +104,11 @@ class Tail:
                 return  # stopping
             if not told and time.monotonic() < self._deadline:
                 return
+            since = time.monotonic() - self._last
+            if told and since < _GAP:
+                time.sleep(_GAP - since)
             self._deadline = time.monotonic() + self.poll
+        self._last = time.monotonic()
         self._catch_up()
 
     def _catch_up(self) -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "HASH_HEX",
     "Decoder",
     "Forgotten",
+    "Quarantined",
     "RawRecord",
     "body_of",
     "chain_hash",
@@ -66,6 +67,16 @@ class Forgotten(Payload, frozen=True, kw_only=True):
 
     TYPE: ClassVar[str] = "forgotten"
     digest: str
+
+
+class Quarantined(Payload, frozen=True, kw_only=True):
+    """The payload of a record that chains but cannot be folded: it does not decode, its
+    type is unknown, or it breaks a rule every honest writer keeps (see
+    :mod:`memoir.projections.vetting`).  Such a record is never folded or carried out;
+    ``reason`` says why (never the record's content)."""
+
+    TYPE: ClassVar[str] = "quarantined"
+    reason: str
 
 
 def payload_digest(payload: bytes) -> bytes:
@@ -388,3 +399,36 @@ class Decoder:
     def decode(self, line: bytes | memoryview) -> Event:
         """Decode one line.  Raises msgspec errors for malformed JSON, UnknownEventType."""
         return self.event(self.envelope(line))
+
+    def decode_or_quarantine(self, seq: int, line: bytes) -> Event:
+        """Decode a line that chains (its hash was checked) at ``seq``; one whose
+        envelope or payload cannot be read, or whose type this memoir does not know,
+        comes back as a :class:`Quarantined` record instead of an error, so one bad
+        record written by someone else does not stop every reader of a shared journal."""
+        try:
+            rec = self.envelope(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return _quarantined(seq, "", "unreadable", 1, "?", hash_of_line(line).decode(),
+                                f"not a record: {_why(exc)}")
+        if rec.seq != seq:
+            return _quarantined(seq, rec.id, rec.type, rec.v, rec.actor, rec.hash,
+                                f"the row at seq {seq} holds record {rec.seq}")
+        try:
+            return self.event(rec)
+        except UnknownEventType as exc:
+            why = str(exc).split(";")[0].split(": ", 1)[-1]
+            return _quarantined(seq, rec.id, rec.type, rec.v, rec.actor, rec.hash,
+                                f"{why} (a newer memoir's, or forged)")
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return _quarantined(seq, rec.id, rec.type, rec.v, rec.actor, rec.hash,
+                                f"not a valid {rec.type} record: {_why(exc)}")
+
+
+def _why(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
+def _quarantined(seq: int, rid: str, rtype: str, v: int, actor: str, rhash: str,
+                 reason: str) -> Event:
+    return Event(seq=seq, id=rid, ts="", type=rtype[:100], v=v, actor=actor[:100],
+                 data=Quarantined(reason=reason), hash=rhash)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from memoir import lazyre
 from memoir.events.types import Payload, event_type, require
+from memoir.names import TRANSCRIPT_REF
 
 __all__ = ["PAYLOADS", "ContentForgotten"]
 
 SELECTORS = ("entry", "text", "skill", "session", "run")
 _MARK = lazyre.compile(r"[0-9]{1,12}:(memory|user):[A-Za-z0-9_.-]{1,64}:(added|replaced)")
+_DIGEST = lazyre.compile(r"[0-9a-f]{32}")
 
 
 @event_type("journal.forgotten")
@@ -37,6 +39,16 @@ class ContentForgotten(Payload, frozen=True, kw_only=True):
             require("marks", None if _MARK.fullmatch(mark) else f"{mark[:80]!r} is not a mark")
         require("digests", "must match seqs one for one"
                 if len(self.digests) != len(self.seqs) else None)
+        for digest in self.digests:
+            require("digests", None if _DIGEST.fullmatch(digest) else
+                    f"{digest[:80]!r} is not a payload digest")
+        for seq in self.seqs:
+            require("seqs", None if seq > 0 else f"{seq} is not a seq")
+        for ref in self.bodies:
+            # A body is named by a pack of this journal's transcript store and nothing
+            # else: a path, a link or a name of anything outside it is refused here.
+            require("bodies", None if TRANSCRIPT_REF.fullmatch(ref) else
+                    f"{ref[:80]!r} is not a transcript reference (pack-N:offset:length:hash)")
         require("selector", f"must be one of {', '.join(SELECTORS)}"
                 if self.selector not in SELECTORS else None)
 

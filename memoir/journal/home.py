@@ -30,6 +30,11 @@ def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
     assert url
     password = None
     if config.journal.password_env:
+        from memoir.config import password_variable_problem
+
+        problem = password_variable_problem(config.journal.password_env)
+        if problem:
+            raise ConfigError(problem)
         password = os.environ.get(config.journal.password_env)
         if password is None:
             raise ConfigError(f"journal.password_env names ${config.journal.password_env}, "

@@ -135,6 +135,9 @@ class VerifyReport:
     bytes: int
     types: dict[str, int] = field(default_factory=dict)
     pending_bytes: int = 0
+    #: Records that chain but that memoir will not fold (seq -> why): rows another
+    #: writer of a shared journal inserted that no memoir writes.
+    quarantined: dict[int, str] = field(default_factory=dict)
 
 
 class JournalWriter(ABC):

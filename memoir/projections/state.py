@@ -26,6 +26,7 @@ from memoir.projections.lazy import loaded
 from memoir.projections.memory import MemoryState
 from memoir.projections.sessions import RunInfo, SessionInfo, note_run
 from memoir.projections.skills import SkillsState
+from memoir.projections.vetting import MAX_REASONS, vet
 
 __all__ = ["STEPS", "RunInfo", "SessionInfo", "State", "compose"]
 
@@ -42,9 +43,23 @@ class State(msgspec.Struct):
     curator: CuratorState = msgspec.field(default_factory=CuratorState)
     approvals: ApprovalsState = msgspec.field(default_factory=ApprovalsState)
     insights: InsightsState = msgspec.field(default_factory=InsightsState)
+    #: Records left out of the fold (:mod:`memoir.projections.vetting`): seq -> why,
+    #: the first :data:`~memoir.projections.vetting.MAX_REASONS` of them.
+    quarantined: dict[int, str] = msgspec.field(default_factory=dict)
+    #: How many records were left out in all.
+    quarantine_count: int = 0
 
     def apply(self, event: Event) -> None:
-        """Fold one event into the state."""
+        """Fold one event into the state (one :func:`~memoir.projections.vetting.vet`
+        refuses is only counted)."""
+        reason = vet(self.memory, event)
+        if reason is not None:
+            self.quarantine_count += 1
+            if len(self.quarantined) < MAX_REASONS:
+                self.quarantined[event.seq] = reason
+            self.seq = event.seq
+            self.hash = event.hash
+            return
         steps = STEPS.get(type(event.data))
         if steps:
             for part, step in steps:

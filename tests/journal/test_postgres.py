@@ -326,10 +326,10 @@ def test_upgrade_brings_a_version_1_database_up_to_date(tmp_path: Path, pg_url: 
     assert "`memoir journal upgrade` brings them up to date" in refused.stderr
     done = _memoir("--home", str(a), "--json", "journal", "upgrade")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"schema_version": 2, "current": 2, "upgraded": True,
+    assert json.loads(done.stdout) == {"schema_version": 3, "current": 3, "upgraded": True,
                                        "from": 1}
     again = _memoir("--home", str(a), "journal", "upgrade")
-    assert "already at schema version 2" in again.stdout
+    assert "already at schema version 3" in again.stdout
     assert _memoir("--home", str(a), "memory", "add", "Written after it.").returncode == 0
     with memoir.open(a) as home:
         assert home.state.memory.target("memory").texts() == ["Kept across the upgrade.",
@@ -694,9 +694,9 @@ def test_status_names_the_shared_journal_and_never_its_password(
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["journal"] == {
         "kind": "postgresql", "where": pg_url.replace("postgres@", "postgres:***@", 1),
-        "schema_version": 2, "sealed": True}
+        "schema_version": 3, "sealed": True}
     text = _memoir("--home", str(a), "status", env=env)
-    assert "sekrit" not in text.stdout + text.stderr and "(postgresql, schema 2" in text.stdout
+    assert "sekrit" not in text.stdout + text.stderr and "(postgresql, schema 3" in text.stdout
 
 
 def test_a_writer_role_with_the_documented_grants_appends_and_doctor_says_so(

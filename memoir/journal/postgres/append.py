@@ -1,8 +1,10 @@
 """The writing half of the PostgreSQL journal (:mod:`memoir.journal.postgres`): the
-advisory lock, held from the start of a ``locked()`` block, with the head and the records
-another writer added since; the append's rows, seal and notice committed in one round
-trip; and, when writers contend, the COMMIT that does not wait for the disk, followed
-outside the lock by a commit that does (group commit across processes and machines)."""
+writers' lock (a row only memoir's roles may lock), held from the start of a ``locked()``
+block, with the head and the records another writer added since; the append's rows and
+seal committed in one round trip, the notice to listeners after it (a notice that
+cannot be sent never fails an append: listeners poll as well); and, when writers
+contend, the COMMIT that does not wait for the disk, followed outside the lock by a
+commit that does (group commit across processes and machines)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from memoir.journal.interface import Expectation, Journal, JournalWriter
 from memoir.journal.postgres.database import (
     CHANNEL,
     FRESH,
-    LOCK_KEY,
+    LOCK_ROW,
     Database,
     connect_error,
     log,
@@ -60,6 +62,8 @@ class Appending(Database):
         self._deferred = False
         #: The first id of an append committed but not yet known to be on disk.
         self._unsynced: str | None = None
+        #: Whether a notice could not be sent (said once).
+        self._notice_failed = False
         with self._mutex:
             self._check_schema(create, upgrade)
 
@@ -122,8 +126,20 @@ class Appending(Database):
                 with suppress(self._psycopg.Error):
                     conn.execute("ROLLBACK")
                 raise ConflictError(f"could not lock the journal within "
-                                    f"{self.lock_timeout:g} s: another writer holds it",
-                                    head=self.head()) from None
+                                    f"{self.lock_timeout:g} s: another writer holds it"
+                                    f"{self._holders()}", head=self.head()) from None
+            except _NoLockRow:
+                # The lock row is gone (a role that may update memoir_sync moved it):
+                # put it back and lock again.
+                with suppress(self._psycopg.Error):
+                    conn.execute("ROLLBACK")
+                    conn.execute("INSERT INTO memoir_sync VALUES (%s, 0) ON CONFLICT (pid) "
+                                 "DO NOTHING", (LOCK_ROW,))
+                if attempt == 2:
+                    raise JournalError(f"{redact_url(self.url)}: the writers' lock row "
+                                       "(memoir_sync pid 0) cannot be made; run `memoir "
+                                       "journal upgrade` as the tables' owner") from None
+                continue
             except self._psycopg.OperationalError as exc:
                 if attempt == 2 or self._staged.events:
                     self._writer = None
@@ -150,7 +166,23 @@ class Appending(Database):
         assert self._tx is not None
         return self._tx
 
-    # -- writing (under the advisory lock) -------------------------------------------------
+    def _holders(self) -> str:
+        """Who holds the writers' lock now (for the error of a writer that gave up)."""
+        try:
+            rows = self._query(
+                "SELECT a.usename, a.application_name, a.pid, a.client_addr::text, "
+                "extract(epoch FROM now() - a.xact_start)::int FROM pg_locks l JOIN "
+                "pg_stat_activity a ON a.pid = l.pid WHERE l.relation = "
+                "'memoir_sync'::regclass AND l.mode = 'RowShareLock' AND l.granted AND "
+                "a.pid <> pg_backend_pid()")
+        except JournalError:
+            return ""
+        held = [f"role {r[0]} ({r[1] or 'no application name'}, pid {r[2]}"
+                f"{', from ' + r[3] if r[3] else ''}, in a transaction for {r[4]} s)"
+                for r in rows[:3]]
+        return f" ({'; '.join(held)})" if held else ""
+
+    # -- writing (under the writers' lock) ---------------------------------------------------
 
     def _stage(self, drafts: Sequence[Draft],
                expect: Expectation | None) -> list[Event]:
@@ -182,8 +214,8 @@ class Appending(Database):
                            sealer(staged[0].seq, staged[-1].seq, staged[-1].hash))
             self._commit_append(
                 conn, "WITH added AS (INSERT INTO memoir_records (seq, id, type, more, hash, "
-                f"line) VALUES {rows} RETURNING 1){sealed} SELECT pg_notify(%s, %s)",
-                [*params, CHANNEL, str(staged[-1].seq)])
+                f"line) VALUES {rows} RETURNING 1){sealed} SELECT count(*) FROM added",
+                params)
             self._tx = None
         except psycopg.OperationalError as exc:
             # The connection went during the append: it may or may not have committed.
@@ -206,6 +238,7 @@ class Appending(Database):
                                f"{redact_url(self.url)} was refused: "
                                f"{' '.join(str(exc).split())}") from exc
         self._known = (staged[-1].seq, staged[-1].hash.encode())
+        self._notify(staged[-1].seq)
         if not self._deferred:
             return None  # the COMMIT waited for the disk itself
         self._unsynced = staged[0].id
@@ -214,17 +247,36 @@ class Appending(Database):
             return None
         return staged[-1].seq
 
+    def _notify(self, seq: int) -> None:
+        """Tell listeners of the commit, outside its transaction: a notice that cannot
+        be sent (a full notice queue, which any role that may connect can cause) is
+        logged once, and listeners find the records by polling."""
+        if self._writer is None:
+            return
+        try:
+            self._writer.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
+        except self._psycopg.OperationalError:
+            self._writer = None
+        except self._psycopg.Error as exc:
+            if not self._notice_failed:
+                log.warning("journal.notify_failed", journal=redact_url(self.url),
+                            why=" ".join(str(exc).split())[:200])
+            self._notice_failed = True
+
     def _send_lock(self, conn: Any, after: int) -> list[tuple[Any, ...]]:
         """BEGIN, the lock, then (a statement of its own, which sees every commit made
         before the lock was granted) the head and the records after ``after``: pipelined,
         one round trip."""
         with conn.pipeline():
             conn.execute("BEGIN")
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+            locked = conn.execute("SELECT 1 FROM memoir_sync WHERE pid = %s FOR UPDATE",
+                                  (LOCK_ROW,))
             cursor = conn.execute(
                 "(SELECT seq, hash, NULL::bytea FROM memoir_records ORDER BY seq DESC "
                 "LIMIT 1) UNION ALL (SELECT seq, hash, line FROM memoir_records WHERE "
                 "%s >= 0 AND seq > %s ORDER BY seq LIMIT %s)", (after, after, FRESH))
+        if not locked.fetchall():
+            raise _NoLockRow
         return list(cursor.fetchall())
 
     def _commit_append(self, conn: Any, sql: str, params: Sequence[Any]) -> None:
@@ -318,8 +370,8 @@ class Appending(Database):
 
 
 def seal_rows(conn: Any, lines: Sequence[bytes]) -> None:
-    """Keep seals on ``conn`` (each names the last seq it seals; one already kept for
-    that seq stays as it is)."""
+    """Keep seals on ``conn`` (each names the last seq it seals; several may name one
+    seq: only those made with the key count when they are checked)."""
     rows = []
     for line in lines:
         line = line.rstrip(b"\n")
@@ -330,8 +382,12 @@ def seal_rows(conn: Any, lines: Sequence[bytes]) -> None:
         rows.append((seq, line))
     if rows:
         values = ", ".join(["(%s, %s)"] * len(rows))
-        conn.execute(f"INSERT INTO memoir_seals VALUES {values} ON CONFLICT (seq) DO "
-                     "NOTHING", [v for row in rows for v in row])
+        conn.execute(f"INSERT INTO memoir_seals (seq, line) VALUES {values}",
+                     [v for row in rows for v in row])
+
+
+class _NoLockRow(Exception):
+    """The writers' lock row is missing."""
 
 
 class _SealSeq(msgspec.Struct):

@@ -19,17 +19,20 @@ from memoir.journal.urls import is_database as is_postgres_url
 from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
 
-__all__ = ["CHANNEL", "CHUNK", "FRESH", "LOCK_KEY", "SCHEMA_VERSION", "TABLES", "Database",
+__all__ = ["CHANNEL", "CHUNK", "FRESH", "LOCK_ROW", "SCHEMA_VERSION", "TABLES", "Database",
            "connect_error", "is_postgres_url", "redact_url"]
 
 log = get_logger("memoir.journal")
 
 #: The version of the tables below; a database at a newer one is refused, an older one
 #: is brought up to it by ``memoir journal upgrade``.  Version 2 added the seals and
-#: the writers' sync rows.
-SCHEMA_VERSION = 2
-#: The advisory lock key writers hold (any 64-bit number, the same for everyone).
-LOCK_KEY = 0x6D656D6F6972  # "memoir"
+#: the writers' sync rows; version 3 the writers' lock row and seals kept side by side
+#: (a row inserted ahead by someone else no longer takes a seq's place).
+SCHEMA_VERSION = 3
+#: The row of ``memoir_sync`` writers lock (``SELECT … FOR UPDATE``) while they append:
+#: only a role granted UPDATE on that table can take it (any role that may connect
+#: could hold a database-wide advisory lock and stop every writer).
+LOCK_ROW = 0
 #: The channel a commit notifies with its last seq (LISTEN/NOTIFY).
 CHANNEL = "memoir_journal"
 CHUNK = 5_000
@@ -57,13 +60,19 @@ CREATE TABLE IF NOT EXISTS memoir_transcripts (
     body bytea NOT NULL
 );
 CREATE TABLE IF NOT EXISTS memoir_seals (
-    seq bigint PRIMARY KEY CHECK (seq > 0),
+    seq bigint NOT NULL CHECK (seq > 0),
     line bytea NOT NULL
 );
+-- Version 3: several seals may name one seq (only those made with the key count), so a
+-- row inserted ahead by anyone never takes the place of a real one.
+ALTER TABLE memoir_seals DROP CONSTRAINT IF EXISTS memoir_seals_pkey;
+CREATE INDEX IF NOT EXISTS memoir_seals_by_seq ON memoir_seals (seq);
 CREATE TABLE IF NOT EXISTS memoir_sync (
     pid integer PRIMARY KEY,
     n bigint NOT NULL
 );
+-- The writers' lock: row 0, locked FOR UPDATE while a writer appends.
+INSERT INTO memoir_sync VALUES (0, 0) ON CONFLICT (pid) DO NOTHING;
 CREATE OR REPLACE FUNCTION memoir_append_only() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -158,7 +167,7 @@ def connect_error(url: str, exc: Exception) -> JournalUnavailable:
 
 class Database:
     """The connections of one process to the database at ``url``: one for reads, one
-    for the writer (it holds the advisory lock), one that LISTENs; each opened again,
+    for the writer (it holds the writers' lock row), one that LISTENs; each opened again,
     with a notice, after it was lost.  What the database alone answers (shared bodies,
     notices, the schema, the role's rights) is here too."""
 
@@ -338,7 +347,14 @@ class Database:
             if self._listener is None or self._listener.closed or self._listener.broken:
                 self._listener = self._connect()
                 self._listener.execute(f"LISTEN {CHANNEL}")
-            for _note in self._listener.notifies(timeout=timeout, stop_after=1):
+            told = any(True for _note in self._listener.notifies(timeout=timeout,
+                                                                  stop_after=1))
+            if told:
+                # Take every notice already queued with it: a burst (or a flood sent by
+                # any role that may connect: notices are not trusted, only a read is)
+                # costs one read, not one each.
+                for _more in self._listener.notifies(timeout=0.001, stop_after=10_000):
+                    pass
                 return True
         except (self._psycopg.Error, JournalError):
             self._listener = None

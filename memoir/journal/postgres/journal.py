@@ -24,11 +24,9 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 
-import msgspec
-
 from memoir.clock import Clock, SystemClock
 from memoir.errors import JournalCorrupted, JournalError
-from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
+from memoir.events.codec import GENESIS, Decoder, Quarantined, hash_of_line, line_hash_ok
 from memoir.events.types import Event
 from memoir.journal.interface import (
     Journal,
@@ -129,13 +127,9 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
         return hash_of_line(bytes(rows[0][0]))
 
     def _decode(self, seq: int, line: bytes) -> Event:
-        try:
-            event = self._decoder.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise JournalCorrupted(f"not a valid record: {exc}", seq=seq) from None
-        if event.seq != seq:
-            raise JournalCorrupted(f"the row at seq {seq} holds record {event.seq}", seq=seq)
-        return event
+        """The record of a row that chains; one that cannot be read is quarantined (any
+        writer role can insert one: it must not stop every home of the database)."""
+        return self._decoder.decode_or_quarantine(seq, line)
 
     def _checked(self, after: int, until: int | None) -> Iterator[tuple[int, bytes]]:
         """(seq, line) for ``after < seq <= until``, each checked against the chain.  A
@@ -203,6 +197,7 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
         size = records = 0
         types: dict[str, int] = {}
         last_more = 0
+        quarantined: dict[int, str] = {}
         hashes = dict(self.database._query("SELECT seq, hash FROM memoir_records"))
         for seq, line in self.database._rows(0, None):
             records += 1
@@ -216,17 +211,26 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
                 raise JournalCorrupted("the row's hash column does not match its record",
                                        seq=seq)
             event = self._decode(seq, line)
-            if last_more and event.more != last_more - 1:
-                raise JournalCorrupted("an append is cut short", seq=seq)
-            last_more = event.more
+            if isinstance(event.data, Quarantined):
+                quarantined[seq] = event.data.reason
+                last_more = 0
+            elif last_more and event.more != last_more - 1:
+                quarantined[seq] = (f"a {event.type} record inside another append (of "
+                                    f"{last_more} more records): not written by memoir")
+                last_more = 0
+            else:
+                last_more = event.more
             types[event.type] = types.get(event.type, 0) + 1
             size += len(line) + 1
             if progress is not None and records % 10_000 == 0:
                 progress("verifying", records, None)
         if last_more:
-            raise JournalCorrupted("the last append is incomplete", seq=records)
+            # Every commit is whole: a record announcing more that never came was not
+            # written by memoir (a forged row).
+            quarantined.setdefault(records, "an append announcing "
+                                   f"{last_more} more record(s) that never came")
         return VerifyReport(records=records, head_hash=prev.decode(), bytes=size,
-                            types=types)
+                            types=types, quarantined=quarantined)
 
     # -- seals ---------------------------------------------------------------------------
 
