@@ -151,6 +151,13 @@ def test_a_history_recorded_in_postgresql(tmp_path: Path, pg_url: str) -> None:
         session.call_tool("memory", {"action": "add", "target": "user", "content": "Name: Ada."})
         head = mem.head
     by_url = recorded(pg_url)
+    # A folder whose config.yaml names a database it was never attached to here (one
+    # handed over with a bug report) is not connected to; attached, it is.
+    with pytest.raises(RecordedHistoryError, match="never attached"):
+        recorded(home)
+    from memoir.journal.home import attach
+
+    attach(home, pg_url)
     by_home = recorded(home)
     assert [e.seq for r in by_url for e in r.events] == list(range(1, head + 1))
     assert [r.events for r in by_home] == [r.events for r in by_url]

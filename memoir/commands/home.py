@@ -41,7 +41,7 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
     tables created when the database has none, ``journal.url`` in config.yaml."""
     from memoir.config import password_variable_problem
     from memoir.journal import is_database, redact_url
-    from memoir.journal.home import shared_journal
+    from memoir.journal.home import attach, shared_journal
     from memoir.journal.urls import has_password
 
     if not is_database(url):
@@ -85,6 +85,7 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
             raise UserError(f"{config_file}: could not add journal.url without changing its "
                             f"meaning; add `journal: {{url: {json.dumps(url)}}}` by hand",
                             exit=Exit.ERROR)
+    attach(home, url)  # the person's say-so: this home connects to it from now on
     if journal_file.is_file():
         journal_file.unlink()  # an empty file journal: the database is the journal now
 

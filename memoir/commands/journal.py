@@ -38,7 +38,7 @@ __all__ = ["journal_group"]
 @click.group("journal")
 @home_option
 def journal_group() -> None:
-    """The journal itself: copy it, upgrade its schema, list quarantined records."""
+    """The journal itself: copy, upgrade, attach to a database, list quarantined records."""
 
 
 def _home(ctx: click.Context) -> Path:
@@ -182,3 +182,30 @@ def quarantine(ctx: click.Context) -> None:
     more = state.quarantine_count - len(rows)
     click.echo(f"{state.quarantine_count} record(s) quarantined"
                + (f" ({more} more not listed)" if more > 0 else ""))
+
+
+@journal_group.command("attach")
+@home_option
+@click.pass_context
+def attach_command(ctx: click.Context) -> None:
+    """Let this home connect to the database its config.yaml names (your say-so: a
+    folder copied from elsewhere, a restored backup or a hand-edited config.yaml is
+    never connected to without it; `memoir init --journal` attaches by itself)."""
+    from memoir.config import load_config
+    from memoir.journal.home import attach, is_attached
+
+    home = _home(ctx)
+    if not home.is_dir():
+        raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
+    url = load_config(home).journal.url
+    if not url:
+        raise UserError(f"{home / 'config.yaml'} names no database journal (journal.url); "
+                        "there is nothing to attach", exit=Exit.NOT_FOUND)
+    already = is_attached(home, url)
+    attach(home, url)
+    if is_json():
+        echo_json({"url": redact_url(url), "attached": True, "already": already})
+    elif already:
+        click.echo(f"already attached to {redact_url(url)}")
+    else:
+        click.echo(f"attached to {redact_url(url)}: this home connects to it from now on")

@@ -39,7 +39,7 @@ def open_home_journal(home: Path, config: Config, clock: Clock, journal: Journal
     seen, and the seq the journal must reach: with durability ``always`` a journal never
     ends before what its checkpoints and files show (unless ``accept_loss``)."""
     if journal is None and config.journal.url:
-        journal = shared_journal(config, clock, readonly=readonly)
+        journal = shared_journal(config, clock, readonly=readonly, home=home)
     if readonly and journal is None and not (home / JOURNAL_FILE).is_file():
         if seen:
             raise JournalLost(home / JOURNAL_FILE, 0, seen)

@@ -38,7 +38,8 @@ from memoir.errors import JournalCorrupted, MemoirError
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
 from memoir.events.types import Event, Payload
-from memoir.journal import Journal, is_database, open_journal
+from memoir.journal import Journal, is_database, open_journal, redact_url
+from memoir.journal.home import is_attached
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -88,8 +89,17 @@ def _journal(source: str | os.PathLike[str] | Journal) -> Journal:
     if path.is_dir():
         if (path / CONFIG_FILE).is_file():
             config = load_config(path)
-            if config.journal.url:  # a home whose journal is a database
-                return open_journal(config.journal.url, readonly=True)
+            url = config.journal.url
+            if url:  # a home whose journal is a database
+                if os.environ.get("MEMOIR_JOURNAL_URL") != url and not is_attached(path, url):
+                    # A folder handed over (a bug report's attachment) must not choose a
+                    # server to connect to: the connection would hand it $PGPASSWORD.
+                    raise RecordedHistoryError(
+                        f"{text}: its config.yaml names the database journal "
+                        f"{redact_url(url)}, which this home was never attached to here; "
+                        "memoir does not connect to a server a folder names. If you trust "
+                        "it, give the URL itself (a postgresql:// URL as PATH)")
+                return open_journal(url, readonly=True)
         path = path / "journal.jsonl"
     if not path.is_file():
         raise RecordedHistoryError(f"{text}: not a journal (no such file, nor a home with "

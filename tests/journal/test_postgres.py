@@ -229,6 +229,11 @@ def test_journal_copy_moves_every_record_byte_for_byte_and_back(
     # The home switched to the database reads the same journal.
     (home / "journal.jsonl").rename(tmp_path / "kept.jsonl")
     (home / "config.yaml").write_text(f'journal:\n  url: "{pg_url}"\n', encoding="utf-8")
+    # A hand-edited config.yaml is not a say-so: refused until attached.
+    refused = _memoir("--home", str(home), "log")
+    assert refused.returncode != 0 and "journal attach" in refused.stderr
+    attached = _memoir("--home", str(home), "--json", "journal", "attach")
+    assert json.loads(attached.stdout) == {"url": pg_url, "attached": True, "already": False}
     assert _memoir("--home", str(home), "--json", "log", "--oldest-first").stdout == log_before
     assert _memoir("--home", str(home), "verify").returncode == 0
     back = tmp_path / "back.jsonl"

@@ -293,3 +293,138 @@ def test_threads_of_one_process_keep_one_gapless_sequence_under_the_row_lock(
     finally:
         for journal in journals:
             journal.close()
+
+
+# -- connections: nothing a folder says makes memoir hand a server a password ----------------
+
+
+class Listener:
+    """A loopback port that notes every connection made to it (a server someone else
+    chose), and answers nothing."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.setblocking(False)
+        self.port = self.sock.getsockname()[1]
+
+    def connections(self) -> int:
+        count = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except BlockingIOError:
+                return count
+            conn.close()
+            count += 1
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _handed_over(tmp_path: Path, url: str, extra: str = "") -> Path:
+    """A home folder from elsewhere whose config.yaml names ``url``."""
+    home = tmp_path / "their-home"
+    (home / ".memoir").mkdir(parents=True)
+    (home / "journal.jsonl").write_bytes(b"")
+    (home / "config.yaml").write_text(f"journal:\n  url: {url}\n{extra}", encoding="utf-8")
+    return home
+
+
+def test_a_folder_from_elsewhere_is_never_connected_to(tmp_path: Path) -> None:
+    from memoir.testing.recorded import RecordedHistoryError, recorded
+
+    server = Listener()
+    try:
+        url = f"postgresql://ci@127.0.0.1:{server.port}/memoir?sslmode=disable"
+        home = _handed_over(tmp_path, url)
+        env = {"PGPASSWORD": "ci-db-password-7f3a9", "MEMOIR_PG_RETRY": "0"}
+        with pytest.raises(RecordedHistoryError, match="never attached"):
+            recorded(home)
+        plugin = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             "--memoir-journal", str(home)],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(REPO), **env})
+        assert plugin.returncode != 0 and "never attached" in plugin.stdout + plugin.stderr
+        for command in (["status"], ["log"], ["verify"], ["memory", "list"]):
+            done = _memoir("--home", str(home), *command, env=env)
+            assert done.returncode != 0 and "journal attach" in done.stderr, (command, done)
+            assert "ci-db-password" not in done.stdout + done.stderr
+        assert server.connections() == 0
+    finally:
+        server.close()
+
+
+def test_password_env_may_not_name_any_variable(tmp_path: Path) -> None:
+    server = Listener()
+    try:
+        url = f"postgresql://ci@127.0.0.1:{server.port}/memoir"
+        home = _handed_over(tmp_path, url, "  password_env: AWS_SECRET_ACCESS_KEY\n")
+        env = {"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG", "MEMOIR_JOURNAL_URL": url,
+               "MEMOIR_PG_RETRY": "0"}
+        done = _memoir("--home", str(home), "status", env=env)
+        assert done.returncode != 0
+        assert "does not look like a password variable" in done.stderr
+        assert "MEMOIR_ALLOW_KEY_ENV=AWS_SECRET_ACCESS_KEY" in done.stderr
+        assert server.connections() == 0
+        checked = _memoir("--home", str(home), "config", "check", env=env)
+        assert "journal.password_env names AWS_SECRET_ACCESS_KEY" in checked.stdout + \
+            checked.stderr
+        refused = _memoir("--home", str(tmp_path / "new"), "init", "--journal", url,
+                          "--password-env", "AWS_SECRET_ACCESS_KEY")
+        assert refused.returncode == 2 and "does not look like a password" in refused.stderr
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://ada@127.0.0.1:1/db?password=S3cretFromQuery-77",
+    "postgresql://ada@127.0.0.1:1/db?sslmode=disable&sslpassword=S3cretFromQuery-77",
+    "postgresql://ada:S3cretFromQuery-77@127.0.0.1:1,127.0.0.1:2/db",
+    "postgresql:///db?host=/nonexistent&user=ada&password=S3cretFromQuery-77",
+])
+def test_a_password_anywhere_in_the_url_is_refused_and_never_shown(
+        tmp_path: Path, url: str) -> None:
+    home = tmp_path / "home"
+    done = _memoir("--home", str(home), "init", "--journal", url)
+    assert done.returncode == 2 and "a password never goes into config.yaml" in done.stderr
+    assert "S3cret" not in done.stderr and not home.exists()
+    filed = tmp_path / "filed"
+    assert _memoir("--home", str(filed), "init").returncode == 0
+    (filed / "config.yaml").write_text(f"journal:\n  url: '{url}'\n", encoding="utf-8")
+    checked = _memoir("--home", str(filed), "config", "check")
+    assert checked.returncode == 1 and "journal.url: holds a password" in checked.stderr
+    assert "S3cret" not in checked.stdout + checked.stderr
+    # From the environment (the person's own) it is taken, and nothing shows it.
+    env = {"MEMOIR_JOURNAL_URL": url, "MEMOIR_PG_RETRY": "0"}
+    (filed / "config.yaml").write_text("journal:\n  durability: always\n", encoding="utf-8")
+    for command in (["config", "show"], ["status"], ["doctor"]):
+        shown = _memoir("--home", str(filed), *command, env=env)
+        assert "S3cret" not in shown.stdout + shown.stderr, command
+        assert "internal error" not in shown.stderr, (command, shown.stderr)
+
+
+def test_a_host_list_url_connects_to_the_first_server_that_answers(
+        tmp_path: Path, pg_database: str) -> None:
+    """libpq's fail-over form: a dead host first, the live one second."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(pg_database)
+    dead = Listener()
+    dead.close()  # a port nobody listens on
+    url = pg_database.replace(parts.netloc, f"{parts.username}@127.0.0.1:{dead.port},"
+                              f"{parts.hostname}:{parts.port or 5432}", 1)
+    url = f"{url}?options=-csearch_path%3Dhosts_{secrets.token_hex(4)}"
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {url.rsplit('%3D', 1)[1]}")  # type: ignore[arg-type]
+    home = tmp_path / "home"
+    done = _memoir("--home", str(home), "init", "--journal", url)
+    assert done.returncode == 0, done.stderr
+    added = _memoir("--home", str(home), "memory", "add", "Two hosts, one journal.")
+    assert added.returncode == 0, added.stderr
+    status = _memoir("--home", str(home), "--json", "status")
+    assert json.loads(status.stdout)["journal"]["where"] == url
