@@ -378,7 +378,7 @@ INTERNALS = {"journal", "projector", "materializer", "checkpoints", "seals", "fo
 #: Names that mean something else where they follow these (a config section, the
 #: skills state's ``live`` lookup, a memory outcome's ``live`` entries, the counts of
 #: ``verify_home``'s check).
-NOT_THE_ENGINE = {"config", "cfg", "skills", "outcome", "check"}
+NOT_THE_ENGINE = {"config", "cfg", "shared_config", "skills", "outcome", "check"}
 
 
 def test_nothing_outside_the_engine_and_the_api_touches_the_engines_internals() -> None:

@@ -522,6 +522,17 @@ def repair(ctx: click.Context, salvage: bool, accept_loss: bool) -> None:
     journal_path = path / JOURNAL_FILE
     if not path.is_dir():
         raise UserError(no_home_message(path), exit=Exit.NOT_FOUND)
+    from memoir.journal.home import names_a_database
+
+    shared_config = load_config(path) if names_a_database(path) else None
+    if shared_config is not None and shared_config.journal.url:
+        raise UserError(
+            f"{path}'s journal is a database: repair cuts damage out of a journal file and "
+            "does not apply to it. A database's rows are append-only; a row no memoir wrote "
+            "is quarantined (never folded, never a reason to stop: `memoir journal "
+            "quarantine` lists them), and a history rewritten by someone who can change rows "
+            "is restored from a backup (pg_dump, or `memoir journal copy` from a sound home)",
+            exit=Exit.REFUSED)
     if not journal_path.exists() and not accept_loss:
         raise UserError(f"no journal at {journal_path}; `memoir repair --accept-loss` starts "
                         "from an empty journal (the projected files are kept as .bak copies)",

@@ -197,7 +197,8 @@ def attach_command(ctx: click.Context) -> None:
     home = _home(ctx)
     if not home.is_dir():
         raise UserError(no_home_message(home), exit=Exit.NOT_FOUND)
-    url = load_config(home).journal.url
+    config = load_config(home)
+    url = config.journal.url
     if not url:
         raise UserError(f"{home / 'config.yaml'} names no database journal (journal.url); "
                         "there is nothing to attach", exit=Exit.NOT_FOUND)

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memoir.clock import Clock, SystemClock
 from memoir.errors import ConfigError
+from memoir.fs import safefs
 from memoir.journal.choose import open_journal
 from memoir.journal.file import FileJournal
 from memoir.journal.interface import Journal
+from memoir.journal.urls import redact_url
 from memoir.layout import JOURNAL_FILE
 
 if TYPE_CHECKING:
@@ -39,8 +42,6 @@ def _digest(home: Path, url: str) -> str:
         except (OSError, UnicodeDecodeError):
             continue
     if not machine:
-        import socket
-
         machine = socket.gethostname()
     text = "\0".join((url, str(home.expanduser().resolve()), machine))
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"memoir-attach").hexdigest()
@@ -49,16 +50,12 @@ def _digest(home: Path, url: str) -> str:
 def attach(home: Path, url: str) -> None:
     """Record the person's say-so that this home may connect to ``url`` (``memoir init
     --journal``, ``memoir journal attach``)."""
-    from memoir.fs import safefs
-
     if not is_attached(home, url):
         safefs.append_file(home, ATTACHED, (_digest(home, url) + "\n").encode(), fsync=True)
 
 
 def is_attached(home: Path, url: str) -> bool:
     """Whether this home was attached to ``url`` here."""
-    from memoir.fs import safefs
-
     data = safefs.read(home, ATTACHED, limit=1 << 20) or b""
     return _digest(home, url) in data.decode("ascii", "replace").split()
 
@@ -74,8 +71,6 @@ def shared_journal(config: Config, clock: Clock, *, readonly: bool = False,
     assert url
     if home is not None and os.environ.get("MEMOIR_JOURNAL_URL") != url and \
             not is_attached(home, url):
-        from memoir.journal.urls import redact_url
-
         raise ConfigError(
             f"{home / 'config.yaml'} names the database journal {redact_url(url)}, which this "
             "home was never attached to here (a folder copied from elsewhere, a restored "

@@ -154,6 +154,11 @@ def test_rows_the_writer_role_forges_are_quarantined_and_stop_nobody(
     assert [r["seq"] for r in rows] == sorted(forged)
     assert {r["type"] for r in rows} >= {"memory.entry_added", "journal.forgotten",
                                          "memory.wiped"}
+    # repair is for a journal file: refused here, and no stray journal.jsonl is made.
+    for flags in ([], ["--accept-loss"]):
+        repaired = _memoir("--home", str(home), "repair", *flags, env=env)
+        assert repaired.returncode == 4 and "does not apply" in repaired.stderr
+        assert not (home / "journal.jsonl").exists()
     # A forget --finish does not carry out the forged forget; the outside file is whole.
     assert _memoir("--home", str(home), "forget", "--finish", env=env).returncode == 0
     assert outside.read_bytes() == b'{"ledger":"paid 4411"}\n'
@@ -428,3 +433,92 @@ def test_a_host_list_url_connects_to_the_first_server_that_answers(
     assert added.returncode == 0, added.stderr
     status = _memoir("--home", str(home), "--json", "status")
     assert json.loads(status.stdout)["journal"]["where"] == url
+
+
+# -- every home converges, and says when it has not ------------------------------------------
+
+
+def _out_of_date(home: Path) -> list[str]:
+    """The projected files of ``home`` whose bytes are not what a fresh rebuild of its
+    journal renders."""
+    import memoir
+
+    with memoir.open(home, readonly=True) as mem:
+        wanted = mem.projector.projected_files()
+    found = []
+    for rel, data in wanted.items():
+        path = home / rel
+        if (path.read_bytes() if path.is_file() else None) != data:
+            found.append(rel)
+    return found
+
+
+def _until_current(*homes: Path, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        late = {str(h.name): _out_of_date(h) for h in homes}
+        if not any(late.values()):
+            return
+        assert time.monotonic() < deadline, late
+        time.sleep(0.05)
+
+
+def _status(home: Path) -> dict[str, Any]:
+    done = _memoir("--home", str(home), "--json", "status")
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def test_three_homes_converge_and_a_home_that_does_not_says_so(
+        tmp_path: Path, pg_url: str) -> None:
+    """Write on A, revert on C, forget on B: the homes that follow (B and C hold open
+    handles with follow=True) equal a fresh rebuild after each step; A, which nothing
+    follows, says it is behind until a command writes there."""
+    import memoir
+
+    homes = {name: tmp_path / name for name in "ABC"}
+    for home in homes.values():
+        assert _memoir("--home", str(home), "init", "--journal", pg_url).returncode == 0
+    a, b, c = homes["A"], homes["B"], homes["C"]
+    followers = [memoir.open(home, follow=True) for home in (b, c)]
+    try:
+        added = _memoir("--home", str(a), "memory", "add", "--target", "user",
+                        "Prefers tea over coffee, TEAPOT-4471.")
+        assert added.returncode == 0, added.stderr
+        assert _out_of_date(a) == []
+        _until_current(b, c)
+        reverted = _memoir("--home", str(c), "revert", "--last")
+        assert reverted.returncode == 0, reverted.stderr
+        _until_current(b, c)
+        assert "TEAPOT" not in (b / "memories" / "USER.md").read_text(encoding="utf-8")
+        # A follows nothing: its USER.md still shows the fact C reverted, and it says so.
+        assert "TEAPOT" in (a / "memories" / "USER.md").read_text(encoding="utf-8")
+        status = _status(a)
+        assert status["stale"] == ["memories/USER.md"] and status["behind"] >= 1
+        text = _memoir("--home", str(a), "status").stdout
+        assert "behind   the files are behind the journal by" in text
+        assert "drift    none" not in text
+        doctor = _memoir("--home", str(a), "--json", "doctor")
+        assert any("behind the journal" in check["detail"]
+                   for check in json.loads(doctor.stdout)["checks"])
+        # B forgets the text everywhere it is, B and C (which follow) carry it out.
+        forgot = _memoir("--home", str(b), "forget", "--text", "TEAPOT-4471", "-y")
+        assert forgot.returncode == 0, forgot.stderr
+        _until_current(b, c)
+        for home in (b, c):
+            deadline = time.monotonic() + 60
+            while True:
+                held = [p for p in home.rglob("*") if p.is_file() and
+                        b"TEAPOT-4471" in p.read_bytes()]
+                if not held:
+                    break
+                assert time.monotonic() < deadline, held
+                time.sleep(0.05)
+        # A does its part when it next runs: --finish (or any write), then it is current.
+        assert _memoir("--home", str(a), "forget", "--finish").returncode == 0
+        assert _out_of_date(a) == [] and _status(a)["behind"] == 0
+        assert not [p for p in a.rglob("*") if p.is_file() and
+                    b"TEAPOT-4471" in p.read_bytes()]
+    finally:
+        for handle in followers:
+            handle.close()

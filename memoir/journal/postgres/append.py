@@ -25,7 +25,6 @@ from memoir.events.codec import GENESIS, Decoder, hash_of_line, line_hash_ok
 from memoir.events.types import Draft, Event
 from memoir.journal.interface import Expectation, Journal, JournalWriter
 from memoir.journal.postgres.database import (
-    CHANNEL,
     FRESH,
     LOCK_ROW,
     Database,
@@ -62,8 +61,6 @@ class Appending(Database):
         self._deferred = False
         #: The first id of an append committed but not yet known to be on disk.
         self._unsynced: str | None = None
-        #: Whether a notice could not be sent (said once).
-        self._notice_failed = False
         with self._mutex:
             self._check_schema(create, upgrade)
 
@@ -166,22 +163,6 @@ class Appending(Database):
         assert self._tx is not None
         return self._tx
 
-    def _holders(self) -> str:
-        """Who holds the writers' lock now (for the error of a writer that gave up)."""
-        try:
-            rows = self._query(
-                "SELECT a.usename, a.application_name, a.pid, a.client_addr::text, "
-                "extract(epoch FROM now() - a.xact_start)::int FROM pg_locks l JOIN "
-                "pg_stat_activity a ON a.pid = l.pid WHERE l.relation = "
-                "'memoir_sync'::regclass AND l.mode = 'RowShareLock' AND l.granted AND "
-                "a.pid <> pg_backend_pid()")
-        except JournalError:
-            return ""
-        held = [f"role {r[0]} ({r[1] or 'no application name'}, pid {r[2]}"
-                f"{', from ' + r[3] if r[3] else ''}, in a transaction for {r[4]} s)"
-                for r in rows[:3]]
-        return f" ({'; '.join(held)})" if held else ""
-
     # -- writing (under the writers' lock) ---------------------------------------------------
 
     def _stage(self, drafts: Sequence[Draft],
@@ -246,22 +227,6 @@ class Appending(Database):
             self._sync()
             return None
         return staged[-1].seq
-
-    def _notify(self, seq: int) -> None:
-        """Tell listeners of the commit, outside its transaction: a notice that cannot
-        be sent (a full notice queue, which any role that may connect can cause) is
-        logged once, and listeners find the records by polling."""
-        if self._writer is None:
-            return
-        try:
-            self._writer.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
-        except self._psycopg.OperationalError:
-            self._writer = None
-        except self._psycopg.Error as exc:
-            if not self._notice_failed:
-                log.warning("journal.notify_failed", journal=redact_url(self.url),
-                            why=" ".join(str(exc).split())[:200])
-            self._notice_failed = True
 
     def _send_lock(self, conn: Any, after: int) -> list[tuple[Any, ...]]:
         """BEGIN, the lock, then (a statement of its own, which sees every commit made
@@ -386,7 +351,7 @@ def seal_rows(conn: Any, lines: Sequence[bytes]) -> None:
                      [v for row in rows for v in row])
 
 
-class _NoLockRow(Exception):
+class _NoLockRow(JournalError):
     """The writers' lock row is missing."""
 
 

@@ -187,6 +187,8 @@ class Database:
         self._reader: Any = None
         self._writer: Any = None
         self._listener: Any = None
+        #: Whether a notice could not be sent (said once).
+        self._notice_failed = False
         #: The schema version this object found and brought up to date (None: none).
         self.upgraded_from: int | None = None
 
@@ -359,6 +361,38 @@ class Database:
         except (self._psycopg.Error, JournalError):
             self._listener = None
         return False
+
+    def _holders(self) -> str:
+        """Who holds the writers' lock now (for the error of a writer that gave up)."""
+        try:
+            rows = self._query(
+                "SELECT a.usename, a.application_name, a.pid, a.client_addr::text, "
+                "extract(epoch FROM now() - a.xact_start)::int FROM pg_locks l JOIN "
+                "pg_stat_activity a ON a.pid = l.pid WHERE l.relation = "
+                "'memoir_sync'::regclass AND l.mode = 'RowShareLock' AND l.granted AND "
+                "a.pid <> pg_backend_pid()")
+        except JournalError:
+            return ""
+        held = [f"role {r[0]} ({r[1] or 'no application name'}, pid {r[2]}"
+                f"{', from ' + r[3] if r[3] else ''}, in a transaction for {r[4]} s)"
+                for r in rows[:3]]
+        return f" ({'; '.join(held)})" if held else ""
+
+    def _notify(self, seq: int) -> None:
+        """Tell listeners of the commit, outside its transaction: a notice that cannot
+        be sent (a full notice queue, which any role that may connect can cause) is
+        logged once, and listeners find the records by polling."""
+        if self._writer is None:
+            return
+        try:
+            self._writer.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
+        except self._psycopg.OperationalError:
+            self._writer = None
+        except self._psycopg.Error as exc:
+            if not self._notice_failed:
+                log.warning("journal.notify_failed", journal=redact_url(self.url),
+                            why=" ".join(str(exc).split())[:200])
+            self._notice_failed = True
 
     def _writer_conn(self) -> Any:
         """The writer's connection, opened again after it was lost.  It is in autocommit
