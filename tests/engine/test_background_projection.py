@@ -305,4 +305,7 @@ def test_flush_waits_for_a_pass_the_writer_had_begun(tmp_path: Path,
         assert entered.wait(timeout=60)  # the writer's pass has begun
         mem.flush()
         order.append("flush returned")
-    assert order == ["writer's pass written", "flush returned"]
+    # The pass in flight was written before the flush returned (on a loaded machine the
+    # writer may have made one more pass meanwhile: also before), and nothing after.
+    assert order[-1] == "flush returned" and "writer's pass written" in order[:-1]
+    assert order.count("flush returned") == 1
