@@ -18,6 +18,7 @@ from memoir.install import extra_hint
 from memoir.journal.urls import is_database as is_postgres_url
 from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
+from memoir.worker import Worker
 
 __all__ = ["CHANNEL", "CHUNK", "FRESH", "LOCK_ROW", "SCHEMA_VERSION", "TABLES", "Database",
            "connect_error", "is_postgres_url", "redact_url"]
@@ -189,6 +190,9 @@ class Database:
         self._listener: Any = None
         #: Whether a notice could not be sent (said once).
         self._notice_failed = False
+        #: The last seq committed and not yet told (0: none), and who tells it.
+        self._notice_seq = 0
+        self._notices = Worker("memoir-notify", self._send_notice, idle=1.0)
         #: The schema version this object found and brought up to date (None: none).
         self.upgraded_from: int | None = None
 
@@ -379,16 +383,24 @@ class Database:
         return f" ({'; '.join(held)})" if held else ""
 
     def _notify(self, seq: int) -> None:
-        """Tell listeners of the commit, outside its transaction: a notice that cannot
-        be sent (a full notice queue, which any role that may connect can cause) is
-        logged once, and listeners find the records by polling."""
-        if self._writer is None:
+        """Tell listeners of a commit up to ``seq``: by a thread of its own, outside the
+        append's transaction and off the writer's path (commits made while one notice
+        is sent share the next).  A notice that cannot be sent (a full notice queue,
+        which any role that may connect can cause) is logged once and never fails an
+        append: listeners find the records by polling.  :meth:`close` sends what is
+        owed first."""
+        with self._mutex:
+            self._notice_seq = max(self._notice_seq, seq)
+        self._notices.request()
+
+    def _send_notice(self) -> None:
+        with self._mutex:
+            seq, self._notice_seq = self._notice_seq, 0
+        if not seq:
             return
         try:
-            self._writer.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
-        except self._psycopg.OperationalError:
-            self._writer = None
-        except self._psycopg.Error as exc:
+            self._query("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
+        except (self._psycopg.Error, JournalError) as exc:
             if not self._notice_failed:
                 log.warning("journal.notify_failed", journal=redact_url(self.url),
                             why=" ".join(str(exc).split())[:200])
@@ -427,6 +439,9 @@ class Database:
             last = int(rows[-1][0])
 
     def close(self) -> None:
+        self._notices.wait(timeout=5.0)  # the notices owed go out before the connections
+        self._notices.stop(timeout=5.0)
+        self._notices = Worker("memoir-notify", self._send_notice, idle=1.0)  # if reused
         with self._mutex, self._write_mutex:
             for conn in (self._reader, self._writer, self._listener):
                 if conn is not None and not conn.closed:
