@@ -1,7 +1,7 @@
 """The PostgreSQL journal: one memory shared by every home pointed at the database.
 
 :mod:`.database` holds the connection, the schema and the shared transcript bodies;
-:mod:`.append` appends under the advisory lock (group commit); :mod:`.journal` is
+:mod:`.append` appends under the writers' row lock (group commit); :mod:`.journal` is
 :class:`PostgresJournal` itself (reads, verification, seals, forgetting, copying).
 The driver (psycopg, extra ``memoir[postgres]``) is loaded on first connection.
 """

@@ -3,7 +3,7 @@
 Each record is a row holding the exact line the file journal would hold for it (so
 records are byte-identical across backends and ``memoir journal copy`` moves them
 unchanged), with its seq, id, type, ``more`` and hash beside it for the queries.
-Writers on any machine are serialised by the database: a writer holds an advisory lock
+Writers on any machine are serialised by the database: a writer holds the writers' row lock
 in its transaction while it appends, and each append (or group of staged appends) is one
 transaction — durable when PostgreSQL acknowledges the COMMIT.  Seqs are minted under
 that lock, head + 1, so they stay gapless in commit order; the primary key refuses a
