@@ -81,7 +81,7 @@ def shared(tmp_path: Path, pg_url: str) -> Iterator[tuple[Path, Roles]]:
 
 
 def forge(url: str, type_: str, data: Any, *, v: int = 1, more: int = 0,
-          raw_payload: bytes | None = None) -> int:
+          raw_payload: bytes | None = None, run: str | None = None) -> int:
     """INSERT a record at the head as the role in ``url``: a valid chain hash (the
     algorithm is public), any payload.  Its seq."""
     with psycopg.connect(url, autocommit=True) as conn:
@@ -91,7 +91,8 @@ def forge(url: str, type_: str, data: Any, *, v: int = 1, more: int = 0,
         rid = secrets.token_hex(16)
         envelope = (f'{{"seq":{seq},"id":"{rid}","ts":"2026-11-27T00:00:00.000000+00:00",'
                     f'"type":{json.dumps(type_)},"v":{v},"actor":"user","session":null,'
-                    f'"run":null,"causation":null,"more":{more},"data":').encode()
+                    f'"run":{json.dumps(run)},"causation":null,"more":{more},"data":'
+                    ).encode()
         payload = raw_payload if raw_payload is not None else \
             json.dumps(data, separators=(",", ":")).encode()
         digest = chain_hash(prev, envelope, hashlib.blake2b(payload, digest_size=16).digest(),
@@ -123,7 +124,8 @@ def test_rows_the_writer_role_forges_are_quarantined_and_stop_nobody(
                                              "text": "The checklist is long. " * 40_000},
               v=2): "over the whole memory limit in force (2,200)",
         forge(writer, "journal.forgotten", {"seqs": [], "digests": [], "selector": "text",
-                                            "bodies": ["../../outside:0:22:" + "0" * 32]}):
+                                            "bodies": ["../../outside:0:22:" + "0" * 32]},
+              run="forget-00000000aaaa"):
             "is not a transcript reference",
         forge(writer, "memory.wiped", {"all": True}): "unknown event type 'memory.wiped'",
         forge(writer, "memory.entry_added", {}, v=2, raw_payload=b'{"target":'):
@@ -522,3 +524,33 @@ def test_three_homes_converge_and_a_home_that_does_not_says_so(
     finally:
         for handle in followers:
             handle.close()
+
+
+def test_a_keyed_home_never_carries_out_a_forget_it_cannot_vouch_for(
+        shared: tuple[Path, Roles]) -> None:
+    """A well-formed journal.forgotten naming a real record, inserted by the writer role
+    (it cannot seal: the key is not in the database): a keyed home leaves it alone, and
+    verify reports it as not sealed.  (Without a key, telling it from an honest forget
+    needs signed records: issue 36, item 1.)"""
+    home, roles = shared
+    env = {"MEMOIR_KEY": KEY}
+    added = _memoir("--home", str(home), "memory", "add", "EVIDENCE-7731 was emailed out.",
+                    env=env)
+    assert added.returncode == 0, added.stderr
+    with psycopg.connect(roles.url, autocommit=True) as conn:
+        seq, line = conn.execute("SELECT seq, line FROM memoir_records WHERE position("
+                                 "'EVIDENCE' in convert_from(line, 'UTF8')) > 0").fetchone()  # type: ignore[misc]
+    from memoir.events.codec import payload_digest, payload_span
+
+    start, end = payload_span(bytes(line))  # type: ignore[misc]
+    digest = payload_digest(bytes(line)[start:end]).decode()
+    forge(roles.as_role(roles.writer), "journal.forgotten",
+          {"seqs": [seq], "digests": [digest], "selector": "text", "reason": "GDPR"},
+          run="forget-0000deadbeef")
+    assert _memoir("--home", str(home), "forget", "--finish", env=env).returncode == 0
+    with psycopg.connect(roles.url, autocommit=True) as conn:
+        kept = conn.execute("SELECT line FROM memoir_records WHERE seq = %s",
+                            (seq,)).fetchone()[0]  # type: ignore[index]
+    assert b"EVIDENCE-7731" in bytes(kept)
+    verify = _memoir("--home", str(home), "--json", "verify", env=env)
+    assert verify.returncode != 0 and json.loads(verify.stdout)["unsealed"] == 1

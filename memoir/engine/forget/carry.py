@@ -50,6 +50,7 @@ from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
+from memoir.events.types import Event
 from memoir.fs import safefs
 from memoir.fs.folder import Folder
 from memoir.ids import short_id
@@ -57,6 +58,7 @@ from memoir.journal.interface import Tombstoning
 from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
 from memoir.journal.transcripts import MARK, TranscriptStore
 from memoir.layout import JOURNAL_FILE
+from memoir.logs import get_logger
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
 
 _SKIP_SCRUB = (JOURNAL_FILE, "config.yaml")
+log = get_logger("memoir.engine")
 
 
 class ForgetInterrupted(MemoirError):
@@ -122,8 +125,10 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
     removed).  A waiting file whose forget was never journaled is dropped (nothing was
     forgotten).  ``leave_waiting``: leave the forgets whose texts still wait alone (a
     listener must not race the process carrying one out).  How many were finished."""
-    records = {e.run: e.data for e in engine.journal.read_family("journal.forgotten")
-               if isinstance(e.data, ContentForgotten) and e.run}
+    found = [e for e in engine.journal.read_family("journal.forgotten")
+             if isinstance(e.data, ContentForgotten) and e.run]
+    records = {e.run: e.data for e in _vouched(engine, found)
+               if e.run and isinstance(e.data, ContentForgotten)}
     finished = _done(engine.home)
     done = 0
     waiting = _PendingFile.all(engine.home)
@@ -149,6 +154,26 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
         _mark_done(engine.home, run)
         done += 1
     return done
+
+
+def _vouched(engine: Engine, found: list[Event]) -> list[Event]:
+    """The forgets this home may carry out: with a key, only those a seal made with it
+    covers (a writer role of a shared journal can insert a well-formed forget naming any
+    record; one without the key is left alone, said in the log, and verify reports it
+    as not sealed)."""
+    seals = engine.seals
+    if seals is None or not found:
+        return found
+    unsealed = seals.check(engine.journal).unsealed
+    kept = []
+    for event in found:
+        if any(first <= event.seq <= last for first, last in unsealed):
+            log.warning("forget.not_sealed", seq=event.seq, run=event.run,
+                        why="a journal.forgotten record no seal made with this home's key "
+                            "covers: not carried out (forged, or written without the key)")
+            continue
+        kept.append(event)
+    return kept
 
 
 #: The forgets this home has carried out (a run id a line).
