@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -148,11 +149,18 @@ def test_a_backup_taken_while_an_agent_writes_restores_to_a_sound_prefix(
     try:
         while (source / "journal.jsonl").stat().st_size == start:  # the writer is writing
             assert writer.poll() is None
+        last: int | None = None
         for i in range(5):
+            # Between two backups the writer goes on (it may pause for a while on a loaded
+            # machine, loading the threat scan's model say): wait for its next record.
+            while last is not None and (source / "journal.jsonl").stat().st_size == last \
+                    and writer.poll() is None:
+                time.sleep(0.01)
             archive = tmp_path / f"b{i}.tar.gz"
             code, out = run("--home", str(source), "--json", "backup", str(archive))
             assert code == 0, out
             heads.append(json.loads(out)["head"])
+            last = (source / "journal.jsonl").stat().st_size
             target = tmp_path / f"new{i}"
             code, out = run("--home", str(target), "restore", str(archive))
             assert code == 0, out
