@@ -254,7 +254,9 @@ def home_status(home: Memoir) -> dict[str, Any]:
                          {"entry_id": entry.id, "patterns": ids,
                           "preview": redacted_preview(entry.text)}
                          for entry, ids in memory_adoption.flagged_entries(state, t)]}
-    edits, blocked = unwritable(home.drift())
+    # Rendered once: what the head projects, for hand edits and for files left behind.
+    desired = home.projector.projected_files(state)
+    edits, blocked = unwritable(home.materializer.drift(desired))
     memory_interval, skill_interval = home.learning.intervals(DEFAULT_TOOLS.names) \
         if not home.readonly else (home.config.memory.nudge_interval,
                                    home.config.skills.creation_nudge_interval)
@@ -293,8 +295,8 @@ def home_status(home: Memoir) -> dict[str, Any]:
         # renders otherwise (another process or machine appended since; a process
         # that follows, or any write here, brings them up to date), and how many
         # records the files are behind the journal (0: up to date).
-        "stale": (stale := _stale(home, state, {*edits, *missing,
-                                                 *home.materializer.failed, *blocked})),
+        "stale": (stale := _stale(home, desired, {*edits, *missing,
+                                                   *home.materializer.failed, *blocked})),
         "behind": max(0, state.seq - home.materializer.seq) if stale else 0,
         # Records of the journal the fold leaves out (seq, why; the first 20) and how
         # many in all: rows no memoir writes (`memoir journal quarantine`).
@@ -311,14 +313,11 @@ def home_status(home: Memoir) -> dict[str, Any]:
     }
 
 
-def _stale(home: Memoir, state: State, skip: set[str]) -> list[str]:
-    """The projected files (hand-edited and deleted ones aside) whose bytes on disk are
-    not what the head renders."""
-    stale = []
-    for rel, data in home.projector.projected_files(state).items():
-        if rel not in skip and home.materializer.read(rel) != data:
-            stale.append(rel)
-    return sorted(stale)
+def _stale(home: Memoir, desired: dict[str, bytes | None], skip: set[str]) -> list[str]:
+    """The projected files (hand-edited, deleted and unwritable ones aside) whose bytes
+    on disk are not what the head renders (``desired``)."""
+    return sorted(rel for rel, data in desired.items()
+                  if rel not in skip and home.materializer.read(rel) != data)
 
 
 def _adopt_before(home: Memoir, what: str) -> None:

@@ -415,8 +415,10 @@ class Decoder:
                                 f"the row at seq {seq} holds record {rec.seq}")
         try:
             return self.event(rec)
-        except UnknownEventType as exc:
-            why = str(exc).split(";")[0].split(": ", 1)[-1]
+        except UnknownEventType:
+            known = self.versions.get(rec.type)
+            why = f"unknown event type {rec.type!r}" if known is None else \
+                f"{rec.type} v{rec.v}, newer than this memoir's v{known}"
             return _quarantined(seq, rec.id, rec.type, rec.v, rec.actor, rec.hash,
                                 f"{why} (a newer memoir's, or forged)")
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

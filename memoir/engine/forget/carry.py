@@ -50,7 +50,6 @@ from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
-from memoir.events.types import Event
 from memoir.fs import safefs
 from memoir.fs.folder import Folder
 from memoir.ids import short_id
@@ -125,24 +124,24 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
     removed).  A waiting file whose forget was never journaled is dropped (nothing was
     forgotten).  ``leave_waiting``: leave the forgets whose texts still wait alone (a
     listener must not race the process carrying one out).  How many were finished."""
-    found = [e for e in engine.journal.read_family("journal.forgotten")
-             if isinstance(e.data, ContentForgotten) and e.run]
-    records = {e.run: e.data for e in _vouched(engine, found)
-               if e.run and isinstance(e.data, ContentForgotten)}
+    records: dict[str, tuple[int, ContentForgotten]] = {
+        e.run: (e.seq, e.data) for e in engine.journal.read_family("journal.forgotten")
+        if isinstance(e.data, ContentForgotten) and e.run}
     finished = _done(engine.home)
     done = 0
     waiting = _PendingFile.all(engine.home)
     for run, pending in waiting.items():
         if leave_waiting:
             continue
-        record = records.get(run)
-        if record is not None:
-            _carry_out(engine, record, pending.read(), caches)
+        found = records.get(run)
+        if found is not None:  # made here: its waiting texts vouch for it
+            _carry_out(engine, found[1], pending.read(), caches)
             _mark_done(engine.home, run)
             done += 1
         pending.remove()
     stones: set[int] | None = None  # the tombstoned seqs, read once when needed
-    for run, record in records.items():
+    vouched = _Vouching(engine)
+    for run, (seq, record) in records.items():
         if run in waiting:
             continue
         if run in finished:
@@ -150,30 +149,36 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
                 stones = {e.seq for e in engine.journal.read() if isinstance(e.data, Forgotten)}
             if not _pending(engine.home, record, stones):
                 continue
+        if not vouched(seq, run):
+            continue
         _carry_out(engine, record, [], caches)
         _mark_done(engine.home, run)
         done += 1
     return done
 
 
-def _vouched(engine: Engine, found: list[Event]) -> list[Event]:
-    """The forgets this home may carry out: with a key, only those a seal made with it
-    covers (a writer role of a shared journal can insert a well-formed forget naming any
-    record; one without the key is left alone, said in the log, and verify reports it
-    as not sealed)."""
-    seals = engine.seals
-    if seals is None or not found:
-        return found
-    unsealed = seals.check(engine.journal).unsealed
-    kept = []
-    for event in found:
-        if any(first <= event.seq <= last for first, last in unsealed):
-            log.warning("forget.not_sealed", seq=event.seq, run=event.run,
+class _Vouching:
+    """Whether this home may carry out another's forget: with a key, only one a seal
+    made with it covers (a writer role of a shared journal can insert a well-formed
+    forget naming any record; one without the key is left alone, said in the log, and
+    verify reports it as not sealed).  The seals are checked once, when first asked."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._unsealed: list[tuple[int, int]] | None = None
+
+    def __call__(self, seq: int, run: str) -> bool:
+        seals = self._engine.seals
+        if seals is None:
+            return True
+        if self._unsealed is None:
+            self._unsealed = seals.check(self._engine.journal).unsealed
+        if any(first <= seq <= last for first, last in self._unsealed):
+            log.warning("forget.not_sealed", seq=seq, run=run,
                         why="a journal.forgotten record no seal made with this home's key "
                             "covers: not carried out (forged, or written without the key)")
-            continue
-        kept.append(event)
-    return kept
+            return False
+        return True
 
 
 #: The forgets this home has carried out (a run id a line).
