@@ -108,6 +108,8 @@ LAZY_EDGES = {
     ("memoir.journal.choose", "memoir.journal.postgres"): "the database backend, only "
                                                           "for a database's URL",
     ("memoir.journal.home", "memoir.config"): "no pydantic for memoir log",
+    ("memoir.journal.home", "memoir.fs.safefs"): "memoir log on a file home reads no "
+    "attachment",
     ("memoir.projections.memory", "memoir.threats"): "the scanner, when a prompt is built",
     ("memoir.projections.memory", "memoir.threats.quoting"): "with the scanner",
     ("memoir.testing.pytest_plugin", "memoir.testing.recorded"): "the plugin, until "

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memoir.clock import Clock, SystemClock
 from memoir.errors import ConfigError
-from memoir.fs import safefs
 from memoir.journal.choose import open_journal
 from memoir.journal.file import FileJournal
 from memoir.journal.interface import Journal
@@ -42,6 +40,8 @@ def _digest(home: Path, url: str) -> str:
         except (OSError, UnicodeDecodeError):
             continue
     if not machine:
+        import socket
+
         machine = socket.gethostname()
     text = "\0".join((url, str(home.expanduser().resolve()), machine))
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"memoir-attach").hexdigest()
@@ -50,12 +50,16 @@ def _digest(home: Path, url: str) -> str:
 def attach(home: Path, url: str) -> None:
     """Record the person's say-so that this home may connect to ``url`` (``memoir init
     --journal``, ``memoir journal attach``)."""
+    from memoir.fs import safefs
+
     if not is_attached(home, url):
         safefs.append_file(home, ATTACHED, (_digest(home, url) + "\n").encode(), fsync=True)
 
 
 def is_attached(home: Path, url: str) -> bool:
     """Whether this home was attached to ``url`` here."""
+    from memoir.fs import safefs
+
     data = safefs.read(home, ATTACHED, limit=1 << 20) or b""
     return _digest(home, url) in data.decode("ascii", "replace").split()
 
