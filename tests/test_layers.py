@@ -44,6 +44,8 @@ LAYER_OF: dict[str, str] = {
     "memoir.install": "base",
     # Database URLs as people see them: which carry a password, how one is shown.
     "memoir.urls": "base",
+    # Ed25519 over appends: signing and checking (the key files are the engine's).
+    "memoir.signatures": "base",
     # The semantic extra's encoder: recall, the reviewers and the threat scan use it.
     "memoir.semantic": "base",
     # File-system safety below a home: walks that follow no link, private folders, locks.

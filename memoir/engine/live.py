@@ -14,7 +14,7 @@ as read-only.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from memoir.engine import memory_snapshots
@@ -26,6 +26,7 @@ from memoir.journal import Journal
 from memoir.journal.interface import Progress
 from memoir.logs import get_logger
 from memoir.projections.memory import fold_past
+from memoir.projections.screen import screened
 from memoir.projections.state import State
 
 __all__ = ["Listener", "LiveState", "Progress"]
@@ -104,9 +105,13 @@ class LiveState:
                 log.warning("checkpoint.ignored", seq=seq, reason="does not match the journal")
         return None
 
+    def _rest(self, seq: int) -> Iterator[Event]:
+        """The journal after ``seq``: the end of an append a bounded read cut short."""
+        return self.journal.read(after=seq)
+
     def replay_to(self, seq: int) -> State:
         """The state at ``seq`` folded from the first record."""
-        return State().apply_all(self.journal.read(until=seq))
+        return State().fold(self.journal.read(until=seq), until=seq, rest=self._rest)
 
     def catch_up(self) -> int:
         """Fold what was appended since this handle last looked; how many events."""
@@ -124,7 +129,7 @@ class LiveState:
             fresh = 0
             chunk: list[Event] = []
             taken: list[MemorySnapshot] = []
-            for event in journal.read(after=self.state.seq):
+            for event in screened(journal.read(after=self.state.seq), self.state.keys):
                 self.state.apply(event)
                 fresh += 1
                 if event.seq % memory_snapshots.EVERY == 0 and event.more == 0:
@@ -205,7 +210,8 @@ class LiveState:
             if seq < 0 or seq > self.state.seq:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
         state = self._from_checkpoint(seq) or State()
-        return state.apply_all(self.journal.read(after=state.seq, until=seq))
+        return state.fold(self.journal.read(after=state.seq, until=seq), until=seq,
+                          rest=self._rest)
 
     def memory_view(self, seq: int) -> State:
         """A state whose *memory* is as of ``seq`` (its other parts are not: only for
@@ -216,6 +222,9 @@ class LiveState:
             self.catch_up()
             if seq < 0 or seq > self.state.seq:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
+            signing = self.state.keys.signing
+        if signing:  # a signed journal's appends are judged whole, not record by record
+            return self.view(seq)
         marks = self.forgotten_marks()
         # A checkpoint or snapshot past a forgotten record was folded without its mark:
         # start before the first one this view holds.
@@ -292,7 +301,7 @@ class LiveState:
         with self.mutex:
             self.state = State()
             taken = []
-            for event in self.journal.read():
+            for event in screened(self.journal.read(), self.state.keys):
                 self.state.apply(event)
                 if event.seq % memory_snapshots.EVERY == 0 and event.more == 0:
                     taken.append(self._memory_at(event.seq))

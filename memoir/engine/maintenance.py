@@ -18,6 +18,7 @@ from memoir.fs import safefs
 from memoir.fs.folder import Folder
 from memoir.journal import Journal, LineAccess, Tombstoning
 from memoir.logs import get_logger
+from memoir.projections.screen import screened
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
     if deep:
         wanted = checkpoints.seqs()
         state = State()
-        for event in journal.read(until=wanted[-1] if wanted else 0):
+        for event in screened(journal.read(until=wanted[-1] if wanted else 0), state.keys):
             state.apply(event)
             if event.seq in wanted:
                 found.checkpoints += 1

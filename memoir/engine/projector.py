@@ -28,6 +28,7 @@ from memoir.logs import get_logger
 from memoir.projections.memory import TARGETS
 from memoir.projections.render import RENDERERS, Renderer, render_all
 from memoir.projections.render.memory import memory_file, render_memory_file
+from memoir.projections.screen import screened
 from memoir.projections.state import State
 from memoir.worker import Worker
 
@@ -315,7 +316,7 @@ class Projector:
         state = live.view(start)
         if render_memory_file(state, target) == actual:
             return True
-        for event in live.journal.read(after=start, until=head):
+        for event in screened(live.journal.read(after=start, until=head), state.keys):
             state.apply(event)
             data = event.data
             if getattr(data, "target", None) == target and \

@@ -12,6 +12,7 @@ from memoir.events import (
     curator,
     forget,
     insights,
+    keys,
     maintenance,
     memory,
     reviews,
@@ -27,5 +28,5 @@ __all__ = ["REGISTRY"]
 REGISTRY: dict[str, type[Payload]] = registry(
     (*memory.PAYLOADS, *skills.PAYLOADS, *sessions.PAYLOADS, *runs.PAYLOADS,
      *curator.PAYLOADS, *maintenance.PAYLOADS, *approvals.PAYLOADS, *reviews.PAYLOADS,
-     *insights.PAYLOADS, *forget.PAYLOADS)
+     *insights.PAYLOADS, *forget.PAYLOADS, *keys.PAYLOADS)
 )

@@ -31,13 +31,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal, NamedTuple, Protocol, Self
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Protocol, Self
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, ValidationError
-from memoir.events.codec import encode_record
+from memoir.events.codec import Quarantined, encode_record
+from memoir.events.keys import AppendSigned
 from memoir.events.types import Draft, Event
 from memoir.ids import random_hex
+
+if TYPE_CHECKING:
+    from memoir.signatures import Signer
 
 __all__ = [
     "Durability",
@@ -208,6 +212,9 @@ class Journal(ABC):
     #: Makes the seal line of an append (records first..last, the last's hash) for a
     #: journal that keeps its seals; set by the engine when the home has a key.
     sealer: Callable[[int, int, str], bytes] | None = None
+    #: Signs each append (it then ends with a ``journal.signed`` record); set by the
+    #: engine when the home has a signing key and the journal's signing is on.
+    signer: Signer | None = None
 
     @abstractmethod
     def head(self) -> int:
@@ -486,22 +493,39 @@ def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
     ]
 
 
+#: Where a signed append's ``journal.signed`` goes among its drafts (minted last, once
+#: the hash it signs is known).
+_SIGNATURE = Draft(data=Quarantined(reason="a signature placeholder"), actor="system")
+
+
 def mint_records(
-    appends: Sequence[Sequence[Draft]], after: tuple[int, bytes], clock: Clock
+    appends: Sequence[Sequence[Draft]], after: tuple[int, bytes], clock: Clock,
+    signer: Signer | None = None,
 ) -> tuple[list[bytes], list[Event]]:
     """Encode ``appends`` (each one atomic append) as the records that follow the record
-    ``after`` = (seq, hash): their journal lines and events, hash-chained."""
+    ``after`` = (seq, hash): their journal lines and events, hash-chained.  With a
+    ``signer``, each append ends with its ``journal.signed`` record (see
+    :mod:`memoir.projections.screen`)."""
     seq, prev = after
     lines: list[bytes] = []
     events: list[Event] = []
     # The hot loop of a bulk append: per record only encode, hash and build the Event.
-    for drafts in appends:
+    for plain in appends:
+        drafts: Sequence[Draft] = plain
+        if signer is not None and plain:
+            drafts = [*plain, _SIGNATURE]
         count = len(drafts)
+        first = seq + 1
         for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, clock),
                                                         strict=True)):
             seq += 1
             more = count - 1 - i
             data = draft.data
+            if draft is _SIGNATURE:
+                assert signer is not None
+                last_hash = prev.decode()
+                data = AppendSigned(first=first, hash=last_hash, signer=signer.key,
+                                    sig=signer.sign(first, seq - 1, last_hash))
             line, prev = encode_record(
                 seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
                 run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,

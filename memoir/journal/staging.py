@@ -57,7 +57,8 @@ class Stager:
                 return list(self.owner.read(after=first - 1, until=first - 1 + len(drafts)))
         seq, prev = self.tail() or tail()
         check_expectation(self.owner, seq, expect, pending=self.events)
-        lines, out = mint_records([drafts], (seq, prev), self.owner.clock)
+        lines, out = mint_records([drafts], (seq, prev), self.owner.clock,
+                                  self.owner.signer)
         self.events.extend(out)
         self.lines.extend(lines)
         return out

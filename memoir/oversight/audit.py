@@ -63,7 +63,7 @@ def diff_after(state: State, events: Iterable[Event]) -> dict[str, str]:
     """What folding ``events`` into ``state`` (which it changes) does to the projected
     files, as :func:`diff_states` gives it."""
     before = _files(state)
-    state.apply_all(events)
+    state.fold(events)
     return _diff_files(before, _files(state))
 
 

@@ -59,6 +59,7 @@ from memoir.events.skills import (
 )
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.projections.screen import screened
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
 
@@ -233,7 +234,8 @@ def plan_revert(
     snapshots: dict[str, _Snapshot] = {}
     later: dict[str, list[int]] = {}
     unsupported: dict[str, int] = {}
-    for event in engine.events(after=info.first_seq - 1, until=state.seq):
+    for event in screened(engine.events(after=info.first_seq - 1, until=state.seq),
+                          state.keys):
         keys = change_keys(event)
         if event.run == target and event.seq <= info.last_seq:
             for key in keys:

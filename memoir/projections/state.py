@@ -18,12 +18,14 @@ from typing import Any
 import msgspec
 
 from memoir.events.types import Event, Payload
-from memoir.projections import approvals, curator, insights, memory, sessions, skills
+from memoir.projections import approvals, curator, insights, keys, memory, sessions, skills
 from memoir.projections.approvals import ApprovalsState
 from memoir.projections.curator import CuratorState
 from memoir.projections.insights import InsightsState
+from memoir.projections.keys import KeysState
 from memoir.projections.lazy import loaded
 from memoir.projections.memory import MemoryState
+from memoir.projections.screen import screened
 from memoir.projections.sessions import RunInfo, SessionInfo, note_run
 from memoir.projections.skills import SkillsState
 from memoir.projections.vetting import MAX_REASONS, vet
@@ -43,6 +45,8 @@ class State(msgspec.Struct):
     curator: CuratorState = msgspec.field(default_factory=CuratorState)
     approvals: ApprovalsState = msgspec.field(default_factory=ApprovalsState)
     insights: InsightsState = msgspec.field(default_factory=InsightsState)
+    #: The key registry of a signed journal (:mod:`memoir.projections.screen`).
+    keys: KeysState = msgspec.field(default_factory=KeysState)
     #: Records left out of the fold (:mod:`memoir.projections.vetting`): seq -> why,
     #: the first :data:`~memoir.projections.vetting.MAX_REASONS` of them.
     quarantined: dict[int, str] = msgspec.field(default_factory=dict)
@@ -70,7 +74,18 @@ class State(msgspec.Struct):
         self.hash = event.hash
 
     def apply_all(self, events: Iterable[Event]) -> State:
+        """Fold ``events`` as they are (records this process wrote, a test's events):
+        a read of a journal goes through :meth:`fold`."""
         for event in events:
+            self.apply(event)
+        return self
+
+    def fold(self, events: Iterable[Event], *, until: int | None = None,
+             rest: Callable[[int], Iterable[Event]] | None = None) -> State:
+        """Fold a read of the journal that starts after :attr:`seq`, each append
+        screened first (:func:`~memoir.projections.screen.screened`: on a signed journal
+        only appends a trusted key signed are folded; ``until``/``rest`` as there)."""
+        for event in screened(events, self.keys, until, rest):
             self.apply(event)
         return self
 
@@ -112,4 +127,5 @@ STEPS = compose((
     ("curator", curator.FOLDS),
     ("approvals", approvals.FOLDS),
     ("insights", insights.FOLDS),
+    ("keys", keys.FOLDS),
 ))

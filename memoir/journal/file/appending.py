@@ -317,7 +317,8 @@ class JournalFile(FileReader):
         self._forget()
         self._advance()
         drafts = repaired_drafts(len(cut), kept.seq, aside.name, appends, skipped)
-        lines, minted = mint_records(drafts, (self._tail.seq, self._tail.hash), self.clock)
+        lines, minted = mint_records(drafts, (self._tail.seq, self._tail.hash), self.clock,
+                                     self._staged.owner.signer)
         self._write_lines(lines, minted)
         written = minted[1:]
         if self.durability == "never":
