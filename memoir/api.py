@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
 from memoir.engine.materializer import Drift, unwritable
-from memoir.errors import MemoirError, NotFoundError, ValidationError
+from memoir.errors import ConfigError, MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event
 from memoir.ids import short_id
@@ -275,7 +275,10 @@ def home_status(home: Memoir) -> dict[str, Any]:
         "journal": {"kind": journal.kind, "where": journal.where(),
                     "schema_version": journal.schema_version()
                     if isinstance(journal, Schema) else None,
-                    "sealed": home.keyed},
+                    "sealed": home.keyed,
+                    # Signed appends (memoir.engine.signing): since which seq, the
+                    # owner's key, and whether this home's key may sign now.
+                    "signing": _signing_status(home, state)},
         "head": state.seq,
         "head_hash": state.hash,
         "sessions": len(state.sessions),
@@ -311,6 +314,21 @@ def home_status(home: Memoir) -> dict[str, Any]:
         # The Hermes home whose memory this home mirrors (hermes.home), or None.
         "mirrors": home.config.hermes.home,
     }
+
+
+def _signing_status(home: Memoir, state: State) -> dict[str, Any]:
+    keys = state.keys
+    if not keys.signing:
+        return {"on": False, "since": None, "owner": None, "key": None, "trusted": False}
+    from memoir.engine.signing import home_signer
+
+    try:
+        signer = home_signer(home.home)
+    except ConfigError:
+        signer = None
+    key = signer.key if signer is not None else None
+    return {"on": True, "since": keys.since, "owner": keys.owner, "key": key,
+            "trusted": key is not None and keys.trusted_at(key, state.seq + 1) is not None}
 
 
 def _stale(home: Memoir, desired: dict[str, bytes | None], skip: set[str]) -> list[str]:

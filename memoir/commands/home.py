@@ -90,6 +90,26 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
         journal_file.unlink()  # an empty file journal: the database is the journal now
 
 
+def _sign_shared(handle: Memoir) -> str | None:
+    """A home joining a database journal: the first one (an empty journal) turns
+    signing on as its owner; a later one makes its key and, when the journal is signed
+    and does not trust it yet, gets the line its owner runs (returned; None: this home
+    may write)."""
+    import socket
+
+    from memoir.engine.signing import home_signer, start_signing, trust_line
+
+    if handle.head == 0:
+        start_signing(handle, label=socket.gethostname()[:200])
+        return None
+    signer = home_signer(handle.home, create=True)
+    assert signer is not None
+    keys = handle.state.keys
+    if not keys.signing or keys.trusted_at(signer.key, handle.head + 1) is not None:
+        return None
+    return trust_line(signer.key, socket.gethostname()[:200])
+
+
 def _journal_url_in(config_file: Path) -> str | None:
     """``journal.url`` as config.yaml itself says it (not $MEMOIR_JOURNAL_URL)."""
     try:
@@ -137,13 +157,20 @@ def init(ctx: click.Context, journal_url: str | None, password_env: str | None) 
     if not config.exists():
         config.write_text(_DEFAULT_CONFIG, encoding="utf-8")
     (handle.home / "memories").mkdir(exist_ok=True)
-    handle.ensure_limits()
+    admit = _sign_shared(handle) if journal_url else None
+    if admit is None:
+        handle.ensure_limits()
     if is_json():
         echo_json({"home": str(handle.home), "head": handle.head, "created": not existed,
-                   "hermes_files": hermes})
+                   "hermes_files": hermes,
+                   **({"signing": handle.status()["journal"]["signing"]} if journal_url
+                      else {})})
         return
     click.echo(f"memoir home ready at {handle.home} (head {handle.head}"
                + ("; it already existed)" if existed else ")"))
+    if admit:
+        click.echo(f"the journal is signed and this home's key is not trusted yet; the "
+                   f"journal's owner runs:\n  {admit}")
     if hermes:
         click.echo(f"found Hermes files: {', '.join(hermes)}; `memoir adopt` records them in "
                    "the journal (as your edits, one run you can revert)")
@@ -166,6 +193,13 @@ def status(ctx: click.Context) -> None:
         if journal["kind"] == "postgresql" else ""
     click.echo(f"journal  {journal['where']} ({journal['kind']}{shared}"
                f"{', sealed with the key' if journal['sealed'] else ''})")
+    signing = journal["signing"]
+    if signing["on"]:
+        mine = "this home's key is the owner's" if signing["key"] == signing["owner"] else \
+            "this home's key is trusted" if signing["trusted"] else \
+            "this home may not write: `memoir journal key` prints the line the owner runs"
+        click.echo(f"signing  on since seq {signing['since']} (owner "
+                   f"{signing['owner'][:16]}); {mine}")
     click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
     if info.get("mirrors"):
         click.echo(f"mirrors  the Hermes home {info['mirrors']} (its memory writes are "

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -34,11 +36,14 @@ from memoir.layout import default_home, no_home_message
 
 __all__ = ["journal_group"]
 
+T = TypeVar("T")
+
 
 @click.group("journal")
 @home_option
 def journal_group() -> None:
-    """The journal itself: copy, upgrade, attach to a database, list quarantined records."""
+    """The journal itself: copy, upgrade, attach to a database, its signing keys, the
+    quarantined records."""
 
 
 def _home(ctx: click.Context) -> Path:
@@ -125,29 +130,161 @@ def copy(ctx: click.Context, dest: str) -> None:
 
 @journal_group.command("upgrade")
 @home_option
+@click.option("--sign/--no-sign", default=True, show_default=True,
+              help="Turn signing on (this home's key becomes the owner's) when it is not.")
 @click.pass_context
-def upgrade(ctx: click.Context) -> None:
-    """Bring the PostgreSQL journal's schema to this memoir's version: add the tables a
-    database made by an older memoir lacks (run it as a role that may create tables; a
-    file journal has no schema to upgrade)."""
+def upgrade(ctx: click.Context, sign: bool) -> None:
+    """Bring the journal up to this memoir's version: a PostgreSQL journal's schema (the
+    tables an older memoir lacks; run it as a role that may create tables) and, unless
+    --no-sign, signed appends — this home's key (made in .memoir/signing.key if missing)
+    becomes the owner's, and from then on every home folds only appends signed by a key
+    the owner trusts (`memoir journal trust`).  What was written before stays as it is."""
     journal = _source(ctx, upgrade=True)
-    if not isinstance(journal, Schema):
-        if is_json():
-            echo_json({"schema_version": None, "current": SCHEMA_VERSION, "upgraded": False,
-                       "from": None})
-        else:
-            click.echo("a file journal has no schema to upgrade")
-        return
-    version = journal.schema_version()
-    before = journal.upgraded_from
+    schema: dict[str, object] = {"schema_version": None, "current": SCHEMA_VERSION,
+                                 "upgraded": False, "from": None}
+    if isinstance(journal, Schema):
+        schema = {"schema_version": journal.schema_version(), "current": SCHEMA_VERSION,
+                  "upgraded": journal.upgraded_from is not None,
+                  "from": journal.upgraded_from}
+    journal.close()
+    signing = _start_signing(ctx) if sign else None
     if is_json():
-        echo_json({"schema_version": version, "current": SCHEMA_VERSION,
-                   "upgraded": before is not None, "from": before})
+        echo_json({**schema, **({"signing": signing} if signing is not None else {})})
         return
-    if before is not None:
-        click.echo(f"upgraded the schema from version {before} to {version}")
+    if schema["schema_version"] is None:
+        click.echo("a file journal has no schema to upgrade")
+    elif schema["upgraded"]:
+        click.echo(f"upgraded the schema from version {schema['from']} to "
+                   f"{schema['schema_version']}")
     else:
-        click.echo(f"already at schema version {version}: memoir's tables are all there")
+        click.echo(f"already at schema version {schema['schema_version']}: memoir's tables "
+                   "are all there")
+    if signing is not None:
+        _echo_signing(signing)
+
+
+def _start_signing(ctx: click.Context) -> dict[str, object]:
+    from memoir.commands.base import open_home
+    from memoir.engine.signing import home_signer, start_signing
+
+    handle = open_home(ctx)
+    started, keys = start_signing(handle, label=_label())
+    signer = home_signer(handle.home)
+    assert signer is not None
+    return {"on": True, "started": started, "since": keys.since, "owner": keys.owner,
+            "key": signer.key, "trusted": keys.trusted_at(signer.key, handle.head + 1)
+            is not None}
+
+
+def _echo_signing(info: dict[str, object]) -> None:
+    from memoir.engine.signing import trust_line
+    from memoir.signatures import short
+
+    owner, key = str(info["owner"]), str(info["key"])
+    if info["started"]:
+        click.echo(f"signing is on from seq {info['since']}: this home's key {short(key)} is "
+                   "the owner's; every append is signed, and homes fold only what trusted "
+                   "keys signed")
+        return
+    click.echo(f"signing is already on (since seq {info['since']}, owner {short(owner)})")
+    if not info["trusted"]:
+        click.echo(f"this home's key {short(key)} is not trusted yet; the owner runs:\n  "
+                   f"{trust_line(key, _label())}")
+
+
+def _label() -> str:
+    import socket
+
+    return socket.gethostname()[:200]
+
+
+@journal_group.command("key")
+@home_option
+@click.pass_context
+def key_command(ctx: click.Context) -> None:
+    """Show this home's signing key (made in .memoir/signing.key, mode 0600, if missing)
+    and whether the journal trusts it; prints the line the journal's owner runs to let
+    this home write."""
+    from memoir.commands.base import open_home
+    from memoir.engine.signing import home_signer, trust_line
+
+    handle = open_home(ctx)
+    signer = home_signer(handle.home, create=True)
+    assert signer is not None
+    keys = handle.state.keys
+    info = keys.keys.get(signer.key)
+    trusted = keys.trusted_at(signer.key, handle.head + 1) is not None
+    if is_json():
+        echo_json({"key": signer.key, "signing": keys.signing, "owner": keys.owner or None,
+                   "trusted": trusted, "revoked": bool(info and info.until),
+                   "may": info.may if info else [], "trust_line": trust_line(signer.key,
+                                                                              _label())})
+        return
+    click.echo(f"key      {signer.key}")
+    if not keys.signing:
+        click.echo("signing  off on this journal (`memoir journal upgrade` turns it on, with "
+                   "this key as the owner's)")
+    elif trusted:
+        owner = " (the owner)" if signer.key == keys.owner else ""
+        may = ", ".join(info.may) if info and info.may else "append"
+        click.echo(f"trusted  yes{owner}: may {may}")
+    else:
+        click.echo(f"trusted  no; the journal's owner runs:\n  {trust_line(signer.key, _label())}")
+
+
+@journal_group.command("trust")
+@home_option
+@click.argument("key")
+@click.option("--may", "may", multiple=True, type=click.Choice(["forget", "revert", "trust"]),
+              help="A right beyond appending (repeatable): forget, revert another key's "
+                   "runs, change the registry.")
+@click.option("--label", default="", help="A name to tell the key apart by.")
+@click.pass_context
+def trust_command(ctx: click.Context, key: str, may: tuple[str, ...], label: str) -> None:
+    """Let KEY (a home's public key: `memoir journal key` there prints it) sign appends
+    to this journal; run by the owner (a signed registry record)."""
+    from memoir.commands.base import open_home
+    from memoir.engine.signing import change_registry
+    from memoir.events.keys import KeyTrusted
+
+    handle = open_home(ctx)
+    payload = _registry_payload(lambda: KeyTrusted(key=key.strip().lower(), may=list(may),
+                                                   label=label))
+    change_registry(handle, payload)
+    if is_json():
+        echo_json({"key": payload.key, "trusted": True, "may": sorted(set(may)),
+                   "seq": handle.head})
+    else:
+        click.echo(f"trusted {payload.key[:16]} from seq {handle.head}"
+                   + (f" (may {', '.join(sorted(set(may)))})" if may else ""))
+
+
+@journal_group.command("revoke")
+@home_option
+@click.argument("key")
+@click.option("--reason", default="", help="Why (kept in the journal).")
+@click.pass_context
+def revoke_command(ctx: click.Context, key: str, reason: str) -> None:
+    """Stop KEY from signing: appends it signs after this record are quarantined by
+    every home (what it signed before stands); run by the owner."""
+    from memoir.commands.base import open_home
+    from memoir.engine.signing import change_registry
+    from memoir.events.keys import KeyRevoked
+
+    handle = open_home(ctx)
+    payload = _registry_payload(lambda: KeyRevoked(key=key.strip().lower(), reason=reason))
+    change_registry(handle, payload)
+    if is_json():
+        echo_json({"key": payload.key, "revoked": True, "seq": handle.head})
+    else:
+        click.echo(f"revoked {payload.key[:16]} at seq {handle.head}")
+
+
+def _registry_payload(make: Callable[[], T]) -> T:
+    try:
+        return make()
+    except (ValueError, TypeError) as exc:
+        raise click.BadParameter(str(exc), param_hint="KEY") from None
 
 
 @journal_group.command("quarantine")

@@ -138,8 +138,12 @@ class CommitQueue:
         prelude: Prelude | None = None,
         *,
         written: Callable[[Sequence[Event]], None] = lambda _events: None,
+        before: Callable[[State], None] | None = None,
     ) -> None:
         self.live = live
+        #: Called under the journal lock with the live state before a commit's events
+        #: are staged (the engine sets the journal's signer there); raising fails it.
+        self.before = before
         self.journal = live.journal
         self.prelude = prelude
         self.written = written
@@ -309,6 +313,8 @@ class CommitQueue:
             drafts = [Draft(data=p, actor="system") for p in prelude]
             drafts += [Draft(data=p, actor=by.actor, session=by.session, run=by.run,
                              causation=by.causation, meta=meta) for p in payloads]
+            if self.before is not None:
+                self.before(state)
             events = writer.stage(drafts, expect=decision.expect or pending.expect)
         except Exception as exc:
             pending.error = exc

@@ -31,6 +31,7 @@ from memoir.engine.opening import check_home, open_home_journal, seen_seq
 from memoir.engine.projector import Projector
 from memoir.engine.reading import Reading
 from memoir.engine.seals import Seals, load_key
+from memoir.engine.signing import Signing
 from memoir.errors import (
     ConfigError,
     DriftError,
@@ -122,7 +123,10 @@ class Engine(Reading):
         self.followers = Followers([self.projector, *followers])
         self.limits = ConfiguredLimits(self.config.memory.memory_char_limit,
                                        self.config.memory.user_char_limit)
-        self.commits = CommitQueue(self.live, self.limits, written=self._written)
+        #: Signs this home's appends once the journal is signed (memoir.engine.signing).
+        self.signing = Signing(self.home, journal)
+        self.commits = CommitQueue(self.live, self.limits, written=self._written,
+                                   before=self.signing)
         self._closed = False
         # A handle belongs to the process that opened it (see _own_process).
         self._pid = os.getpid()

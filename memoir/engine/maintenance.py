@@ -5,6 +5,7 @@ it is (``accept_loss``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -67,7 +68,7 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
         found.unchecked_seals = bool(journal.seal_lines())
     elif safefs.kind(home, SEALS_FILE) == "file":
         found.unchecked_seals = True
-    found.forgotten, problems = _forget_problems(journal)
+    found.forgotten, problems = _forget_problems(journal, found.quarantined)
     found.problems += problems
     if deep:
         wanted = checkpoints.seqs()
@@ -83,10 +84,12 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
 
 
 
-def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
+def _forget_problems(journal: Journal, quarantined: Container[int] = ()
+                     ) -> tuple[int, list[str]]:
     """How many records hold a tombstone, and what is wrong with them: a tombstone no
     ``journal.forgotten`` record lists (content removed behind memoir's back), or a
-    listed record still whole (a forget that was interrupted)."""
+    listed record still whole (a forget that was interrupted).  A quarantined
+    ``journal.forgotten`` lists nothing: it is never carried out."""
     if isinstance(journal, LineAccess):
         tombs = {seq for seq, _offset, line in journal.read_lines() if _TOMB in line}
     else:
@@ -94,7 +97,7 @@ def _forget_problems(journal: Journal) -> tuple[int, list[str]]:
     listed: dict[int, str] = {}
     digests: dict[int, str] = {}
     for event in journal.read_family("journal.forgotten"):
-        if isinstance(event.data, ContentForgotten):
+        if isinstance(event.data, ContentForgotten) and event.seq not in quarantined:
             listed.update(dict.fromkeys(event.data.seqs, event.run or "?"))
             digests.update(zip(event.data.seqs, event.data.digests, strict=True))
     problems = []

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from memoir.events.codec import Forgotten
+from memoir.events.keys import AppendSigned, KeyRevoked, KeyTrusted
 from memoir.events.memory import WriteRejected
 from memoir.events.skills import (
     SkillArchived,
@@ -55,6 +56,13 @@ def detail(data: Payload, *, width: int = 160) -> str:
     """What ``data`` did, in one line of at most ``width`` characters."""
     if isinstance(data, Forgotten):
         return "[forgotten]"
+    if isinstance(data, AppendSigned):
+        return f"by key {data.signer[:16]} (seq {data.first} on)"
+    if isinstance(data, KeyTrusted):
+        role = "owner" if data.owner else "may " + (", ".join(data.may) or "append")
+        return clip(f"key {data.key[:16]} trusted ({role}) {data.label}".strip(), width)
+    if isinstance(data, KeyRevoked):
+        return clip(f"key {data.key[:16]} revoked {data.reason}".strip(), width)
     if isinstance(data, WriteRejected):  # why, never its text
         return clip(f"[{data.target}] refused {data.action}: "
                     f"{', '.join(data.pattern_ids) or data.reason}", width)

@@ -48,7 +48,7 @@ from memoir.engine.commit import Caller, Decision
 from memoir.engine.forget.plan import ForgetPlan, forgettable, forms_of, holds, plan_forget
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import MemoirError, NotFoundError
-from memoir.events.codec import Forgotten
+from memoir.events.codec import Forgotten, Quarantined
 from memoir.events.forget import ContentForgotten
 from memoir.fs import safefs
 from memoir.fs.folder import Folder
@@ -58,6 +58,7 @@ from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
 from memoir.journal.transcripts import MARK, TranscriptStore
 from memoir.layout import JOURNAL_FILE
 from memoir.logs import get_logger
+from memoir.projections.screen import screened
 from memoir.projections.state import State
 
 if TYPE_CHECKING:
@@ -168,6 +169,10 @@ class _Vouching:
         self._unsealed: list[tuple[int, int]] | None = None
 
     def __call__(self, seq: int, run: str) -> bool:
+        why = _quarantined(self._engine, seq)
+        if why is not None:
+            log.warning("forget.quarantined", seq=seq, run=run, why=why)
+            return False
         seals = self._engine.seals
         if seals is None:
             return True
@@ -179,6 +184,25 @@ class _Vouching:
                             "covers: not carried out (forged, or written without the key)")
             return False
         return True
+
+
+def _quarantined(engine: Engine, seq: int) -> str | None:
+    """Why the fold left the record at ``seq`` out (None: it was folded).  The state
+    keeps the first reasons; past them, the record's append is judged again."""
+    state = engine.live.state
+    if seq in state.quarantined:
+        return state.quarantined[seq]
+    if state.quarantine_count <= len(state.quarantined):
+        return None
+    start = seq
+    for event in engine.journal.read_reverse(until=seq - 1):
+        if event.more == 0:
+            break
+        start = event.seq
+    for event in screened(engine.journal.read(after=start - 1), state.keys):
+        if event.seq == seq:
+            return event.data.reason if isinstance(event.data, Quarantined) else None
+    return None
 
 
 #: The forgets this home has carried out (a run id a line).

@@ -1,0 +1,183 @@
+"""This home's signing key, and when its appends are signed.
+
+Each home that writes to a signed journal holds its own Ed25519 key in
+``.memoir/signing.key`` (mode 0600, hex of the 32 private bytes): never in the
+database, config.yaml or a backup.  Its public key is what the journal's owner trusts
+(``memoir journal trust KEY``).  A journal is signed once its owner turned signing on
+(``memoir journal upgrade --sign``, or ``memoir init --journal`` on a new database); from
+then on every append this home makes ends with its signature, and a home whose key the
+registry does not trust refuses to write (its appends would be quarantined everywhere)
+and says which line the owner runs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memoir.engine.commit import Caller, Decision
+from memoir.errors import ConfigError, JournalError, NotFoundError, ValidationError
+from memoir.events.keys import KeyRevoked, KeyTrusted
+from memoir.fs import safefs
+from memoir.ids import short_id
+from memoir.journal import Journal
+from memoir.projections.keys import KeysState
+from memoir.projections.state import State
+from memoir.signatures import Signer, new_private_key, short
+
+if TYPE_CHECKING:
+    from memoir.engine.engine import Engine
+
+__all__ = [
+    "KEY_FILE", "NotTrusted", "Signing", "change_registry", "home_signer", "signer_for",
+    "start_signing", "trust_line",
+]
+
+KEY_FILE = ".memoir/signing.key"
+
+
+class NotTrusted(JournalError):
+    """This home's key may not sign appends to the journal (yet, or any more)."""
+
+
+def home_signer(home: Path, *, create: bool = False) -> Signer | None:
+    """The home's signer (None when it has no key and ``create`` is false).  A key file
+    that is not a regular file of the home's owner, or that others may read, is refused:
+    a key anyone can read signs for anyone."""
+    try:
+        fd = safefs.open_file(home, KEY_FILE, os.O_RDONLY)
+    except FileNotFoundError:
+        if not create:
+            return None
+        return _create(home)
+    except OSError as exc:
+        raise ConfigError(f"{home / KEY_FILE}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{home / KEY_FILE} is not a regular file")
+        if info.st_mode & 0o077:
+            raise ConfigError(f"{home / KEY_FILE} may be read by others (mode "
+                              f"{stat.S_IMODE(info.st_mode):o}); `chmod 600` it")
+        data = os.read(fd, 256)
+    finally:
+        os.close(fd)
+    try:
+        return Signer(bytes.fromhex(data.decode("ascii").strip()))
+    except (UnicodeDecodeError, ValueError):
+        raise ConfigError(f"{home / KEY_FILE} does not hold a signing key (64 hex digits)") \
+            from None
+
+
+def _create(home: Path) -> Signer:
+    private = new_private_key()
+    fd = safefs.open_own(home, KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, private.hex().encode() + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return Signer(private)
+
+
+def trust_line(key: str, label: str = "") -> str:
+    """The command the journal's owner runs to admit ``key``."""
+    named = f" --label {label}" if label and label.replace("-", "").replace(".", "").isalnum() \
+        else ""
+    return f"memoir journal trust {key}{named}"
+
+
+def signer_for(keys: KeysState, signer: Signer | None, next_seq: int) -> Signer | None:
+    """The signer appends at ``next_seq`` need under the registry ``keys`` (None: the
+    journal is not signed); NotTrusted when this home cannot sign them."""
+    if not keys.signing:
+        return None
+    if signer is None:
+        raise NotTrusted(
+            f"the journal is signed (since seq {keys.since}) and this home has no signing "
+            f"key: run `memoir journal key` here, then have the journal's owner run the "
+            f"line it prints")
+    if keys.trusted_at(signer.key, next_seq) is None:
+        info = keys.keys.get(signer.key)
+        why = (f"was revoked at seq {info.until}" if info is not None and info.until
+               else "is not trusted yet")
+        raise NotTrusted(
+            f"this home's signing key {short(signer.key)} {why} on this journal: its appends "
+            f"would be quarantined by every home.  The journal's owner runs: "
+            f"{trust_line(signer.key)}")
+    return signer
+
+
+class Signing:
+    """Called by the commit path under the journal lock, before a batch is staged: sets
+    the journal's signer when the journal is signed (the key is read once, when first
+    needed), clears it when not; NotTrusted when this home may not sign."""
+
+    def __init__(self, home: Path, journal: Journal) -> None:
+        self._home = home
+        self._journal = journal
+        self._signer: Signer | None = None
+        #: The owner's signer while its first record is committed (start_signing).
+        self.starting: Signer | None = None
+
+    def __call__(self, state: State) -> None:
+        if not state.keys.signing:
+            # The append that turns signing on is signed by the key it names.
+            self._journal.signer = self.starting
+            return
+        if self._signer is None:  # read once it exists (`memoir journal key` makes it)
+            self._signer = home_signer(self._home)
+        self._journal.signer = signer_for(state.keys, self._signer, state.seq + 1)
+
+
+def start_signing(engine: Engine, *, label: str = "") -> tuple[bool, KeysState]:
+    """Turn signing on with this home's key as the owner's (made if missing): one
+    append, ``journal.key_trusted`` naming the key as owner, signed by it.  Returns
+    (whether this call turned it on, the registry after); a journal already signed is
+    left as it is."""
+    signer = home_signer(engine.home, create=True)
+    assert signer is not None
+    signing = engine.signing
+
+    def decide(state: State) -> Decision[None]:
+        if state.keys.signing:
+            return Decision(events=[])
+        return Decision(events=[KeyTrusted(key=signer.key, owner=True, label=label)],
+                        summary="signing turned on")
+
+    signing.starting = signer
+    try:
+        events, _ = engine.commit(decide, by=Caller(actor="user", run=short_id("keys-"),
+                                                    run_kind="cli"))
+    finally:
+        signing.starting = None
+    return bool(events), engine.state.keys
+
+
+def change_registry(engine: Engine, payload: KeyTrusted | KeyRevoked) -> None:
+    """Append a registry change signed by this home's key, which must hold the ``trust``
+    right (the owner's): anything else would be quarantined by every home."""
+    signer = home_signer(engine.home)
+
+    def decide(state: State) -> Decision[None]:
+        keys = state.keys
+        if not keys.signing:
+            raise ValidationError("the journal is not signed: `memoir journal upgrade` turns "
+                                  "signing on, with this home's key as the owner's")
+        if signer is None or not keys.may(signer.key, "trust"):
+            mine = short(signer.key) if signer is not None else "none"
+            raise NotTrusted(f"only the journal's owner ({short(keys.owner)}) or a key it "
+                             f"let trust may change the registry; this home's key is {mine}")
+        if isinstance(payload, KeyRevoked):
+            if payload.key == keys.owner:
+                raise ValidationError("the owner's key cannot be revoked (trust another key "
+                                      "as owner first)")
+            info = keys.keys.get(payload.key)
+            if info is None or info.until:
+                raise NotFoundError(f"key {short(payload.key)} is not trusted on this journal")
+        return Decision(events=[payload])
+
+    engine.commit(decide, by=Caller(actor="user", run=short_id("keys-"), run_kind="cli"))
