@@ -138,7 +138,7 @@ class CommitQueue:
         prelude: Prelude | None = None,
         *,
         written: Callable[[Sequence[Event]], None] = lambda _events: None,
-        before: Callable[[State], None] | None = None,
+        before: Callable[[State, Sequence[Draft]], None] | None = None,
     ) -> None:
         self.live = live
         #: Called under the journal lock with the live state before a commit's events
@@ -314,7 +314,7 @@ class CommitQueue:
             drafts += [Draft(data=p, actor=by.actor, session=by.session, run=by.run,
                              causation=by.causation, meta=meta) for p in payloads]
             if self.before is not None:
-                self.before(state)
+                self.before(state, drafts)
             events = writer.stage(drafts, expect=decision.expect or pending.expect)
         except Exception as exc:
             pending.error = exc

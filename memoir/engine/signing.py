@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import ConfigError, JournalError, NotFoundError, ValidationError
 from memoir.events.keys import KeyRevoked, KeyTrusted
+from memoir.events.types import Draft, Event
 from memoir.fs import safefs
 from memoir.ids import short_id
 from memoir.journal import Journal
 from memoir.projections.keys import KeysState
+from memoir.projections.screen import needs
 from memoir.projections.state import State
 from memoir.signatures import Signer, new_private_key, short
 
@@ -90,11 +93,9 @@ def trust_line(key: str, label: str = "") -> str:
     return f"memoir journal trust {key}{named}"
 
 
-def signer_for(keys: KeysState, signer: Signer | None, next_seq: int) -> Signer | None:
-    """The signer appends at ``next_seq`` need under the registry ``keys`` (None: the
-    journal is not signed); NotTrusted when this home cannot sign them."""
-    if not keys.signing:
-        return None
+def signer_for(keys: KeysState, signer: Signer | None, next_seq: int) -> Signer:
+    """``signer``, when it may sign appends at ``next_seq`` of a journal signed under the
+    registry ``keys``; NotTrusted when it may not (or the home has no key)."""
     if signer is None:
         raise NotTrusted(
             f"the journal is signed (since seq {keys.since}) and this home has no signing "
@@ -123,14 +124,25 @@ class Signing:
         #: The owner's signer while its first record is committed (start_signing).
         self.starting: Signer | None = None
 
-    def __call__(self, state: State) -> None:
-        if not state.keys.signing:
+    def __call__(self, state: State, drafts: Sequence[Draft]) -> None:
+        keys = state.keys
+        if not keys.signing:
             # The append that turns signing on is signed by the key it names.
             self._journal.signer = self.starting
             return
         if self._signer is None:  # read once it exists (`memoir journal key` makes it)
             self._signer = home_signer(self._home)
-        self._journal.signer = signer_for(state.keys, self._signer, state.seq + 1)
+        signer = signer_for(keys, self._signer, state.seq + 1)
+        for draft in drafts:
+            event = Event(seq=0, id="", ts="", type=draft.data.TYPE, v=draft.data.VERSION,
+                          actor=draft.actor, run=draft.run, data=draft.data)
+            right = needs(event, signer.key, keys)
+            if right is not None and not keys.may(signer.key, right):
+                raise NotTrusted(
+                    f"this home's key {short(signer.key)} may not {right} on this signed "
+                    f"journal (a {draft.data.TYPE} it signed would be quarantined by every "
+                    f"home); the owner grants it with: {trust_line(signer.key)} --may {right}")
+        self._journal.signer = signer
 
 
 def start_signing(engine: Engine, *, label: str = "") -> tuple[bool, KeysState]:

@@ -513,7 +513,11 @@ def mint_records(
     for plain in appends:
         drafts: Sequence[Draft] = plain
         if signer is not None and plain:
-            drafts = [*plain, _SIGNATURE]
+            # The signature goes with its append's run and session (a timeline groups it
+            # there), written by memoir itself.
+            last = plain[-1]
+            drafts = [*plain, Draft(data=_SIGNATURE.data, actor="system",
+                                    session=last.session, run=last.run)]
         count = len(drafts)
         first = seq + 1
         for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, clock),
@@ -521,7 +525,7 @@ def mint_records(
             seq += 1
             more = count - 1 - i
             data = draft.data
-            if draft is _SIGNATURE:
+            if data is _SIGNATURE.data:
                 assert signer is not None
                 last_hash = prev.decode()
                 data = AppendSigned(first=first, hash=last_hash, signer=signer.key,

@@ -35,6 +35,9 @@ class KeysState(msgspec.Struct):
     #: The seq of the owner's first record: every append after it must be signed.
     since: int = 0
     keys: dict[str, KeyInfo] = msgspec.field(default_factory=dict)
+    #: run id -> the key that signed its first signed append (a revert of a run another
+    #: key signed needs the ``revert`` right).
+    runs: dict[str, str] = msgspec.field(default_factory=dict)
 
     @property
     def signing(self) -> bool:

@@ -10,7 +10,8 @@ Once it is on, an append is folded only when:
 - whose signature checks against its signer's public key,
 - whose signer the registry trusts at the append's first seq,
 - and whose signer holds the rights its records need: ``forget`` for
-  ``journal.forgotten``, ``trust`` for a registry change (the owner holds every right).
+  ``journal.forgotten``, ``trust`` for a registry change, ``revert`` for a revert of a
+  run another key signed (the owner holds every right).
 
 Any other append is *quarantined* whole (an append is atomic: honest writers never make
 half of one): each of its records reaches the fold as a
@@ -31,10 +32,11 @@ from memoir import signatures
 from memoir.events.codec import Quarantined
 from memoir.events.forget import ContentForgotten
 from memoir.events.keys import AppendSigned, KeyRevoked, KeyTrusted
+from memoir.events.runs import RunReverted
 from memoir.events.types import Event
 from memoir.projections.keys import KeysState
 
-__all__ = ["judge", "screened"]
+__all__ = ["judge", "needs", "screened"]
 
 #: The right each kind of destructive record needs from its signer.
 _NEEDS = {ContentForgotten: "forget", KeyTrusted: "trust", KeyRevoked: "trust"}
@@ -66,10 +68,16 @@ def screened(events: Iterable[Event], keys: KeysState, until: int | None = None,
                     break
             batch.append(nxt)
         reason = judge(batch, keys)
+        if reason is None and keys.since and isinstance(batch[-1].data, AppendSigned):
+            signer = batch[-1].data.signer
+            for record in batch:
+                if record.run:
+                    keys.runs.setdefault(record.run, signer)
         for record in batch:
             if until is not None and record.seq > until:
                 return
-            yield record if reason is None else _quarantined(record, reason)
+            yield record if reason is None or isinstance(record.data, Quarantined) \
+                else _quarantined(record, reason)
 
 
 def _quarantined(event: Event, reason: str) -> Event:
@@ -79,8 +87,9 @@ def _quarantined(event: Event, reason: str) -> Event:
 def judge(batch: Sequence[Event], keys: KeysState) -> str | None:
     """Why the append ``batch`` must not be folded under the registry ``keys`` (None:
     fold it)."""
-    if any(isinstance(e.data, Quarantined) for e in batch):
-        return None  # each says why already
+    broken = next((e.seq for e in batch if isinstance(e.data, Quarantined)), None)
+    if broken is not None:
+        return f"in an append with a record that cannot be folded (seq {broken})"
     first = batch[0].seq
     if batch[-1].more:
         return f"an append cut short (its record at seq {batch[-1].seq} says more follow)"
@@ -104,11 +113,20 @@ def judge(batch: Sequence[Event], keys: KeysState) -> str | None:
     if keys.trusted_at(sig.signer, first) is None:
         return f"signed by key {signatures.short(sig.signer)}, not trusted at seq {first}"
     for event in batch:
-        right = _NEEDS.get(type(event.data))
+        right = needs(event, sig.signer, keys)
         if right is not None and not keys.may(sig.signer, right):
             return (f"a {event.type} at seq {event.seq} signed by key "
                     f"{signatures.short(sig.signer)}, which may not {right}")
     return None
+
+
+def needs(event: Event, signer: str, keys: KeysState) -> str | None:
+    """The right ``signer`` needs to sign ``event`` beyond appending (None: none)."""
+    data = event.data
+    if isinstance(data, RunReverted):
+        other = keys.runs.get(data.reverted_run)
+        return "revert" if other is not None and other != signer else None
+    return _NEEDS.get(type(data))
 
 
 def _signature(batch: Sequence[Event], sig: AppendSigned) -> str | None:

@@ -23,6 +23,7 @@ from memoir.errors import JournalCorrupted, JournalError
 from memoir.journal.postgres import PostgresJournal
 from tests.commands.test_log_follow import Follower
 from tests.support.paths import REPO
+from tests.support.signing import admit
 from tests.support.postgres import Cluster, private_cluster
 
 
@@ -32,11 +33,22 @@ def _memoir(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
                           text=True, timeout=120, env=full)
 
 
+def _own_schema(url: str) -> str:
+    import secrets
+
+    from tests.support.postgres import in_schema
+
+    return in_schema(url, f"j_{secrets.token_hex(5)}")
+
+
 def _two_machines(tmp_path: Path, url: str) -> tuple[Path, Path]:
+    """Two homes on the journal at ``url``: the first one's init makes it the owner of
+    the (signed) journal; it admits the second."""
     a, b = tmp_path / "laptop", tmp_path / "server"
     for home in (a, b):
         done = _memoir("--home", str(home), "init", "--journal", url)
         assert done.returncode == 0, done.stderr
+    admit(_memoir, a, b)
     return a, b
 
 
@@ -190,7 +202,7 @@ def test_the_database_keeps_records_append_only_and_verify_catches_a_superuser(
     assert done.returncode == 6 and "hash does not match" in done.stderr
     journal = PostgresJournal(pg_url)
     try:
-        with pytest.raises(JournalCorrupted, match="seq 3"):
+        with pytest.raises(JournalCorrupted, match=r"seq \d+: hash does not match"):
             journal.verify()
     finally:
         journal.close()
@@ -331,8 +343,10 @@ def test_upgrade_brings_a_version_1_database_up_to_date(tmp_path: Path, pg_url: 
     assert "`memoir journal upgrade` brings them up to date" in refused.stderr
     done = _memoir("--home", str(a), "--json", "journal", "upgrade")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"schema_version": 3, "current": 3, "upgraded": True,
-                                       "from": 1}
+    upgraded = json.loads(done.stdout)
+    assert upgraded["signing"]["on"] and not upgraded["signing"]["started"]
+    assert {k: upgraded[k] for k in ("schema_version", "current", "upgraded", "from")} == \
+        {"schema_version": 3, "current": 3, "upgraded": True, "from": 1}
     again = _memoir("--home", str(a), "journal", "upgrade")
     assert "already at schema version 3" in again.stdout
     assert _memoir("--home", str(a), "memory", "add", "Written after it.").returncode == 0
@@ -445,7 +459,8 @@ def test_a_command_waits_for_a_server_that_is_starting(tmp_path: Path,
     and goes on once the server is up.  Down for longer than the window: the one-line
     error, exit 1."""
     home = tmp_path / "home"
-    done = _memoir("--home", str(home), "init", "--journal", private_server.url)
+    # A schema of the test's own: the first home of a journal owns it.
+    done = _memoir("--home", str(home), "init", "--journal", _own_schema(private_server.url))
     assert done.returncode == 0, done.stderr
     assert _memoir("--home", str(home), "memory", "add", "Deploys go through CI.").returncode == 0
     private_server.stop()
@@ -473,7 +488,8 @@ def test_open_waits_for_a_server_that_is_starting(tmp_path: Path, private_server
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """`memoir.open()` in a host's process: the same wait, said through logging."""
     home = tmp_path / "home"
-    done = _memoir("--home", str(home), "init", "--journal", private_server.url)
+    # A schema of the test's own: the first home of a journal owns it.
+    done = _memoir("--home", str(home), "init", "--journal", _own_schema(private_server.url))
     assert done.returncode == 0, done.stderr
     import threading
 
@@ -545,12 +561,13 @@ def test_a_keyed_shared_journal_keeps_its_seals_in_the_database(
     for home in (a, b):
         done = _memoir("--home", str(home), "init", "--journal", pg_url, env=key)
         assert done.returncode == 0, done.stderr
+    admit(_memoir, a, b, env=key)
     assert _memoir("--home", str(a), "memory", "add", "Laptop fact.", env=key).returncode == 0
     assert _memoir("--home", str(b), "memory", "add", "Server fact.", env=key).returncode == 0
     for home in (a, b):
         done = _memoir("--home", str(home), "verify", env=key)
         assert done.returncode == 0, done.stderr
-        assert "3 seal(s) checked, every record sealed" in done.stdout
+        assert "4 seal(s) checked, every record sealed" in done.stdout
         assert not (home / ".memoir" / "seals.jsonl").exists()
     with psycopg.connect(pg_url, autocommit=True) as conn:
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
@@ -560,12 +577,12 @@ def test_a_keyed_shared_journal_keeps_its_seals_in_the_database(
     dest = tmp_path / "copy" / "journal.jsonl"
     copied = _memoir("--home", str(a), "--json", "journal", "copy", str(dest), env=key)
     assert copied.returncode == 0, copied.stderr
-    assert json.loads(copied.stdout)["seals"] == 3
+    assert json.loads(copied.stdout)["seals"] == 4
     assert (dest.parent / ".memoir" / "seals.jsonl").read_bytes() == b"".join(
         line + b"\n" for line in lines)
     with FileJournal(dest, readonly=True) as journal:
         check = Seals(dest.parent, key["MEMOIR_KEY"].encode()).check(journal)
-        assert (check.checked, check.problems) == (3, [])
+        assert (check.checked, check.problems) == (4, [])
     # A superuser goes around the trigger: verify says what is no longer sealed.
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("ALTER TABLE memoir_seals DISABLE TRIGGER USER")
@@ -697,7 +714,9 @@ def test_status_names_the_shared_journal_and_never_its_password(
     env = {"MEMOIR_JOURNAL_URL": with_password, "MEMOIR_KEY": "a key of more than sixteen bytes"}
     done = _memoir("--home", str(a), "--json", "status", env=env)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["journal"] == {
+    shown = json.loads(done.stdout)["journal"]
+    assert shown.pop("signing")["on"] is True
+    assert shown == {
         "kind": "postgresql", "where": pg_url.replace("postgres@", "postgres:***@", 1),
         "schema_version": 3, "sealed": True}
     text = _memoir("--home", str(a), "status", env=env)
@@ -863,6 +882,8 @@ def test_the_documented_roles_work_as_written(tmp_path: Path) -> None:
         done = _memoir("--home", str(writer_home), "init", "--journal",
                        url("memoir_writer", database))
         assert done.returncode == 0, done.stderr
+        assert "memoir journal trust" in done.stdout  # the line the owner runs
+        admit(_memoir, owner_home, writer_home)
         added = _memoir("--home", str(writer_home), "memory", "add", "Written by a writer.")
         assert added.returncode == 0, added.stderr
         with psycopg.connect(url("memoir_writer", database), autocommit=True) as conn, \

@@ -23,6 +23,7 @@ import pytest
 
 from memoir.events.codec import chain_hash
 from tests.support.paths import REPO
+from tests.support.signing import admit
 
 KEY = "a key of more than sixteen bytes"
 
@@ -122,7 +123,7 @@ def test_rows_the_writer_role_forges_are_quarantined_and_stop_nobody(
             "not a valid memory.entry_added record",
         forge(writer, "memory.entry_added", {"target": "memory", "entry_id": "e-0000000000aa",
                                              "text": "The checklist is long. " * 40_000},
-              v=2): "over the whole memory limit in force (2,200)",
+              v=2): "unsigned (signing is on since seq",
         forge(writer, "journal.forgotten", {"seqs": [], "digests": [], "selector": "text",
                                             "bodies": ["../../outside:0:22:" + "0" * 32]},
               run="forget-00000000aaaa"):
@@ -483,6 +484,9 @@ def test_three_homes_converge_and_a_home_that_does_not_says_so(
     for home in homes.values():
         assert _memoir("--home", str(home), "init", "--journal", pg_url).returncode == 0
     a, b, c = homes["A"], homes["B"], homes["C"]
+    # A made the journal: it owns it, and lets B forget and C revert A's runs.
+    admit(_memoir, a, b, may=["forget"])
+    admit(_memoir, a, c, may=["revert"])
     followers = [memoir.open(home, follow=True) for home in (b, c)]
     try:
         added = _memoir("--home", str(a), "memory", "add", "--target", "user",
