@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
 from memoir.engine.materializer import Drift, unwritable
+from memoir.engine.signing import home_signer
 from memoir.errors import ConfigError, MemoirError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionStarted
 from memoir.events.types import Event
@@ -320,8 +321,6 @@ def _signing_status(home: Memoir, state: State) -> dict[str, Any]:
     keys = state.keys
     if not keys.signing:
         return {"on": False, "since": None, "owner": None, "key": None, "trusted": False}
-    from memoir.engine.signing import home_signer
-
     try:
         signer = home_signer(home.home)
     except ConfigError:

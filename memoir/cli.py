@@ -114,7 +114,10 @@ SUMMARIES: dict[str, str] = {
     "import": "Bring another program's memory into this home.",
     "init": 'Create a home (journal, config.yaml, memories/) if it does not exist.',
     "insights": 'Tool-error signatures memoir counts: `memoir insights list`.',
-    "journal": 'The journal itself: copy, upgrade, attach to a database, list quarantined records.',
+    "journal": (
+        'The journal itself: copy, upgrade, attach to a database, its signing keys, the '
+        'quarantined records.'
+    ),
     "log": (
         'Show journal events, filtered by type, actor, run, session, entry, target, text, '
         'seq and date.'

@@ -28,6 +28,7 @@ from memoir.commands.base import (
     write_json,
 )
 from memoir.config import Config, load_config
+from memoir.engine.signing import join_signed
 from memoir.errors import DriftError
 from memoir.journal import open_journal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
@@ -90,26 +91,6 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
         journal_file.unlink()  # an empty file journal: the database is the journal now
 
 
-def _sign_shared(handle: Memoir) -> str | None:
-    """A home joining a database journal: the first one (an empty journal) turns
-    signing on as its owner; a later one makes its key and, when the journal is signed
-    and does not trust it yet, gets the line its owner runs (returned; None: this home
-    may write)."""
-    import socket
-
-    from memoir.engine.signing import home_signer, start_signing, trust_line
-
-    if handle.head == 0:
-        start_signing(handle, label=socket.gethostname()[:200])
-        return None
-    signer = home_signer(handle.home, create=True)
-    assert signer is not None
-    keys = handle.state.keys
-    if not keys.signing or keys.trusted_at(signer.key, handle.head + 1) is not None:
-        return None
-    return trust_line(signer.key, socket.gethostname()[:200])
-
-
 def _journal_url_in(config_file: Path) -> str | None:
     """``journal.url`` as config.yaml itself says it (not $MEMOIR_JOURNAL_URL)."""
     try:
@@ -157,20 +138,18 @@ def init(ctx: click.Context, journal_url: str | None, password_env: str | None) 
     if not config.exists():
         config.write_text(_DEFAULT_CONFIG, encoding="utf-8")
     (handle.home / "memories").mkdir(exist_ok=True)
-    admit = _sign_shared(handle) if journal_url else None
+    admit = join_signed(handle) if journal_url else None
     if admit is None:
         handle.ensure_limits()
     if is_json():
+        signing = {"signing": handle.status()["journal"]["signing"]} if journal_url else {}
         echo_json({"home": str(handle.home), "head": handle.head, "created": not existed,
-                   "hermes_files": hermes,
-                   **({"signing": handle.status()["journal"]["signing"]} if journal_url
-                      else {})})
+                   "hermes_files": hermes, **signing})
         return
     click.echo(f"memoir home ready at {handle.home} (head {handle.head}"
                + ("; it already existed)" if existed else ")"))
     if admit:
-        click.echo(f"the journal is signed and this home's key is not trusted yet; the "
-                   f"journal's owner runs:\n  {admit}")
+        click.echo(f"this home's key is not trusted yet; the journal's owner runs:\n  {admit}")
     if hermes:
         click.echo(f"found Hermes files: {', '.join(hermes)}; `memoir adopt` records them in "
                    "the journal (as your edits, one run you can revert)")

@@ -193,9 +193,9 @@ def _echo_signing(info: dict[str, object]) -> None:
 
 
 def _label() -> str:
-    import socket
+    from memoir.engine.signing import host_label
 
-    return socket.gethostname()[:200]
+    return host_label()
 
 
 @journal_group.command("key")

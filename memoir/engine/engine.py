@@ -123,8 +123,7 @@ class Engine(Reading):
         self.followers = Followers([self.projector, *followers])
         self.limits = ConfiguredLimits(self.config.memory.memory_char_limit,
                                        self.config.memory.user_char_limit)
-        #: Signs this home's appends once the journal is signed (memoir.engine.signing).
-        self.signing = Signing(self.home, journal)
+        self.signing = Signing(self.home, journal)  # signs appends on a signed journal
         self.commits = CommitQueue(self.live, self.limits, written=self._written,
                                    before=self.signing)
         self._closed = False
@@ -162,8 +161,7 @@ class Engine(Reading):
             self.commit(lambda _state: Decision(events=[marker]), by="system")
 
     def _written(self, events: Sequence[Event]) -> None:
-        """A batch's events were written (under the journal lock): seal them, tell the
-        followers."""
+        """A batch's events were written (under the journal lock): seal, tell followers."""
         if self.seals is not None:
             self.seals.written(events)
         self.followers.folded(events)
@@ -297,9 +295,8 @@ class Engine(Reading):
         return self.journal.verify(progress)
 
     def verify_home(self, *, deep: bool = False) -> HomeCheck:
-        """Check what the journal alone cannot: the seals (with the home's key) and, with
-        ``deep``, every checkpoint against a fold of the journal from its first record
-        (see :func:`memoir.engine.maintenance.verify_home`)."""
+        """Check what the journal alone cannot (:func:`~memoir.engine.maintenance.verify_home`):
+        the seals, and with ``deep`` every checkpoint against a fold from seq 1."""
         return verify_home(self.home, self.journal, self.checkpoints, self._key, deep=deep,
                            state=self.state)
 

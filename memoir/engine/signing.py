@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
 __all__ = [
-    "KEY_FILE", "NotTrusted", "Signing", "change_registry", "home_signer", "signer_for",
-    "start_signing", "trust_line",
+    "KEY_FILE", "NotTrusted", "Signing", "change_registry", "home_signer", "host_label",
+    "join_signed",
+    "signer_for", "start_signing", "trust_line",
 ]
 
 KEY_FILE = ".memoir/signing.key"
@@ -193,3 +194,26 @@ def change_registry(engine: Engine, payload: KeyTrusted | KeyRevoked) -> None:
         return Decision(events=[payload])
 
     engine.commit(decide, by=Caller(actor="user", run=short_id("keys-"), run_kind="cli"))
+
+
+def host_label() -> str:
+    """The name a home's key is trusted under by default: the machine's host name."""
+    import socket
+
+    return socket.gethostname()[:200]
+
+
+def join_signed(engine: Engine) -> str | None:
+    """A home joining a database journal: the first one (an empty journal) turns signing
+    on as its owner; a later one makes its key and, when the journal is signed and does
+    not trust it yet, gets the line its owner runs (returned; None: this home may
+    write)."""
+    if engine.head == 0:
+        start_signing(engine, label=host_label())
+        return None
+    signer = home_signer(engine.home, create=True)
+    assert signer is not None
+    keys = engine.state.keys
+    if not keys.signing or keys.trusted_at(signer.key, engine.head + 1) is not None:
+        return None
+    return trust_line(signer.key, host_label())

@@ -95,7 +95,9 @@ def test_status_json_gives_numbers(home: Path) -> None:
     assert memory == {"entries": 1, "chars": 54, "limit": 2200, "percent": 2, "flagged": []}
     assert isinstance(info["head"], int)
     assert info["journal"] == {"kind": "file", "where": str(home / "journal.jsonl"),
-                               "schema_version": None, "sealed": False}
+                               "schema_version": None, "sealed": False,
+                               "signing": {"on": False, "since": None, "owner": None,
+                                           "key": None, "trusted": False}}
 
 
 # -- homes ------------------------------------------------------------------------------------
@@ -501,7 +503,8 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "import", "{conversation}"], ["review", "--session", "{session}"],
     ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
     ["sessions", "export"], ["doctor"], ["journal", "copy", "{copied}"],
-    ["journal", "upgrade"], ["journal", "quarantine"], ["insights"], ["insights", "list"],
+    ["journal", "upgrade"], ["journal", "quarantine"], ["journal", "key"],
+    ["journal", "trust", "ab" * 32, "--may", "forget"], ["journal", "revoke", "ab" * 32], ["insights"], ["insights", "list"],
     ["candidates"],
     ["candidates", "list"], ["maintain"],
     ["forget", "--text", "first entry", "-y"], ["forget", "--finish"],

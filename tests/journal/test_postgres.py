@@ -23,8 +23,8 @@ from memoir.errors import JournalCorrupted, JournalError
 from memoir.journal.postgres import PostgresJournal
 from tests.commands.test_log_follow import Follower
 from tests.support.paths import REPO
-from tests.support.signing import admit
 from tests.support.postgres import Cluster, private_cluster
+from tests.support.signing import admit
 
 
 def _memoir(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
