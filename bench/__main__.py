@@ -34,6 +34,7 @@ from bench import (
     recall,
     reviewer_styles,
     semantic,
+    signing,
     tool_add,
     web_ui,
 )
@@ -45,7 +46,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
                    cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
-                   forget, semantic, reviewer_styles, web_ui)
+                   forget, semantic, reviewer_styles, web_ui, signing)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

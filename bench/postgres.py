@@ -23,6 +23,7 @@ Needs a PostgreSQL server (``$MEMOIR_TEST_POSTGRES``, default the machine's at
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import secrets
@@ -295,4 +296,10 @@ def _homes(ctx: Context, url: str, count: int) -> list[str]:
     for home in homes:
         subprocess.run([sys.executable, "-m", "memoir", "--home", home, "init", "--journal",
                         url], check=True, capture_output=True)
+    for home in homes[1:]:  # the first home owns the (signed) journal and admits the rest
+        shown = subprocess.run([sys.executable, "-m", "memoir", "--home", home, "--json",
+                                "journal", "key"], check=True, capture_output=True, text=True)
+        key = json.loads(shown.stdout)["key"]
+        subprocess.run([sys.executable, "-m", "memoir", "--home", homes[0], "journal",
+                        "trust", key], check=True, capture_output=True)
     return homes

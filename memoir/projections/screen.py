@@ -36,10 +36,12 @@ from memoir.events.runs import RunReverted
 from memoir.events.types import Event
 from memoir.projections.keys import KeysState
 
-__all__ = ["judge", "needs", "screened"]
+__all__ = ["DESTRUCTIVE", "judge", "needs", "screened"]
 
 #: The right each kind of destructive record needs from its signer.
 _NEEDS = {ContentForgotten: "forget", KeyTrusted: "trust", KeyRevoked: "trust"}
+#: The payload types that may need a right beyond appending (:func:`needs`).
+DESTRUCTIVE = frozenset({*_NEEDS, RunReverted})
 
 
 def screened(events: Iterable[Event], keys: KeysState, until: int | None = None,
