@@ -94,6 +94,59 @@ def _tool_writer(home: str, seconds: float, start: float,
         out.put(done)
 
 
+def _latency_writer(home: str, seconds: float, start: float,
+                    out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    """Memory-tool writes through ``home`` as fast as they are acknowledged, each timed
+    (ms), for ``seconds``; puts the list (None if anything failed)."""
+    from memoir.api import Memoir
+
+    times: list[float] | None = None
+    try:
+        with Memoir(home) as handle, handle.start_session() as session:
+            times = []
+            while time.time() < start:
+                time.sleep(0.001)
+            end = start + seconds
+            n = 0
+            while time.time() < end:
+                text = f"Writer {os.getpid()} notes build step {n}."
+                for args in ({"action": "add", "content": text},
+                             {"action": "remove", "old_text": text}):
+                    began = time.perf_counter()
+                    result = session.call_tool("memory", {"target": "memory", **args})
+                    times.append((time.perf_counter() - began) * 1000)
+                    if not result.get("success"):
+                        raise RuntimeError(str(result.get("error"))[:200])
+                n += 1
+    except BaseException:
+        times = None
+        raise
+    finally:
+        out.put(times)
+
+
+def _latencies(homes: list[str], seconds: float) -> list[list[float]]:
+    """Each writer's write latencies (ms), one process per home, all at once."""
+    ctx = multiprocessing.get_context("spawn")
+    out: multiprocessing.Queue = ctx.Queue()  # type: ignore[type-arg]
+    start = time.time() + 3.0 + 0.3 * len(homes)  # every process opened first
+    procs = [ctx.Process(target=_latency_writer, args=(home, seconds, start, out))
+             for home in homes]
+    for p in procs:
+        p.start()
+    found = [out.get(timeout=180) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+    if any(f is None for f in found):
+        raise RuntimeError("a writer process failed (its traceback is above)")
+    return [f for f in found if f is not None]
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 def _aggregate(url: str, processes: int, seconds: float,
                homes: list[str] | None = None) -> float:
     """Acknowledged writes per second of ``processes`` writers together: one-event
@@ -252,6 +305,18 @@ def run(ctx: Context) -> list[Figure]:
         tool_four = _aggregate(url, 4, seconds, homes)
         ctx.log(f"  memory-tool writes: 1 process {tool_one:,.0f}/s, 4 processes "
                 f"{tool_four:,.0f}/s")
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE SCHEMA eight")
+        eight_homes = _homes(ctx, f"{url}?options=-csearch_path%3Deight", 8)
+        alone = [t for ts in _latencies(eight_homes[:1], seconds) for t in ts]
+        per_writer = _latencies(eight_homes, seconds)
+        together = [t for ts in per_writer for t in ts]
+        means = [sum(ts) / len(ts) for ts in per_writer]
+        counts = [len(ts) for ts in per_writer]
+        spread = max(means) / (sum(means) / len(means))
+        ctx.log(f"  8 writers: p99 {_p99(together):.1f} ms (1 writer {_p99(alone):.1f} ms), "
+                f"writes per writer {min(counts)}-{max(counts)}, slowest mean "
+                f"{spread:.2f}x the mean")
         fold_rate, copy_rate, events = _rebuild(ctx, SERVER, name)
         latencies = sorted(_follow(ctx, url))
         p95 = latencies[int(0.95 * (len(latencies) - 1))]
@@ -274,10 +339,20 @@ def run(ctx: Context) -> list[Figure]:
         Figure(bench=NAME, name="another process's append shown by log --follow, p95",
                value=p95, unit="ms", better="lower", target=Target("value", "<", 200.0),
                notes={"p50_ms": round(median(latencies), 1), "appends": len(latencies)}),
+        Figure(bench=NAME, name="8 processes' memory-tool writes, one journal, p99 latency",
+               value=_p99(together), unit="ms", better="lower",
+               baseline_name="1 process alone, p99", baseline_value=_p99(alone),
+               target=Target("value", "<=", 50.0),
+               notes={"seconds": seconds, "writes_per_writer": counts,
+                      "slowest_writer_mean_over_mean": round(spread, 2),
+                      "fewest_writes_over_mean": round(min(counts) / (sum(counts) / 8), 2),
+                      "p50_ms": round(median(together), 1)}),
         Figure(bench=NAME, name="4 processes' memory-tool writes, one journal, aggregate",
                value=tool_four, unit="writes/s", better="higher",
                baseline_name="1 process", baseline_value=tool_one,
-               target=Target("ratio", ">=", 2.0), notes={"seconds": seconds}),
+               # The 4-writer throughput target was withdrawn (issue 36, item 7): on 2
+               # CPUs one writer keeps a CPU busy; the 8-writer latency above replaces it.
+               notes={"seconds": seconds}),
         Figure(bench=NAME, name="4 processes' one-event appends, one journal, aggregate",
                value=four, unit="appends/s", better="higher",
                baseline_name="1 process", baseline_value=one, notes={"seconds": seconds}),
