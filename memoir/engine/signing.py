@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import ConfigError, JournalError, NotFoundError, ValidationError
 from memoir.events.keys import KeyRevoked, KeyTrusted
-from memoir.events.types import Draft, Event
+from memoir.events.types import Draft
 from memoir.fs import safefs
 from memoir.ids import short_id
 from memoir.journal import Journal
 from memoir.projections.keys import KeysState
-from memoir.projections.screen import DESTRUCTIVE, needs
+from memoir.projections.screen import needs
 from memoir.projections.state import State
 from memoir.signatures import Signer, new_private_key, short
 
@@ -135,11 +135,7 @@ class Signing:
             self._signer = home_signer(self._home)
         signer = signer_for(keys, self._signer, state.seq + 1)
         for draft in drafts:
-            if type(draft.data) not in DESTRUCTIVE:
-                continue
-            event = Event(seq=0, id="", ts="", type=draft.data.TYPE, v=draft.data.VERSION,
-                          actor=draft.actor, run=draft.run, data=draft.data)
-            right = needs(event, signer.key, keys)
+            right = needs(draft.data, signer.key, keys)
             if right is not None and not keys.may(signer.key, right):
                 raise NotTrusted(
                     f"this home's key {short(signer.key)} may not {right} on this signed "

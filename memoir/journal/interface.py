@@ -493,9 +493,9 @@ def mint(drafts: Sequence[Draft], clock: Clock) -> list[tuple[str, str]]:
     ]
 
 
-#: Where a signed append's ``journal.signed`` goes among its drafts (minted last, once
-#: the hash it signs is known).
-_SIGNATURE = Draft(data=Quarantined(reason="a signature placeholder"), actor="system")
+#: Holds the place of a signed append's ``journal.signed`` among its drafts (it is
+#: minted last, once the hash it signs is known).
+_SIGNATURE = Quarantined(reason="a signature, minted last")
 
 
 def mint_records(
@@ -516,7 +516,7 @@ def mint_records(
             # The signature goes with its append's run and session (a timeline groups it
             # there), written by memoir itself.
             last = plain[-1]
-            drafts = [*plain, Draft(data=_SIGNATURE.data, actor="system",
+            drafts = [*plain, Draft(data=_SIGNATURE, actor="system",
                                     session=last.session, run=last.run)]
         count = len(drafts)
         first = seq + 1
@@ -525,8 +525,7 @@ def mint_records(
             seq += 1
             more = count - 1 - i
             data = draft.data
-            if data is _SIGNATURE.data:
-                assert signer is not None
+            if signer is not None and i == len(plain):
                 last_hash = prev.decode()
                 data = AppendSigned(first=first, hash=last_hash, signer=signer.key,
                                     sig=signer.sign(first, seq - 1, last_hash))

@@ -33,24 +33,22 @@ from memoir.events.codec import Quarantined
 from memoir.events.forget import ContentForgotten
 from memoir.events.keys import AppendSigned, KeyRevoked, KeyTrusted
 from memoir.events.runs import RunReverted
-from memoir.events.types import Event
+from memoir.events.types import Event, Payload
 from memoir.projections.keys import KeysState
 
-__all__ = ["DESTRUCTIVE", "judge", "needs", "screened"]
+__all__ = ["judge", "needs", "screened"]
 
 #: The right each kind of destructive record needs from its signer.
 _NEEDS = {ContentForgotten: "forget", KeyTrusted: "trust", KeyRevoked: "trust"}
-#: The payload types that may need a right beyond appending (:func:`needs`).
-DESTRUCTIVE = frozenset({*_NEEDS, RunReverted})
 
 
 def screened(events: Iterable[Event], keys: KeysState, until: int | None = None,
              rest: Callable[[int], Iterable[Event]] | None = None) -> Iterator[Event]:
-    """``events`` (a read of the journal from an append's start), each append judged
-    by :func:`judge` against ``keys`` — the registry of the state the caller folds the
-    events into, as it folds them.  ``until``: stop after that seq.  ``rest``: reads
-    the journal after a seq, for the end of an append ``events`` cut short (a read
-    that stops at ``until`` inside an append: its signature comes last)."""
+    """``events`` (a read of the journal), each append judged by :func:`judge` against
+    ``keys`` — the registry of the state the caller folds the events into, as it folds
+    them.  ``until``: stop after that seq.  ``rest``: reads the journal after a seq, for
+    the end of an append ``events`` cut short (a read that stops at ``until`` inside an
+    append: its signature comes last)."""
     it = iter(events)
     for event in it:
         if until is not None and event.seq > until:
@@ -58,8 +56,10 @@ def screened(events: Iterable[Event], keys: KeysState, until: int | None = None,
         if not keys.since and event.more == 0 and type(event.data) is not KeyTrusted:
             yield event  # signing is off and this append cannot turn it on
             continue
+        # An append ends at its signature whatever the records before it announce: a
+        # forged row announcing more records cannot draw an honest append into its own.
         batch = [event]
-        while batch[-1].more > 0:
+        while batch[-1].more > 0 and not isinstance(batch[-1].data, AppendSigned):
             nxt = next(it, None)
             if nxt is None:
                 if rest is None:
@@ -69,13 +69,13 @@ def screened(events: Iterable[Event], keys: KeysState, until: int | None = None,
                 if nxt is None:
                     break
             batch.append(nxt)
-        reason = judge(batch, keys)
-        if reason is None and keys.since and isinstance(batch[-1].data, AppendSigned):
-            signer = batch[-1].data.signer
-            for record in batch:
-                if record.run:
-                    keys.runs.setdefault(record.run, signer)
-        for record in batch:
+        reasons = judge(batch, keys)
+        sig = batch[-1].data
+        if keys.since and isinstance(sig, AppendSigned):
+            for record, reason in zip(batch, reasons, strict=True):
+                if record.run and reason is None:
+                    keys.runs.setdefault(record.run, sig.signer)
+        for record, reason in zip(batch, reasons, strict=True):
             if until is not None and record.seq > until:
                 return
             yield record if reason is None or isinstance(record.data, Quarantined) \
@@ -86,20 +86,36 @@ def _quarantined(event: Event, reason: str) -> Event:
     return msgspec.structs.replace(event, data=Quarantined(reason=reason))
 
 
-def judge(batch: Sequence[Event], keys: KeysState) -> str | None:
-    """Why the append ``batch`` must not be folded under the registry ``keys`` (None:
-    fold it)."""
-    broken = next((e.seq for e in batch if isinstance(e.data, Quarantined)), None)
+def judge(batch: Sequence[Event], keys: KeysState) -> list[str | None]:
+    """Why each record of ``batch`` (the records of the journal up to and including a
+    ``journal.signed`` or a record that closes its append) must not be folded under the
+    registry ``keys`` (None: fold it).  A signature vouches for the records from its
+    first seq on; a record before that, in a batch a forged row drew it into, is
+    judged as unsigned."""
+    if keys.since and batch[-1].seq < keys.since:
+        return [None] * len(batch)  # written before signing was turned on
+    sig = batch[-1].data
+    end = batch[-1].seq
+    covered = [not isinstance(sig, AppendSigned) or e.seq >= sig.first or e.seq == end
+               for e in batch]
+    reason = _covered(batch, keys, covered)
+    unsigned = f"unsigned (signing is on since seq {keys.since})" if keys.since else None
+    return [reason if inside else unsigned for inside in covered]
+
+
+def _covered(batch: Sequence[Event], keys: KeysState, covered: Sequence[bool]) -> str | None:
+    """Why the records of ``batch`` its signature covers (all of them, when it ends
+    unsigned) must not be folded (None: fold them)."""
+    mine = [e for e, inside in zip(batch, covered, strict=True) if inside]
+    broken = next((e.seq for e in mine if isinstance(e.data, Quarantined)), None)
     if broken is not None:
         return f"in an append with a record that cannot be folded (seq {broken})"
-    first = batch[0].seq
-    if batch[-1].more:
-        return f"an append cut short (its record at seq {batch[-1].seq} says more follow)"
-    sig = batch[-1].data
-    if keys.since and first < keys.since:
-        return None  # written before signing was turned on
-    if not keys.since or first == keys.since:
-        owner = next((e.data for e in batch
+    if mine[-1].more and not isinstance(mine[-1].data, AppendSigned):
+        return f"an append cut short (its record at seq {mine[-1].seq} says more follow)"
+    sig = mine[-1].data
+    first = mine[0].seq
+    if not keys.since or first <= keys.since <= mine[-1].seq:
+        owner = next((e.data for e in mine
                       if isinstance(e.data, KeyTrusted) and e.data.owner), None)
         if owner is None:
             return None
@@ -112,19 +128,19 @@ def judge(batch: Sequence[Event], keys: KeysState) -> str | None:
     problem = _signature(batch, sig)
     if problem is not None:
         return problem
-    if keys.trusted_at(sig.signer, first) is None:
-        return f"signed by key {signatures.short(sig.signer)}, not trusted at seq {first}"
-    for event in batch:
-        right = needs(event, sig.signer, keys)
+    if keys.trusted_at(sig.signer, sig.first) is None:
+        return f"signed by key {signatures.short(sig.signer)}, not trusted at seq {sig.first}"
+    for event in mine:
+        right = needs(event.data, sig.signer, keys)
         if right is not None and not keys.may(sig.signer, right):
             return (f"a {event.type} at seq {event.seq} signed by key "
                     f"{signatures.short(sig.signer)}, which may not {right}")
     return None
 
 
-def needs(event: Event, signer: str, keys: KeysState) -> str | None:
-    """The right ``signer`` needs to sign ``event`` beyond appending (None: none)."""
-    data = event.data
+def needs(data: Payload, signer: str, keys: KeysState) -> str | None:
+    """The right ``signer`` needs to sign a record of ``data`` beyond appending (None:
+    none)."""
     if isinstance(data, RunReverted):
         other = keys.runs.get(data.reverted_run)
         return "revert" if other is not None and other != signer else None
@@ -132,11 +148,13 @@ def needs(event: Event, signer: str, keys: KeysState) -> str | None:
 
 
 def _signature(batch: Sequence[Event], sig: AppendSigned) -> str | None:
-    """Why the ``journal.signed`` ending ``batch`` does not vouch for it (None: it does)."""
+    """Why the ``journal.signed`` ending ``batch`` does not vouch for the records from
+    its first seq to the one before it (None: it does).  A read that began inside the
+    append holds only the end of that range; the chain vouches for the rest."""
     if len(batch) < 2:
         return "a signature that covers no record"
     last = batch[-2]
-    if sig.first != batch[0].seq or sig.hash != last.hash:
+    if sig.first > last.seq or sig.hash != last.hash:
         return f"a signature at seq {batch[-1].seq} made for other records"
     if not signatures.verify(sig.signer, sig.sig, sig.first, last.seq, sig.hash):
         return (f"a signature at seq {batch[-1].seq} that does not check against key "

@@ -113,3 +113,22 @@ def test_destructive_records_need_the_owners_say_so(
         assert not home.state.quarantined
     status = json.loads(_memoir("--home", str(agent), "--json", "status").stdout)
     assert status["journal"]["signing"]["on"] and not status["journal"]["signing"]["trusted"]
+
+
+def test_a_row_announcing_more_records_cannot_draw_an_honest_append_into_it(
+        journal: tuple[Path, Path, Roles]) -> None:
+    """The writer role inserts a well-formed row whose ``more`` says two records follow:
+    the next honest append (a record and its signature) would complete that "append".
+    The honest records are folded; only the forged row is quarantined."""
+    owner, _agent, roles = journal
+    forged = forge(roles.as_role(roles.writer), "memory.entry_added",
+                   {"target": "memory", "entry_id": "e-forged000001",
+                    "text": "Forged, drawing the next append in."}, v=2, more=2)
+    added = _memoir("--home", str(owner), "memory", "add", "Honest after the forgery.")
+    assert added.returncode == 0, added.stderr
+    with memoir.open(owner) as home:
+        assert home.state.memory.target("memory").texts() == ["Honest after the forgery."]
+        assert set(home.state.quarantined) == {forged}
+        assert home.state.quarantined[forged].startswith("unsigned")
+    replayed = json.loads(_memoir("--home", str(owner), "--json", "verify").stdout)
+    assert [q["seq"] for q in replayed["quarantined"]] == [forged]

@@ -194,14 +194,8 @@ def _quarantined(engine: Engine, seq: int) -> str | None:
         return state.quarantined[seq]
     if state.quarantine_count <= len(state.quarantined):
         return None
-    start = seq
-    for event in engine.journal.read_reverse(until=seq - 1):
-        if event.more == 0:
-            break
-        start = event.seq
-    for event in screened(engine.journal.read(after=start - 1), state.keys):
-        if event.seq == seq:
-            return event.data.reason if isinstance(event.data, Quarantined) else None
+    for event in screened(engine.journal.read(after=seq - 1), state.keys):
+        return event.data.reason if isinstance(event.data, Quarantined) else None
     return None
 
 

@@ -215,9 +215,11 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
                 quarantined[seq] = event.data.reason
                 last_more = 0
             elif last_more and event.more != last_more - 1:
-                quarantined[seq] = (f"a {event.type} record inside another append (of "
-                                    f"{last_more} more records): not written by memoir")
-                last_more = 0
+                # Each append commits whole, so the record before announced records that
+                # never came (a forged row): it is the one out of place, not this one.
+                quarantined.setdefault(seq - 1, f"an append announcing {last_more} more "
+                                       "record(s) that never came: not written by memoir")
+                last_more = event.more
             else:
                 last_more = event.more
             types[event.type] = types.get(event.type, 0) + 1
