@@ -1,10 +1,16 @@
-"""Ed25519 signatures over a journal's appends (``cryptography`` does the arithmetic).
+"""Ed25519 signatures over a journal's appends (PyNaCl, libsodium, does the arithmetic).
 
 A key is 32 raw bytes; memoir names a public key by its 64 hex digits and shows the
 first 16.  What an append's signature covers is :func:`message`: the first seq of the
 append, the seq of its last record before the signature, and that record's chain hash
 (the chain makes it vouch for every record before it; the first seq bounds the claim to
-this append).  The import of ``cryptography`` waits for the first key or check.
+this append).  The import of ``nacl`` waits for the first key or check.
+
+libsodium rather than OpenSSL (``cryptography``): on the machines memoir is measured on
+it checks a signature 3.1x and makes one 2.2x faster (71 against 223 µs, 29 against
+64 µs), and every home checks every other home's signatures (docs/benchmarks.md).  The
+signatures are the same bytes (Ed25519 is deterministic): a key made by either checks
+with the other.
 """
 
 from __future__ import annotations
@@ -29,9 +35,9 @@ def short(key: str) -> str:
 
 def new_private_key() -> bytes:
     """A fresh private key's 32 raw bytes."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from nacl.signing import SigningKey
 
-    return Ed25519PrivateKey.generate().private_bytes_raw()
+    return bytes(SigningKey.generate().encode())
 
 
 def public_key_of(private: bytes) -> str:
@@ -45,16 +51,16 @@ class Signer:
     __slots__ = ("_private", "key")
 
     def __init__(self, private: bytes) -> None:
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        from nacl.signing import SigningKey
 
         if len(private) != 32:
             raise ValueError("an Ed25519 private key is 32 bytes")
-        self._private: Any = Ed25519PrivateKey.from_private_bytes(private)
-        self.key: str = self._private.public_key().public_bytes_raw().hex()
+        self._private: Any = SigningKey(private)
+        self.key: str = bytes(self._private.verify_key.encode()).hex()
 
     def sign(self, first: int, last: int, record_hash: str) -> str:
         """The signature (128 hex) of records ``first``..``last``."""
-        return str(self._private.sign(message(first, last, record_hash)).hex())
+        return bytes(self._private.sign(message(first, last, record_hash)).signature).hex()
 
     def __repr__(self) -> str:  # never the private key
         return f"Signer({short(self.key)})"
@@ -62,17 +68,20 @@ class Signer:
 
 @functools.lru_cache(maxsize=256)
 def _public(key: str) -> Any:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from nacl.signing import VerifyKey
 
-    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(key))
+    return VerifyKey(bytes.fromhex(key))
 
 
 def verify(key: str, sig: str, first: int, last: int, record_hash: str) -> bool:
     """Whether ``sig`` is ``key``'s signature of records ``first``..``last``."""
-    from cryptography.exceptions import InvalidSignature
+    from nacl.exceptions import CryptoError
 
     try:
-        _public(key).verify(bytes.fromhex(sig), message(first, last, record_hash))
-    except (InvalidSignature, ValueError):
+        signature = bytes.fromhex(sig)
+        if len(signature) != 64:
+            return False
+        _public(key).verify(message(first, last, record_hash), signature)
+    except (CryptoError, ValueError, TypeError):
         return False
     return True

@@ -101,7 +101,7 @@ def test_status_loads_the_engine_but_no_reviewer_or_model(tmp_path: Path) -> Non
     # 144: the fold's vetting of forged records and database URLs read without the
     # journal package (issue 36).  150: signed appends — their vocabulary, the key
     # registry's fold, the screen every read of the journal passes before the fold,
-    # the Ed25519 wrapper (cryptography itself waits for a signed journal) and the
+    # the Ed25519 wrapper (PyNaCl itself waits for a signed journal) and the
     # engine's signer (issue 36).
     assert len(_of(loaded, ("memoir",))) <= 150, _of(loaded, ("memoir",))
     assert len(loaded) <= 480

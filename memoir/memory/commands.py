@@ -31,6 +31,7 @@ from memoir.memory.decision import (
     decide,
     drift_result,
     failure_cap_result,
+    prescan,
 )
 from memoir.memory.schema import MEMORY_SCHEMA
 from memoir.projections.approvals import PendingWrite
@@ -121,6 +122,7 @@ def memory_call(
         return Decision(events=events, result=outcome.result,
                         summary=f"{verb}memory {_action(args)} ({target})")
 
+    prescan(args)  # off the journal's lock (the decision under it finds it done)
     _events, result = engine.commit_with_files(decide_here, by=by)
     if attempt.adopt_first:
         attempt.may_adopt = attempt.adopt_first = False

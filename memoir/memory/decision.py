@@ -22,6 +22,7 @@ normalisation is recorded by explicit events before the write's own.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ __all__ = [
     "decide",
     "drift_result",
     "failure_cap_result",
+    "prescan",
 ]
 
 #: Failures per turn answered normally; the next one gets the terminal result.
@@ -163,20 +165,43 @@ def drift_result(target: str, kind: DriftKind, backup: str | None) -> dict[str, 
     return result
 
 
+@functools.lru_cache(maxsize=64)
+def _findings(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The threats in ``text``, else the kinds of credential it holds: a function of
+    the text alone, kept for the few texts last scanned (see :func:`prescan`)."""
+    threats = tuple(all_threats(text))
+    return threats, () if threats else tuple(find_credentials(text))
+
+
+def prescan(args: Mapping[str, Any]) -> None:
+    """Scan the texts a ``memory`` call would write, before the journal's lock is taken.
+
+    The scan depends on the text alone and can take long (patterns compiled on first
+    use, the semantic second opinion's model): done here, the decision made under the
+    lock finds it done, and other writers do not wait for it."""
+    texts = [args.get("content")]
+    operations = args.get("operations")
+    if isinstance(operations, list):
+        texts += [op.get("content") for op in operations if isinstance(op, Mapping)]
+    for text in texts:
+        if text and _is_text(text):
+            _findings(text)
+
+
 def _rejection(target: Target, action: str, text: str) -> MemoryOutcome | None:
     # Every finding, so the record names every category; the first is the one the
     # refusal message names (Hermes's first, else memoir's).  One scan: the second
     # opinion, where asked, embeds the text once.
-    ordered = all_threats(text)
-    if ordered:
+    threats, kinds = _findings(text)
+    if threats:
+        ordered = list(threats)
         message, reason = threat_message(ordered[0]), "threat"
     else:
         # Nothing secret is stored, whoever writes it (the pattern ids name the kinds
         # of credential; the refusal never repeats the secret).
-        kinds = find_credentials(text)
         if not kinds:
             return None
-        message, reason = credential_message(kinds), "secret"
+        message, reason = credential_message(list(kinds)), "secret"
         ordered = [f"credential:{kind}" for kind in kinds]
     event = WriteRejected(
         target=target,

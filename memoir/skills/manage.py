@@ -69,13 +69,23 @@ from memoir.threats import first_threat_id
 
 __all__ = [
     "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "archive_key", "decide_manage",
-    "layout_clash",
+    "layout_clash", "prescan",
     "text_digest",
 ]
 
 ACTIONS = ("create", "patch", "edit", "delete", "write_file", "remove_file")
 #: The actions that change an existing skill (the background guard applies).
 WRITES = frozenset({"edit", "patch", "delete", "write_file", "remove_file"})
+
+
+def prescan(args: dict[str, Any]) -> None:
+    """Scan the texts a ``skill_manage`` call brings before the journal's lock is taken,
+    so the scan under it (of the files as they will be) finds its patterns compiled and
+    other writers do not wait for that."""
+    for key in ("content", "new_string", "file_content"):
+        text = args.get(key)
+        if isinstance(text, str) and text:
+            first_threat_id(text)
 
 
 def text_digest(text: str) -> str:

@@ -53,7 +53,14 @@ from memoir.skills.adopt import (
 from memoir.skills.external import ExternalSkill, external_skills
 from memoir.skills.guards import Refusal, background_refusal, is_background
 from memoir.skills.held import skill_gist, skill_tool_args
-from memoir.skills.manage import ACTIONS, WRITES, archive_key, decide_manage, text_digest
+from memoir.skills.manage import (
+    ACTIONS,
+    WRITES,
+    archive_key,
+    decide_manage,
+    prescan,
+    text_digest,
+)
 from memoir.skills.model import canonical_file_path
 from memoir.skills.schemas import SKILL_MANAGE_SCHEMA, SKILL_VIEW_SCHEMA, SKILLS_LIST_SCHEMA
 from memoir.skills.view import list_skills, view_skill
@@ -315,6 +322,8 @@ def skill_manage_call(
         return Decision(events=payloads, result=result,
                         summary=f"skill_manage {action} {name}")
 
+    if scan and action in ACTIONS:
+        prescan(args)  # off the journal's lock
     _events, answer = engine.commit_with_files(decide, by=by)
     assert answer is not None
     return answer
