@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
+from memoir.engine.forget.carry import unfinished_here
 from memoir.engine.materializer import Drift, unwritable
 from memoir.engine.signing import home_signer
 from memoir.errors import ConfigError, MemoirError, NotFoundError, ValidationError
@@ -312,6 +313,10 @@ def home_status(home: Memoir) -> dict[str, Any]:
         "unwritten": {**home.materializer.failed, **blocked},
         # Open sessions with recorded turns, most recent first: their nudge counters.
         "nudges": nudges,
+        # Journaled forgets this home has not carried out: "interrupted" here, or made
+        # "elsewhere" (another home of the journal); `memoir forget --finish` does it.
+        "forgets": [{"run": run, "state": how}
+                    for run, how in unfinished_here(home.home, state)],
         # The Hermes home whose memory this home mirrors (hermes.home), or None.
         "mirrors": home.config.hermes.home,
     }

@@ -48,6 +48,7 @@ def restore(ctx: click.Context, archive: Path, with_config: bool) -> None:
     path that leaves the home) are checked before anything is written there; then
     every projection is rebuilt."""
     from memoir.engine.backup import restore_archive
+    from memoir.engine.forget.carry import settle_restored
     from memoir.layout import default_home
 
     target = Path(home_path(ctx) or default_home()).expanduser()
@@ -56,6 +57,7 @@ def restore(ctx: click.Context, archive: Path, with_config: bool) -> None:
     handle = open_home(ctx)
     written = handle.rebuild()
     handle.flush()
+    settle_restored(handle)  # forgets the archive's home had carried out are done here
     if is_json():
         echo_json({"home": str(target), "rewrote": list(written), **info.as_json(),
                    "config": restored.config, "config_keys": restored.config_keys})

@@ -38,8 +38,7 @@ __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "ve
 
 
 def _shared_config(home: Path, url: str, password_env: str | None) -> None:
-    """Make ``home`` a home whose journal is the PostgreSQL database at ``url``: its
-    tables created when the database has none, ``journal.url`` in config.yaml."""
+    """Make the database at ``url`` ``home``'s journal (tables made if none, journal.url)."""
     from memoir.config import password_variable_problem
     from memoir.journal import is_database, redact_url
     from memoir.journal.home import attach, shared_journal
@@ -94,13 +93,11 @@ def _shared_config(home: Path, url: str, password_env: str | None) -> None:
 def _journal_url_in(config_file: Path) -> str | None:
     """``journal.url`` as config.yaml itself says it (not $MEMOIR_JOURNAL_URL)."""
     try:
-        data = yaml.safe_load(config_file.read_text(encoding="utf-8")) \
-            if config_file.exists() else None
+        data = yaml.safe_load(config_file.read_text("utf-8")) if config_file.exists() else None
     except yaml.YAMLError:
         return None
     section = data.get("journal") if isinstance(data, dict) else None
-    found = section.get("url") if isinstance(section, dict) else None
-    return str(found) if found else None
+    return str(section["url"]) if isinstance(section, dict) and section.get("url") else None
 
 
 _DEFAULT_CONFIG = (
@@ -228,6 +225,9 @@ def status(ctx: click.Context) -> None:
     if quarantined["count"] > len(quarantined["records"]):
         click.echo(f"quarantined … {quarantined['count']} record(s) in all (`memoir "
                    "journal quarantine`)")
+    for f in info["forgets"]:
+        how = "was interrupted" if f["state"] == "interrupted" else "is not yet carried out here"
+        click.echo(f"forget   {f['run']} {how}: `memoir forget --finish` completes it")
     for path, why in sorted(info["unwritten"].items()):
         click.echo(f"unwritten {path}: {why} (the journal has it; memoir tries again on "
                    "every write)")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memoir.engine.checkpoints import CheckpointStore
+from memoir.engine.forget.carry import unfinished_here
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
 from memoir.events.codec import Forgotten
@@ -70,6 +71,12 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
         found.unchecked_seals = True
     found.forgotten, problems = _forget_problems(journal, found.quarantined)
     found.problems += problems
+    if state is not None:
+        found.problems += [
+            f"the forget of run {run} " + ("was interrupted here" if how == "interrupted"
+                                           else "is not yet carried out here") +
+            ": this home's copies may still hold what it removed; `memoir forget "
+            "--finish` completes it" for run, how in unfinished_here(home, state)]
     if deep:
         wanted = checkpoints.seqs()
         state = State()

@@ -12,6 +12,13 @@ fixed width, and ``data`` the one before it after ``"more":<n>,`` (which no othe
 field can imitate: every other value before it is a string, or an object of strings),
 so a line is split without re-encoding it.
 
+Since 2026-11-28 a payload starts with a random salt, ``{"_s":"<24 hex>",...}`` (96
+bits; :data:`SALT_HEAD`), which decoders pass over: the digest a tombstone keeps is of
+the salted bytes, and the salt is forgotten with the payload, so a forgotten short text
+(a PIN, a name) cannot be found again by hashing guesses.  A record written before then
+has no salt; its tombstone's digest can be matched against guesses, and ``memoir forget``
+says so.
+
 Records written before the payload digest (journals of memoir before 2026-11-25) were
 hashed over their whole body (the line with its last 43 bytes, ``,"hash":"<32 hex>"}``,
 replaced by ``}``); they verify as they were written.  Only a record of the digest
@@ -35,6 +42,8 @@ from memoir.events.upcasters import upcast
 __all__ = [
     "GENESIS",
     "HASH_HEX",
+    "SALT_HEAD",
+    "SALT_HEX",
     "Decoder",
     "Forgotten",
     "Quarantined",
@@ -46,6 +55,8 @@ __all__ = [
     "line_hash_ok",
     "payload_digest",
     "payload_span",
+    "salt_of",
+    "salted",
     "tombstone",
     "tombstone_digest",
     "tombstoned_line",
@@ -57,6 +68,9 @@ _TAIL = len(b',"hash":"') + HASH_HEX + len(b'"}')
 # Where the payload starts: the first `,"more":<digits>,"data":` (see the module doc).
 _DATA = lazyre.compile(rb',"more":\d+,"data":')
 _TOMB_HEAD = b'{"forgotten":"'
+#: How a salted payload starts (then the salt's hex digits and ``",`` or ``"}``).
+SALT_HEAD = b'{"_s":"'
+SALT_HEX = 24
 _TOMB_SIZE = len(_TOMB_HEAD) + HASH_HEX + 2
 _HEX = frozenset(b"0123456789abcdef")
 
@@ -77,6 +91,25 @@ class Quarantined(Payload, frozen=True, kw_only=True):
 
     TYPE: ClassVar[str] = "quarantined"
     reason: str
+
+
+def salted(payload: bytes, salt: str) -> bytes:
+    """``payload`` (a JSON object's bytes) with ``salt`` as its first member (as is when
+    ``salt`` is empty)."""
+    if not salt:
+        return payload
+    head = SALT_HEAD + salt.encode("ascii")
+    return head + b'"}' if payload == b"{}" else head + b'",' + payload[1:]
+
+
+def salt_of(payload: bytes | memoryview) -> str:
+    """The salt a payload starts with ("" for none)."""
+    data = bytes(memoryview(payload)[:len(SALT_HEAD) + SALT_HEX + 1])
+    if data.startswith(SALT_HEAD) and data.endswith(b'"'):
+        salt = data[len(SALT_HEAD):-1]
+        if len(salt) == SALT_HEX and _HEX.issuperset(salt):
+            return salt.decode("ascii")
+    return ""
 
 
 def payload_digest(payload: bytes) -> bytes:
@@ -225,7 +258,7 @@ def _cached(value: str | None) -> bytes:
 def encode_record(
     *, seq: int, id: str, ts: str, actor: str, session: str | None, run: str | None,
     causation: str | None, more: int, data: Payload, prev: bytes,
-    meta: dict[str, str] | None = None,
+    meta: dict[str, str] | None = None, salt: str = "",
 ) -> tuple[bytes, bytes]:
     """Encode one record; returns ``(line without newline, its hash)``.
 
@@ -258,7 +291,7 @@ def encode_record(
             middle, b',"meta":' + enc(meta) if meta else b"", b',"more":',
             str(more).encode(), b',"data":',
         ))
-        payload = enc(data)
+        payload = salted(enc(data), salt)
     except (UnicodeEncodeError, msgspec.EncodeError, TypeError) as exc:
         raise ValidationError(
             f"event {data.TYPE!r} (seq {seq}) cannot be written as JSON: {exc}; "
@@ -393,7 +426,7 @@ class Decoder:
         return Event(
             seq=rec.seq, id=rec.id, ts=rec.ts, type=rec.type, v=cls.VERSION, actor=rec.actor,
             session=rec.session, run=rec.run, causation=rec.causation, meta=rec.meta,
-            more=rec.more, data=data, hash=rec.hash,
+            more=rec.more, data=data, hash=rec.hash, salt=salt_of(rec.data),
         )
 
     def decode(self, line: bytes | memoryview) -> Event:

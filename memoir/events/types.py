@@ -121,6 +121,11 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     more: int = 0
     data: Payload
     hash: str = ""
+    #: The random salt stored at the head of the payload (see
+    #: :mod:`memoir.events.codec`): it makes the payload's digest, which a tombstone
+    #: keeps, impossible to match against guesses of the forgotten text.  Empty on
+    #: records written before salting and on tombstones (it went with the payload).
+    salt: str = ""
 
     def entities(self) -> tuple[str, ...]:
         return self.data.entities()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Protocol, Self
 
 from memoir.clock import Clock, SystemClock, format_ts
 from memoir.errors import ConflictError, ValidationError
-from memoir.events.codec import Quarantined, encode_record
+from memoir.events.codec import SALT_HEX, Quarantined, encode_record
 from memoir.events.keys import AppendSigned
 from memoir.events.types import Draft, Event
 from memoir.ids import random_hex
@@ -424,6 +425,11 @@ class SharedBodies(ABC):
     def body(self, ref: str) -> bytes | None:
         """The body kept for ``ref`` (None: none)."""
 
+    @abstractmethod
+    def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
+        """The references of the kept bodies that hold any of ``forms`` (byte strings)
+        and are not blanked already (``memoir forget`` blanks them everywhere)."""
+
 
 class Notices(ABC):
     """Capability: tell a waiting reader that another process committed (instead of
@@ -529,10 +535,13 @@ def mint_records(
                 last_hash = prev.decode()
                 data = AppendSigned(first=first, hash=last_hash, signer=signer.key,
                                     sig=signer.sign(first, seq - 1, last_hash))
+                salt = ""  # a signature holds nothing anyone would forget
+            else:
+                salt = secrets.token_hex(SALT_HEX // 2)
             line, prev = encode_record(
                 seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
                 run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,
-                meta=draft.meta,
+                meta=draft.meta, salt=salt,
             )
             lines.append(line)
             events.append(
@@ -540,7 +549,7 @@ def mint_records(
                     seq=seq, id=event_id, ts=ts, type=data.TYPE, v=data.VERSION,
                     actor=draft.actor, session=draft.session, run=draft.run,
                     causation=draft.causation, meta=draft.meta or None, more=more, data=data,
-                    hash=prev.decode(),
+                    hash=prev.decode(), salt=salt,
                 )
             )
     return lines, events

@@ -70,6 +70,7 @@ class InMemoryJournal(Journal):
                 seq=event.seq, id=event.id, ts=event.ts, actor=event.actor,
                 session=event.session, run=event.run, causation=event.causation,
                 more=event.more, data=event.data, prev=prev, meta=event.meta,
+                salt=event.salt,
             )
             if prev.decode() != event.hash:
                 raise JournalCorrupted("hash does not match (the record was altered)",

@@ -31,7 +31,8 @@ def chain_holds(events: list[Event]) -> bool:
     for e in events:
         _line, prev = encode_record(
             seq=e.seq, id=e.id, ts=e.ts, actor=e.actor, session=e.session, run=e.run,
-            causation=e.causation, more=e.more, data=e.data, prev=prev,
+            causation=e.causation, more=e.more, data=e.data, prev=prev, meta=e.meta,
+            salt=e.salt,
         )
         if prev.decode() != e.hash:
             return False

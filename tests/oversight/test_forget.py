@@ -292,10 +292,19 @@ def test_a_forget_killed_at_any_step_leaves_the_home_whole_and_finishable(
                             capture_output=True, text=True, timeout=120,
                             env={**os.environ, "PYTHONPATH": str(REPO)})
     assert killed.returncode == -9, killed.stderr
-    assert _memoir(home, "verify").returncode in (0, 6)  # 6: names the unfinished forget
+    verified = _memoir(home, "verify")
+    said = json.loads(_memoir(home, "--json", "status").stdout)["forgets"]
+    if step == "pending":  # killed before the record: nothing to finish
+        assert verified.returncode == 0 and said == [], verified.stdout
+    else:  # verify and status say so until it is finished (whatever was done already)
+        assert verified.returncode == 6, verified.stdout
+        assert "was interrupted here" in verified.stdout + verified.stderr
+        assert [f["state"] for f in said] == ["interrupted"]
+        assert "was interrupted: `memoir forget --finish`" in _memoir(home, "status").stdout
     finished = _memoir(home, "forget", "--finish")
     assert finished.returncode == 0, finished.stderr
     assert _memoir(home, "verify", "--deep").returncode == 0
+    assert json.loads(_memoir(home, "--json", "status").stdout)["forgets"] == []
     left = _holding(home, MARKER)
     if step == "pending":
         assert "journal.jsonl" in left  # killed before the record: as it was
@@ -442,3 +451,83 @@ def test_a_link_planted_for_the_texts_under_way_leaks_nothing(tmp_path: Path) ->
     assert list(outside.iterdir()) == []
     assert "journal.jsonl" in _holding(home, MARKER)  # as it was
     assert _memoir(home, "verify").returncode == 0
+
+
+def _nested_forms(text: str, depth: int = 3) -> set[bytes]:
+    """``text`` as a JSON string inside JSON strings, ``depth`` levels (written apart
+    from memoir's own search, with the standard library's two escapings)."""
+    forms, level = {text}, {text}
+    for _ in range(depth):
+        level = {json.dumps(t, ensure_ascii=a)[1:-1] for t in level for a in (True, False)}
+        forms |= level
+    return {f.encode() for f in forms}
+
+
+def test_forget_finds_text_in_tool_call_arguments_whatever_it_escapes(tmp_path: Path) -> None:
+    """A text holding a quote, a backslash, a newline and a non-ASCII letter, kept in
+    a tool call's arguments (JSON inside a message inside a record) and echoed in a
+    tool's error: `forget --text` given the text as the person knows it finds it at
+    every depth, and no form of it is left under the home."""
+    home = tmp_path / "home"
+    secret = 'vault "K-88" at C:\\keys\\prod\nzoë'
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as session:
+            session.record_turn([
+                {"role": "user", "content": "Save the vault note."},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {
+                        "name": "save_note", "arguments": json.dumps({"note": secret})}}]},
+                {"role": "tool", "tool_call_id": "c1",
+                 "content": "error: bad note " + json.dumps({"echo": secret})},
+                {"role": "assistant", "content": "It failed."}])
+        mem.flush()
+    forms = _nested_forms(secret)
+
+    def holding() -> list[str]:
+        return sorted(p.relative_to(home).as_posix() for p in home.rglob("*")
+                      if p.is_file() and not p.is_symlink()
+                      and any(f in p.read_bytes() for f in forms))
+
+    assert "journal.jsonl" in holding()
+    done = _memoir(home, "--json", "forget", "--text", secret, "-y")
+    assert done.returncode == 0, done.stderr
+    assert holding() == []
+    assert _memoir(home, "verify", "--deep").returncode == 0
+
+
+def test_a_forgotten_short_text_cannot_be_found_again_from_its_tombstone(
+        tmp_path: Path) -> None:
+    """A tombstone keeps the digest of the salted payload, and the salt goes with the
+    payload: hashing every 4-digit PIN in the payload as memoir writes it matches
+    nothing (before salting, one of the 10,000 did), while the real salted payload
+    still matches (the chain holds)."""
+    from memoir.events.codec import payload_digest, payload_span, salt_of, tombstone_digest
+
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as session:
+            assert session.call_tool("memory", {"action": "add", "target": "memory",
+                                                "content": "Door code 4821."})["success"]
+        mem.flush()
+        entry = mem.state.memory.target("memory").entries[0].id
+    (line,) = [ln for ln in (home / "journal.jsonl").read_bytes().splitlines()
+               if b"Door code" in ln]
+    span = payload_span(line)
+    assert span is not None
+    payload = line[span[0]:span[1]]
+    salt = salt_of(payload)
+    assert len(salt) == 24
+    assert _memoir(home, "forget", "--text", "Door code", "-y").returncode == 0
+    journal = (home / "journal.jsonl").read_bytes()
+    assert salt.encode() not in journal and b"4821" not in journal
+    (stone,) = [tombstone_digest(ln) for ln in journal.splitlines()
+                if tombstone_digest(ln) is not None]
+    assert payload_digest(payload) == stone  # the real bytes: the chain still holds
+
+    def guess(pin: str) -> bytes:
+        return json.dumps({"target": "memory", "entry_id": entry,
+                           "text": f"Door code {pin}."}, separators=(",", ":")).encode()
+
+    assert payload.endswith(guess("4821")[1:])  # the guess is how memoir writes it
+    assert not any(payload_digest(guess(f"{n:04d}")) == stone for n in range(10_000))
+    assert _memoir(home, "verify", "--deep").returncode == 0

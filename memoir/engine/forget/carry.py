@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,7 +64,8 @@ from memoir.projections.state import State
 if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
-__all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget"]
+__all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget",
+           "settle_restored", "unfinished_here"]
 
 _SKIP_SCRUB = (JOURNAL_FILE, "config.yaml")
 log = get_logger("memoir.engine")
@@ -156,6 +157,45 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
         _mark_done(engine.home, run)
         done += 1
     return done
+
+
+def unfinished_here(home: Path, state: State) -> list[tuple[str, str]]:
+    """The forgets folded into ``state`` that this home has not carried out, oldest
+    first: (run, ``"interrupted"``) for one stopped here after it was journaled (a
+    crash, a kill: its texts still wait), (run, ``"elsewhere"``) for one another home
+    of the journal made (or an older memoir, which kept no record of what it finished).
+    Until ``memoir forget --finish`` (or a follower) carries them out, this home's
+    packs, index and files may still hold what they removed."""
+    done = _done(home)
+    runs = sorted((info.first_seq, run) for run, info in state.runs.items()
+                  if info.kind == "forget" and run not in done)
+    if not runs:
+        return []
+    try:
+        waiting: Container[str] = _PendingFile.all(home)
+    except OSError:  # the folder of texts under way is not memoir's (a planted link)
+        waiting = ()
+    return [(run, "interrupted" if run in waiting else "elsewhere") for _seq, run in runs]
+
+
+def settle_restored(engine: Engine) -> int:
+    """In a home just restored from a backup (every cache rebuilt from the journal): note
+    as done here each journaled forget whose records hold their tombstones and whose
+    bodies in the restored packs are blank; any other stays for ``--finish``.  How many
+    were noted."""
+    done = _done(engine.home)
+    runs = {run for run, info in engine.state.runs.items()
+            if info.kind == "forget" and run not in done}
+    if not runs:
+        return 0
+    stones = {e.seq for e in engine.journal.read() if isinstance(e.data, Forgotten)}
+    settled = 0
+    for event in engine.journal.read_family("journal.forgotten"):
+        if event.run in runs and isinstance(event.data, ContentForgotten) and \
+                not _pending(engine.home, event.data, stones):
+            _mark_done(engine.home, event.run)
+            settled += 1
+    return settled
 
 
 class _Vouching:

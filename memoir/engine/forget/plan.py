@@ -21,7 +21,14 @@ from memoir.events.codec import (
 )
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced
 from memoir.events.sessions import TurnRecorded
-from memoir.journal.interface import Journal, LineAccess, Progress, StoredLine, Tombstoning
+from memoir.journal.interface import (
+    Journal,
+    LineAccess,
+    Progress,
+    SharedBodies,
+    StoredLine,
+    Tombstoning,
+)
 from memoir.journal.transcripts import FOLDER as TRANSCRIPTS
 from memoir.journal.transcripts import line_hash
 
@@ -54,12 +61,23 @@ class ForgetPlan:
         return not self.records and not self.bodies
 
 
+#: How deep JSON inside JSON is searched: a tool call's arguments (a JSON document)
+#: are a string inside a message, itself a string inside a record or a body.
+_NESTING = 3
+
+
 def forms_of(text: str) -> list[bytes]:
-    """The byte forms ``text`` takes in memoir's files: as is, and JSON-escaped (both
-    with non-ASCII kept and escaped)."""
-    forms = {text.encode("utf-8"), json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8"),
-             json.dumps(text)[1:-1].encode("ascii")}
-    return sorted((f for f in forms if f), key=len, reverse=True)
+    """The byte forms ``text`` takes in memoir's files: as is, and as a JSON string
+    inside JSON strings up to :data:`_NESTING` deep, each level with non-ASCII kept or
+    escaped as ``\\uXXXX`` (a quote, a backslash or a newline in the text changes at
+    every level)."""
+    forms = {text}
+    level = {text}
+    for _depth in range(_NESTING):
+        level = {json.dumps(t, ensure_ascii=ascii)[1:-1] for t in level
+                 for ascii in (False, True)}
+        forms |= level
+    return sorted((f.encode("utf-8") for f in forms if f), key=len, reverse=True)
 
 
 def holds(data: bytes, forms: Sequence[bytes]) -> bool:
@@ -152,8 +170,10 @@ def plan_forget(engine: Engine, selector: str, value: str, *, target: str | None
                 pass
         plan.places[seq] = (offset + span[0] if offset >= 0 else -1, len(payload),
                             payload_digest(payload).decode())
-    plan.bodies = list(dict.fromkeys([*bodies, *(ref for ref, _body in
-                                                 _bodies(engine.home, forms))]))
+    shared = journal.bodies_holding(forms) if isinstance(journal, SharedBodies) and forms \
+        else []
+    plan.bodies = list(dict.fromkeys([*bodies, *shared, *(ref for ref, _body in
+                                                          _bodies(engine.home, forms))]))
     return plan
 
 

@@ -73,7 +73,7 @@ class Appending(Database):
     def take_fresh(self, after: int) -> tuple[bytes, list[tuple[int, bytes]], bool] | None:
         """The records the lock brought, when they start right after ``after`` and the
         lock is still held (nothing can have been committed since)."""
-        with self._mutex:
+        with self._state_mutex:
             fresh, self._fresh = self._fresh, None
         if fresh is None or self._tx is None or fresh[0] != after:
             return None
@@ -157,7 +157,7 @@ class Appending(Database):
             if known is not None:
                 cached = [(int(r[0]), bytes(r[2])) for r in rows[1:] if r[2] is not None]
                 whole = (cached[-1][0] if cached else known[0]) == head[0]
-                with self._mutex:
+                with self._state_mutex:
                     self._fresh = (known[0], known[1], cached, whole)
             self._tx = head
         assert self._tx is not None

@@ -15,6 +15,7 @@ from typing import Any
 
 from memoir.errors import ConfigError, JournalError, JournalUnavailable
 from memoir.install import extra_hint
+from memoir.journal.transcripts import FORGOTTEN
 from memoir.journal.urls import is_database as is_postgres_url
 from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
@@ -183,6 +184,10 @@ class Database:
         self._password = password
         self._psycopg = _driver()
         self._mutex = threading.RLock()  # one thread at a time on a connection
+        #: Guards the few fields the notifier thread and the writer share; never held
+        #: over a round trip (a notice on the reading connection must not make the
+        #: writer wait under the journal's lock).
+        self._state_mutex = threading.Lock()
         self._write_mutex = threading.RLock()  # this process's writers, one at a time
         self._ever: set[str] = set()  # the kinds of connection opened so far
         self._reader: Any = None
@@ -327,6 +332,17 @@ class Database:
         rows = self._query("SELECT body FROM memoir_transcripts WHERE ref = %s", (ref,))
         return bytes(rows[0][0]) if rows else None
 
+    def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
+        """The references of the bodies that hold any of ``forms``, searched by the
+        server (nothing but the references comes back), blanked ones left out."""
+        if not forms:
+            return []
+        found = " OR ".join(["position(%s::bytea in body) > 0"] * len(forms))
+        rows = self._query(f"SELECT ref FROM memoir_transcripts WHERE ({found}) AND "
+                           "position(%s::bytea in body) <> 1 ORDER BY ref",
+                           (*forms, FORGOTTEN))
+        return [str(r[0]) for r in rows]
+
     def privileges(self) -> dict[str, bool]:
         """What the connected role may do to memoir's tables ("memoir_records:UPDATE":
         True, ...), and whether it is a superuser ("superuser")."""
@@ -389,12 +405,12 @@ class Database:
         which any role that may connect can cause) is logged once and never fails an
         append: listeners find the records by polling.  :meth:`close` sends what is
         owed first."""
-        with self._mutex:
+        with self._state_mutex:
             self._notice_seq = max(self._notice_seq, seq)
         self._notices.request()
 
     def _send_notice(self) -> None:
-        with self._mutex:
+        with self._state_mutex:
             seq, self._notice_seq = self._notice_seq, 0
         if not seq:
             return

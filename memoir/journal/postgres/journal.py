@@ -100,6 +100,9 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
     def body(self, ref: str) -> bytes | None:
         return self.database.body(ref)
 
+    def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
+        return self.database.bodies_holding(forms)
+
     def privileges(self) -> dict[str, bool]:
         return self.database.privileges()
 
