@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
-from memoir.engine.forget.carry import unfinished_here
+from memoir.engine.maintenance import unfinished_here
 from memoir.engine.materializer import Drift, unwritable
 from memoir.engine.signing import home_signer
 from memoir.errors import ConfigError, MemoirError, NotFoundError, ValidationError

@@ -158,7 +158,7 @@ def upgrade(ctx: click.Context, sign: bool) -> None:
                    f"{schema['schema_version']}")
     else:
         click.echo(f"already at schema version {schema['schema_version']}: memoir's tables "
-                   "are all there")
+                   "are all there (their guards made again when this role owns them)")
     if signing is not None:
         _echo_signing(signing)
 
@@ -319,6 +319,36 @@ def quarantine(ctx: click.Context) -> None:
     more = state.quarantine_count - len(rows)
     click.echo(f"{state.quarantine_count} record(s) quarantined"
                + (f" ({more} more not listed)" if more > 0 else ""))
+
+
+@journal_group.command("check")
+@home_option
+@click.pass_context
+def check_command(ctx: click.Context) -> None:
+    """Check a PostgreSQL journal's database: memoir's tables and columns, the triggers
+    that keep records and seals append-only (present, enabled, unchanged), and that no
+    role but the tables' owner may change a record, a seal or the schema's version.
+    Each problem comes with the statement or command that fixes it; nothing is changed.
+    Exit 6 when something fails."""
+    from memoir.journal.postgres.check import check_database
+
+    journal = _source(ctx)
+    findings = check_database(journal)
+    if findings is None:
+        raise UserError(f"{journal.where()} is a {journal.kind} journal: `memoir journal "
+                        "check` checks a PostgreSQL journal's database (`memoir verify` "
+                        "checks every journal's records)", exit=Exit.USAGE)
+    failed = [f for f in findings if f.status == "fail"]
+    if is_json():
+        echo_json({"where": journal.where(), "ok": not failed,
+                   "checks": [f.as_json() for f in findings]})
+    else:
+        for f in findings:
+            click.echo(f"{f.status:<5} {f.check}: {f.detail}" + (f"\n      fix: {f.fix}"
+                                                                   if f.fix else ""))
+    if failed:
+        raise UserError(f"{len(failed)} check(s) failed on {journal.where()}",
+                        exit=Exit.DAMAGED)
 
 
 @journal_group.command("attach")

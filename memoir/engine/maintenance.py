@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memoir.engine.checkpoints import CheckpointStore
-from memoir.engine.forget.carry import unfinished_here
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
 from memoir.events.codec import Forgotten
@@ -26,7 +25,8 @@ from memoir.projections.state import State
 if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
-__all__ = ["HomeCheck", "accept_journal_loss", "verify_home"]
+__all__ = ["DONE", "PENDING", "HomeCheck", "accept_journal_loss", "forgets_done",
+           "mark_forget_done", "unfinished_here", "verify_home"]
 
 log = get_logger("memoir.engine")
 
@@ -89,6 +89,42 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
                     found.problems.append(problem)
     return found
 
+
+
+#: The forgets this home has carried out (a run id a line).
+DONE = ".memoir/forgets-done"
+#: The texts of each forget under way, ``<run>.json`` (mode 0600).
+PENDING = ".memoir/forget-pending"
+
+
+def forgets_done(home: Path) -> set[str]:
+    """The runs of the forgets this home has carried out."""
+    data = safefs.read(home, DONE, limit=1 << 24) or b""
+    return set(data.decode("utf-8", "replace").split())
+
+
+def mark_forget_done(home: Path, run: str) -> None:
+    safefs.append_file(home, DONE, f"{run}\n".encode(), fsync=True)
+
+
+def unfinished_here(home: Path, state: State) -> list[tuple[str, str]]:
+    """The forgets folded into ``state`` that this home has not carried out, oldest
+    first: (run, ``"interrupted"``) for one stopped here after it was journaled (a
+    crash, a kill: its texts still wait), (run, ``"elsewhere"``) for one another home
+    of the journal made (or an older memoir, which kept no record of what it finished).
+    Until ``memoir forget --finish`` (or a follower) carries them out, this home's
+    packs, index and files may still hold what they removed."""
+    done = forgets_done(home)
+    runs = sorted((info.first_seq, run) for run, info in state.runs.items()
+                  if info.kind == "forget" and run not in done)
+    if not runs:
+        return []
+    try:
+        waiting = {name[:-5] for name in safefs.listdir(home, PENDING)
+                   if name.endswith(".json")}
+    except OSError:  # the folder of texts under way is not memoir's (a planted link)
+        waiting = set()
+    return [(run, "interrupted" if run in waiting else "elsewhere") for _seq, run in runs]
 
 
 def _forget_problems(journal: Journal, quarantined: Container[int] = ()

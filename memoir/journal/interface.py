@@ -427,8 +427,7 @@ class SharedBodies(ABC):
 
     @abstractmethod
     def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
-        """The references of the kept bodies that hold any of ``forms`` (byte strings)
-        and are not blanked already (``memoir forget`` blanks them everywhere)."""
+        """The references of the bodies kept, not yet blanked, that hold any of ``forms``."""
 
 
 class Notices(ABC):
@@ -535,9 +534,8 @@ def mint_records(
                 last_hash = prev.decode()
                 data = AppendSigned(first=first, hash=last_hash, signer=signer.key,
                                     sig=signer.sign(first, seq - 1, last_hash))
-                salt = ""  # a signature holds nothing anyone would forget
-            else:
-                salt = secrets.token_hex(SALT_HEX // 2)
+            # A signature holds nothing anyone would forget: no salt.
+            salt = "" if data is not draft.data else secrets.token_hex(SALT_HEX // 2)
             line, prev = encode_record(
                 seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
                 run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,

@@ -540,9 +540,10 @@ def test_every_command_prints_json_under_json(home: Path, tmp_path: Path) -> Non
     # Accepting or rejecting a candidate needs one (tests/insights/test_insights.py covers
     # them); `watch`, `mcp` and `ui` run until stopped (tests/commands/test_watch.py,
     # tests/integrations/test_mcp.py and tests/web/test_web_server.py drive them);
-    # `journal attach` needs a database (tests/journal/test_shared_trust.py).
+    # `journal attach` and `journal check` need a database
+    # (tests/journal/test_shared_trust.py, tests/journal/test_journal_check.py).
     assert covered | {"candidates accept", "candidates reject", "watch", "mcp", "ui",
-                      "journal attach"} == _leaf_commands()
+                      "journal attach", "journal check"} == _leaf_commands()
     (home / "config.yaml").write_text("memory:\n  write_approval: true\n", encoding="utf-8")
     with memoir.open(home) as mem:
         skill_manage_call(mem, {"action": "create", "name": "deploy", "content":

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +46,8 @@ import msgspec
 
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.forget.plan import ForgetPlan, forgettable, forms_of, holds, plan_forget
+from memoir.engine.maintenance import PENDING as _PENDING
+from memoir.engine.maintenance import forgets_done, mark_forget_done
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.codec import Forgotten, Quarantined
@@ -65,7 +67,7 @@ if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
 __all__ = ["ForgetInterrupted", "ForgetPlan", "finish_forgets", "forget", "plan_forget",
-           "settle_restored", "unfinished_here"]
+           "settle_restored"]
 
 _SKIP_SCRUB = (JOURNAL_FILE, "config.yaml")
 log = get_logger("memoir.engine")
@@ -113,7 +115,7 @@ def forget(engine: Engine, plan: ForgetPlan, *, by: str = "user", reason: str = 
         scrubbed = _carry_out(engine, record, plan.needles, caches, plan.places)
     except BaseException as exc:
         raise ForgetInterrupted(run, exc) from exc
-    _mark_done(engine.home, run)
+    mark_forget_done(engine.home, run)
     pending.remove()
     return run, msgspec.structs.replace(record, files=scrubbed)
 
@@ -129,7 +131,7 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
     records: dict[str, tuple[int, ContentForgotten]] = {
         e.run: (e.seq, e.data) for e in engine.journal.read_family("journal.forgotten")
         if isinstance(e.data, ContentForgotten) and e.run}
-    finished = _done(engine.home)
+    finished = forgets_done(engine.home)
     done = 0
     waiting = _PendingFile.all(engine.home)
     for run, pending in waiting.items():
@@ -138,7 +140,7 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
         found = records.get(run)
         if found is not None:  # made here: its waiting texts vouch for it
             _carry_out(engine, found[1], pending.read(), caches)
-            _mark_done(engine.home, run)
+            mark_forget_done(engine.home, run)
             done += 1
         pending.remove()
     stones: set[int] | None = None  # the tombstoned seqs, read once when needed
@@ -154,28 +156,9 @@ def finish_forgets(engine: Engine, caches: Sequence[Callable[[Path], None]] = ()
         if not vouched(seq, run):
             continue
         _carry_out(engine, record, [], caches)
-        _mark_done(engine.home, run)
+        mark_forget_done(engine.home, run)
         done += 1
     return done
-
-
-def unfinished_here(home: Path, state: State) -> list[tuple[str, str]]:
-    """The forgets folded into ``state`` that this home has not carried out, oldest
-    first: (run, ``"interrupted"``) for one stopped here after it was journaled (a
-    crash, a kill: its texts still wait), (run, ``"elsewhere"``) for one another home
-    of the journal made (or an older memoir, which kept no record of what it finished).
-    Until ``memoir forget --finish`` (or a follower) carries them out, this home's
-    packs, index and files may still hold what they removed."""
-    done = _done(home)
-    runs = sorted((info.first_seq, run) for run, info in state.runs.items()
-                  if info.kind == "forget" and run not in done)
-    if not runs:
-        return []
-    try:
-        waiting: Container[str] = _PendingFile.all(home)
-    except OSError:  # the folder of texts under way is not memoir's (a planted link)
-        waiting = ()
-    return [(run, "interrupted" if run in waiting else "elsewhere") for _seq, run in runs]
 
 
 def settle_restored(engine: Engine) -> int:
@@ -183,7 +166,7 @@ def settle_restored(engine: Engine) -> int:
     as done here each journaled forget whose records hold their tombstones and whose
     bodies in the restored packs are blank; any other stays for ``--finish``.  How many
     were noted."""
-    done = _done(engine.home)
+    done = forgets_done(engine.home)
     runs = {run for run, info in engine.state.runs.items()
             if info.kind == "forget" and run not in done}
     if not runs:
@@ -193,7 +176,7 @@ def settle_restored(engine: Engine) -> int:
     for event in engine.journal.read_family("journal.forgotten"):
         if event.run in runs and isinstance(event.data, ContentForgotten) and \
                 not _pending(engine.home, event.data, stones):
-            _mark_done(engine.home, event.run)
+            mark_forget_done(engine.home, event.run)
             settled += 1
     return settled
 
@@ -239,19 +222,6 @@ def _quarantined(engine: Engine, seq: int) -> str | None:
     return None
 
 
-#: The forgets this home has carried out (a run id a line).
-_DONE = ".memoir/forgets-done"
-#: The texts of each forget under way, ``<run>.json`` (mode 0600).
-_PENDING = ".memoir/forget-pending"
-
-
-def _done(home: Path) -> set[str]:
-    data = safefs.read(home, _DONE, limit=1 << 24) or b""
-    return set(data.decode("utf-8", "replace").split())
-
-
-def _mark_done(home: Path, run: str) -> None:
-    safefs.append_file(home, _DONE, f"{run}\n".encode(), fsync=True)
 
 
 @dataclass

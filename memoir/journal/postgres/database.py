@@ -15,7 +15,6 @@ from typing import Any
 
 from memoir.errors import ConfigError, JournalError, JournalUnavailable
 from memoir.install import extra_hint
-from memoir.journal.transcripts import FORGOTTEN
 from memoir.journal.urls import is_database as is_postgres_url
 from memoir.journal.urls import redact_url
 from memoir.logs import get_logger
@@ -184,9 +183,7 @@ class Database:
         self._password = password
         self._psycopg = _driver()
         self._mutex = threading.RLock()  # one thread at a time on a connection
-        #: Guards the few fields the notifier thread and the writer share; never held
-        #: over a round trip (a notice on the reading connection must not make the
-        #: writer wait under the journal's lock).
+        #: The fields the notifier and the writer share; never held over a round trip.
         self._state_mutex = threading.Lock()
         self._write_mutex = threading.RLock()  # this process's writers, one at a time
         self._ever: set[str] = set()  # the kinds of connection opened so far
@@ -297,6 +294,12 @@ class Database:
                                    "journal upgrade` brings them up to date")
             self._create(conn, fresh=False)
             self.upgraded_from = version
+        elif upgrade and conn.execute(
+                "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class WHERE oid "
+                "= 'memoir_records'::regclass").fetchone()[0]:
+            # Asked by the tables' owner: the guards (triggers, their functions) are made
+            # again, as `memoir journal check` advises when one was changed or dropped.
+            self._create(conn, fresh=False)
 
     def _create(self, conn: Any, *, fresh: bool) -> None:
         """Create (``fresh``) or bring up to date memoir's tables, in one transaction:
@@ -331,17 +334,6 @@ class Database:
         """The body kept for ``ref`` (None: none)."""
         rows = self._query("SELECT body FROM memoir_transcripts WHERE ref = %s", (ref,))
         return bytes(rows[0][0]) if rows else None
-
-    def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
-        """The references of the bodies that hold any of ``forms``, searched by the
-        server (nothing but the references comes back), blanked ones left out."""
-        if not forms:
-            return []
-        found = " OR ".join(["position(%s::bytea in body) > 0"] * len(forms))
-        rows = self._query(f"SELECT ref FROM memoir_transcripts WHERE ({found}) AND "
-                           "position(%s::bytea in body) <> 1 ORDER BY ref",
-                           (*forms, FORGOTTEN))
-        return [str(r[0]) for r in rows]
 
     def privileges(self) -> dict[str, bool]:
         """What the connected role may do to memoir's tables ("memoir_records:UPDATE":

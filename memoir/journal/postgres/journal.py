@@ -51,6 +51,7 @@ from memoir.journal.postgres.database import (
     redact_url,
 )
 from memoir.journal.postgres.forget import forget_rows
+from memoir.journal.transcripts import FORGOTTEN
 
 __all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
 
@@ -101,7 +102,14 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
         return self.database.body(ref)
 
     def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
-        return self.database.bodies_holding(forms)
+        """Searched by the server: nothing but the references comes back."""
+        if not forms:
+            return []
+        found = " OR ".join(["position(%s::bytea in body) > 0"] * len(forms))
+        rows = self.database._query(
+            f"SELECT ref FROM memoir_transcripts WHERE ({found}) AND position(%s::bytea "
+            "in body) <> 1 ORDER BY ref", (*forms, FORGOTTEN))
+        return [str(r[0]) for r in rows]
 
     def privileges(self) -> dict[str, bool]:
         return self.database.privileges()
