@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import secrets
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -525,6 +525,8 @@ def mint_records(
                                     session=last.session, run=last.run)]
         count = len(drafts)
         first = seq + 1
+        # One draw for the append; a signature holds nothing to forget: no salt.
+        salts = os.urandom(SALT_HEX // 2 * count).hex()
         for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, clock),
                                                         strict=True)):
             seq += 1
@@ -534,8 +536,7 @@ def mint_records(
                 last_hash = prev.decode()
                 data = AppendSigned(first=first, hash=last_hash, signer=signer.key,
                                     sig=signer.sign(first, seq - 1, last_hash))
-            # A signature holds nothing anyone would forget: no salt.
-            salt = "" if data is not draft.data else secrets.token_hex(SALT_HEX // 2)
+            salt = "" if data is not draft.data else salts[SALT_HEX * i:SALT_HEX * (i + 1)]
             line, prev = encode_record(
                 seq=seq, id=event_id, ts=ts, actor=draft.actor, session=draft.session,
                 run=draft.run, causation=draft.causation, more=more, data=data, prev=prev,
