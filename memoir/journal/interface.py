@@ -525,8 +525,7 @@ def mint_records(
                                     session=last.session, run=last.run)]
         count = len(drafts)
         first = seq + 1
-        # One draw for the append; a signature holds nothing to forget: no salt.
-        salts = os.urandom(SALT_HEX // 2 * count).hex()
+        salts = os.urandom(SALT_HEX // 2 * count).hex()  # a signature takes none
         for i, (draft, (event_id, ts)) in enumerate(zip(drafts, mint(drafts, clock),
                                                         strict=True)):
             seq += 1
