@@ -531,3 +531,19 @@ def test_a_forgotten_short_text_cannot_be_found_again_from_its_tombstone(
     assert payload.endswith(guess("4821")[1:])  # the guess is how memoir writes it
     assert not any(payload_digest(guess(f"{n:04d}")) == stone for n in range(10_000))
     assert _memoir(home, "verify", "--deep").returncode == 0
+
+
+def test_a_multi_line_text_is_found_where_its_lines_were_run_together(
+        tmp_path: Path) -> None:
+    """A session summary or a one-line log flattens a two-line secret to one line:
+    forgetting the secret as it was given removes that copy too."""
+    home = tmp_path / "home"
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as session:
+            assert session.call_tool("memory", {
+                "action": "add", "target": "memory",
+                "content": "Staging key block: -----KEY-ZQ41----- Ab7Cd9Ef"})["success"]
+        mem.flush()
+    done = _memoir(home, "forget", "--text", "-----KEY-ZQ41-----\n  Ab7Cd9Ef", "-y")
+    assert done.returncode == 0, done.stderr
+    assert _holding(home, "KEY-ZQ41") == []

@@ -67,12 +67,14 @@ _NESTING = 3
 
 
 def forms_of(text: str) -> list[bytes]:
-    """The byte forms ``text`` takes in memoir's files: as is, and as a JSON string
-    inside JSON strings up to :data:`_NESTING` deep, each level with non-ASCII kept or
-    escaped as ``\\uXXXX`` (a quote, a backslash or a newline in the text changes at
-    every level)."""
-    forms = {text}
-    level = {text}
+    """The byte forms ``text`` takes in memoir's files: as is (and with its blanks
+    collapsed), and as a JSON string inside JSON strings up to :data:`_NESTING` deep,
+    each level with non-ASCII kept or escaped as ``\\uXXXX`` (a quote, a backslash or
+    a newline in the text changes at every level)."""
+    # Its words with each run of blanks as one space, too: a summary or a log line
+    # flattens a multi-line text that way.
+    forms = {text, " ".join(text.split())}
+    level = set(forms)
     for _depth in range(_NESTING):
         level = {json.dumps(t, ensure_ascii=ascii)[1:-1] for t in level
                  for ascii in (False, True)}
