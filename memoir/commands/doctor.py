@@ -142,16 +142,15 @@ def _home(report: _Report, path: Path) -> Any:
 def _database(report: _Report, handle: Any, journal: dict[str, Any]) -> None:
     """A shared journal: what the role may do (it must append; it should not be able to
     change a record: docs/postgres.md gives a writer role's GRANTs)."""
+    from memoir.journal.postgres.check import APPEND_RIGHTS
+
     where = journal["where"]
     try:
         rights = handle.journal_rights() or {}
     except Exception as exc:
         report.add("database", "fail", f"{where}: {exc}")
         return
-    missing = [name for name in ("memoir_records:SELECT", "memoir_records:INSERT",
-                                 "memoir_seals:INSERT", "memoir_sync:INSERT",
-                                 "memoir_sync:UPDATE", "memoir_transcripts:INSERT")
-               if not rights.get(name)]
+    missing = [name for name in APPEND_RIGHTS if not rights.get(name)]
     if missing:
         report.add("database", "fail", f"the role cannot append to {where}: it "
                    f"lacks {', '.join(missing)} (docs/postgres.md gives the GRANTs)")

@@ -105,9 +105,12 @@ def scan_for_threats(text: str, scope: Scope = "strict") -> list[str]:
     return _scan(text, scope, first_only=False)
 
 
+@functools.lru_cache(maxsize=64)
 def first_threat_id(text: str, *, second_opinion: bool = True) -> str | None:
     """The finding a write of ``text`` is refused for (strict scope), or None if clean:
-    Hermes's first finding, else memoir's first (:func:`scan_beyond_hermes`)."""
+    Hermes's first finding, else memoir's first (:func:`scan_beyond_hermes`).  The last
+    texts' answers are kept: a write scanned before the journal's lock (to compile the
+    patterns off it) is not scanned again under it."""
     found = _scan(text, "strict", first_only=True)
     if found:
         return found[0]

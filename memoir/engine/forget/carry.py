@@ -222,8 +222,6 @@ def _quarantined(engine: Engine, seq: int) -> str | None:
     return None
 
 
-
-
 @dataclass
 class _PendingFile:
     """The texts of one forget under way (``_PENDING``/<run>.json), read and written

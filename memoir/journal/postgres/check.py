@@ -29,7 +29,7 @@ from memoir.journal.postgres.journal import PostgresJournal
 if TYPE_CHECKING:
     from memoir.journal.interface import Journal
 
-__all__ = ["Finding", "check_database"]
+__all__ = ["APPEND_RIGHTS", "Finding", "check_database"]
 
 Status = Literal["ok", "warn", "fail"]
 
@@ -81,6 +81,9 @@ OWNER_ONLY = {
     "memoir_transcripts": ("DELETE", "TRUNCATE", "TRIGGER"),
     "memoir_sync": ("DELETE", "TRUNCATE", "TRIGGER"),
 }
+#: What a role needs to append (``PostgresJournal.privileges`` names).
+APPEND_RIGHTS = ("memoir_records:SELECT", "memoir_records:INSERT", "memoir_seals:INSERT",
+                 "memoir_sync:INSERT", "memoir_sync:UPDATE", "memoir_transcripts:INSERT")
 _UPGRADE = "run `memoir journal upgrade` as the tables' owner (it makes them again)"
 _QUALIFIED = re.compile(r"\b[\w\"]+\.(?=memoir_)")
 
@@ -218,9 +221,7 @@ def _grants(query: Callable[..., list[tuple[Any, ...]]]) -> list[Finding]:
 
 def _connected(journal: PostgresJournal) -> list[Finding]:
     rights = journal.privileges()
-    needs = ("memoir_records:SELECT", "memoir_records:INSERT", "memoir_seals:INSERT",
-             "memoir_sync:INSERT", "memoir_sync:UPDATE", "memoir_transcripts:INSERT")
-    lacking = [n for n in needs if not rights.get(n)]
+    lacking = [n for n in APPEND_RIGHTS if not rights.get(n)]
     if lacking:
         return [Finding("this role", "fail", f"cannot append: it lacks {', '.join(lacking)}",
                         "grant the writer role's privileges in docs/postgres.md (Roles "
