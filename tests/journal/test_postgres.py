@@ -779,19 +779,29 @@ def test_forget_on_a_shared_journal_leaves_nothing_in_the_database(
             "with memoir.open(sys.argv[1]) as mem, mem.start_session() as s:\n"
             f"    s.record_turn([{{'role': 'user', 'content': 'Host {marker} is ours.'}},\n"
             "                   {'role': 'assistant', 'content': 'Noted.'}])\n")
-    assert subprocess.run([sys.executable, "-c", code, str(a)], timeout=120,
+    # b records the conversation: its body is in b's pack and the shared table, never
+    # in a's folder, and a's forget must find it in the database.
+    assert subprocess.run([sys.executable, "-c", code, str(b)], timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)}).returncode == 0
     assert _memoir("--home", str(a), "memory", "add", f"The host is {marker}.").returncode == 0
     assert _memoir("--home", str(b), "status").returncode == 0  # b folded it too
     with psycopg.connect(pg_url, autocommit=True) as conn:
+        # A row under a name no pack has (any writer role can insert one): not memoir's,
+        # and it must not make the forget's record invalid.
+        conn.execute("INSERT INTO memoir_transcripts VALUES (%s, %s)",
+                     ("../../x:0:10:abc", f"stray {marker}".encode()))
+
         def in_database() -> int:
             rows = conn.execute(
                 "SELECT (SELECT count(*) FROM memoir_records WHERE position(%s in line) > 0) "
-                "+ (SELECT count(*) FROM memoir_transcripts WHERE position(%s in body) > 0)",
+                "+ (SELECT count(*) FROM memoir_transcripts WHERE position(%s in body) > 0 "
+                "AND ref NOT LIKE '../%%')",
                 (marker.encode(), marker.encode())).fetchone()
             return int(rows[0])  # type: ignore[index]
 
         assert in_database() >= 2
+        assert not any(marker.encode() in p.read_bytes() for p in
+                       (a / ".memoir" / "transcripts").glob("*"))
         done = _memoir("--home", str(a), "--json", "forget", "--text", marker, "-y")
         assert done.returncode == 0, done.stderr
         assert in_database() == 0

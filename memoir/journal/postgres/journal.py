@@ -52,6 +52,7 @@ from memoir.journal.postgres.database import (
 )
 from memoir.journal.postgres.forget import forget_rows
 from memoir.journal.transcripts import FORGOTTEN
+from memoir.names import TRANSCRIPT_REF
 
 __all__ = ["SCHEMA_VERSION", "PostgresJournal", "is_postgres_url", "redact_url"]
 
@@ -102,14 +103,16 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
         return self.database.body(ref)
 
     def bodies_holding(self, forms: Sequence[bytes]) -> list[str]:
-        """Searched by the server: nothing but the references comes back."""
+        """Searched by the server: nothing but the references comes back, and only
+        those of a transcript pack (a row under another name, which any writer role can
+        insert, is not memoir's and would make the forget's record invalid)."""
         if not forms:
             return []
         found = " OR ".join(["position(%s::bytea in body) > 0"] * len(forms))
         rows = self.database._query(
             f"SELECT ref FROM memoir_transcripts WHERE ({found}) AND position(%s::bytea "
             "in body) <> 1 ORDER BY ref", (*forms, FORGOTTEN))
-        return [str(r[0]) for r in rows]
+        return [str(r[0]) for r in rows if TRANSCRIPT_REF.fullmatch(str(r[0]))]
 
     def privileges(self) -> dict[str, bool]:
         return self.database.privileges()
