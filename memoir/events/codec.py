@@ -71,6 +71,8 @@ _TOMB_HEAD = b'{"forgotten":"'
 #: How a salted payload starts (then the salt's hex digits and ``",`` or ``"}``).
 SALT_HEAD = b'{"_s":"'
 SALT_HEX = 24
+_SALT_AT = len(SALT_HEAD)
+_SALT_END = _SALT_AT + SALT_HEX
 _TOMB_SIZE = len(_TOMB_HEAD) + HASH_HEX + 2
 _HEX = frozenset(b"0123456789abcdef")
 
@@ -104,12 +106,11 @@ def salted(payload: bytes, salt: str) -> bytes:
 
 def salt_of(payload: bytes | memoryview) -> str:
     """The salt a payload starts with ("" for none)."""
-    data = bytes(memoryview(payload)[:len(SALT_HEAD) + SALT_HEX + 1])
-    if data.startswith(SALT_HEAD) and data.endswith(b'"'):
-        salt = data[len(SALT_HEAD):-1]
-        if len(salt) == SALT_HEX and _HEX.issuperset(salt):
-            return salt.decode("ascii")
-    return ""
+    view = memoryview(payload)
+    if view[:_SALT_AT] != SALT_HEAD or view[_SALT_END:_SALT_END + 1] != b'"':
+        return ""
+    salt = bytes(view[_SALT_AT:_SALT_END])
+    return salt.decode("ascii") if _HEX.issuperset(salt) else ""
 
 
 def payload_digest(payload: bytes) -> bytes:
