@@ -107,7 +107,7 @@ def salted(payload: bytes, salt: str) -> bytes:
 def salt_of(payload: bytes | memoryview) -> str:
     """The salt a payload starts with ("" for none)."""
     view = memoryview(payload)
-    if view[:_SALT_AT] != SALT_HEAD or view[_SALT_END:_SALT_END + 1] != b'"':
+    if len(view) <= _SALT_END or view[_SALT_END] != 0x22 or view[:_SALT_AT] != SALT_HEAD:
         return ""
     salt = bytes(view[_SALT_AT:_SALT_END])
     return salt.decode("ascii") if _HEX.issuperset(salt) else ""
