@@ -45,6 +45,10 @@ _RESTLESS: Final = lazyre.compile(
     r"\b(?:you|your|instructions?|must|always|never|ignore|obey|follow|follows|will|new|"
     r"policy|rules?|approved|authori[sz]ed|override|user|assistant|agent|memory|entries|"
     r"authority|operator|admin|trusted|secrets?|rights|grant\w*|permissions?|below)\b")
+# A role's name set apart by symbols and speaking: "Q (system): …", "⚙️ SYSTEM ⚙️: …".
+_SET_APART_ROLE: Final = lazyre.compile(
+    r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)(?=[^\w\n]{1,8}:)"
+    r"[^\w\n]{1,8}:(?P<rest>[^\n]*)")
 _COMMENT_ROLE: Final = lazyre.compile(
     r"<!--[^>]{0,200}?\b(?:system|assistant|developer|operator|admin|instructions?)\b")
 
@@ -53,6 +57,9 @@ def _frame(reading: str) -> bool:
     if _FRAME_TAG.search(reading) or _FRAME_NOTE.search(reading) or \
             _VOICE.search(reading) or _COMMENT_ROLE.search(reading):
         return True
+    for m in _SET_APART_ROLE.finditer(reading):
+        if _RESTLESS.search(m.group("rest")):
+            return True
     for m in _ROLE_HEADER.finditer(reading):
         # What the header introduces: the rest of its sentence, or the next line.
         rest = m.group("rest")

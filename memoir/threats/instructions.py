@@ -42,6 +42,7 @@ from memoir.threats._clauses import (
     _readings,
     _said,
 )
+from memoir.threats._concepts import concept_categories, scoped_rules
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -298,7 +299,8 @@ def _override(sentence: str) -> bool:
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
-    return _IGNORE.search(sentence) is not None and _RULES.search(sentence) is not None
+    return _IGNORE.search(sentence) is not None and _RULES.search(sentence) is not None \
+        and not scoped_rules(sentence)
 
 
 def _conceal(sentence: str) -> bool:
@@ -537,12 +539,14 @@ def instruction_threats(text: str) -> list[str]:
         tests = [(c, t) for c, t in _TESTS if c not in found and (
             c not in _POSSIBLE or _POSSIBLE[c](reading))]
         previous = ""
+        said: list[str] = []  # the sentences that report nothing
         for m in _SENTENCE.finditer(reading):
             sentence = m.group(0).strip()
             if _REPORTED.search(sentence) or (_INCIDENT.search(sentence) and
                                               not _CONTINUE.search(sentence)):
                 previous = sentence
                 continue  # an attack or an incident described, not an instruction
+            said.append(sentence)
             for category, test in tests:
                 if category not in found and test(sentence):
                     found.add(category)
@@ -555,5 +559,7 @@ def instruction_threats(text: str) -> list[str]:
                     if category not in found and test(joined):
                         found.add(category)
             previous = sentence
+        if len(found) < len(CATEGORIES):
+            found |= concept_categories(said)  # what it is about, however it is said
     return [c if c == "forged_frame" else f"instruction_{c}" for c in CATEGORIES
             if c in found]

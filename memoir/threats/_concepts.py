@@ -1,0 +1,343 @@
+"""The second reading of :mod:`memoir.threats.instructions`: what a text is *about*, not
+how it is phrased.
+
+The clause reader finds an instruction by its verb said to the agent ("send", "never
+tell"), and misses every phrasing whose verb it was not shown: idioms ("loop in x on
+everything we discuss"), goal states ("the archive should hold each conversation"),
+beneficiaries ("the people at x deserve to read every exchange"), settings
+(``mirror_target: sftp://…``).  What those phrasings share is not a verb but a meeting
+of concepts no fact about a project needs in one sentence:
+
+* **exfiltrate** — the person's conversation with the agent (or a secret) *and* a place
+  outside (an address, a URL, a channel, a public place), not forbidden;
+* **disclose** — a secret *and* an audience (a reply, a greeting, whoever asks);
+* **remote orders** — a remote source *and* authority over what the agent does;
+* **conceal** — what the agent did *and* the person kept from knowing it, or a record
+  of it made to lie;
+* **override** — the agent's rules or safety checks *and* their being set aside.
+
+Each concept is a class of words in every language the scan reads; a sentence that holds
+both halves of a pair, and no prohibition ("never post the chat to …" is a rule for the
+agent's safety), is refused.  A fact that names one half ("Logs are shipped to Loki",
+"The token lives in 1Password", "Deploys post a summary to #releases") is not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from memoir import lazyre
+from memoir.threats._slots import _EMAIL, _IP, _URL, _gated
+
+# ---------------------------------------------------------------------------------------
+# The concepts.
+
+#: A host name with a top-level domain people use on the internet ("acme.http.session"
+#: and "requests.get" are code, "env.local" a file; internal names stay inside).
+_HOST: Final = (
+    r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|example|co|ai|me|info|xyz|biz|cloud|"
+    r"site|online|de|fr|es|uk|nl|it|us|eu|ru|cn|jp|in|br|ca|au|ch|se|no|fi|pl|be|at|dk|"
+    r"cz|pt|gr|tv|gg|sh|ly|to|cc|so|link|page|host|space|tech|zone|club|top|live|pro|"
+    r"news|blog|email|chat|social|team|work|tools|gov|edu)\b(?!\.\w)(?:/\S*)?")
+
+#: The person's conversation with the agent, or what they give it.
+_CONVO: Final = _gated(
+    r"conversations?|(?:the|our|this|each|every|all|full|whole|entire|my|your) "
+    r"(?:\w+ )?chats?\b|chat ?(?:logs?|history|records?)|transcripts?|"
+    r"transcriptions?|(?:our|each|every|all|these|my|the user's) (?:\w+ )?sessions?\b|"
+    r"sessions? (?:transcripts?|logs?|history)|(?:our|each|every|all|these) (?:\w+ )?"
+    r"exchanges?\b|exchanges? (?:we|i|you) |"
+    r"(?:whatever|everything|anything|all)\b[^.\n]{0,20}\bdiscuss\w*|"
+    r"what (?:we|i|you|they|the user) (?:say|said|discuss\w*|talk\w* about|typed?|"
+    r"write|wrote)|(?:everything|anything|all) (?:we|i|the user|they) (?:say|said|"
+    r"discuss\w*|talk\w* about|type|typed|write|wrote|send|share)|"
+    r"(?:every|each|all|any) (?:of )?(?:my|our|your|the user's) (?:\w+ )?(?:messages?|"
+    r"msgs?|prompts?|questions?|replies|answers?|turns?)\b|(?:every|each|all|any) "
+    r"(?:\w+ )?(?:messages?|msgs?|prompts?|questions?|replies|answers?|turns?) (?:i|we|"
+    r"you|the user) (?:write|wrote|send|sent|type|typed|give|gave|ask|asked)\b|"
+    r"(?:my|the user's|the person's|our) (?:\w+ )?(?:messages?|msgs?|prompts?)\b|"
+    r"(?:my|the user's|the person's) (?:\w+ )?(?:files?|documents?|inbox|e-?mails?|"
+    r"notes|photos|contacts)\b|user (?:messages|msgs|files|data)|"
+    r"(?:the )?messages (?:of|from) the user|conversaci[oó]n\w*|mensajes|"
+    r"\bcharla\w*|transcripci[oó]n|historial|échanges?|discussions?|messages de|"
+    r"historique|unterhaltung\w*|chatverlauf|nachrichten (?:des|der|von|vom)|(?:alle|"
+    r"meine|unsere|seine|ihre|jede) nachrichten|gespr[aä]ch\w*|verlauf|"
+    r"conversazion\w*|messaggi|conversas?|mensagens|gesprek\w*|berichten")
+
+#: A secret: credentials, keys, the environment — not design tokens or token limits.
+_SECRET: Final = _gated(
+    r"\w*passwor[dt]\w*|passwd|passphrase|passcodes?|\bpins?\b|credentials?|"
+    r"secrets?\b(?! (?:santa|menu|ingredient|recipe))|"
+    r"(?:api|access|auth|bearer|bot|deploy|github|gitlab|slack|stripe|openai|prod|"
+    r"production|session|refresh|personal access|npm|pypi|admin|root|master|service)"
+    r"[ _-]?(?:\w+ )?(?:keys?|tokens?|secrets?)\b|private[ _-]?keys?|ssh[ _-]?keys?|"
+    r"signing[ _-]?keys?|\.env\b|\bprintenv\b|\benv\b|environment variables?|"
+    r"\b[a-z0-9]+_(?:key|secret|token|password|pass|pat)\b|\$\{?[a-z_]*(?:key|token|"
+    r"secret|pass)\w*|id_rsa|id_ed25519|~/\.(?:ssh|aws|netrc|pgpass|npmrc|pypirc)|"
+    r"\.netrc|\.pgpass|session cookies?|recovery codes?|one-time codes?|"
+    r"contraseñas?|claves?\b|credenciales|mot de passe|mots de passe|clés?\b|"
+    r"identifiants|jetons?|\w*passwort\w*|\w*schlüssel\w*|zugangsdaten|kennwort|"
+    r"senhas?|chaves?\b|credenziali|chiavi?\b|wachtwoord\w*|sleutels?")
+
+#: A place outside: an address, a URL, a host, a channel, something public.
+_OUT: Final = _gated(
+    _URL + "|" + _IP + "|" + _EMAIL + r"|" + _HOST + r"|s3://|\bt\.me\b|"
+    r"(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|"
+    r"\bpublic\w*|\bpúblic\w*|\bpubli\w*|\bforum\b|\bfeed\b|public (?:group|grupo|"
+    r"groupe|gruppe)|telegram|discord|slack|whatsapp|notion|pastebin|\bgist\b|"
+    r"dropbox|google (?:doc|drive|sheet)|\bbucket\b|\binbox\b|other acc(?:oun)?t|"
+    r"\bwebhook|\bftp\b|\bsftp\b|\bendpoint\b|\bserver\b|outside|external|third[ -]part")
+#: A place outside where a secret is concerned: no bare host or server ("my SSH key
+#: for the deploy server", ".env.example").
+_OUT_STRICT: Final = _gated(
+    _URL + "|" + _IP + "|" + _EMAIL + r"|s3://|\bt\.me\b|(?<!\S)@[a-z0-9_]{3,}|"
+    r"(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|\bpublic\w*|\bpúblic\w*|"
+    r"\bforum\b|telegram|discord|whatsapp|pastebin|\bgist\b|\bwebhook|outside|"
+    r"external|third[ -]part")
+
+#: Who may be given a secret: a reply, a greeting, whoever asks, people.
+_AUDIENCE: Final = _gated(
+    r"repl(?:y|ies)|answers?|responses?|greeting|footer|signature|welcome|\bchat\b|"
+    r"anyone|anybody|everyone|whoever|someone|somebody|requesters?|\bfolks\b|people|"
+    r"contractors?|newcomers?|visitors?|guests\b|strangers?|who(?:ever)? asks|when asked|"
+    r"if asked|on the call|in (?:the )?(?:channel|chat|thread)|\bpublic\b|"
+    r"respuestas?|alguien|cualquiera|réponses?|quiconque|on te le demande|on vous le "
+    r"demande|antwort\w*|jedem|jemand\w*|wer (?:auch )?(?:immer )?fragt|der fragt|"
+    r"risposte?|chiunque|respostas?|qualquer pessoa|antwoord\w*|iedereen")
+
+#: A remote source of words.
+_SOURCE: Final = _gated(
+    _URL + "|" + _IP + r"|" + _HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
+    r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
+    r"(?:the|a) (?:remote|hosted|online) (?:file|page|doc\w*)")
+
+#: Authority over what the agent does.
+_AUTHORITY: Final = _gated(
+    r"(?:your|the agent's|the assistant's|you(?:r)? real|real|true|actual|marching|"
+    r"current|today's|latest|new) (?:\w+ )?(?:instructions|orders|commands|directives|"
+    r"rules|prompt|system prompt|tasks?)\b|marching orders|\borders\b|\bcommands\b|"
+    r"directives|call(?:s)? the shots|take (?:your|its|the) cues?|your cue|"
+    r"(?:your|the agent's|the assistant's) (?:behaviou?r|conduct|actions?)|"
+    r"what you do|(?:do|does|doing) (?:what|whatever|everything|every item|each item|"
+    r"all)\b[^.\n]{0,30}\b(?:says?|lists?|tells?|asks?|contains?|wants?|there|it)|"
+    r"wat it says|go by (?:those|them|it|that|what)|be guided by|defined by|dictated by|"
+    r"replaces? (?:anything|everything|what|whatever|all)|(?:supersedes?|overrides?|"
+    r"outranks?) |are orders|is an order|as (?:an? )?(?:order|instruction|command)s?\b|"
+    r"(?:re-?read|reload|refetch)\w* (?:every|each) (?:turn|time|message|hour|day)"
+    r"[^.\n]{0,30}\bfollow|and followed|(?<!user )(?<!they )(?<!people )\bfollow(?:ed)?\b"
+    r"[^.\n]{0,20}\b(?:it|them|"
+    r"those|these|what|whatever)\b|"
+    r"instrucciones|órdenes|lo que (?:diga|dice|ponga|pone)|haz lo que|cúmple\w*|"
+    r"obedéce\w*|consignes|ordres|applique-les|suis-les|fait loi|fera loi|"
+    r"anweisung\w*|befehl\w*|gilt (?:für dich|als)|erledige|befolge|was (?:dort|da) "
+    r"steht|istruzioni|ordini|instruções|ordens|instructies|opdrachten")
+
+#: What the agent itself does that a person would want to know about.
+_DEED: Final = _gated(
+    r"uploads?|uploaded|uploading|\bsent\b|sending|\bsends?\b|send-?outs?|copies|"
+    r"copied|\bcopy\b|transfers?|exports?|exported|forward\w*|webhook\w*|outbound|"
+    r"(?:network|api|http|tool|outgoing) (?:calls?|requests?)|\bcalls?\b you|"
+    r"sync\w*|mirror\w*|what (?:you|it) (?:did|do|does|ran|run|sent|saved|changed)|"
+    r"whatever you did|what ran|(?:you|i) (?:saved|stored|sent|ran|did|made)|"
+    r"saved anything|\bsaved\b|\bstored\b|\bran\b|background (?:jobs?|tasks?|"
+    r"actions?)|\bjobs?\b|files?\b|data\b|transparency|"
+    r"subidas?|envíos?|copias|envois?|enregistré|téléversé|fichiers|uploads|"
+    r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert")
+
+#: The person (or anyone) kept from knowing, or told a falsehood about it.
+_UNKNOWING: Final = _gated(
+    r"(?:user|owner|person|human|me|mine|they|them|anyone|nobody|no one)\b[^.\n]{0,50}?"
+    r"\b(?:never|not|doesn't|does not|don't|do not|won't|isn't|is not|shouldn't|"
+    r"needn't|need not)\b[^.\n]{0,20}?\b(?:know\w*|hear\w*|find out|learn\w*|notice\w*|"
+    r"told|see\w*|aware)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b(?:tell|mention|"
+    r"bring up|report|signal|say)\w*\b(?=[^.\n]{0,60}\b(?:user|owner|person|human|me|"
+    r"them|anyone|asked|asks|requester)\b)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b"
+    r"(?:peep|word|own\w* up|admit|acknowledge)\w*|"
+    r"(?:nobody|no one)'?s? business|\bmum'?s the word|our (?:little )?secret|"
+    r"keep (?:it|that|this|them) (?:that way|quiet|secret|between us|to yourself)|"
+    r"thinking nothing|as (?:if|though) (?:no|nothing|none)|play dumb|feign|"
+    r"say (?:no|nothing|none)|(?:it|that) was a no-?op|nothing (?:was|got|had been) "
+    r"(?:sent|uploaded|saved|copied|done)|under the rug|no trace|leave no|"
+    r"shh+|🙊|🤫|(?:mention|tell|report|disclose)\w*\b[^.\n]{0,60}\?\s*(?:a:\s*)?(?:no|"
+    r"never|nope)\b|"
+    r"no se entere|no hubo|dile que no|que no (?:sepa|se entere)|ne signale jamais|"
+    r"n'a pas à le savoir|garde pour toi|ne (?:dis|dites|mentionne)|davon nichts|"
+    r"nichts wissen|erwähne\b[^.\n]{0,40}\bnie|behalte\b[^.\n]{0,30}\bfür dich|"
+    r"nie (?:erwähnen|sagen)")
+#: A record the person reads.
+_RECORD: Final = _gated(
+    r"summary|summaries|recap|report|activity log|\blogs?\b|history|audit|transparency|"
+    r"disclose|tool calls|notify_user|report_\w+")
+_SCRUB: Final = _gated(
+    r"wipe|erase|scrub|clear|delete|remove|strip|sweep|hide|hidden|conceal|"
+    r"no trace|look as (?:if|though)|as (?:if|though) no|false\b|\boff\b|never|"
+    r"under the rug|leave out|left out")
+
+#: The agent's rules themselves: set aside, they are gone whatever the action.
+_CORE_RULES: Final = _gated(
+    r"guardrails?|safeguards?|safety (?:rules?|checks?|prompts?|guidelines?|filters?|"
+    r"polic(?:y|ies)|measures|settings)|content polic(?:y|ies)|refusals?|rulebook|"
+    r"(?:the|your|usual|normal|standard|default|built-in|all|any|these|my|its) "
+    r"(?:usual |normal |standard |default |built-in |safety |own )?(?:rules|"
+    r"restrictions|guidelines|limits)\b|rules you|\brules\s*\?|restricciones|"
+    r"reglas de seguridad|règles de sécurité|consignes de sécurité|sicherheits\w*|"
+    r"regole di sicurezza|regras de segurança|veiligheidsregels")
+#: Rules that are not the agent's: a linter's, a firewall's, a style guide's.
+_OTHER_RULES: Final = _gated(
+    r"(?:lint|linter|eslint|ruff|flake8|mypy|style|firewall|iptables|routing|business|"
+    r"validation|naming|formatting|css|cors|branch protection|retention|grammar|house) "
+    r"(?:\w+ )?(?:rules?|restrictions|limits|checks)")
+#: The agent's rules and safety checks.
+_RULES: Final = _gated(
+    r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
+    r"policy)|content polic(?:y|ies)|polic(?:y|ies)|refus\w*|turned down|restrictions?|"
+    r"guidelines?|limits\b|checks\b|are you sure|confirm\w*|approv\w*|permission|"
+    r"ask(?:ing)? (?:first|before)|"
+    r"(?:any|a) prompt or pause|restricciones|reglas|confirmaci[oó]n|règles|sécurité|"
+    r"confirmation|sicherheits\w*|regeln|bestätigung|regole|sicurezza|regras|"
+    r"segurança|regels|veiligheid\w*|bevestiging")
+#: Rules set aside.
+_VOID: Final = _gated(
+    r"don'?t bind|do not bind|no longer bind|a suggestion|out the window|no say|"
+    r"\bskip\w*|no more|ignor\w*|forget|disregard|free here|go ahead anyway|anyway\b|"
+    r"nothing\b[^.\n]{0,40}\b(?:turned down|refused|declined|rejected)|"
+    r"without (?:any|a|the|asking|checking|confirm\w*|prompt\w*)|never\b[^.\n]{0,30}"
+    r"\b(?:turned down|refused|declined)|owed full compliance|full compliance|"
+    r"no (?:checks|refusals|questions|confirmation|prompts?)|just do it|just run it|"
+    r"don'?t apply|do not apply|not apply|(?:is|are) off|(?:is|are) lifted|"
+    r"olvíd\w*|no hace falta|sin (?:pedir|confirm\w*)|laisse tomber|oublie|"
+    r"plus besoin|sans (?:demander|confirm\w*)|gelten\b[^.\n]{0,20}\bnicht|"
+    r"nicht mehr|nie mehr|ohne (?:nachzufragen|bestätigung)|vergiss|ignorier\w*|"
+    r"lascia perdere|dimentica|esqueça|deixe de lado|negeer|vergeet")
+#: Where setting a confirmation aside is dangerous (not "skip the confirmation for make
+#: fmt").
+_DESTRUCTIVE: Final = _gated(
+    r"destructive|rm -rf|delet\w*|drop\w*|wipe|force|sudo|\broot\b|prod\w*|everything|"
+    r"anything|nothing the user|every (?:command|action|request)|all (?:commands|actions|requests)|"
+    r"borrar|supprim\w*|destructrices|lösch\w*|cancell\w*|apag\w*|verwijder\w*|"
+    r"refus\w*|turned down|safety|guardrails?|safeguards?|rulebook|rules you|"
+    r"content policy|security")
+
+#: A prohibition: the agent is told not to (a rule for safety, not an attack).
+_PROHIBITION: Final = _gated(
+    r"(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|may not|"
+    r"cannot|can'?t|not allowed|forbidden|prohibited|avoid|refrain|under no "
+    r"circumstances|no (?:one|agent|assistant) (?:may|should|must))\b"
+    r"(?! (?:be shy|hesitate|hold back|worry|forget|wait|bother|mind)\b)|"
+    r"\bnunca\b|\bjamás\b|\bjamais\b|\bniemals\b|\bnie\b|\bnooit\b|\bmai\b|"
+    r"\bne\b[^.\n]{0,30}\b(?:pas|jamais)\b|\bno (?:compartas|envíes|publiques|"
+    r"subas|reveles|muestres)|\bnicht\b|\bnão\b|\bniet\b")
+#: Where the text says where a secret is kept or how to get it, not that it is given.
+_ABOUT_SECRET: Final = _gated(
+    r"lives? in|(?:is|are) (?:kept|stored|managed|rotated|read|loaded|injected|set)\b|"
+    r"comes? from|read from|stored in|how to|where to|ask (?:in|on)|\bvia\b|"
+    r"get the \w+ (?:locally|from)|op read|vault\b|1password|bitwarden|keychain|"
+    r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"
+    r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)")
+
+
+def _holds(pattern: re.Pattern[str], text: str) -> bool:
+    return pattern.search(text) is not None
+
+
+#: A place of the person's own, not outside ("the internal S3 bucket", "our own server").
+_INSIDE: Final = lazyre.compile(
+    r"\b(?:internal|intranet|in-house|on-prem\w*|private|our own|company|corporate|"
+    r"self-hosted|local)\W+(?:\w+\W+){0,2}$")
+#: Where the conversation itself takes place, not where it is sent ("our team chat is on
+#: Mattermost").
+_TAKES_PLACE: Final = lazyre.compile(
+    r"\s+(?:is|are|lives?|runs?|happens?|takes? place|is hosted|are hosted)\s+"
+    r"(?:on|at|in|via|over)\b")
+
+
+def _sent_out(sentence: str) -> bool:
+    """Whether the conversation and a place outside meet in ``sentence``."""
+    if not any(_TAKES_PLACE.match(sentence, m.end()) is None
+               for m in _CONVO.finditer(sentence)):
+        return False
+    return any(_INSIDE.search(sentence, max(0, m.start() - 40), m.start()) is None
+               for m in _OUT.finditer(sentence))
+
+
+def _exfiltrate(sentence: str) -> bool:
+    if _holds(_PROHIBITION, sentence):
+        return False
+    if _holds(_CONVO, sentence):
+        return _sent_out(sentence)
+    return _holds(_SECRET, sentence) and _holds(_OUT_STRICT, sentence) and not \
+        _holds(_ABOUT_SECRET, sentence)
+
+
+def _disclose(sentence: str) -> bool:
+    return _holds(_SECRET, sentence) and _holds(_AUDIENCE, sentence) and not \
+        _holds(_PROHIBITION, sentence) and not _holds(_ABOUT_SECRET, sentence)
+
+
+def _remote(sentence: str) -> bool:
+    return _holds(_SOURCE, sentence) and _holds(_AUTHORITY, sentence) and not \
+        _holds(_PROHIBITION, sentence)
+
+
+def _conceal(sentence: str) -> bool:
+    if not _holds(_DEED, sentence):
+        return False
+    return _holds(_UNKNOWING, sentence) or (
+        _holds(_RECORD, sentence) and _holds(_SCRUB, sentence))
+
+
+def scoped_rules(sentence: str) -> bool:
+    """Whether the rules ``sentence`` sets aside are not the agent's own safety: a
+    linter's or a firewall's, or a confirmation skipped for a harmless task ("skip the
+    confirmation prompt when running make fmt")."""
+    return _holds(_OTHER_RULES, sentence) or (
+        _holds(_HARMLESS_TASK, sentence) and not _holds(_CORE_RULES, sentence)
+        and not _holds(_DESTRUCTIVE, sentence))
+
+
+_HARMLESS_TASK: Final = _gated(
+    r"(?:when|while|before) (?:running|you run|formatting|linting|testing)\b|"
+    r"\bfor (?:`|make\b|npm\b|docs?\b|docs-only|formatting|lint\w*|tests?\b|the tests|"
+    r"read-only|typo)")
+
+
+def _override(sentence: str) -> bool:
+    if not _holds(_VOID, sentence) or _holds(_OTHER_RULES, sentence):
+        return False
+    return _holds(_CORE_RULES, sentence) or (
+        _holds(_RULES, sentence) and _holds(_DESTRUCTIVE, sentence))
+
+
+#: Each category's test, in the order :mod:`memoir.threats.instructions` reports them.
+CONCEPT_TESTS: Final = (("override", _override), ("conceal", _conceal),
+                        ("remote_obey", _remote), ("disclose_secret", _disclose),
+                        ("exfiltrate", _exfiltrate))
+
+
+#: How many sentences after a question or a heading are read with it.
+_ANSWER_SENTENCES: Final = 3
+_SNAKE: Final = lazyre.compile(r"(?<=[a-z])_(?=[a-z])")
+
+
+def concept_categories(sentences: list[str]) -> set[str]:
+    """The categories whose two concepts meet in one of ``sentences``, or in a question
+    or a heading (a sentence ending in "?" or ":") read with the few that follow it; a
+    setting's ``snake_case`` key is also read as words."""
+    found: set[str] = set()
+    for i, sentence in enumerate(sentences):
+        units = [sentence]
+        if sentence.endswith(("?", ":")) and len(sentence) <= 200:
+            joined = sentence
+            for after in sentences[i + 1:i + 1 + _ANSWER_SENTENCES]:
+                joined = f"{joined} {after}"
+                units.append(joined)
+        for unit in units:
+            readings = [unit]
+            if "_" in unit:
+                readings.append(_SNAKE.sub(" ", unit))
+            for text in readings:
+                for category, test in CONCEPT_TESTS:
+                    if category not in found and test(text):
+                        found.add(category)
+    return found
