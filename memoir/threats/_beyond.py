@@ -90,7 +90,7 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         _Search(
             r"\b(?:never|don'?t|do\s++not|without)\s++(?:ever\s++)?(?:tell|telling|mention|"
             r"mentioning|inform|informing|notify|notifying|reveal|revealing|let)\b"
-            r"(?:\s++[\w']++){0,6}?\s++(?:the\s++user|users?|them|anyone|it)\b"
+            r"(?:\s++[\w']++){0,6}?\s++(?:the\s++user|users?|them|anyone|it)\b(?!')"
         ),
     ),
     Pattern(
@@ -98,7 +98,10 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         (("instruction", "rule", "command", "order", "prompt", "directive", "task"),
          ("from", "at")),
         _Search(
-            r"\b(?:fetch|load|read|get|download|pull|follow|obey|take|use)\s++(?:[\w']++\s++)"
+            # (a task's instructions are documentation: "follow the setup instructions at")
+            r"\b(?:fetch|load|read|get|download|pull|follow|obey|take|use)\s++(?:(?!(?:setup|"
+            r"set-up|installation|install|build|release|migration|upgrade|deployment|deploy|"
+            r"assembly|usage|onboarding|contribution|contributing)\b)[\w'-]++\s++)"
             r"{0,4}(?:instructions|rules|commands|orders|prompts?|directives|tasks)\s++"
             r"(?:[\w']++\s++){0,3}(?:from|at)\s++(?:https?://|www\.|" + _HOST + ")"
         ),

@@ -47,7 +47,8 @@ _CONVO: Final = _gated(
     r"(?:\w+ )?chats?\b|chat ?(?:logs?|history|records?)|transcripts?|"
     r"transcriptions?|(?:our|each|every|all|these|my|the user's) (?:\w+ )?sessions?\b|"
     r"sessions? (?:transcripts?|logs?|history)|(?:our|each|every|all|these) (?:\w+ )?"
-    r"exchanges?\b|exchanges? (?:we|i|you) |"
+    r"exchanges?\b|exchanges? (?:we|i|you) |(?:full|whole|entire|complete|verbatim) "
+    r"(?:exchange|conversation|chat|thread|session|history|transcript|record)s?\b|"
     r"(?:whatever|everything|anything|all)\b[^.\n]{0,20}\bdiscuss\w*|"
     r"what (?:we|i|you|they|the user) (?:say|said|discuss\w*|talk\w* about|typed?|"
     r"write|wrote)|(?:everything|anything|all) (?:we|i|the user|they) (?:say|said|"
@@ -78,7 +79,9 @@ _SECRET: Final = _gated(
     r"\.netrc|\.pgpass|session cookies?|recovery codes?|one-time codes?|"
     r"contraseñas?|claves?\b|credenciales|mot de passe|mots de passe|clés?\b|"
     r"identifiants|jetons?|\w*passwort\w*|\w*schlüssel\w*|zugangsdaten|kennwort|"
-    r"senhas?|chaves?\b|credenziali|chiavi?\b|wachtwoord\w*|sleutels?")
+    r"senhas?|chaves?\b|credenziali|chiav[ei]\b|wachtwoord\w*|\w*sleutels?|"
+    r"tokens? (?:de acesso|de acceso|d'accès|di accesso)|toegangstoken\w*|"
+    r"zugriffstoken\w*")
 
 #: A place outside: an address, a URL, a host, a channel, something public.
 _OUT: Final = _gated(
@@ -104,7 +107,9 @@ _AUDIENCE: Final = _gated(
     r"if asked|on the call|in (?:the )?(?:channel|chat|thread)|\bpublic\b|"
     r"respuestas?|alguien|cualquiera|réponses?|quiconque|on te le demande|on vous le "
     r"demande|antwort\w*|jedem|jemand\w*|wer (?:auch )?(?:immer )?fragt|der fragt|"
-    r"risposte?|chiunque|respostas?|qualquer pessoa|antwoord\w*|iedereen")
+    r"rispost[ae]|chiunque|qualcuno|lo chiede|respostas?|qualquer pessoa|alguém|"
+    r"perguntar|antwoord\w*|iedereen|iemand|upon request|on request|any party|"
+    r"(?:every|each|any) (?:message|msg|post|comment)\b|inquir\w*|enquir\w*")
 
 #: A remote source of words.
 _SOURCE: Final = _gated(
@@ -130,8 +135,14 @@ _AUTHORITY: Final = _gated(
     r"those|these|what|whatever)\b|"
     r"instrucciones|órdenes|lo que (?:diga|dice|ponga|pone)|haz lo que|cúmple\w*|"
     r"obedéce\w*|consignes|ordres|applique-les|suis-les|fait loi|fera loi|"
+    r"counts? as (?:an? )?(?:orders?|instructions?|commands?|law)|is law\b|"
+    r"force of (?:an? )?(?:order|law|instruction)|vale come (?:ordine|istruzione|legge)|"
+    r"vale como (?:ordem|instrução|lei)|vale mais do que|conta come|"
+    r"geldt (?:\w+ ){0,2}als (?:bevel|opdracht|instructie|wet)|"
     r"anweisung\w*|befehl\w*|gilt (?:für dich|als)|erledige|befolge|was (?:dort|da) "
-    r"steht|istruzioni|ordini|instruções|ordens|instructies|opdrachten")
+    r"steht|(?:le tue|tue|i tuoi) (?:istruzioni|ordini)|seguil\w*|eseguil\w*|"
+    r"(?:suas|tuas|as suas) (?:instruções|ordens)|cumpr\w*|obedeç\w*|"
+    r"(?:je|jouw|uw) (?:instructies|opdrachten)|voer (?:ze|die|het) uit|volg (?:ze|die)")
 
 #: What the agent itself does that a person would want to know about.
 _DEED: Final = _gated(
@@ -143,36 +154,50 @@ _DEED: Final = _gated(
     r"saved anything|\bsaved\b|\bstored\b|\bran\b|background (?:jobs?|tasks?|"
     r"actions?)|\bjobs?\b|files?\b|data\b|transparency|"
     r"subidas?|envíos?|copias|envois?|enregistré|téléversé|fichiers|uploads|"
-    r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert")
+    r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert|\bfile\b|"
+    r"caricat\w*|invii|inviat\w*|copie\b|arquivos|envios|cópias|enviad\w*|"
+    r"bestanden|geüpload|verstuurd|kopieën|uploads?|guard\w*|salvat\w*|salvou|salvo\b|"
+    r"opgeslagen|enregistr\w*|exécut\w*|commandes|comandos|comandi|execut\w*|"
+    r"eseguit\w*|uitgevoerd|commando's|ausgeführt|befehle|commands (?:you|it) (?:run|"
+    r"ran|execute)")
 
 #: The person (or anyone) kept from knowing, or told a falsehood about it.
 _UNKNOWING: Final = _gated(
     r"(?:user|owner|person|human|me|mine|they|them|anyone|nobody|no one)\b[^.\n]{0,50}?"
     r"\b(?:never|not|doesn't|does not|don't|do not|won't|isn't|is not|shouldn't|"
     r"needn't|need not)\b[^.\n]{0,20}?\b(?:know\w*|hear\w*|find out|learn\w*|notice\w*|"
-    r"told|see\w*|aware)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b(?:tell|mention|"
-    r"bring up|report|signal|say)\w*\b(?=[^.\n]{0,60}\b(?:user|owner|person|human|me|"
-    r"them|anyone|asked|asks|requester)\b)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b"
+    r"told|see\w*|aware)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b"
     r"(?:peep|word|own\w* up|admit|acknowledge)\w*|"
     r"(?:nobody|no one)'?s? business|\bmum'?s the word|our (?:little )?secret|"
     r"keep (?:it|that|this|them) (?:that way|quiet|secret|between us|to yourself)|"
     r"thinking nothing|as (?:if|though) (?:no|nothing|none)|play dumb|feign|"
+    r"(?:need|needs|have|has) to know\b[^?\n]{0,60}\?\s*(?:no|nope|never)\b|"
+    r"(?:send|sent|upload\w*|sav\w*|cop(?:y|ied)|shar\w*|export\w*|transfer\w*)\b"
+    r"[^?\n]{0,60}\?\s*(?:[\w ]{1,20}(?:\([^)\n]{0,30}\))?\s*:\s*)?(?:no|nothing|none|nope)"
+    r"\b|keep\w* (?:\w+ ){0,3}(?:hush|quiet|under wraps|on the (?:quiet|down ?low)|to "
+    r"yourself)|(?:keep|leav)\w* (?:\w+ ){0,4}out of (?:your|the|any|every|all) |"
     r"say (?:no|nothing|none)|(?:it|that) was a no-?op|nothing (?:was|got|had been) "
     r"(?:sent|uploaded|saved|copied|done)|under the rug|no trace|leave no|"
     r"shh+|🙊|🤫|(?:mention|tell|report|disclose)\w*\b[^.\n]{0,60}\?\s*(?:a:\s*)?(?:no|"
     r"never|nope)\b|"
+    r"tieni per te|non (?:deve|devono|serve che) sap\w*|(?:não|nem) (?:deve|precisa) "
+    r"saber|hoeft (?:het |dat |er )?niet(?: van)? te weten|\bhou\w* (?:\w+ ){0,3}stil|"
+    r"hou\w* (?:\w+ ){0,3}voor je(?:zelf)?|"
     r"no se entere|no hubo|dile que no|que no (?:sepa|se entere)|ne signale jamais|"
     r"n'a pas à le savoir|garde pour toi|ne (?:dis|dites|mentionne)|davon nichts|"
     r"nichts wissen|erwähne\b[^.\n]{0,40}\bnie|behalte\b[^.\n]{0,30}\bfür dich|"
     r"nie (?:erwähnen|sagen)")
 #: A record the person reads.
 _RECORD: Final = _gated(
+    r"resumo|riassunto|samenvatting|résumé|resumen|zusammenfassung|verslag|"
     r"summary|summaries|recap|report|activity log|\blogs?\b|history|audit|transparency|"
     r"disclose|tool calls|notify_user|report_\w+")
 _SCRUB: Final = _gated(
     r"wipe|erase|scrub|clear|delete|remove|strip|sweep|hide|hidden|conceal|"
     r"no trace|look as (?:if|though)|as (?:if|though) no|false\b|\boff\b|never|"
-    r"under the rug|leave out|left out")
+    r"under the rug|leave out|left out|undisclosed|unmentioned|unreported|omit\w*|"
+    r"apag\w*|cancella|rimuovi|verwijder\w*|\bwis\b|efface|supprime|borra|elimina|"
+    r"lösche|entferne")
 
 #: The agent's rules themselves: set aside, they are gone whatever the action.
 _CORE_RULES: Final = _gated(
@@ -182,7 +207,10 @@ _CORE_RULES: Final = _gated(
     r"(?:usual |normal |standard |default |built-in |safety |own )?(?:rules|"
     r"restrictions|guidelines|limits)\b|rules you|\brules\s*\?|restricciones|"
     r"reglas de seguridad|règles de sécurité|consignes de sécurité|sicherheits\w*|"
-    r"regole di sicurezza|regras de segurança|veiligheidsregels")
+    r"regole di sicurezza|regras de segurança|veiligheidsregels|safety \w+|"
+    r"content (?:restrictions|filters?|moderation|rules)|prior (?:\w+ )?(?:instructions|"
+    r"obligations|rules|guidance)|(?:le tue |your )?regole|diretrizes|richtlijnen|"
+    r"regels\b")
 #: Rules that are not the agent's: a linter's, a firewall's, a style guide's.
 _OTHER_RULES: Final = _gated(
     r"(?:lint|linter|eslint|ruff|flake8|mypy|style|firewall|iptables|routing|business|"
@@ -193,7 +221,7 @@ _RULES: Final = _gated(
     r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
     r"policy)|content polic(?:y|ies)|polic(?:y|ies)|refus\w*|turned down|restrictions?|"
     r"guidelines?|limits\b|checks\b|are you sure|confirm\w*|approv\w*|permission|"
-    r"ask(?:ing)? (?:first|before)|"
+    r"ask(?:ing)?(?: \w+)? (?:first|before)|conferm\w*|confirmaç\w*|"
     r"(?:any|a) prompt or pause|restricciones|reglas|confirmaci[oó]n|règles|sécurité|"
     r"confirmation|sicherheits\w*|regeln|bestätigung|regole|sicurezza|regras|"
     r"segurança|regels|veiligheid\w*|bevestiging")
@@ -201,6 +229,12 @@ _RULES: Final = _gated(
 _VOID: Final = _gated(
     r"don'?t bind|do not bind|no longer bind|a suggestion|out the window|no say|"
     r"\bskip\w*|no more|ignor\w*|forget|disregard|free here|go ahead anyway|anyway\b|"
+    r"released from|relieved of|freed from|exempt\w* from|(?:set|put|lay) (?:\w+ ){0,4}"
+    r"aside|(?:is|are) (?:now )?(?:disabled|suspended|removed|revoked|waived|void)|"
+    r"(?:never|don'?t|do not|stop\w*|no longer|without) ask(?:ing)?\b(?: \w+)? (?:before|"
+    r"first|for (?:confirmation|permission|approval))|stop(?:ped)? asking|"
+    r"non chiedere più|senza chiedere|não precisa mais|sem pedir|nooit meer|niet meer "
+    r"vragen|zonder (?:te vragen|bevestiging)|esque[çc]a|vergeet|"
     r"nothing\b[^.\n]{0,40}\b(?:turned down|refused|declined|rejected)|"
     r"without (?:any|a|the|asking|checking|confirm\w*|prompt\w*)|never\b[^.\n]{0,30}"
     r"\b(?:turned down|refused|declined)|owed full compliance|full compliance|"
@@ -280,10 +314,29 @@ def _remote(sentence: str) -> bool:
         _holds(_PROHIBITION, sentence)
 
 
+def agent_deed(sentence: str) -> bool:
+    """Whether ``sentence`` names something the agent does that a person would want to
+    know about (an upload, a copy, a transfer, files) — what concealment hides."""
+    return _holds(_DEED, sentence)
+
+
+#: Told not to tell, and someone it is kept from.
+_HUSHED: Final = _gated(
+    r"(?:not|never|no|nothing|don'?t|do not)\b[^.\n]{0,15}\b(?:tell|mention|bring up|"
+    r"report|signal|say|disclose|inform|notify|reveal|show)\w*|leave (?:it|that|this|"
+    r"them) out|(?:não|nunca|jamais) (?:conte|diga|mencione|fale|informe|revele)|"
+    r"non (?:dire|menzionare|raccontare|informare|rivelare)|(?:zeg|vertel|meld)\w*\b"
+    r"[^.\n]{0,30}\bnooit|nooit (?:zeggen|vertellen|melden)")
+_PERSON: Final = _gated(
+    r"user|owner|person|human|\bme\b|\bthem\b|anyone|asked|asks|requester|boss|"
+    r"usuário|usuario|utente|gebruiker|eigenaar|utilisateur|nutzer")
+
+
 def _conceal(sentence: str) -> bool:
     if not _holds(_DEED, sentence):
         return False
     return _holds(_UNKNOWING, sentence) or (
+        _holds(_HUSHED, sentence) and _holds(_PERSON, sentence)) or (
         _holds(_RECORD, sentence) and _holds(_SCRUB, sentence))
 
 
@@ -302,8 +355,15 @@ _HARMLESS_TASK: Final = _gated(
     r"read-only|typo)")
 
 
+#: "Don't … without asking": a rule that keeps the checks, not one that drops them.
+_KEEPS_ASKING: Final = _gated(
+    r"(?:don'?t|do not|never|must not|mustn'?t|shouldn'?t|should not)\b[^.\n]{0,80}"
+    r"\b(?:without|senza|sans|sin|sem|zonder|ohne)\b")
+
+
 def _override(sentence: str) -> bool:
-    if not _holds(_VOID, sentence) or _holds(_OTHER_RULES, sentence):
+    if not _holds(_VOID, sentence) or _holds(_OTHER_RULES, sentence) or \
+            _holds(_KEEPS_ASKING, sentence):
         return False
     return _holds(_CORE_RULES, sentence) or (
         _holds(_RULES, sentence) and _holds(_DESTRUCTIVE, sentence))

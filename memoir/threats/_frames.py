@@ -16,7 +16,9 @@ _FRAME_TAG: Final = lazyre.compile(
     r"(?:result|output|call)|function[_-]?(?:result|call)|im_start|im_end|start_of_turn|"
     r"end_of_turn|sys|operator|admin|policy|prompt|context|systeem|sistema|système|"
     r"(?:system|developer|assistant|operator|admin)[_-]\w+)\s*\|?\s*>?"
-    r"(?![\w-])|<<\s*/?sys\s*>>|\[/?inst\]")
+    r"(?![\w-])|<<\s*/?sys\s*>>|\[/?inst\]|(?:\{\{|\[\[|\{%)\s*[#/]?\s*(?:system|assistant|"
+    r"developer|operator|admin|instructions?)\s*(?:\}\}|\]\]|%\})|"
+    r"^\s*#{2,4}\s*(?:instruction|response|system|input)\s*:", re.M)
 _FRAME_NOTE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:system|assistant|developer|operator|admin|memoir|sys\b|note from|"
     r"message from|nota del sistema|note syst[eè]me|systemhinweis|instruction|systeem\w*|"
@@ -25,7 +27,7 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"da|du)?\s*(?:sistema|système|systeme|system)|\(\s*(?:system|assistant|developer|"
     r"operator|admin)\s+(?:note|message|notice|instructions?)\s*:|<\|[a-z0-9_]{2,40}\|>|"
     r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem (?:note|message|notice|"
-    r"override)\s*:")
+    r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:")
 _ROLE_HEADER: Final = lazyre.compile(
     r"(?:^|[.!?]\s+)\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|developer|operator|"
     r"server|admin)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"

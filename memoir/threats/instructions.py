@@ -42,7 +42,7 @@ from memoir.threats._clauses import (
     _readings,
     _said,
 )
-from memoir.threats._concepts import concept_categories, scoped_rules
+from memoir.threats._concepts import agent_deed, concept_categories, scoped_rules
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -129,14 +129,18 @@ _ORDERS: Final = lazyre.compile(
 _PIPE: Final = lazyre.compile(
     r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
     r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?|perl|ruby|node)\b|\bwith iex\b|"
-    r"--(?:extra-)?index-url|registry=https?://")
+    r"\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
+    r"\beval\s+\"?\$\(\s*(?:curl|wget)\b|"
+    r"--(?:extra-)?index-url(?!\s+https://(?:pypi\.org|download\.pytorch\.org)/)|"
+    r"registry=https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)")
 _POINTS_BACK: Final = lazyre.compile(
     r"(?:they|it|these|those|that|this|them|do that|make it|keep|continue)\b")
 _OBEYS_PRONOUN: Final = lazyre.compile(
     r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\w*\s+(?:them|it|those|these|"
     r"what (?:it|they) says?)\b|\bcarr(?:y|ies) (?:them|it) out\b")
 _REMOTE_CODE: Final = lazyre.compile(
-    r"\b(?:exec|eval|iex|invoke-expression|source|import)\s*\(?[^\n]{0,80}?(?:requests\.get|"
+    r"\b(?:exec|eval|iex|invoke-expression|source|import)(?:\s*\(|\s+(?![:=]))[^\n]{0,80}?"
+    r"(?:requests\.get|"
     r"fetch\s*\(|urlopen|curl|wget|https?://)")
 _REMOTE_RULES: Final = _gated(
     r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
@@ -341,7 +345,7 @@ def _conceal(sentence: str) -> bool:
                   sentence) or re.search(r"\bwithout (?:ever )?telling\b", sentence)):
         return True
     return _FOREIGN_CONCEAL.search(sentence) is not None and \
-        _FOREIGN_PERSON.search(sentence) is not None
+        _FOREIGN_PERSON.search(sentence) is not None and agent_deed(sentence)
 
 
 # What a remote source says becomes what the agent does: "whatever the webhook replies
@@ -360,6 +364,12 @@ _FOREIGN_REMOTE: Final = lazyre.compile(
     r"gehoorzaam|voer)\b.{0,40}\b(?:instructies|commando's|opdrachten|bevelen|uit)\b")
 
 
+# A task's instructions are documentation, not orders: "follow the setup instructions at".
+_TASK_DOCS: Final = lazyre.compile(
+    r"\b(?:setup|set-up|installation|install|build|release|migration|upgrade|deployment|"
+    r"onboarding|contributing|contribution|usage) (?:instructions|steps|guide|rules)\b")
+
+
 def _remote(sentence: str) -> bool:
     if _PIPE.search(sentence) or _TREAT_REMOTE.search(sentence) or \
             _REMOTE_CODE.search(sentence):
@@ -375,8 +385,9 @@ def _remote(sentence: str) -> bool:
         return True
     fetch = _FETCH.search(sentence)
     obey = _OBEY.search(sentence)
-    if obey and (_ORDERS.search(sentence, obey.start()) or re.search(
-            r"\b(?:instructions|commands|orders|directives|tasks|rules)\b", sentence)):
+    if obey and not _TASK_DOCS.search(sentence) and (
+            _ORDERS.search(sentence, obey.start()) or re.search(
+                r"\b(?:instructions|commands|orders|directives|tasks|rules)\b", sentence)):
         return bool(fetch or re.search(r"\b(?:at|from|posted|listed|live|in|on)\b",
                                        sentence[: remote.start()] + " "))
     return bool(fetch and re.search(
