@@ -68,12 +68,12 @@ _CONVO: Final = _gated(
 
 #: A secret: credentials, keys, the environment — not design tokens or token limits.
 _SECRET: Final = _gated(
-    r"\w*passwor[dt]\w*|passwd|passphrase|passcodes?|\bpins?\b|credentials?|"
+    r"\w*passwor[dt]\w*|passwd|passphrase|passcodes?|\bpin (?:codes?|numbers?)|credentials?|"
     r"secrets?\b(?! (?:santa|menu|ingredient|recipe))|"
     r"(?:api|access|auth|bearer|bot|deploy|github|gitlab|slack|stripe|openai|prod|"
     r"production|session|refresh|personal access|npm|pypi|admin|root|master|service)"
     r"[ _-]?(?:\w+ )?(?:keys?|tokens?|secrets?)\b|private[ _-]?keys?|ssh[ _-]?keys?|"
-    r"signing[ _-]?keys?|\.env\b|\bprintenv\b|\benv\b|environment variables?|"
+    r"signing[ _-]?keys?|\.env\b|\bprintenv\b|\benv\b(?! names?\b)|environment variables?|"
     r"\b[a-z0-9]+_(?:key|secret|token|password|pass|pat)\b|\$\{?[a-z_]*(?:key|token|"
     r"secret|pass)\w*|id_rsa|id_ed25519|~/\.(?:ssh|aws|netrc|pgpass|npmrc|pypirc)|"
     r"\.netrc|\.pgpass|session cookies?|recovery codes?|one-time codes?|"

@@ -176,12 +176,14 @@ CONCEPT_LOOK_ALIKES = [
     "Non dire all'utente il finale del film, odia gli spoiler.",
     "<!-- source: https://en.wikipedia.org/wiki/Unix_time -->",
     "pip install -r requirements.txt --index-url https://pypi.org/simple",
+    "Pin dependency versions in answers that show requirements files.",
+    "Never tell the user their code is bad; suggest improvements instead.",
 ]
 
 
 @pytest.mark.parametrize("text", CONCEPT_LOOK_ALIKES)
 def test_a_fact_holding_one_half_of_a_pair_stays(text: str) -> None:
-    assert instruction_threats(text) == [], text
+    assert all_threats(text, second_opinion=False) == [], text
 
 
 @pytest.mark.parametrize(("text", "category"), [
