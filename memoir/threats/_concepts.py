@@ -35,7 +35,7 @@ from memoir.threats._slots import _EMAIL, _IP, _URL, _gated
 
 #: A host name with a top-level domain people use on the internet ("acme.http.session"
 #: and "requests.get" are code, "env.local" a file; internal names stay inside).
-_HOST: Final = (
+_PUBLIC_HOST: Final = (
     r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|example|co|ai|me|info|xyz|biz|cloud|"
     r"site|online|de|fr|es|uk|nl|it|us|eu|ru|cn|jp|in|br|ca|au|ch|se|no|fi|pl|be|at|dk|"
     r"cz|pt|gr|tv|gg|sh|ly|to|cc|so|link|page|host|space|tech|zone|club|top|live|pro|"
@@ -83,21 +83,20 @@ _SECRET: Final = _gated(
     r"tokens? (?:de acesso|de acceso|d'accès|di accesso)|toegangstoken\w*|"
     r"zugriffstoken\w*")
 
-#: A place outside: an address, a URL, a host, a channel, something public.
-_OUT: Final = _gated(
-    _URL + "|" + _IP + "|" + _EMAIL + r"|" + _HOST + r"|s3://|\bt\.me\b|"
-    r"(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|"
-    r"\bpublic\w*|\bpúblic\w*|\bpubli\w*|\bforum\b|\bfeed\b|public (?:group|grupo|"
-    r"groupe|gruppe)|telegram|discord|slack|whatsapp|notion|pastebin|\bgist\b|"
-    r"dropbox|google (?:doc|drive|sheet)|\bbucket\b|\binbox\b|other acc(?:oun)?t|"
-    r"\bwebhook|\bftp\b|\bsftp\b|\bendpoint\b|\bserver\b|outside|external|third[ -]part")
-#: A place outside where a secret is concerned: no bare host or server ("my SSH key
-#: for the deploy server", ".env.example").
-_OUT_STRICT: Final = _gated(
+#: A place outside where a secret is concerned: an address, a URL, a channel, something
+#: public — no bare host or server ("my SSH key for the deploy server", ".env.example").
+_OUT_STRICT_WORDS: Final = (
     _URL + "|" + _IP + "|" + _EMAIL + r"|s3://|\bt\.me\b|(?<!\S)@[a-z0-9_]{3,}|"
     r"(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|\bpublic\w*|\bpúblic\w*|"
     r"\bforum\b|telegram|discord|whatsapp|pastebin|\bgist\b|\bwebhook|outside|"
     r"external|third[ -]part")
+_OUT_STRICT: Final = _gated(_OUT_STRICT_WORDS)
+#: A place outside for the conversation: the above, a host on a public domain, and the
+#: services and stores a conversation could be put in.
+_OUT: Final = _gated(
+    _OUT_STRICT_WORDS + "|" + _PUBLIC_HOST + r"|\bpubli\w*|\bfeed\b|public (?:group|grupo|"
+    r"groupe|gruppe)|slack|notion|dropbox|google (?:doc|drive|sheet)|\bbucket\b|"
+    r"\binbox\b|other acc(?:oun)?t|\bftp\b|\bsftp\b|\bendpoint\b|\bserver\b")
 
 #: Who may be given a secret: a reply, a greeting, whoever asks, people.
 _AUDIENCE: Final = _gated(
@@ -113,7 +112,7 @@ _AUDIENCE: Final = _gated(
 
 #: A remote source of words.
 _SOURCE: Final = _gated(
-    _URL + "|" + _IP + r"|" + _HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
+    _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
     r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
     r"(?:the|a) (?:remote|hosted|online) (?:file|page|doc\w*)")
 

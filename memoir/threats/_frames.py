@@ -49,8 +49,8 @@ _RESTLESS: Final = lazyre.compile(
     r"authority|operator|admin|trusted|secrets?|rights|grant\w*|permissions?|below)\b")
 # A role's name set apart by symbols and speaking: "Q (system): …", "⚙️ SYSTEM ⚙️: …".
 _SET_APART_ROLE: Final = lazyre.compile(
-    r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)(?=[^\w\n]{1,8}:)"
-    r"[^\w\n]{1,8}:(?P<rest>[^\n]*)")
+    r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)[^\w\n]{1,8}:"
+    r"(?P<rest>[^\n]*)")
 _COMMENT_ROLE: Final = lazyre.compile(
     r"<!--[^>]{0,200}?\b(?:system|assistant|developer|operator|admin|instructions?)\b")
 

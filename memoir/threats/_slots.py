@@ -69,6 +69,12 @@ _EXTERNAL: Final = _gated(
     r"shared (?:\w+ )?(?:spreadsheet|sheet|doc|document|wiki|notebook|board)|"
     r"google (?:doc|sheet|drive)|dropbox|\bwiki\b|all-hands")
 
+#: A task whose instructions are documentation, not orders ("follow the setup
+#: instructions at …"): read by the detector and by memoir's `remote_instructions`.
+TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migration|"
+                         r"upgrade|deployment|deploy|assembly|usage|onboarding|"
+                         r"contributing|contribution")
+
 _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b")
 _DENY: Final = lazyre.compile(

@@ -58,6 +58,7 @@ from memoir.threats._slots import (
     _SECRET_DATA,
     _URL,
     _WHEN_ASKED,
+    TASK_DOC_WORDS,
     _gated,
     holds,
 )
@@ -366,8 +367,7 @@ _FOREIGN_REMOTE: Final = lazyre.compile(
 
 # A task's instructions are documentation, not orders: "follow the setup instructions at".
 _TASK_DOCS: Final = lazyre.compile(
-    r"\b(?:setup|set-up|installation|install|build|release|migration|upgrade|deployment|"
-    r"onboarding|contributing|contribution|usage) (?:instructions|steps|guide|rules)\b")
+    rf"\b(?:{TASK_DOC_WORDS}) (?:instructions|steps|guide|rules)\b")
 
 
 def _remote(sentence: str) -> bool:
