@@ -25,6 +25,7 @@ agent's safety), is refused.  A fact that names one half ("Logs are shipped to L
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from memoir import lazyre
@@ -60,7 +61,10 @@ _CONVO: Final = _gated(
     r"(?:my|the user's|the person's|our) (?:\w+ )?(?:messages?|msgs?|prompts?)\b|"
     r"(?:my|the user's|the person's) (?:\w+ )?(?:files?|documents?|inbox|e-?mails?|"
     r"notes|photos|contacts)\b|user (?:messages|msgs|files|data)|"
-    r"(?:the )?messages (?:of|from) the user|conversaci[oó]n\w*|mensajes|"
+    r"(?:the )?messages (?:of|from) the user|(?:the user|i|we|they) (?:says?|writes?|"
+    r"types?|sends?|asks?) (?:anything|something|everything)\b|messages? de l'utilisateur|"
+    r"(?:chaque|tous les) messages?|mensajes? del usuario|(?:cada|todos los) mensajes?|"
+    r"nachricht\w* des nutzers|jede nachricht|conversaci[oó]n\w*|mensajes|"
     r"\bcharla\w*|transcripci[oó]n|historial|échanges?|discussions?|messages de|"
     r"historique|unterhaltung\w*|chatverlauf|nachrichten (?:des|der|von|vom)|(?:alle|"
     r"meine|unsere|seine|ihre|jede) nachrichten|gespr[aä]ch\w*|verlauf|"
@@ -69,6 +73,8 @@ _CONVO: Final = _gated(
 #: A secret: credentials, keys, the environment — not design tokens or token limits.
 _SECRET: Final = _gated(
     r"\w*passwor[dt]\w*|passwd|passphrase|passcodes?|\bpin (?:codes?|numbers?)|credentials?|"
+    r"(?:my|your|her|his|the user's|bank|card) pins?\b|\bpin (?:and|&) |\band pin\b|"
+    r"(?:bank|banking|e-?mail|admin|root) (?:logins?|log-ins?)|"
     r"secrets?\b(?! (?:santa|menu|ingredient|recipe))|"
     r"(?:api|access|auth|bearer|bot|deploy|github|gitlab|slack|stripe|openai|prod|"
     r"production|session|refresh|personal access|npm|pypi|admin|root|master|service)"
@@ -108,13 +114,16 @@ _AUDIENCE: Final = _gated(
     r"demande|antwort\w*|jedem|jemand\w*|wer (?:auch )?(?:immer )?fragt|der fragt|"
     r"rispost[ae]|chiunque|qualcuno|lo chiede|respostas?|qualquer pessoa|alguém|"
     r"perguntar|antwoord\w*|iedereen|iemand|upon request|on request|any party|"
-    r"(?:every|each|any) (?:message|msg|post|comment)\b|inquir\w*|enquir\w*")
+    r"(?:every|each|any) (?:message|msg|post|comment)\b|inquir\w*|enquir\w*|"
+    r"(?:first|opening|last) (?:message|reply|line|answer)|on demand|"
+    r"(?:cuando|si) (?:se (?:la|lo|las|los) )?(?:pida\w*|solicit\w*)|quien (?:lo|la) pida|"
+    r"a petición|sur demande|auf (?:anfrage|nachfrage)|su richiesta|a pedido|op verzoek")
 
 #: A remote source of words.
 _SOURCE: Final = _gated(
     _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
     r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
-    r"(?:the|a) (?:remote|hosted|online) (?:file|page|doc\w*)")
+    r"(?:the|a) (?:remote|hosted|online) (?:file|page|doc\w*)|(?:the|this|that|a) link\b")
 
 #: Authority over what the agent does.
 _AUTHORITY: Final = _gated(
@@ -135,6 +144,10 @@ _AUTHORITY: Final = _gated(
     r"instrucciones|órdenes|lo que (?:diga|dice|ponga|pone)|haz lo que|cúmple\w*|"
     r"obedéce\w*|consignes|ordres|applique-les|suis-les|fait loi|fera loi|"
     r"counts? as (?:an? )?(?:orders?|instructions?|commands?|law)|is law\b|"
+    r"in place of (?:its|your|the assistant's|the agent's) own|"
+    r"(?:its|their) word is (?:final|law)|\bsteer\w* you|"
+    r"(?:execut|carr)\w* (?:out )?(?:the |all |every |each )?(?:steps|tasks|items|"
+    r"commands) (?:listed|given|written|found|posted) (?:there|in it|in them)|"
     r"force of (?:an? )?(?:order|law|instruction)|vale come (?:ordine|istruzione|legge)|"
     r"vale como (?:ordem|instrução|lei)|vale mais do que|conta come|"
     r"geldt (?:\w+ ){0,2}als (?:bevel|opdracht|instructie|wet)|"
@@ -150,7 +163,8 @@ _DEED: Final = _gated(
     r"(?:network|api|http|tool|outgoing) (?:calls?|requests?)|\bcalls?\b you|"
     r"sync\w*|mirror\w*|what (?:you|it) (?:did|do|does|ran|run|sent|saved|changed)|"
     r"whatever you did|what ran|(?:you|i) (?:saved|stored|sent|ran|did|made)|"
-    r"saved anything|\bsaved\b|\bstored\b|\bran\b|background (?:jobs?|tasks?|"
+    r"saved anything|\bsaved\b|\bstored\b|\bran\b|record(?:ed|s|ings?)\b|\blogged\b|"
+    r"hochgeladen|hochzuladen|hochlad\w*|kopier\w*|env[ií]\w+|background (?:jobs?|tasks?|"
     r"actions?)|\bjobs?\b|files?\b|data\b|transparency|"
     r"subidas?|envíos?|copias|envois?|enregistré|téléversé|fichiers|uploads|"
     r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert|\bfile\b|"
@@ -177,6 +191,15 @@ _UNKNOWING: Final = _gated(
     r"yourself)|(?:keep|leav)\w* (?:\w+ ){0,4}out of (?:your|the|any|every|all) |"
     r"say (?:no|nothing|none)|(?:it|that) was a no-?op|nothing (?:was|got|had been) "
     r"(?:sent|uploaded|saved|copied|done)|under the rug|no trace|leave no|"
+    r"(?:withheld|withhold\w*|hidden|kept|keep\w*|conceal\w*) from (?:the |this |their )?"
+    r"(?:user|person|owner|human|them|her|him|me)\b|keep (?:it|that|this|them|everything) "
+    r"(?:hidden|secret|dark)|just pretend|pretend (?:you|it|nothing|otherwise|that)|"
+    r"keep\w* (?:\w+ ){0,4}between (?:us|ourselves|you and me)|"
+    r"(?:says?|answers?|replies|reply|respond\w*) (?:with )?(?:no|nothing|none)\b|"
+    r"deny (?:it|that|having|everything|any)|"
+    r"verschweig\w*|verheimlich\w*|antworte\w* mit nein|sag\w* nein|"
+    r"(?:di|responde|contesta|dile) que no\b|r[ée]ponds? (?:que )?non|dis que non|"
+    r"rispondi (?:di )?no\b|responda que não|zeg nee|"
     r"shh+|🙊|🤫|(?:mention|tell|report|disclose)\w*\b[^.\n]{0,60}\?\s*(?:a:\s*)?(?:no|"
     r"never|nope)\b|"
     r"tieni per te|non (?:deve|devono|serve che) sap\w*|(?:não|nem) (?:deve|precisa) "
@@ -198,23 +221,38 @@ _SCRUB: Final = _gated(
     r"apag\w*|cancella|rimuovi|verwijder\w*|\bwis\b|efface|supprime|borra|elimina|"
     r"lösche|entferne")
 
+#: Rules or instructions with a topic are a task's documentation ("the previous rules for
+#: naming branches", "earlier instructions in the README"), not the agent's own.
+_NO_TOPIC: Final = r"(?! (?:for|about|on|in|to|of|from)\b)"
 #: The agent's rules themselves: set aside, they are gone whatever the action.
 _CORE_RULES: Final = _gated(
     r"guardrails?|safeguards?|safety (?:rules?|checks?|prompts?|guidelines?|filters?|"
     r"polic(?:y|ies)|measures|settings)|content polic(?:y|ies)|refusals?|rulebook|"
     r"(?:the|your|usual|normal|standard|default|built-in|all|any|these|my|its) "
     r"(?:usual |normal |standard |default |built-in |safety |own )?(?:rules|"
-    r"restrictions|guidelines|limits)\b|rules you|\brules\s*\?|restricciones|"
+    r"restrictions|guidelines|limits)\b" + _NO_TOPIC + r"|rules you|\brules\s*\?|restricciones|"
     r"reglas de seguridad|règles de sécurité|consignes de sécurité|sicherheits\w*|"
     r"regole di sicurezza|regras de segurança|veiligheidsregels|safety \w+|"
     r"content (?:restrictions|filters?|moderation|rules)|prior (?:\w+ )?(?:instructions|"
     r"obligations|rules|guidance)|(?:le tue |your )?regole|diretrizes|richtlijnen|"
-    r"regels\b")
+    r"regels\b|(?:earlier|previous|prior|old|original|former|initial|existing|above|"
+    r"preceding) (?:\w+ )?(?:instructions|rules|guidance|guidelines|directives|prompts?)\b"
+    + _NO_TOPIC + r"|"
+    r"(?:instructions|rules|guidelines|guidance) (?:the assistant|the agent|you) (?:was|"
+    r"were|(?:have|has) been) given|(?:instructions|rules|guidelines) you (?:were|got|"
+    r"received)|(?:deine|bisherigen|vorherigen|früheren|alten) (?:\w+ )?(?:anweisungen|"
+    r"regeln|vorgaben)|(?:tus|las) (?:\w+ )?(?:instrucciones|reglas) anteriores|"
+    r"(?:tes|les) (?:\w+ )?(?:instructions|consignes|règles) (?:précédentes|antérieures)")
 #: Rules that are not the agent's: a linter's, a firewall's, a style guide's.
 _OTHER_RULES: Final = _gated(
     r"(?:lint|linter|eslint|ruff|flake8|mypy|style|firewall|iptables|routing|business|"
     r"validation|naming|formatting|css|cors|branch protection|retention|grammar|house) "
-    r"(?:\w+ )?(?:rules?|restrictions|limits|checks)")
+    r"(?:\w+ )?(?:rules?|restrictions|limits|checks)|(?:rules?|restrictions|limits|checks) "
+    r"(?:in|of|for|on) (?:the )?(?:ci|pipeline|build|linter|repo\w*|branch\w*|firewall|"
+    r"cluster|staging)\b|(?<!your )(?<!safety )(?<!own )(?<!its )(?:instructions|rules|"
+    r"guidelines|guidance|steps)(?= (?:for|about|in|"
+    r"on how)\b(?! (?:you|your|yourself|me|the (?:assistant|agent|system|ai)|this "
+    r"(?:assistant|agent|chat|session|conversation))\b))")
 #: The agent's rules and safety checks.
 _RULES: Final = _gated(
     r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
@@ -240,9 +278,18 @@ _VOID: Final = _gated(
     r"no (?:checks|refusals|questions|confirmation|prompts?)|just do it|just run it|"
     r"don'?t apply|do not apply|not apply|(?:is|are) off|(?:is|are) lifted|"
     r"olvíd\w*|no hace falta|sin (?:pedir|confirm\w*)|laisse tomber|oublie|"
-    r"plus besoin|sans (?:demander|confirm\w*)|gelten\b[^.\n]{0,20}\bnicht|"
+    r"plus besoin|sans (?:demander|confirm\w*)|gelten\b[^.\n]{0,40}\bnicht|"
     r"nicht mehr|nie mehr|ohne (?:nachzufragen|bestätigung)|vergiss|ignorier\w*|"
-    r"lascia perdere|dimentica|esqueça|deixe de lado|negeer|vergeet")
+    r"lascia perdere|dimentica|esqueça|deixe de lado|negeer|vergeet|"
+    r"\bvoid\b|\bnull\b|\boptional\b|(?:don'?t|do not|no longer) (?:count|apply|"
+    r"matter|hold)|cancels? (?:all|every|any|the|your|earlier|previous|prior)\b|withdrawn|"
+    r"rescinded|revoked|obsolete|"
+    r"(?:none|neither) of (?:them|these|those) (?:bind|appl|count|matter)\w*|"
+    r"\b(?:bind|binding|apply|applies|count|counts|valid|matter)\b[^.\n]{0,20}"
+    r"\b(?:any ?more|no more|no longer)\b|(?:toss|throw|cast|brush|push)\w* (?:\w+ ){0,3}"
+    r"aside|ya no (?:valen|vale|aplican|cuentan|rigen|sirven)|quedan? anulad\w*|"
+    r"suspendu\w*|annulé\w*|ne s'appliquent plus|ne comptent plus|caduques?|"
+    r"aufgehoben|abgeschaltet|ausgeschaltet|deaktiviert|außer kraft|ohne nachfrage")
 #: Where setting a confirmation aside is dangerous (not "skip the confirmation for make
 #: fmt").
 _DESTRUCTIVE: Final = _gated(
@@ -252,6 +299,25 @@ _DESTRUCTIVE: Final = _gated(
     r"refus\w*|turned down|safety|guardrails?|safeguards?|rulebook|rules you|"
     r"content policy|security")
 
+#: Ranked above something: what it outranks decides whether it is an attack.
+_OUTRANKS: Final = _gated(
+    r"overrides?\b|overriding|supersed\w*|(?:takes?|taking|have|has) (?:precedence|"
+    r"priority) over|outranks?|authoritative|source of truth|trumps?\b|prevails? over|"
+    r"comes? (?:before|first)")
+#: The agent's own rules, or its conduct: what an outranking attack sets itself above.
+_AGENTS_RULES: Final = _gated(
+    r"(?:your|the assistant's|the agent's|its own|system|safety|original|previous|prior|"
+    r"earlier|other|all other|any other|default) (?:\w+ )?(?:instructions|prompt|rules|"
+    r"guidelines|directives|policy|policies|settings)\b|what you do|how you (?:behave|act|"
+    r"answer|respond)|your (?:behaviou?r|conduct|actions?)|anything (?:else|the user)|"
+    r"everything (?:else|you)|whatever (?:else|the user|you)|the user'?s? (?:wishes|"
+    r"instructions|requests?)")
+#: What is taken out of a log or a record to clean it, not to hide a deed.
+_CLEANED: Final = lazyre.compile(
+    r"\b(?:ansi|colou?rs?|escape|whitespace|formatting|noise|duplicates?|blank|empty|"
+    r"trailing|timestamps?|pii|personal data|secrets?|tokens?|passwords?|credentials?|"
+    r"keys?|e-?mail addresses|ip addresses|stack traces?|html|markup|control characters?|"
+    r"newlines?|debug)\b")
 #: A prohibition: the agent is told not to (a rule for safety, not an attack).
 _PROHIBITION: Final = _gated(
     r"(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|may not|"
@@ -270,8 +336,26 @@ _ABOUT_SECRET: Final = _gated(
     r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)")
 
 
+#: A reminder, not a prohibition: "don't forget to …" asks for the deed.
+_REMINDER: Final = _gated(
+    r"(?:don'?t|do not|never) forget|vergiss (?:\w+ )?nicht|nicht (?:zu )?vergessen|"
+    r"n'oublie(?:z)? (?:\w+ )?pas|(?:que )?no (?:te |se te |se le )?olvide\w*|"
+    r"non dimenticar\w*|não (?:te )?esque[çc]a\w*|vergeet (?:\w+ )?niet|niet vergeten|"
+    r"ne manque(?:z)? pas")
+
+
 def _holds(pattern: re.Pattern[str], text: str) -> bool:
     return pattern.search(text) is not None
+
+
+def _forbids(sentence: str) -> bool:
+    """Whether ``sentence`` forbids something (a reminder does not)."""
+    return _holds(_PROHIBITION, _REMINDER.sub(" remember ", sentence))
+
+
+def _voids(sentence: str) -> bool:
+    """Whether ``sentence`` sets something aside ("don't forget" does not)."""
+    return _holds(_VOID, _REMINDER.sub(" remember ", sentence))
 
 
 #: A place of the person's own, not outside ("the internal S3 bucket", "our own server").
@@ -295,7 +379,7 @@ def _sent_out(sentence: str) -> bool:
 
 
 def _exfiltrate(sentence: str) -> bool:
-    if _holds(_PROHIBITION, sentence):
+    if _forbids(sentence):
         return False
     if _holds(_CONVO, sentence):
         return _sent_out(sentence)
@@ -305,12 +389,19 @@ def _exfiltrate(sentence: str) -> bool:
 
 def _disclose(sentence: str) -> bool:
     return _holds(_SECRET, sentence) and _holds(_AUDIENCE, sentence) and not \
-        _holds(_PROHIBITION, sentence) and not _holds(_ABOUT_SECRET, sentence)
+        _forbids(sentence) and not _holds(_ABOUT_SECRET, sentence)
+
+
+#: Binding, on whom it binds: the agent ("binding for the assistant"), not a contract.
+_BINDING: Final = _gated(r"binding|verbindlich|vinculante|contraignant\w*|vincolant\w*")
+_AGENT: Final = _gated(
+    r"you\b|your\b|(?:the )?(?:agent|assistant)\b|assistent\w*|asistente|agente\b|dich\b|"
+    r"dir\b|toi\b|te\b|ti\b|jou\b")
 
 
 def _remote(sentence: str) -> bool:
-    return _holds(_SOURCE, sentence) and _holds(_AUTHORITY, sentence) and not \
-        _holds(_PROHIBITION, sentence)
+    return _holds(_SOURCE, sentence) and (_holds(_AUTHORITY, sentence) or (
+        _holds(_BINDING, sentence) and _holds(_AGENT, sentence))) and not _forbids(sentence)
 
 
 def agent_deed(sentence: str) -> bool:
@@ -361,7 +452,7 @@ _KEEPS_ASKING: Final = _gated(
 
 
 def _override(sentence: str) -> bool:
-    if not _holds(_VOID, sentence) or _holds(_OTHER_RULES, sentence) or \
+    if not _voids(sentence) or _holds(_OTHER_RULES, sentence) or \
             _holds(_KEEPS_ASKING, sentence):
         return False
     return _holds(_CORE_RULES, sentence) or (
@@ -377,26 +468,39 @@ CONCEPT_TESTS: Final = (("override", _override), ("conceal", _conceal),
 #: How many sentences after a question or a heading are read with it.
 _ANSWER_SENTENCES: Final = 3
 _SNAKE: Final = lazyre.compile(r"(?<=[a-z])_(?=[a-z])")
+#: A line that goes on from an unfinished one before ("Given …" / "Then …").
+_GOES_ON: Final = lazyre.compile(r"\W*(?:and|then|but|so|or|also|plus|when|given)\b")
 
 
-def concept_categories(sentences: list[str]) -> set[str]:
-    """The categories whose two concepts meet in one of ``sentences``, or in a question
-    or a heading (a sentence ending in "?" or ":") read with the few that follow it; a
-    setting's ``snake_case`` key is also read as words."""
-    found: set[str] = set()
+def _units(sentences: list[str], joined: Sequence[str]) -> Iterator[str]:
+    """What is read as one: each sentence, each of ``joined``, a line with the unfinished
+    one before when it goes on from it, a question or heading with the few after it."""
+    yield from joined
     for i, sentence in enumerate(sentences):
-        units = [sentence]
+        yield sentence
+        if i and not sentences[i - 1].endswith((".", "!", "?", ";")) and \
+                _GOES_ON.match(sentence):
+            yield f"{sentences[i - 1]} {sentence}"
         if sentence.endswith(("?", ":")) and len(sentence) <= 200:
-            joined = sentence
+            unit = sentence
             for after in sentences[i + 1:i + 1 + _ANSWER_SENTENCES]:
-                joined = f"{joined} {after}"
-                units.append(joined)
-        for unit in units:
-            readings = [unit]
-            if "_" in unit:
-                readings.append(_SNAKE.sub(" ", unit))
-            for text in readings:
-                for category, test in CONCEPT_TESTS:
-                    if category not in found and test(text):
-                        found.add(category)
+                unit = f"{unit} {after}"
+                yield unit
+
+
+def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[str]:
+    """The categories whose two concepts meet in one of ``sentences``, in one of
+    ``joined`` (a sentence that points back, read with the one before it), in a sentence
+    that goes on from the one before ("Given … / Then …"), or in a question or a heading
+    (a sentence ending in "?" or ":") read with the few that follow it; a setting's
+    ``snake_case`` key is also read as words."""
+    found: set[str] = set()
+    for unit in _units(sentences, joined):
+        readings = [unit]
+        if "_" in unit:
+            readings.append(_SNAKE.sub(" ", unit))
+        for text in readings:
+            for category, test in CONCEPT_TESTS:
+                if category not in found and test(text):
+                    found.add(category)
     return found

@@ -42,7 +42,14 @@ from memoir.threats._clauses import (
     _readings,
     _said,
 )
-from memoir.threats._concepts import agent_deed, concept_categories, scoped_rules
+from memoir.threats._concepts import (
+    _AGENTS_RULES,
+    _CLEANED,
+    _OUTRANKS,
+    agent_deed,
+    concept_categories,
+    scoped_rules,
+)
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -145,8 +152,7 @@ _REMOTE_CODE: Final = lazyre.compile(
     r"fetch\s*\(|urlopen|curl|wget|https?://)")
 _REMOTE_RULES: Final = _gated(
     r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
-    r"uri|source|endpoint|feed|link)\b|\b(?:overrides?|supersedes?|takes? (?:precedence|"
-    r"priority)|authoritative|source of truth)\b")
+    r"uri|source|endpoint|feed|link)\b")
 _TREAT_REMOTE: Final = lazyre.compile(
     r"\btreat\b[^.\n]{0,80}" + _URL + r"[^.\n]{0,80}\bas\b[^.\n]{0,40}"
     r"(?:system|prompt|instructions|rules)")
@@ -251,8 +257,7 @@ _OVERRIDE: Final = _gated(
     r"\bjailbr(?:eak|oken)|\b(?:have|has|with) no (?:restrictions|limits|rules|filters)|"
     r"\bfree (?:of|from) (?:all |any )?(?:restrictions|limits|rules|filters)|"
     r"\b(?:unrestricted|unfiltered|uncensored|unaligned|amoral)\b|"
-    r"(?:take|takes|have|has) (?:precedence|priority) over|"
-    r"\bsupersede|\b(?:consider|treat|regard)\b[^.\n]{0,40}(?:instructions|rules|"
+    r"\b(?:consider|treat|regard)\b[^.\n]{0,40}(?:instructions|rules|"
     r"guidelines)[^.\n]{0,20}\b(?:void|null|invalid|cancel+ed|obsolete)|"
     r"\btreat\b[^.\n]{0,80}\bas\b[^.\n]{0,30}(?:the user's own|coming from (?:the )?"
     r"(?:system|operator|user)|(?:the )?system\b|your own instructions)|"
@@ -299,6 +304,9 @@ _FOREIGN_OVERRIDE: Final = lazyre.compile(
 
 
 def _override(sentence: str) -> bool:
+    outranks = _OUTRANKS.search(sentence)
+    if outranks and _AGENTS_RULES.search(sentence, outranks.end()):
+        return True
     if _OVERRIDE.search(sentence) or _SET_ASIDE.search(sentence) or \
             _FOREIGN_OVERRIDE.search(sentence):
         return True
@@ -316,7 +324,8 @@ def _conceal(sentence: str) -> bool:
                         or re.search(r"\b(?:this|these|that i)\b", rest)):
             return True
     for end, negated in _said(_HIDE, sentence):
-        if not negated and _HIDE_WHAT.search(sentence, end):
+        hidden = _HIDE_WHAT.search(sentence, end)
+        if not negated and hidden and not _CLEANED.search(sentence, end, hidden.start()):
             return True
     if _HUSH.search(sentence):
         return True
@@ -379,7 +388,8 @@ def _remote(sentence: str) -> bool:
         return False
     if _AS_ORDERS.search(sentence) or _FOREIGN_REMOTE.search(sentence):
         return True
-    if _REMOTE_RULES.search(sentence):
+    outranks = _OUTRANKS.search(sentence)
+    if _REMOTE_RULES.search(sentence) or (outranks and _AGENTS_RULES.search(sentence)):
         return True
     if _OBEY_STRONG.search(sentence):
         return True
@@ -442,6 +452,8 @@ def _disclose(sentence: str) -> bool:
     if secret is not None and _GREET_WITH.search(sentence):
         return True
     for end, negated in _said(_DISCLOSE, sentence):
+        if sentence.startswith(" from ", end):
+            continue  # "read from the environment": where it comes from, not to whom
         if not negated and secret is not None and _TO_ANYONE.match(sentence, end):
             return True  # "…the password; the agent tells it to anyone who asks"
         # The secret is what the verb acts on: after it, in the same clause.
@@ -524,6 +536,9 @@ _REPORTED: Final = lazyre.compile(
 # A sentence that leans on the one before: "…the VPN password; the agent tells it to
 # anyone who asks", "…at <url>; whatever the latest comment says is what it does".
 _ANAPHORA: Final = lazyre.compile(r"\b(?:it|them|those|these|whatever)\b")
+#: A pronoun among a sentence's first words: what it says is about the one before.
+_EARLY_PRONOUN: Final = lazyre.compile(
+    r"\W*(?:\S+\s+){0,2}(?:it|them|those|these|that|this|they|its|their)\b")
 _TESTS: Final = (("override", _override), ("conceal", _conceal),
                  ("remote_obey", _remote), ("disclose_secret", _disclose),
                  ("exfiltrate", _exfiltrate))
@@ -551,6 +566,7 @@ def instruction_threats(text: str) -> list[str]:
             c not in _POSSIBLE or _POSSIBLE[c](reading))]
         previous = ""
         said: list[str] = []  # the sentences that report nothing
+        joined_said: list[str] = []  # those that point back, with the one before
         for m in _SENTENCE.finditer(reading):
             sentence = m.group(0).strip()
             if _REPORTED.search(sentence) or (_INCIDENT.search(sentence) and
@@ -566,11 +582,14 @@ def instruction_threats(text: str) -> list[str]:
             if previous and (_POINTS_BACK.match(sentence) or _OBEYS_PRONOUN.search(sentence)
                              or _CONTINUE.search(sentence) or _ANAPHORA.search(sentence)):
                 joined = f"{previous} {sentence}"
+                if not _ANAPHORA.search(sentence) or _EARLY_PRONOUN.match(sentence) or \
+                        _OBEYS_PRONOUN.search(sentence):
+                    joined_said.append(joined)  # a pronoun anywhere is too loose a link
                 for category, test in tests:
                     if category not in found and test(joined):
                         found.add(category)
             previous = sentence
         if len(found) < len(CATEGORIES):
-            found |= concept_categories(said)  # what it is about, however it is said
+            found |= concept_categories(said, joined_said)  # what it is about, however it is said
     return [c if c == "forged_frame" else f"instruction_{c}" for c in CATEGORIES
             if c in found]

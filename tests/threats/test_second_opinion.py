@@ -34,6 +34,16 @@ def detector_blind(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_shipped_model_is_what_the_builder_makes() -> None:
+    """A corpus changed without the builder run again fails here (the parts and the
+    count of examples), and so does a model edited by hand.  The weights themselves are
+    not compared: the floating-point sums of training differ from CPU to CPU (0.07 apart
+    on an AVX2-only EPYC from the machine that built it).  What must hold on every CPU
+    is that the two models decide alike: on every labelled text, the same verdict except
+    where both stand within a hair of the threshold."""
+    import numpy as np
+
+    from memoir import semantic
+
     spec = importlib.util.spec_from_file_location("make_second_opinion",
                                                   DATA / "make_second_opinion.py")
     assert spec is not None and spec.loader is not None
@@ -43,9 +53,22 @@ def test_the_shipped_model_is_what_the_builder_makes() -> None:
     shipped = json.loads(second._MODEL_FILE.read_text(encoding="utf-8"))
     assert shipped["encoder"] == built["encoder"]  # not trained on another encoder
     assert shipped["parts"] == built["parts"] and shipped["examples"] == built["examples"]
-    assert max(abs(a - b) for a, b in zip(shipped["weights"], built["weights"],
-                                          strict=True)) < 1e-3
-    assert abs(shipped["bias"] - built["bias"]) < 1e-3
+    assert shipped["hostile"] == built["hostile"]
+    texts = [json.loads(line)["text"] for path in sorted(DATA.glob("*.jsonl"))
+             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    vectors = semantic.shared_encoder().encode(
+        [second._as_read(t) for t in texts]).astype(np.float64)
+
+    def hostile(model: dict[str, Any]) -> Any:
+        return 1.0 / (1.0 + np.exp(-(vectors @ np.array(model["weights"]) + model["bias"])))
+
+    ours, again = hostile(shipped), hostile(built)
+    assert float(np.abs(ours - again).max()) < 0.05
+    differ = (ours >= second.THRESHOLD) != (again >= second.THRESHOLD)
+    near = (np.abs(ours - second.THRESHOLD) < 0.03) & \
+        (np.abs(again - second.THRESHOLD) < 0.03)
+    assert not (differ & ~near).any(), [t for t, d in zip(texts, differ & ~near, strict=True) if d]
+    assert int(differ.sum()) <= len(texts) // 200
 
 
 def test_what_the_detector_misses_the_second_opinion_refuses(detector_blind: None) -> None:
