@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from memoir.reviewers.loop import Learning
 
 _log = get_logger("memoir.adoption")
+_session_log = get_logger("memoir.sessions")
 
 __all__ = ["Memoir"]
 
@@ -137,6 +138,22 @@ class Memoir(Engine):
                                 record_hash=pending.events[-1].hash, actor=actor)
         return Session(self, sid, pinned, actor=actor, blocks=blocks, tools=tools,
                        recorder=self._recorder(), meta=meta)
+
+    def guest_session(self, why: str, *, platform: str = "cli", actor: str = "agent",
+                      tools: Toolset = DEFAULT_TOOLS,
+                      meta: Mapping[str, str] | None = None) -> Session:
+        """A session that writes nothing, for a home that may not append (its key is not
+        trusted on a signed journal, say): pinned at the journal's head, its prompt
+        rendered from it, its reads (recall, search, skills) answered as any session's.
+        Its writes answer with an error result saying ``why`` (what the home must do
+        first), it records no turn, journals no prompt, and ending it writes nothing.
+        ``platform`` names the host in the log line it leaves."""
+        sid = short_id("g-")
+        state = self.state
+        blocks = render_blocks(state, enabled_targets(self.config))
+        _session_log.warning("session.guest", session=sid, platform=platform, why=why)
+        return Session(self, sid, state.seq, actor=actor, blocks=blocks, tools=tools,
+                       meta=meta, guest=why)
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS,
                 meta: Mapping[str, str] | None = None) -> Session:

@@ -52,6 +52,9 @@ class CallContext:
     held: HeldEntries = field(default_factory=dict)
     #: Memory consolidation failures in the current turn (spec §1.6).
     failures: int = 0
+    #: Whether this caller's reads are recorded (a skill view's ``skill.viewed``); a guest
+    #: session, which may not append, reads without a trace.
+    records_reads: bool = True
     #: Serialises the calls of one caller (a session used from several threads).
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 

@@ -50,6 +50,7 @@ from mcp.shared.exceptions import MCPError
 
 from memoir import lazyre
 from memoir.api import Memoir
+from memoir.engine.signing import NotTrusted
 from memoir.logs import get_logger
 from memoir.memory.read import MEMORY_READ_SCHEMA, memory_read_tool
 from memoir.sessions.session import Session
@@ -159,8 +160,15 @@ class Connections:
                     found = self.memoir.session(self._resume, tools=self.tools, meta=meta)
                     self._resume = None  # one connection continues it; others start anew
                 else:
-                    found = self.memoir.start_session(platform="mcp", tools=self.tools,
-                                                      meta=meta)
+                    try:
+                        found = self.memoir.start_session(platform="mcp", tools=self.tools,
+                                                          meta=meta)
+                    except NotTrusted as exc:
+                        # The home may read but not write: the connection still gets
+                        # its memory and recall; each write answers with the trust line.
+                        found = self.memoir.guest_session(str(exc).rstrip("."),
+                                                          platform="mcp", tools=self.tools,
+                                                          meta=meta)
                 self._sessions[key] = found
                 log.info("mcp.session_started", session=found.id, **meta)
             return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
-from typing import Any, Literal, Protocol, overload
+from typing import Any, Final, Literal, Protocol, overload
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
@@ -62,6 +62,10 @@ def _call_parts(call: Any) -> tuple[str, str | None, Any]:
             get(function, "arguments") if function is not None else None)
 
 
+#: The tools that write: a guest session answers them with why it may not.
+_WRITING_TOOLS: Final = frozenset({"memory", "skill_manage"})
+
+
 class Session:
     """A pinned session.  Create with :meth:`memoir.Memoir.start_session`.
 
@@ -84,14 +88,18 @@ class Session:
         tools: Toolset = DEFAULT_TOOLS,
         recorder: Recorder | None = None,
         meta: Mapping[str, str] | None = None,
+        guest: str | None = None,
     ) -> None:
         self.engine = engine
+        #: Why this session writes nothing (:meth:`memoir.Memoir.guest_session`), or None.
+        self.guest = guest
         self.id = session_id
         self.pinned_seq = pinned_seq
         self.actor = actor
         self.tools = tools
         self.context = CallContext(actor=actor, session=session_id,
-                                   meta=dict(meta) if meta else None)
+                                   meta=dict(meta) if meta else None,
+                                   records_reads=guest is None)
         self._blocks = blocks
         self._ended = False
         self._recorder = recorder
@@ -165,6 +173,9 @@ class Session:
         # An argument sent as null is an argument not given (OpenAI's strict mode sends
         # null for every optional one; Hermes's tools read arguments with .get()).
         args = {key: value for key, value in args.items() if value is not None}
+        if self.guest is not None and name in _WRITING_TOOLS:
+            return {"error": f"The {name} call failed and changed nothing: {self.guest}.",
+                    "success": False}
         return self.tools.dispatch(self.engine, self.context, name, args)
 
     def tool_result_message(self, tool_call: Any) -> ToolMessage:
@@ -202,9 +213,10 @@ class Session:
         if self._procedural is None:
             self._procedural = Procedural(self.engine.view(self.pinned_seq),
                                           by_meaning=by_meaning(self.engine.config))
-        store = TranscriptStore.of(self.engine, readonly=self.engine.readonly)
+        quiet = self.engine.readonly or self.guest is not None
+        store = TranscriptStore.of(self.engine, readonly=quiet)
         return build_prompt(self.engine, store, self.id, self.pinned_seq, self.prompt_blocks(),
-                            self._procedural, message, journal=not self.engine.readonly)
+                            self._procedural, message, journal=not quiet)
 
     def tool_error_hint(self, tool: str, error: str) -> str | None:
         """What memoir learned about this tool error (seed 003): how often it happened
@@ -223,6 +235,8 @@ class Session:
         (turn numbers, reviews made due).  Bad messages raise :class:`ValidationError`
         and record nothing.
         """
+        if self.guest is not None:
+            raise ValidationError(f"a guest session records no turn: {self.guest}")
         if self._recorder is None:
             raise ValidationError("this session cannot record turns: open it with "
                                   "memoir.open(...).start_session() or .session(id)")
@@ -264,6 +278,8 @@ class Session:
         if self._ended:
             return
         self._ended = True
+        if self.guest is not None:
+            return  # it was never journaled
         self.engine.commit(
             lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
             by=Caller(actor=self.actor, session=self.id, meta=self.context.meta))

@@ -334,9 +334,11 @@ def skill_view_call(
     args: dict[str, Any],
     *,
     by: Caller | str,
+    record: bool = True,
 ) -> tuple[dict[str, Any], ReadMark | None]:
     """Run one ``skill_view`` call as ``by``: one ``skill.viewed`` event per successful
-    call.
+    call (``record=False``: none, and no hand edit adopted — a caller that may not
+    append reads the skill as the journal has it).
 
     Returns the result and the read mark for what was shown (None on failure).
     """
@@ -344,6 +346,14 @@ def skill_view_call(
     shown: list[ReadMark] = []
     external = _externals(engine)
     name = args.get("name")
+    if not record:
+        outcome = view_skill(engine.state, args, root=_skills_root(engine),
+                             environ=os.environ, external=external)
+        mark = None
+        if outcome.shown is not None:
+            name, path, text = outcome.shown
+            mark = (name, path, text_digest(text))
+        return outcome.result, mark
     if isinstance(name, str):
         adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
 
@@ -396,7 +406,8 @@ def skill_manage_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> d
 
 def skill_view_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) -> dict[str, Any]:
     # A view is no write: it does not start the caller's run.
-    result, mark = skill_view_call(engine, args, by=ctx.caller(starts_run=False))
+    result, mark = skill_view_call(engine, args, by=ctx.caller(starts_run=False),
+                                   record=ctx.records_reads)
     if mark is not None:
         ctx.viewed.add(mark)
     return result

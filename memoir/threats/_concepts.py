@@ -24,6 +24,7 @@ agent's safety), is refused.  A fact that names one half ("Logs are shipped to L
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from typing import Final
@@ -344,15 +345,20 @@ _REMINDER: Final = _gated(
     r"ne manque(?:z)? pas")
 
 
+@functools.lru_cache(maxsize=4096)
 def _holds(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` is found in ``text`` (kept: the categories ask the same
+    concepts of the same unit, and a unit is read under several categories)."""
     return pattern.search(text) is not None
 
 
+@functools.lru_cache(maxsize=1024)
 def _forbids(sentence: str) -> bool:
     """Whether ``sentence`` forbids something (a reminder does not)."""
     return _holds(_PROHIBITION, _REMINDER.sub(" remember ", sentence))
 
 
+@functools.lru_cache(maxsize=1024)
 def _voids(sentence: str) -> bool:
     """Whether ``sentence`` sets something aside ("don't forget" does not)."""
     return _holds(_VOID, _REMINDER.sub(" remember ", sentence))
@@ -495,7 +501,7 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
     (a sentence ending in "?" or ":") read with the few that follow it; a setting's
     ``snake_case`` key is also read as words."""
     found: set[str] = set()
-    for unit in _units(sentences, joined):
+    for unit in dict.fromkeys(_units(sentences, joined)):
         readings = [unit]
         if "_" in unit:
             readings.append(_SNAKE.sub(" ", unit))

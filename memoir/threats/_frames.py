@@ -88,21 +88,26 @@ _CLAIM: Final = lazyre.compile(
     r"notice)\b|^\s*#{1,4}\s*(?:system\w*|nachricht des systems|mensaje del sistema|"
     r"message (?:du )?système|messaggio di sistema|mensagem do sistema|systeembericht)\s*"
     r"(?:#|:|$)", re.M)
+# A word every claim of a system's voice holds: most texts are spared _CLAIM.
+_CLAIM_NEEDS: Final = lazyre.compile(
+    r"system|developer|operator|admin|platform|new (?:instructions|directives|rules)")
 _COMMENT_ROLE: Final = lazyre.compile(
     r"<!--[^>]{0,200}?\b(?:system|assistant|developer|operator|admin|instructions?)\b")
 
 
 def _frame(reading: str) -> bool:
     if _FRAME_TAG.search(reading) or _FRAME_NOTE.search(reading) or \
-            _VOICE.search(reading) or _COMMENT_ROLE.search(reading) or \
-            _CLAIM.search(reading):
+            _VOICE.search(reading) or _COMMENT_ROLE.search(reading) or (
+                _CLAIM_NEEDS.search(reading) and _CLAIM.search(reading)):
         return True
-    for m in _BARE_ROLE.finditer(reading):
-        if _RESTLESS.search(m.group("rest")):
-            return True
-    for m in _ADMIN_SAYS.finditer(reading):
-        if _TO_AGENT.search(m.group("rest")):
-            return True
+    if "[" in reading:
+        for m in _BARE_ROLE.finditer(reading):
+            if _RESTLESS.search(m.group("rest")):
+                return True
+    if "from" in reading:
+        for m in _ADMIN_SAYS.finditer(reading):
+            if _TO_AGENT.search(m.group("rest")):
+                return True
     for m in _SET_APART_ROLE.finditer(reading):
         if _RESTLESS.search(m.group("rest")):
             return True

@@ -544,3 +544,73 @@ def test_prompts_and_resource_templates_are_answered(home: Path) -> None:
     assert "Indent with tabs" in focused_text
     assert [t.uri_template for t in templates.resource_templates] == ["memoir://skills/{name}"]
     assert bad["success"] is False and "Invalid target" in bad["error"]
+
+
+def test_a_home_that_may_not_write_still_reads_and_each_write_says_why(home: Path) -> None:
+    """A home whose key the signed journal does not trust (a new machine not yet
+    admitted, a key revoked) serves its connections as a guest: the frozen memory in
+    ``instructions`` and every read tool answer as usual; each write is an error result
+    naming the owner's trust line; nothing is appended, and the server lives on."""
+    from memoir.engine.signing import KEY_FILE
+
+    with memoir.open(home) as mem, mem.start_session() as s:
+        s.add_memory("The build uses make.")
+        assert s.call_tool("skill_manage", {"action": "create", "name": "tabs-style",
+                                            "content": SKILL})["success"] is True
+    turned = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "journal",
+                             "upgrade"], capture_output=True, text=True, env=_env(),
+                            check=False)
+    assert turned.returncode == 0, turned.stderr
+    (home / KEY_FILE).unlink()  # this machine's key is now one the owner never trusted
+    made = subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "journal",
+                           "key"], capture_output=True, text=True, env=_env(), check=False)
+    trust_line = made.stdout.strip().splitlines()[-1].strip()
+    assert trust_line.startswith("memoir journal trust "), made.stdout
+    before = (home / "journal.jsonl").read_bytes()
+
+    async def body(session: ClientSession) -> dict[str, dict[str, Any]]:
+        calls = {
+            "memory_read": {"target": "memory"},
+            "memory_search": {"query": "make"},
+            "skills_list": {},
+            "skill_view": {"name": "tabs-style"},
+            "session_search": {"query": "build"},
+            "memory": {"action": "add", "target": "memory", "content": "A new fact."},
+            "skill_manage": {"action": "create", "name": "other", "content": SKILL},
+        }
+        return {name: _result(await session.call_tool(name, args))
+                for name, args in calls.items()}
+
+    async def run() -> tuple[str, dict[str, dict[str, Any]]]:
+        async with stdio_client(_params(home)) as (read, write), \
+                ClientSession(read, write) as session:
+            init = await session.initialize()
+            return init.instructions or "", await body(session)
+
+    told, got = anyio.run(run)
+    assert "The build uses make." in told and "tabs-style" in told
+    assert got["memory_read"]["memory"]["entries"] == ["The build uses make."]
+    assert got["skill_view"]["success"] is True and "tabs" in got["skill_view"]["content"]
+    for read in ("memory_search", "skills_list", "session_search"):
+        assert got[read]["success"] is True, got[read]
+    for write in ("memory", "skill_manage"):
+        assert got[write]["success"] is False
+        assert trust_line.removeprefix("memoir journal trust ").split()[0] in \
+            got[write]["error"], got[write]
+    assert (home / "journal.jsonl").read_bytes() == before  # not a byte appended
+
+
+def test_a_guest_session_writes_nothing_and_says_why(tmp_path: Path) -> None:
+    with memoir.open(tmp_path / "h", create=True) as mem:
+        mem.start_session().add_memory("Uses uv for Python.")
+        before = (tmp_path / "h" / "journal.jsonl").read_bytes()
+        guest = mem.guest_session("the journal's owner must trust this home first")
+        assert guest.guest is not None and guest.pinned_seq == mem.state.seq
+        assert "Uses uv for Python." in (guest.prompt_blocks()["memory"] or "")
+        assert guest.prompt("how do I install deps?").system  # rendered, not journaled
+        done = guest.add_memory("Another fact.")
+        assert done["success"] is False and "must trust this home first" in done["error"]
+        with pytest.raises(memoir.ValidationError, match="records no turn"):
+            guest.record_turn([{"role": "user", "content": "hi"}])
+        guest.end()
+        assert (tmp_path / "h" / "journal.jsonl").read_bytes() == before
