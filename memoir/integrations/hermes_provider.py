@@ -45,6 +45,7 @@ from typing import Any, TypeVar, cast
 from memoir import lazyre
 from memoir.api import Memoir
 from memoir.config import load_config
+from memoir.engine.signing import NotTrusted
 from memoir.errors import NotFoundError, ValidationError
 from memoir.integrations.hermes_mirror import pull
 from memoir.logs import get_logger
@@ -134,8 +135,11 @@ class MemoirHermes:
             for key in ("agent_context", "agent_identity", "user_id"):
                 if kwargs.get(key):
                     self.meta[key] = _meta_value(kwargs[key])
-            self._mirror(actor="import", summary="what Hermes's memory files held when "
-                                                 "the session began")
+            try:
+                self._mirror(actor="import", summary="what Hermes's memory files held "
+                                                     "when the session began")
+            except NotTrusted as exc:  # a home that may read but not write: a guest
+                log.warning("hermes.not_mirrored", why=str(exc))
             self._start(session_id, platform=platform)
 
     def _start(self, session_id: str, *, platform: str, parent: str | None = None) -> None:
@@ -146,9 +150,14 @@ class MemoirHermes:
         try:
             self.session = self.memoir.session(sid, meta=self.meta)
         except NotFoundError:
-            self.session = self.memoir.start_session(
-                session_id=sid, platform=f"hermes:{platform}",
-                parent=_session_id(parent) if parent else None, meta=self.meta)
+            try:
+                self.session = self.memoir.start_session(
+                    session_id=sid, platform=f"hermes:{platform}",
+                    parent=_session_id(parent) if parent else None, meta=self.meta)
+            except NotTrusted as exc:
+                # Recall and the frozen memory still serve the agent; nothing is written.
+                self.session = self.memoir.guest_session(
+                    str(exc).rstrip("."), platform=f"hermes:{platform}", meta=self.meta)
 
     def _mirror(self, *, actor: str, summary: str, targets: tuple[str, ...] | None = None,
                 meta: dict[str, str] | None = None) -> str | None:
@@ -207,8 +216,8 @@ class MemoirHermes:
     def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
                   messages: list[dict[str, Any]] | None = None) -> None:
         with self._lock:
-            if self.session is None:
-                return
+            if self.session is None or self.session.guest is not None:
+                return  # a guest session records nothing
             turn = _last_turn(messages) if messages else None
             pair = [{"role": "user", "content": user_content},
                     {"role": "assistant", "content": assistant_content}]

@@ -221,6 +221,41 @@ def test_a_provider_session_prefetches_recall_and_relevant_skills(tmp_path: Path
         assert info.ended_at is not None and info.platform == "hermes:telegram"
 
 
+def test_a_home_that_may_not_write_gives_hermes_its_memory_and_writes_nothing(
+        tmp_path: Path) -> None:
+    """On a signed journal that does not trust this home's key, the provider serves a
+    guest session: recall reaches Hermes, no hook raises, and not a byte is appended
+    (Hermes's own memory files are not mirrored in: that would be a write)."""
+    from memoir.engine.signing import KEY_FILE, home_signer, start_signing
+    from memoir.integrations.hermes_provider import MemoirHermes
+
+    hermes = tmp_path / "hermes"
+    (hermes / "memories").mkdir(parents=True)
+    home = tmp_path / "memoir"
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session(session_id="old-1") as old:
+            old.add_memory("Deploys go through make deploy.")
+            old.record_turn([{"role": "user", "content": "The deploy failed with a "
+                                                         "timeout on the database."},
+                             {"role": "assistant", "content": "Raise the pool size."}])
+        start_signing(mem)
+    (home / KEY_FILE).unlink()
+    assert home_signer(home, create=True) is not None  # a key the owner never trusted
+    (hermes / "memories" / "MEMORY.md").write_text("Hermes has a fact of its own.\n",
+                                                   encoding="utf-8")
+    before = (home / "journal.jsonl").read_bytes()
+    provider = MemoirHermes(home, hermes)
+    provider.initialize("sess-2", hermes_home=str(hermes), platform="cli")
+    assert provider.session is not None and provider.session.guest is not None
+    context: Any = provider.prefetch("why did the deploy time out?")
+    assert "old-1" in context and "timeout on the database" in context  # recall
+    provider.sync_turn("hello", "hi")
+    provider.on_memory_write("add", "memory", "A fact Hermes saved.")
+    provider.on_session_end([])
+    provider.shutdown()
+    assert (home / "journal.jsonl").read_bytes() == before
+
+
 def test_a_hook_gives_up_on_a_held_journal_within_hermes_drain_time(tmp_path: Path) -> None:
     import fcntl
     import time
