@@ -142,18 +142,13 @@ class Memoir(Engine):
     def guest_session(self, why: str, *, platform: str = "cli", actor: str = "agent",
                       tools: Toolset = DEFAULT_TOOLS,
                       meta: Mapping[str, str] | None = None) -> Session:
-        """A session that writes nothing, for a home that may not append (its key is not
-        trusted on a signed journal, say): pinned at the journal's head, its prompt
-        rendered from it, its reads (recall, search, skills) answered as any session's.
-        Its writes answer with an error result saying ``why`` (what the home must do
-        first), it records no turn, journals no prompt, and ending it writes nothing.
-        ``platform`` names the host in the log line it leaves."""
-        sid = short_id("g-")
-        state = self.state
-        blocks = render_blocks(state, enabled_targets(self.config))
+        """A session that writes nothing, for a home that may not append (a key the
+        signed journal does not trust): pinned at the head, reads answered as usual,
+        each write an error result saying ``why``; no turn, prompt or end journaled."""
+        sid, state = short_id("g-"), self.state
         _session_log.warning("session.guest", session=sid, platform=platform, why=why)
-        return Session(self, sid, state.seq, actor=actor, blocks=blocks, tools=tools,
-                       meta=meta, guest=why)
+        return Session(self, sid, state.seq, actor=actor, tools=tools, meta=meta, guest=why,
+                       blocks=render_blocks(state, enabled_targets(self.config)))
 
     def session(self, session_id: str, *, tools: Toolset = DEFAULT_TOOLS,
                 meta: Mapping[str, str] | None = None) -> Session:
