@@ -200,6 +200,8 @@ class MemoirHermes:
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
         with self._lock:
+            if self.session is not None and self.session.guest is not None:
+                return  # a guest mirrors nothing (logged once, at initialize)
             meta = {"hermes_action": _meta_value(action)}
             for key in _WRITE_META:
                 value = (metadata or {}).get(key)

@@ -62,8 +62,10 @@ def _call_parts(call: Any) -> tuple[str, str | None, Any]:
             get(function, "arguments") if function is not None else None)
 
 
-#: The tools that write: a guest session answers them with why it may not.
-_WRITING_TOOLS: Final = frozenset({"memory", "skill_manage"})
+#: The tools a guest session answers; any other (memory, skill_manage, a host's own
+#: tool) is answered with why it may not write.
+_READING_TOOLS: Final = frozenset({"memory_read", "memory_search", "session_search",
+                                   "skill_view", "skills_list"})
 
 
 class Session:
@@ -173,7 +175,7 @@ class Session:
         # An argument sent as null is an argument not given (OpenAI's strict mode sends
         # null for every optional one; Hermes's tools read arguments with .get()).
         args = {key: value for key, value in args.items() if value is not None}
-        if self.guest is not None and name in _WRITING_TOOLS:
+        if self.guest is not None and name in self.tools and name not in _READING_TOOLS:
             return {"error": f"The {name} call failed and changed nothing: {self.guest}.",
                     "success": False}
         return self.tools.dispatch(self.engine, self.context, name, args)

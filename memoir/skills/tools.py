@@ -343,32 +343,31 @@ def skill_view_call(
     Returns the result and the read mark for what was shown (None on failure).
     """
     by = Caller.of(by)
-    shown: list[ReadMark] = []
     external = _externals(engine)
-    name = args.get("name")
-    if not record:
-        outcome = view_skill(engine.state, args, root=_skills_root(engine),
-                             environ=os.environ, external=external)
-        mark = None
-        if outcome.shown is not None:
-            name, path, text = outcome.shown
-            mark = (name, path, text_digest(text))
-        return outcome.result, mark
-    if isinstance(name, str):
-        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
 
-    def decide(state: State) -> Decision[dict[str, Any]]:
+    def view(state: State) -> tuple[Any, ReadMark | None]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
                              external=external)
-        shown.clear()
-        if outcome.shown is not None:
-            name, path, text = outcome.shown
-            shown.append((name, path, text_digest(text)))
+        if outcome.shown is None:
+            return outcome, None
+        name, path, text = outcome.shown
+        return outcome, (name, path, text_digest(text))
+
+    if not record:
+        outcome, mark = view(engine.state)
+        return outcome.result, mark
+    name = args.get("name")
+    if isinstance(name, str):
+        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
+    shown: list[ReadMark | None] = [None]
+
+    def decide(state: State) -> Decision[dict[str, Any]]:
+        outcome, shown[0] = view(state)
         return Decision(events=[outcome.event] if outcome.event else [], result=outcome.result)
 
     _events, result = engine.commit(decide, by=by)
     assert result is not None
-    return result, (shown[0] if shown else None)
+    return result, shown[0]
 
 
 def skills_list_call(engine: Home, args: dict[str, Any]) -> dict[str, Any]:

@@ -313,6 +313,13 @@ _AGENTS_RULES: Final = _gated(
     r"answer|respond)|your (?:behaviou?r|conduct|actions?)|anything (?:else|the user)|"
     r"everything (?:else|you)|whatever (?:else|the user|you)|the user'?s? (?:wishes|"
     r"instructions|requests?)")
+def outranks_agents_rules(sentence: str) -> bool:
+    """Whether ``sentence`` sets something above the agent's own rules or conduct ("these
+    notes supersede your instructions"; not "the 2025 style guide supersedes 2023's")."""
+    return _OUTRANKS.search(sentence) is not None and \
+        _AGENTS_RULES.search(sentence) is not None
+
+
 #: What is taken out of a log or a record to clean it, not to hide a deed.
 _CLEANED: Final = lazyre.compile(
     r"\b(?:ansi|colou?rs?|escape|whitespace|formatting|noise|duplicates?|blank|empty|"
@@ -345,20 +352,28 @@ _REMINDER: Final = _gated(
     r"ne manque(?:z)? pas")
 
 
-@functools.lru_cache(maxsize=4096)
 def _holds(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether ``pattern`` is found in ``text`` (kept: the categories ask the same
-    concepts of the same unit, and a unit is read under several categories)."""
-    return pattern.search(text) is not None
+    """Whether ``pattern`` is found in ``text``.  The categories ask the same concepts of
+    the same unit, so a short unit's answers are kept (a long one's are not: the cache
+    would hold its text)."""
+    if len(text) > _KEPT_UNIT:
+        return pattern.search(text) is not None
+    return _held(pattern, text)
+
+
+_KEPT_UNIT: Final = 2_000
 
 
 @functools.lru_cache(maxsize=1024)
+def _held(pattern: re.Pattern[str], text: str) -> bool:
+    return pattern.search(text) is not None
+
+
 def _forbids(sentence: str) -> bool:
     """Whether ``sentence`` forbids something (a reminder does not)."""
     return _holds(_PROHIBITION, _REMINDER.sub(" remember ", sentence))
 
 
-@functools.lru_cache(maxsize=1024)
 def _voids(sentence: str) -> bool:
     """Whether ``sentence`` sets something aside ("don't forget" does not)."""
     return _holds(_VOID, _REMINDER.sub(" remember ", sentence))

@@ -43,11 +43,10 @@ from memoir.threats._clauses import (
     _said,
 )
 from memoir.threats._concepts import (
-    _AGENTS_RULES,
     _CLEANED,
-    _OUTRANKS,
     agent_deed,
     concept_categories,
+    outranks_agents_rules,
     scoped_rules,
 )
 from memoir.threats._frames import _frame
@@ -304,11 +303,8 @@ _FOREIGN_OVERRIDE: Final = lazyre.compile(
 
 
 def _override(sentence: str) -> bool:
-    outranks = _OUTRANKS.search(sentence)
-    if outranks and _AGENTS_RULES.search(sentence, outranks.end()):
-        return True
-    if _OVERRIDE.search(sentence) or _SET_ASIDE.search(sentence) or \
-            _FOREIGN_OVERRIDE.search(sentence):
+    if outranks_agents_rules(sentence) or _OVERRIDE.search(sentence) or \
+            _SET_ASIDE.search(sentence) or _FOREIGN_OVERRIDE.search(sentence):
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
@@ -388,8 +384,7 @@ def _remote(sentence: str) -> bool:
         return False
     if _AS_ORDERS.search(sentence) or _FOREIGN_REMOTE.search(sentence):
         return True
-    outranks = _OUTRANKS.search(sentence)
-    if _REMOTE_RULES.search(sentence) or (outranks and _AGENTS_RULES.search(sentence)):
+    if _REMOTE_RULES.search(sentence) or outranks_agents_rules(sentence):
         return True
     if _OBEY_STRONG.search(sentence):
         return True

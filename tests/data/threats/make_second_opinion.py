@@ -61,15 +61,28 @@ def examples() -> tuple[list[str], list[str]]:
     return texts, categories
 
 
-def model() -> dict[str, Any]:
+def vectors(texts: list[str]) -> Any:
+    """The texts' embeddings as the second opinion reads them (float64 rows)."""
     import numpy as np
 
     from memoir.semantic import shared_encoder
     from memoir.threats.second_opinion import _as_read
 
+    return shared_encoder().encode([_as_read(t) for t in texts]).astype(np.float64)
+
+
+def model() -> dict[str, Any]:
     texts, categories = examples()
+    return fit(vectors(texts), categories)
+
+
+def fit(x: Any, categories: list[str]) -> dict[str, Any]:
+    """The model trained on embeddings ``x`` of texts labelled ``categories``."""
+    import numpy as np
+
+    from memoir.semantic import shared_encoder
+
     encoder = shared_encoder()
-    x = encoder.encode([_as_read(t) for t in texts]).astype(np.float64)
     y = np.array([c != "benign" for c in categories], dtype=np.float64)
     w, b = np.zeros(x.shape[1]), 0.0
     for _ in range(STEPS):
@@ -81,7 +94,7 @@ def model() -> dict[str, Any]:
         mean = x[[c == category for c in categories]].mean(axis=0)
         centroids[category] = [round(float(v), 6) for v in mean / np.linalg.norm(mean)]
     return {"encoder": encoder.version, "parts": [*PARTS, *CONVERSATIONS],
-            "examples": len(texts),
+            "examples": len(categories),
             "hostile": int(y.sum()), "l2": L2, "steps": STEPS,
             "weights": [round(float(v), 6) for v in w], "bias": round(b, 6),
             "centroids": centroids}
