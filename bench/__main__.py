@@ -32,6 +32,7 @@ from bench import (
     postgres,
     rebuild,
     recall,
+    recall_quality,
     reviewer_styles,
     semantic,
     signing,
@@ -46,7 +47,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
                    cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
-                   forget, semantic, reviewer_styles, web_ui, signing)
+                   forget, semantic, reviewer_styles, web_ui, signing, recall_quality)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

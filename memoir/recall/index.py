@@ -334,9 +334,11 @@ class SearchIndex:
                        (data.turn, at, first, data.session_id))
 
     def search(self, query: str, *, limit: int = 5, now: dt.datetime | None = None,
-               exclude: Iterable[str] = ()) -> list[Hit]:
+               exclude: Iterable[str] = (), recall: str | None = None) -> list[Hit]:
         """Sessions matching ``query``, best first, one hit per session: BM25 (in hybrid
-        recall fused with the embeddings' ranking) times the recency weight."""
+        recall fused with the embeddings' ranking) times the recency weight.
+        ``recall``: ``bm25``, ``dense`` or ``hybrid`` in place of :attr:`mode` (for
+        evaluations; ``dense`` and ``hybrid`` need the semantic extra)."""
         terms = query_terms(query)
         if not terms:
             raise ValidationError("the query is empty once its search operators are taken "
@@ -356,11 +358,15 @@ class SearchIndex:
             # (people rarely search with the words they used).
             rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
                                query, scan)
-        mode = self.mode
-        if mode == "hybrid":
+        mode = recall or self.mode
+        if mode in ("hybrid", "dense"):
+            if self._embedded != self._synced:
+                with self._lock:
+                    self._vector_index().sync(self._connect())
+                    self._embedded = self._synced
             with self._lock:
                 near = self._vector_index().nearest(self._connect(), query, scan)
-            found = _fuse(rows, near)
+            found = _fuse([] if mode == "dense" else rows, near)
         else:
             found = [(rowid, sid, score, score, None) for rowid, sid, score in rows]
         info = self._sessions_of({row[1] for row in found})
@@ -383,7 +389,7 @@ class SearchIndex:
             hits.append(Hit(sid, weighted, _round(bm25), weight, _snippet(text, words), kind,
                             turn, role, started, last, platform, _title(first),
                             semantic=_round(cosine),
-                            fused=round(score, 6) if mode == "hybrid" else None,
+                            fused=round(score, 6) if mode != "bm25" else None,
                             recall=mode))
         return hits
 
