@@ -8,7 +8,7 @@ discusses.  Each haystack is a real home: its sessions recorded through the publ
 with their dates, searched through :class:`~memoir.recall.index.SearchIndex` as of a
 week after the last session.
 
-Figures, per set and per query kind: recall@1/5/10 (a question counts when one of its
+Figures, per set and per query kind: recall@1/3/5/10 (a question counts when one of its
 answering sessions is among the first k; ``all@10`` when every one is) for BM25 alone,
 the embeddings alone and hybrid (the last two with the semantic extra), against a plain
 SQLite FTS5 table over the same messages (default tokenizer, the question's words
@@ -36,7 +36,7 @@ from memoir.recall.index import SearchIndex
 
 NAME = "recall_quality"
 SETS = Path(__file__).resolve().parent.parent / "tests" / "data" / "recall_sets"
-KS = (1, 5, 10)
+KS = (1, 3, 5, 10)
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -131,17 +131,22 @@ def evaluate(home: Path, haystack: dict[str, Any], questions: list[dict[str, Any
                 hits = index.search(q["question"], limit=10, now=now, recall=mode)
                 tally.times[mode].append(time.perf_counter() - started)
                 tally.add(mode, q["kind"], q["answers"], [h.session for h in hits])
+                prompt = index.search(q["question"], limit=3, now=now, recall=mode,
+                                      floor=True)
+                tally.add(f"{mode}+floor", q["kind"], q["answers"],
+                          [h.session for h in prompt])
         index.close()
 
 
 def offtopic_silent(home: Path, questions: list[dict[str, Any]], now: dt.datetime,
                     mode: str, limit: int = 5) -> list[bool]:
-    """Per question: nothing recalled, as a prompt would recall it."""
+    """Per question: nothing recalled, as a prompt recalls (the relevance floor)."""
     out = []
     with memoir.open(home) as mem:
         index = SearchIndex(mem, mem.learning.transcripts)
         for q in questions:
-            out.append(not index.search(q["question"], limit=limit, now=now, recall=mode))
+            out.append(not index.search(q["question"], limit=limit, now=now, recall=mode,
+                                        floor=True))
         index.close()
     return out
 
@@ -192,6 +197,13 @@ def run(ctx: Context) -> list[Figure]:
         if hybrid:
             ctx.log(f"  {set_name}: hybrid {tally.recall('hybrid'):.3f} against its best "
                     f"part {best_part:.3f}")
+    for set_name, tally in sets.items():
+        for mode in modes:
+            figures.append(Figure(NAME, f"{set_name} recall@3 as a prompt recalls, {mode}",
+                                  tally.recall(f"{mode}+floor", k=3), "share", "higher",
+                                  baseline_name="the same without the floor",
+                                  baseline_value=tally.recall(mode, k=3),
+                                  target=Target("ratio", ">=", 0.99)))
     for mode in modes:
         quiet = silent[mode]
         figures.append(Figure(NAME, f"off-topic questions recalling nothing, {mode}",

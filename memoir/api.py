@@ -41,7 +41,7 @@ from memoir.prompt.blocks import (
     render_blocks,
     session_blocks,
 )
-from memoir.recall.index import index_if_open
+from memoir.recall import index_if_open
 from memoir.reviewers.choice import backend_in_effect
 from memoir.semantic import recall_status
 from memoir.sessions.session import Session

@@ -187,9 +187,11 @@ def build_prompt(engine: Home, store: TranscriptStore, session_id: str, pinned_s
             if kept is not None else procedural.top(message, config.procedural)
     else:
         chosen = procedural.top(message, config.procedural)
+        # Only sessions about the message (the relevance floor): an unrelated session in
+        # a prompt costs tokens and misleads.
         found = index_of(engine).search(message, limit=config.episodic.max_results,
-                                                  exclude=[session_id]) if message.strip() \
-            else []
+                                        exclude=[session_id], floor=True) \
+            if message.strip() else []
         summaries = index_of(engine).summaries(h.session for h in found)
         hits = [{"session": h.session, "score": h.score, "snippet": h.snippet,
                  "summary": summaries.get(h.session, "")} for h in found]

@@ -25,18 +25,16 @@ token holding ``.``, ``-`` or ``_`` quoted; whatever still fails is a
 from __future__ import annotations
 
 import datetime as dt
-import re
 import shutil
 import sqlite3
 import tempfile
 import threading
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memoir import lazyre, semantic
+from memoir import semantic
 from memoir.clock import parse_ts
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
@@ -51,6 +49,28 @@ from memoir.fs import safefs
 from memoir.journal.transcripts import TranscriptStore
 from memoir.logs import get_logger
 from memoir.messages import message_text
+from memoir.recall import OPEN_INDEXES, index_if_open
+from memoir.recall.ranking import (
+    DATE_LIFT,
+    IDENTIFIER_WEIGHT,
+    LEXICAL_WEIGHT,
+    MIN_COVERAGE,
+    MIN_PROMPT_COSINE,
+    MIN_SURPRISE,
+    Terms,
+    Tokenizer,
+    clean_query,
+    date_spans,
+    fuse,
+    in_spans,
+    is_identifier,
+    names_date,
+    query_terms,
+    query_words,
+    recency_weight,
+    snippet,
+    title,
+)
 from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
 from memoir.semantic import recall_mode
 from memoir.worker import Worker
@@ -64,6 +84,10 @@ SEARCH_FILE = "search.db"
 _REL = f".memoir/{SEARCH_FILE}"
 #: The database and the files SQLite keeps beside it.
 _SUFFIXES = ("", "-wal", "-shm", "-journal")
+#: Stemmed English words, accents folded: "adopted" finds "adopt", "café" finds "cafe".
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+#: The index's layout; an index of another layout is rebuilt from the journal.
+LAYOUT = "2"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -74,66 +98,23 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS summary_docs (session_id TEXT PRIMARY KEY, doc INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
     text, session_id UNINDEXED, kind UNINDEXED, turn UNINDEXED, role UNINDEXED,
-    tokenize = 'unicode61'
+    tokenize = '""" + TOKENIZE + """'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_terms USING fts5vocab(docs, 'row');
+CREATE TABLE IF NOT EXISTS last_turns (
+    session_id TEXT PRIMARY KEY, turn INTEGER NOT NULL, text TEXT NOT NULL
 );
 """ + VECTOR_SCHEMA
-_MAX_QUERY = 2048
-_OPERATORS = lazyre.compile(r'[+{}():^"]')
 _SCAN = 300
-#: Reciprocal-rank fusion's constant (Cormack et al.: 60).
-_RRF_K = 60
+#: The characters of a turn kept to be the next turn's neighbour.
+_KEEP = 4000
 #: The embeddings rank a document from this cosine up: below it, texts of
 #: all-MiniLM-L6-v2 share no subject (unrelated pairs measured 0.0-0.2), and a prompt
 #: would recall a session for nothing.
 MIN_COSINE = 0.3
-
-#: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.
-DEFAULT_WEIGHTS: tuple[tuple[float, float], ...] = ((7, 2.0), (30, 1.5), (90, 1.0))
-OLDER_WEIGHT = 0.7
-
-
-def clean_query(query: str) -> str:
-    """An FTS5 MATCH expression from what a person typed (see the module docstring)."""
-    return " ".join(query_terms(query))
-
-
-def query_terms(query: str) -> list[str]:
-    """The terms of :func:`clean_query`: words and quoted phrases."""
-    text = query[:_MAX_QUERY]
-    phrases = re.findall(r'"([^"]+)"', text)
-    text = re.sub(r'"[^"]*"', " ", text)
-    text = _OPERATORS.sub(" ", text)
-    text = re.sub(r"\*+", "*", text)
-    words = []
-    for token in text.split():
-        token = token.lstrip("*")
-        if not token or token == "-":
-            continue
-        if re.search(r"[.\-_/@#$%&=<>,;!?~`'\\[\]|]", token):
-            inner = re.sub(r'[^\w.\-_/@]+', " ", token).strip()
-            if inner:
-                words.append(f'"{inner}"')
-            continue
-        words.append(token)
-    terms = [*(f'"{p.strip()}"' for p in phrases if p.strip()), *words]
-    while terms and terms[0] in ("AND", "OR", "NOT"):
-        terms.pop(0)
-    while terms and terms[-1] in ("AND", "OR", "NOT"):
-        terms.pop()
-    return terms
-
-
-def recency_weight(last_active: str, now: dt.datetime,
-                   weights: Iterable[tuple[float, float]] = DEFAULT_WEIGHTS,
-                   older: float = OLDER_WEIGHT) -> float:
-    try:
-        age = (now - parse_ts(last_active)).total_seconds() / 86400
-    except ValueError:
-        return older
-    for days, weight in weights:
-        if age <= days:
-            return weight
-    return older
+#: In fusion the embeddings vote from here: a turn's window dilutes a message's cosine,
+#: and min-max normalisation gives a weak cosine a small share, not a rank.
+_FUSE_COSINE = 0.1
 
 
 @dataclass(frozen=True)
@@ -142,8 +123,8 @@ class Hit:
     the document's BM25 score (or, in hybrid recall, its fused score) times the
     session's recency ``weight``; ``semantic`` is its cosine similarity with the query
     (``None`` in BM25 recall or when the embeddings did not rank it), ``fused`` its
-    reciprocal-rank fusion score, and ``bm25`` is ``None`` when only the embeddings
-    found it."""
+    fused score, and ``bm25`` is ``None`` when only the embeddings found it;
+    ``coverage`` is the share of the query's word weight the window holds."""
 
     session: str
     score: float
@@ -160,6 +141,7 @@ class Hit:
     semantic: float | None = None
     fused: float | None = None
     recall: str = "bm25"
+    coverage: float | None = None
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -277,7 +259,7 @@ class SearchIndex:
                 for event in self.engine.events(after=start, types=[
                         "session.started", "session.ended", "session.turn_recorded",
                         "session.summarized"]):
-                    self._apply(db, event)
+                    _apply(db, self.store, event)
                     count += 1
                 head = self.engine.head
                 last = max(last, head)
@@ -290,59 +272,23 @@ class SearchIndex:
                     db.execute("ROLLBACK")
                 raise
 
-    def _apply(self, db: sqlite3.Connection, event: Event) -> None:
-        data = event.data
-        if isinstance(data, SessionStarted):
-            db.execute("INSERT OR IGNORE INTO sessions (session_id, started_at, last_active, "
-                       "platform) VALUES (?, ?, ?, ?)",
-                       (data.session_id, data.started_at or event.ts,
-                        data.started_at or event.ts, data.platform))
-        elif isinstance(data, SessionEnded):
-            db.execute("UPDATE sessions SET ended_at = ? WHERE session_id = ?",
-                       (event.ts, data.session_id))
-        elif isinstance(data, SessionSummarized):
-            db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
-                       (data.summary, " ".join(data.tags), data.session_id))
-            # A session's summary is replaced by rowid (an FTS5 column cannot be looked
-            # up without scanning every document).
-            old = db.execute("SELECT doc FROM summary_docs WHERE session_id = ?",
-                             (data.session_id,)).fetchone()
-            if old is not None:
-                db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
-                forget_vector(db, old[0])
-            cursor = db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
-                                (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
-            db.execute("INSERT OR REPLACE INTO summary_docs VALUES (?, ?)",
-                       (data.session_id, cursor.lastrowid))
-        elif isinstance(data, TurnRecorded):
-            at = next((m.at for m in data.messages if m.at), None) or event.ts
-            wanted = [m for m in data.messages if m.role in ("user", "assistant")]
-            try:
-                bodies = self.store.get_many([m.ref for m in wanted])
-            except (NotFoundError, ValidationError, ValueError):
-                bodies = []  # a lost or damaged body: the turn is indexed without it
-            first = None
-            for ref, body in zip(wanted, bodies, strict=False):
-                text = message_text(body)
-                if text.strip():
-                    db.execute("INSERT INTO docs VALUES (?, ?, 'turn', ?, ?)",
-                               (text, data.session_id, data.turn, ref.role))
-                    if ref.role == "user" and first is None:
-                        first = text
-            db.execute("UPDATE sessions SET turns = ?, last_active = max(last_active, ?), "
-                       "first_message = coalesce(first_message, ?) WHERE session_id = ?",
-                       (data.turn, at, first, data.session_id))
-
     def search(self, query: str, *, limit: int = 5, now: dt.datetime | None = None,
-               exclude: Iterable[str] = (), recall: str | None = None) -> list[Hit]:
-        """Sessions matching ``query``, best first, one hit per session: BM25 (in hybrid
-        recall fused with the embeddings' ranking) times the recency weight.
-        ``recall``: ``bm25``, ``dense`` or ``hybrid`` in place of :attr:`mode` (for
-        evaluations; ``dense`` and ``hybrid`` need the semantic extra)."""
+               exclude: Iterable[str] = (), recall: str | None = None,
+               floor: bool = False) -> list[Hit]:
+        """Sessions matching ``query``, best first, one hit per session: its best window
+        by BM25 (in hybrid recall fused with the embeddings' cosine), lifted when the
+        query names a date the session was active, times the recency weight
+        (:mod:`memoir.recall.ranking`).  ``recall``: ``bm25``, ``dense`` or ``hybrid``
+        in place of :attr:`mode` (for evaluations; the last two need the semantic
+        extra).  ``floor``: only sessions about the query (what a prompt recalls): a
+        query of function words alone finds nothing."""
         terms = query_terms(query)
         if not terms:
             raise ValidationError("the query is empty once its search operators are taken "
                                   "out; give some words to look for")
+        words = query_words(terms)
+        if floor and not words:
+            return []
         self.sync()
         if self.engine.readonly and not self.path.exists():
             return []  # nothing indexed, and a read-only handle creates nothing
@@ -352,46 +298,72 @@ class SearchIndex:
         # Enough of the best documents to find `limit` sessions after one hit per session
         # and the recency weights (a plain LIMIT would miss sessions).
         scan = min(_SCAN, max(20, limit * 4 + len(skip)))
-        rows = self._match(" ".join(terms), query, scan)
-        if not rows and len(terms) > 1:
-            # Every word in one message found nothing: any of them, ranked, will do
-            # (people rarely search with the words they used).
-            rows = self._match(" OR ".join(t for t in terms if t not in ("AND", "OR", "NOT")),
-                               query, scan)
+        explicit = any(t in ("AND", "OR", "NOT") for t in terms)
+        rows = self._match(" ".join(terms) if explicit else " OR ".join(words or terms),
+                           query, scan)
         mode = recall or self.mode
         if mode in ("hybrid", "dense"):
-            if self._embedded != self._synced:
-                with self._lock:
+            with self._lock:
+                if self._embedded != self._synced:
                     self._vector_index().sync(self._connect())
                     self._embedded = self._synced
-            with self._lock:
-                near = self._vector_index().nearest(self._connect(), query, scan)
-            found = _fuse([] if mode == "dense" else rows, near)
+                near = self._vector_index().nearest(self._connect(), query, scan,
+                                                    also=[r[0] for r in rows])
+            lean = IDENTIFIER_WEIGHT if any(is_identifier(w) for w in words) \
+                else LEXICAL_WEIGHT
+            voted = {r[0] for r in near.top}
+            ranked_near = sorted([*near.top, *((r[0], r[1], near.cosines[r[0]]) for r in rows
+                                               if r[0] not in voted and r[0] in near.cosines)],
+                                 key=lambda n: -n[2])
+            found = fuse([] if mode == "dense" else rows, ranked_near, lexical_weight=lean,
+                         min_cosine=_FUSE_COSINE)
         else:
+            near = None
             found = [(rowid, sid, score, score, None) for rowid, sid, score in rows]
         info = self._sessions_of({row[1] for row in found})
+        spans = date_spans(query, when)
         best: dict[str, tuple[float, float, tuple[Any, ...]]] = {}
         for candidate in found:
             sid = candidate[1]
             if sid in skip or sid not in info:
                 continue
-            weight = recency_weight(info[sid][1], when, *weights)
-            weighted = round(candidate[2] * weight, 6)
+            # A time the query names says which sessions it means: it takes the place of
+            # recency (what happened "in March" is not less wanted for being old).
+            weight = (DATE_LIFT if _active_in(info[sid], spans) else 1.0) if spans \
+                else recency_weight(info[sid][1], when, *weights)
+            weighted = round(candidate[2] * weight, 12)
             if sid not in best or weighted > best[sid][0]:
                 best[sid] = (weighted, weight, candidate)
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        ranked = ranked[:limit * 3 if floor else limit]
         docs = self._docs([chosen[2][0] for _sid, chosen in ranked])
-        words = [t.strip('"').lower() for t in terms if t not in ("AND", "OR", "NOT")]
+        cover = self._coverage([w for w in words if not spans or not names_date(w)],
+                               [docs[c[2][0]][0] for _s, c in ranked])
+        shown = [t.strip('"').lower() for t in (words or terms)]
         hits = []
-        for sid, (weighted, weight, (rowid, _sid, score, bm25, cosine)) in ranked:
+        for (sid, (weighted, weight, (rowid, _sid, score, bm25, cosine))), share in zip(
+                ranked, cover, strict=True):
+            if floor and share < MIN_COVERAGE and (
+                    near is None or cosine is None or (cosine < MIN_PROMPT_COSINE and not
+                                                       near.stands_out(cosine, MIN_SURPRISE,
+                                                                       MIN_COSINE))):
+                continue  # not about the query: a prompt is better without it
             started, last, platform, first = info[sid]
             text, kind, turn, role = docs[rowid]
-            hits.append(Hit(sid, weighted, _round(bm25), weight, _snippet(text, words), kind,
-                            turn, role, started, last, platform, _title(first),
+            hits.append(Hit(sid, weighted, _round(bm25), weight, snippet(text, shown), kind,
+                            turn, role, started, last, platform, title(first),
                             semantic=_round(cosine),
-                            fused=round(score, 6) if mode != "bm25" else None,
-                            recall=mode))
-        return hits
+                            fused=_round(score) if mode != "bm25" else None,
+                            recall=mode, coverage=round(share, 3)))
+        return hits[:limit]
+
+    def _coverage(self, words: list[str], texts: list[str]) -> list[float]:
+        """The share of the query's word weight each text holds (see ranking)."""
+        if not words or not texts:
+            return [0.0] * len(texts)
+        with self._lock:
+            terms = Terms(words, _tokenizer(), self._connect())
+        return [terms.coverage(held) for held in _tokenizer().terms(texts)]
 
     def _match(self, expression: str, query: str, scan: int) -> list[tuple[int, str, float]]:
         """(rowid, session, BM25 score) of the best documents.  Ordering by ``bm25()``
@@ -437,7 +409,7 @@ class SearchIndex:
                               "ORDER BY last_active DESC, session_id LIMIT ?",
                               (limit,)).fetchall()
         return [{"session": r[0], "started_at": r[1], "ended_at": r[2], "last_active": r[3],
-                 "platform": r[4], "turns": r[5], "summary": r[6], "title": _title(r[7])}
+                 "platform": r[4], "turns": r[5], "summary": r[6], "title": title(r[7])}
                 for r in rows]
 
     def summaries(self, session_ids: Iterable[str]) -> dict[str, str]:
@@ -467,50 +439,108 @@ class SearchIndex:
                 float(config.older_weight))
 
 
-def _fuse(lexical: list[tuple[int, str, float]], near: list[tuple[int, str, float]]
-          ) -> list[tuple[int, str, float, float | None, float | None]]:
-    """Reciprocal-rank fusion of the BM25 and the embedding rankings: (rowid, session,
-    fused score, BM25 score, cosine) per document either found.  The embeddings vote
-    only for documents at or above :data:`MIN_COSINE`: below it they say "unrelated",
-    and a rank among unrelated documents would only add noise to BM25's."""
-    fused: dict[int, list[Any]] = {}
-    for rank, (rowid, sid, score) in enumerate(lexical):
-        fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), score, None]
-    for rank, (rowid, sid, cosine) in enumerate(near):
-        if cosine < MIN_COSINE:
-            break  # best first: the rest are no nearer
-        if rowid in fused:
-            fused[rowid][2] += 1 / (_RRF_K + rank + 1)
-            fused[rowid][4] = cosine
-        else:
-            fused[rowid] = [rowid, sid, 1 / (_RRF_K + rank + 1), None, cosine]
-    return [(r[0], r[1], r[2], r[3], r[4]) for r in fused.values()]
+def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None:
+    """Index one session event."""
+    data = event.data
+    if isinstance(data, SessionStarted):
+        db.execute("INSERT OR IGNORE INTO sessions (session_id, started_at, last_active, "
+                   "platform) VALUES (?, ?, ?, ?)",
+                   (data.session_id, data.started_at or event.ts,
+                    data.started_at or event.ts, data.platform))
+    elif isinstance(data, SessionEnded):
+        db.execute("UPDATE sessions SET ended_at = ? WHERE session_id = ?",
+                   (event.ts, data.session_id))
+    elif isinstance(data, SessionSummarized):
+        db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
+                   (data.summary, " ".join(data.tags), data.session_id))
+        # A session's summary is replaced by rowid (an FTS5 column cannot be looked
+        # up without scanning every document).
+        old = db.execute("SELECT doc FROM summary_docs WHERE session_id = ?",
+                         (data.session_id,)).fetchone()
+        if old is not None:
+            db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+            forget_vector(db, old[0])
+        cursor = db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
+                            (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
+        db.execute("INSERT OR REPLACE INTO summary_docs VALUES (?, ?)",
+                   (data.session_id, cursor.lastrowid))
+    elif isinstance(data, TurnRecorded):
+        at = next((m.at for m in data.messages if m.at), None) or event.ts
+        wanted = [m for m in data.messages if m.role in ("user", "assistant")]
+        try:
+            bodies = store.get_many([m.ref for m in wanted])
+        except (NotFoundError, ValidationError, ValueError):
+            bodies = []  # a lost or damaged body: the turn is indexed without it
+        first = None
+        said = []
+        for ref, body in zip(wanted, bodies, strict=False):
+            text = message_text(body)
+            if text.strip():
+                said.append(text)
+                if ref.role == "user" and first is None:
+                    first = text
+        if said:
+            # One document per turn: its messages, then the turn before it in the
+            # same session (what "it" and "that" point to), so a question finds the
+            # exchange, by words and by meaning (docs/recall.md).
+            own = "\n".join(said)
+            before = db.execute("SELECT turn, text FROM last_turns WHERE session_id = ?",
+                                (data.session_id,)).fetchone()
+            window = own if before is None or before[0] != data.turn - 1 \
+                else f"{own}\n{before[1]}"
+            db.execute("INSERT INTO docs VALUES (?, ?, 'turn', ?, NULL)",
+                       (window, data.session_id, data.turn))
+            db.execute("INSERT OR REPLACE INTO last_turns VALUES (?, ?, ?)",
+                       (data.session_id, data.turn, own[:_KEEP]))
+        db.execute("UPDATE sessions SET turns = ?, last_active = max(last_active, ?), "
+                   "first_message = coalesce(first_message, ?) WHERE session_id = ?",
+                   (data.turn, at, first, data.session_id))
+
+def _active_in(info
+: tuple[str, ...], spans: list[tuple[dt.datetime, dt.datetime]]) -> bool:
+    try:
+        return in_spans(parse_ts(info[0]), parse_ts(info[1]), spans)
+    except ValueError:
+        return False
+
+
+_TOKENIZER: list[Tokenizer] = []
+
+
+def _tokenizer() -> Tokenizer:
+    if not _TOKENIZER:
+        _TOKENIZER.append(Tokenizer(TOKENIZE))
+    return _TOKENIZER[0]
 
 
 def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 6)
-
-
-def _snippet(text: str, words: list[str], size: int = 14) -> str:
-    """About ``size`` words of ``text`` around the first match, matches in [brackets]."""
-    tokens = text.split()
-    found = re.compile("|".join(re.escape(w) for w in words if w) or "(?!)", re.IGNORECASE)
-    at = next((i for i, t in enumerate(tokens) if found.search(t)), 0)
-    start = max(0, at - size // 3)
-    window = tokens[start:start + size]
-    marked = [f"[{t}]" if found.search(t) else t for t in window]
-    return ("…" if start else "") + " ".join(marked) + ("…" if start + size < len(tokens)
-                                                       else "")
-
-
-def _title(first: str) -> str:
-    line = " ".join(first.split())
-    return line if len(line) <= 60 else line[:59] + "…"
+    """Six significant digits (BM25 scores of a small index are millionths)."""
+    return None if value is None else float(f"{value:.6g}")
 
 
 def _open_db(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-    db.executescript(_SCHEMA)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        tables = {name for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        layout = db.execute("SELECT value FROM meta WHERE key = 'layout'").fetchone() \
+            if "meta" in tables else None
+        if tables and (layout is None or layout[0] != LAYOUT):
+            # Another layout (an older memoir's): made again from the journal.
+            for name in ("docs_terms", "docs", "vectors", "last_turns", "summary_docs",
+                         "sessions", "meta"):
+                db.execute(f"DROP TABLE IF EXISTS {name}")
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('layout', ?)", (LAYOUT,))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        db.close()
+        raise
     return db
 
 
@@ -528,21 +558,13 @@ def _sync_failed(exc: Exception, _retry_in: float | None) -> None:
     log.warning("background index sync failed", error=str(exc))
 
 
-_INDEXES: weakref.WeakKeyDictionary[Home, SearchIndex] = weakref.WeakKeyDictionary()
-
-
 def index_of(engine: Home) -> SearchIndex:
     """The search index of a handle (one per handle, its connection kept open)."""
-    found = _INDEXES.get(engine)
+    found: SearchIndex | None = OPEN_INDEXES.get(engine)
     if found is None:
         store = TranscriptStore.of(engine, readonly=True)
-        found = _INDEXES[engine] = SearchIndex(engine, store)
+        found = OPEN_INDEXES[engine] = SearchIndex(engine, store)
     return found
-
-
-def index_if_open(engine: Home) -> SearchIndex | None:
-    """The handle's search index when it has one (:func:`index_of` made it)."""
-    return _INDEXES.get(engine)
 
 
 def delete_index(home: Path) -> None:

@@ -123,5 +123,6 @@ def session_search_tool(engine: Home, ctx: CallContext, args: dict[str, Any]) ->
     return {"success": True, "mode": "discover", "query": query, "results": [
         {"session_id": h.session, "when": h.last_active, "source": h.platform,
          "title": h.title, "score": h.score, "bm25": h.bm25, "semantic": h.semantic,
-         "fused": h.fused, "recall": h.recall, "matched": h.kind, "turn": h.turn,
+         "fused": h.fused, "coverage": h.coverage, "recall": h.recall, "matched": h.kind,
+         "turn": h.turn,
          "snippet": h.snippet, "summary": summaries.get(h.session, "")} for h in hits]}

@@ -17,12 +17,15 @@ are added) and ranks documents by cosine similarity with the query's vector.
 
 from __future__ import annotations
 
+import math
 import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from memoir.semantic import Encoder
 
-__all__ = ["VECTOR_SCHEMA", "VectorIndex", "forget_vector"]
+__all__ = ["VECTOR_SCHEMA", "Nearness", "VectorIndex", "forget_vector"]
 
 VECTOR_SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -30,6 +33,30 @@ CREATE TABLE IF NOT EXISTS vectors (
 );
 """
 _BATCH = 512
+
+
+@dataclass(frozen=True)
+class Nearness:
+    """What :meth:`VectorIndex.nearest` found."""
+
+    top: list[tuple[int, str, float]]
+    cosines: dict[int, float]
+    mean: float
+    std: float
+    count: int
+
+    def stands_out(self, cosine: float, deviations: float, floor: float) -> bool:
+        """Whether ``cosine`` stands ``deviations`` standard deviations above the query's
+        cosines with every document: a query about something the home discusses has a
+        few documents far above the rest; one about nothing has none.  Among n
+        documents none can stand more than sqrt(n - 1) above: a small home asks less,
+        and then at least ``floor``."""
+        if self.std <= 0:
+            return False
+        most = 0.8 * math.sqrt(max(self.count - 1, 1))
+        if most < deviations:
+            return cosine >= floor and (cosine - self.mean) / self.std >= most
+        return (cosine - self.mean) / self.std >= deviations
 
 
 class VectorIndex:
@@ -94,19 +121,29 @@ class VectorIndex:
             raise
         self._loaded = (-1, -1)
 
-    def nearest(self, db: sqlite3.Connection, query: str,
-                scan: int) -> list[tuple[int, str, float]]:
-        """(rowid, session, cosine) of the ``scan`` documents closest to ``query``."""
+    def nearest(self, db: sqlite3.Connection, query: str, scan: int,
+                also: Iterable[int] = ()) -> Nearness:
+        """The ``scan`` documents closest to ``query`` (rowid, session, cosine), the
+        cosines of the documents in ``also``, and how the query's cosines with every
+        document spread (their mean and standard deviation)."""
         np = self._np
         self._refresh(db)
         if not len(self._rows):
-            return []
+            return Nearness([], {}, 0.0, 0.0, 0)
         wanted = self.encoder.encode([query])[0]
         scores = self._matrix @ wanted
         count = min(scan, len(scores))
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(self._rows[i]), self._sessions[i], float(scores[i])) for i in top]
+        found = [(int(self._rows[i]), self._sessions[i], float(scores[i])) for i in top]
+        extra = {}
+        asked = np.array(sorted(set(also)), dtype=np.int64)
+        if len(asked):
+            at = np.searchsorted(self._rows, asked)  # rows are ascending doc ids
+            for doc, i in zip(asked.tolist(), at.tolist(), strict=True):
+                if i < len(self._rows) and int(self._rows[i]) == doc:
+                    extra[doc] = float(scores[i])
+        return Nearness(found, extra, float(scores.mean()), float(scores.std()), len(scores))
 
     def _refresh(self, db: sqlite3.Connection) -> None:
         """Bring the matrix in memory up to the table: the new rows appended, or all

@@ -406,7 +406,7 @@ def _haystack(index: int, rng: random.Random) -> tuple[dict, list[dict]]:
         for ask in fact["ask"]:
             questions.append({"question": ask, "answers": [sessions[first]["id"]],
                               "kind": "single"})
-    for subject, says, outcomes, ask in rng.sample(TEMPORAL, 2):
+    for _subject, says, outcomes, ask in rng.sample(TEMPORAL, 2):
         a = slot(0, count // 2)
         b = slot(count // 2 + 2, count)
         picks = rng.sample(outcomes, 2)

@@ -212,7 +212,7 @@ def test_a_provider_session_prefetches_recall_and_relevant_skills(tmp_path: Path
     provider.initialize("sess-2", hermes_home=str(hermes), platform="telegram")
     block = provider.system_prompt_block()
     assert "deploy-app" in block and "MEMORY" not in block
-    context: Any = provider.prefetch("how do I deploy the app to production?")
+    context: Any = provider.prefetch("why did the deploy fail with a timeout?")
     assert "deploy-app" in context and "old-1" in context
     provider.on_session_end([])
     provider.shutdown()

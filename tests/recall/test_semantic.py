@@ -163,9 +163,12 @@ def test_meaning_finds_what_words_miss(home: Path) -> None:
         hits = index.search("the overnight data load kept giving up", limit=3)
         assert hits[0].session == ids["etl"]
         best = hits[0]
-        assert best.recall == "hybrid" and best.semantic is not None and best.semantic > 0.3
-        assert best.fused is not None
+        assert best.recall == "hybrid" and best.fused is not None
         assert best.score == pytest.approx(best.fused * best.weight, abs=1e-5)
+        # the embeddings alone find it too: a paraphrase shares one stem ("load") at most
+        (near, *_rest) = index.search("the overnight data load kept giving up", limit=3,
+                                      recall="dense")
+        assert near.session == ids["etl"] and near.semantic is not None and near.semantic > 0.3
 
 
 def test_an_unrelated_query_recalls_nothing(home: Path) -> None:
@@ -188,7 +191,7 @@ def test_vectors_are_a_derived_index(home: Path) -> None:
         assert mem.head == head  # nothing journaled
         before = _vectors(home)
         index.close()
-    assert len(before) == 6  # user and assistant text of three sessions (not summaries)
+    assert len(before) == 3  # a window per turn of three sessions (not summaries)
     assert not any(b"vector" in line for line in (home / "journal.jsonl").read_bytes()
                    .splitlines())
     delete_index(home)

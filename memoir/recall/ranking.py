@@ -1,0 +1,302 @@
+"""How the episodic index ranks: the query's words, fusion, dates and the relevance floor.
+
+* **Words.** A question's function and question words ("what", "did", "the", "about")
+  are dropped before matching: they are in every session and would rank every one.
+  What is left is OR-ed, so BM25 ranks a window by how many of the question's words it
+  holds and how rare they are (people rarely ask with every word they used).  A query
+  written with FTS5's own operators is matched as written.
+* **Fusion.** In hybrid recall, the BM25 scores and the embeddings' cosines of the
+  documents either found are each min-max normalised over the candidates and added with
+  weights (:data:`LEXICAL_WEIGHT`); reciprocal-rank fusion, used before, gave a weak
+  match of one list as much as a strong match of the other and pulled exact keyword hits
+  down.  A question naming an identifier (a host, an error code, a path) leans on the
+  words (:data:`IDENTIFIER_WEIGHT`).
+* **Dates.** A month or a day named in the question ("in March", "on 14 May",
+  "2025-03-14") lifts the sessions active then.
+* **Relevance floor.** What a prompt recalls must be about the message: the share of the
+  query's word weight (IDF) its window holds, or — with the embeddings — its cosine, must
+  clear a floor calibrated on questions no session discusses (docs/recall.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+
+from memoir import lazyre
+from memoir.clock import parse_ts
+
+__all__ = ["DEFAULT_WEIGHTS", "LEXICAL_WEIGHT", "OLDER_WEIGHT", "Terms", "Tokenizer",
+           "clean_query", "date_spans", "fuse", "in_spans", "is_identifier", "names_date",
+           "query_terms", "query_words", "recency_weight", "snippet", "title"]
+
+_MAX_QUERY = 2048
+_OPERATORS = lazyre.compile(r'[+{}():^"]')
+#: The BM25 share of a fused score; the embeddings' is the rest.
+LEXICAL_WEIGHT = 0.5
+#: The BM25 share when the question names an identifier.
+IDENTIFIER_WEIGHT = 0.8
+#: How much a session active on a date the question names is lifted.
+DATE_LIFT = 1.5
+#: A window must hold this share of the query's word weight to be recalled into a prompt
+#: by words alone...
+MIN_COVERAGE = 0.5
+#: ... or, with the embeddings, reach this cosine with the message, or stand this many
+#: standard deviations above the message's cosines with every document.
+MIN_PROMPT_COSINE = 0.45
+MIN_SURPRISE = 4.0
+
+#: Function and question words of English and of the other languages memoir's scan reads
+#: (the common ones), dropped from a query: alone they match every session.
+_STOPWORD_TEXT = """
+a about above after again against all also am an and any are as at be because been before
+being below between both but by can could did do does doing done down during each either
+else ever few for from further get got had has have having he her here hers herself him
+himself his how i if in into is it its itself just let me might mine more most much must my
+myself no nor not now of off on once only or other ought our ours ourselves out over own
+per please quite rather really remind same say said shall she should so some such tell
+than that the their theirs them themselves then there these they this those through to
+too under until up upon us very was we were what whats when where whether which while who
+whom whose why will with would yet you your yours yourself yourselves ok okay anything
+something everything nothing anyone someone thing things know think recall remember
+mention mentioned talk talked told ask asked again ever kind sort lot bit way
+last time times earlier previously recently ago lately yesterday today
+der die das und ist nicht ein eine zu den mit von was wie wo wer ich du wir sie es
+le la les et est un une des du de que qui quoi comment où je tu nous vous il elle
+el los las y es un una que qué cómo dónde yo tú nosotros
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+_IDENTIFIER = lazyre.compile(r"\w[\w]*[._/:-][\w./:-]*\w|\w*\d\w*|[A-Z][a-z]+[A-Z]\w*")
+_MONTHS = {name: i + 1 for i, name in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august",
+     "september", "october", "november", "december"))}
+_MONTHS.update({name[:3]: number for name, number in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ISO_DAY = lazyre.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DAY_MONTH = lazyre.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORD})\b"
+                            rf"\.?(?:\s+(\d{{4}}))?", re.IGNORECASE)
+_MONTH_DAY = lazyre.compile(rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"
+                            rf"(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
+# "May" alone is a month only after "in", "during", "since", "last" or with a year: "may"
+# is a verb too.
+_IN_MONTH = lazyre.compile(rf"\b(?:in|during|since|last|early|late|mid|back in|this|of)\s+"
+                           rf"(?:early\s+|late\s+|mid-?)?({_MONTH_WORD})\b\.?(?:\s+(\d{{4}}))?"
+                           rf"|\b({_MONTH_WORD})\s+(\d{{4}})\b", re.IGNORECASE)
+
+
+def query_words(terms: Sequence[str]) -> list[str]:
+    """The terms of a cleaned query (:func:`~memoir.recall.index.query_terms`) that say
+    something: words and phrases that are not only function or question words."""
+    out = []
+    for term in terms:
+        if term in ("AND", "OR", "NOT"):
+            continue
+        # "What's" is cleaned to the phrase "What s": a phrase says something when one
+        # of its words does
+        said = [w for w in term.strip('"').casefold().strip("*").split()
+                if len(w) > 1 and w not in STOPWORDS]
+        if said:
+            out.append(term)
+    return out
+
+
+def names_date(word: str) -> bool:
+    """A month's name or a number: a date the question names, which sessions match by
+    their time, not by their words."""
+    word = word.strip('"').lower().rstrip(".")
+    return word in _MONTHS or word.rstrip("stndrh").isdigit()
+
+
+def is_identifier(text: str) -> bool:
+    """A host, a path, an error code, an id: words that must match as written."""
+    return any(_IDENTIFIER.fullmatch(token) for token in text.strip('"').split())
+
+
+def fuse(lexical: Sequence[tuple[int, str, float]], near: Sequence[tuple[int, str, float]],
+         *, lexical_weight: float, min_cosine: float
+         ) -> list[tuple[int, str, float, float | None, float | None]]:
+    """(rowid, session, fused score, BM25, cosine) per document either list found: each
+    list's scores min-max normalised over its candidates, then weighted and added.  The
+    embeddings vote only from ``min_cosine`` up (below, they say "unrelated")."""
+    sessions: dict[int, str] = {}
+    shares: dict[int, float] = {}
+    scores: dict[int, float] = {}
+    cosines: dict[int, float] = {}
+    if lexical:
+        top, bottom = lexical[0][2], lexical[-1][2]
+        span = top - bottom
+        for rowid, sid, score in lexical:
+            sessions[rowid], scores[rowid] = sid, score
+            shares[rowid] = lexical_weight * ((score - bottom) / span if span > 0 else 1.0)
+    near = [n for n in near if n[2] >= min_cosine]
+    if near:
+        top, bottom = near[0][2], min(min_cosine, near[-1][2])
+        span = top - bottom
+        for rowid, sid, cosine in near:
+            sessions[rowid], cosines[rowid] = sid, cosine
+            shares[rowid] = shares.get(rowid, 0.0) + (1 - lexical_weight) * (
+                (cosine - bottom) / span if span > 0 else 1.0)
+    return [(rowid, sessions[rowid], share, scores.get(rowid), cosines.get(rowid))
+            for rowid, share in shares.items()]
+
+
+def date_spans(query: str, now: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The days or months ``query`` names, as [start, end) spans; a month or day without a
+    year is the last one before ``now``."""
+    spans = []
+
+    def year_for(month: int, day: int, year: str | None) -> int:
+        if year:
+            return int(year)
+        return now.year if (month, day) <= (now.month, now.day) else now.year - 1
+
+    def day_span(year: int, month: int, day: int) -> None:
+        try:
+            start = dt.datetime(year, month, day, tzinfo=dt.UTC)
+        except ValueError:
+            return
+        spans.append((start, start + dt.timedelta(days=1)))
+
+    for m in _ISO_DAY.finditer(query):
+        day_span(int(m[1]), int(m[2]), int(m[3]))
+    for m in _DAY_MONTH.finditer(query):
+        month = _MONTHS[m[2].lower()]
+        day_span(year_for(month, int(m[1]), m[3]), month, int(m[1]))
+    for m in _MONTH_DAY.finditer(query):
+        month = _MONTHS[m[1].lower()]
+        day_span(year_for(month, int(m[2]), m[3]), month, int(m[2]))
+    if not spans:
+        for m in _IN_MONTH.finditer(query):
+            name, year = (m[1], m[2]) if m[1] else (m[3], m[4])
+            month = _MONTHS[name.lower()]
+            first = year_for(month, 1, year)
+            start = dt.datetime(first, month, 1, tzinfo=dt.UTC)
+            end = dt.datetime(first + (month == 12), month % 12 + 1, 1, tzinfo=dt.UTC)
+            spans.append((start, end))
+    return spans
+
+
+def in_spans(started: dt.datetime, last: dt.datetime,
+             spans: Iterable[tuple[dt.datetime, dt.datetime]]) -> bool:
+    """Whether a session active from ``started`` to ``last`` overlaps a span."""
+    return any(started < end and last >= start for start, end in spans)
+
+
+class Tokenizer:
+    """Words as the index stems them (FTS5's porter tokenizer, in a scratch in-memory
+    table), so that what a window holds is compared with the query term for term."""
+
+    def __init__(self, tokenize: str) -> None:
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(f"CREATE VIRTUAL TABLE s USING fts5(t, tokenize = '{tokenize}')")
+        self._db.execute("CREATE VIRTUAL TABLE si USING fts5vocab(s, 'instance')")
+        self._lock = threading.Lock()
+
+    def terms(self, texts: Sequence[str]) -> list[set[str]]:
+        """The stemmed words of each text."""
+        with self._lock:
+            db = self._db
+            db.executemany("INSERT INTO s (rowid, t) VALUES (?, ?)", enumerate(texts))
+            out: list[set[str]] = [set() for _ in texts]
+            for term, doc in db.execute("SELECT term, doc FROM si"):
+                out[doc].add(term)
+            db.execute("DELETE FROM s")
+        return out
+
+
+class Terms:
+    """The words of one query as the index holds them, with their weights (BM25's IDF
+    over the index's documents)."""
+
+    def __init__(self, words: Sequence[str], tokenizer: Tokenizer, db: sqlite3.Connection
+                 ) -> None:
+        (stems,) = tokenizer.terms([" ".join(w.strip('"') for w in words)])
+        self.stems = sorted(s for s in stems if s not in STOPWORDS) or sorted(stems)
+        (total,) = db.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()
+        # A small home weighs its words as a large one would: in ten documents a word
+        # said twice is not a common word.
+        total = max(total, 1000)
+        self.weights = {}
+        for stem in self.stems:
+            row = db.execute("SELECT doc FROM docs_terms WHERE term = ?", (stem,)).fetchone()
+            df = row[0] if row else 0
+            self.weights[stem] = math.log((total - df + 0.5) / (df + 0.5) + 1)
+
+    def coverage(self, held: set[str]) -> float:
+        """The share of the query's word weight a document holding ``held`` has."""
+        total = sum(self.weights.values())
+        if total <= 0:
+            return 0.0
+        return sum(w for s, w in self.weights.items() if s in held) / total
+
+
+#: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.
+DEFAULT_WEIGHTS: tuple[tuple[float, float], ...] = ((7, 2.0), (30, 1.5), (90, 1.0))
+OLDER_WEIGHT = 0.7
+
+
+def clean_query(query: str) -> str:
+    """An FTS5 MATCH expression from what a person typed (see the module docstring)."""
+    return " ".join(query_terms(query))
+
+
+def query_terms(query: str) -> list[str]:
+    """The terms of :func:`clean_query`: words and quoted phrases."""
+    text = query[:_MAX_QUERY]
+    phrases = re.findall(r'"([^"]+)"', text)
+    text = re.sub(r'"[^"]*"', " ", text)
+    text = _OPERATORS.sub(" ", text)
+    text = re.sub(r"\*+", "*", text)
+    words = []
+    for token in text.split():
+        token = token.lstrip("*")
+        if not token or token == "-":
+            continue
+        if re.search(r"[.\-_/@#$%&=<>,;!?~`'\\[\]|]", token):
+            inner = re.sub(r'[^\w.\-_/@]+', " ", token).strip()
+            if inner:
+                words.append(f'"{inner}"')
+            continue
+        words.append(token)
+    terms = [*(f'"{p.strip()}"' for p in phrases if p.strip()), *words]
+    while terms and terms[0] in ("AND", "OR", "NOT"):
+        terms.pop(0)
+    while terms and terms[-1] in ("AND", "OR", "NOT"):
+        terms.pop()
+    return terms
+
+
+def recency_weight(last_active: str, now: dt.datetime,
+                   weights: Iterable[tuple[float, float]] = DEFAULT_WEIGHTS,
+                   older: float = OLDER_WEIGHT) -> float:
+    try:
+        age = (now - parse_ts(last_active)).total_seconds() / 86400
+    except ValueError:
+        return older
+    for days, weight in weights:
+        if age <= days:
+            return weight
+    return older
+
+
+def snippet(text: str, words: list[str], size: int = 14) -> str:
+    """About ``size`` words of ``text`` around the first match, matches in [brackets]."""
+    tokens = text.split()
+    found = re.compile("|".join(re.escape(w) for w in words if w) or "(?!)", re.IGNORECASE)
+    at = next((i for i, t in enumerate(tokens) if found.search(t)), 0)
+    start = max(0, at - size // 3)
+    window = tokens[start:start + size]
+    marked = [f"[{t}]" if found.search(t) else t for t in window]
+    return ("…" if start else "") + " ".join(marked) + ("…" if start + size < len(tokens)
+                                                       else "")
+
+
+def title(first: str) -> str:
+    line = " ".join(first.split())
+    return line if len(line) <= 60 else line[:59] + "…"
