@@ -262,7 +262,7 @@ def search_command(ctx: click.Context, query: str, limit: int | None) -> None:
         click.echo("no session matches")
         return
     for h in hits:
-        where = f"turn {h.turn} ({h.role})" if h.kind == "turn" else "summary"
+        where = f"turn {h.turn}" if h.kind == "turn" else "summary"
         click.echo(f"{h.session}  {h.score:.3f}  {h.last_active[:19]}  {h.title}")
         click.echo(f"    {where}: {' '.join(h.snippet.split())}")
 

@@ -9,12 +9,15 @@ transaction as the rows, so a crash never leaves half a sync), and every search 
 first.  Deleted, it is rebuilt from the journal and the transcript store, in journal
 order, so the rows and the ranking are the same.
 
-Ranking: FTS5's BM25 (higher is better here), times a recency weight of the session's
-last activity (``episodic.recency_weights``: 2.0 within 7 days, 1.5 within 30, 1.0
-within 90, 0.7 older — seed 004's defaults), best document per session.  In hybrid
-recall (``episodic.semantic``, the semantic extra) the BM25 ranking and the ranking by
-cosine similarity of the messages' embeddings (:mod:`memoir.recall.vectors`, in the
-same file) are fused by reciprocal rank before the recency weight.
+A turn's document holds its user and assistant text and then the turn before it; words
+are stemmed (FTS5's porter tokenizer).  An index of another layout is dropped and made
+again.  Ranking (:mod:`memoir.recall.ranking`, docs/recall.md): BM25 over the query's
+words that say something (in hybrid recall, ``episodic.semantic``, min-max fused with
+the cosines of the documents' embeddings, :mod:`memoir.recall.vectors`, in the same
+file), best document per session, times a recency weight of the session's last
+activity (``episodic.recency_weights``, seed 004's defaults) or, when the query names a
+date, a lift of the sessions active then.  ``floor=True`` keeps only sessions about the
+query (what a prompt recalls).
 
 Queries are cleaned as Hermes cleans them (spec §5.2): at most 2,048 characters,
 balanced "phrases" kept, FTS5 operators stripped, a dangling AND/OR/NOT dropped, and a
@@ -25,6 +28,7 @@ token holding ``.``, ``-`` or ``_`` quoted; whatever still fails is a
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import shutil
 import sqlite3
 import tempfile
@@ -71,7 +75,7 @@ from memoir.recall.ranking import (
     snippet,
     title,
 )
-from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, forget_vector
+from memoir.recall.vectors import VECTOR_SCHEMA, Nearness, VectorIndex, forget_vector
 from memoir.semantic import recall_mode
 from memoir.worker import Worker
 
@@ -115,6 +119,9 @@ MIN_COSINE = 0.3
 #: In fusion the embeddings vote from here: a turn's window dilutes a message's cosine,
 #: and min-max normalisation gives a weak cosine a small share, not a rank.
 _FUSE_COSINE = 0.1
+_MODES = ("bm25", "dense", "hybrid")
+#: A word in more than this share of the documents is left out of an OR-ed query.
+_COMMON = 0.1
 
 
 @dataclass(frozen=True)
@@ -124,7 +131,8 @@ class Hit:
     session's recency ``weight``; ``semantic`` is its cosine similarity with the query
     (``None`` in BM25 recall or when the embeddings did not rank it), ``fused`` its
     fused score, and ``bm25`` is ``None`` when only the embeddings found it;
-    ``coverage`` is the share of the query's word weight the window holds."""
+    ``coverage`` is the share of the query's word weight the window holds (computed
+    for the relevance floor only)."""
 
     session: str
     score: float
@@ -226,14 +234,17 @@ class SearchIndex:
         """The recall in effect: ``hybrid`` or ``bm25`` (see :func:`recall_mode`)."""
         return recall_mode(self.engine.config.episodic.semantic)
 
-    def sync(self) -> int:
+    def sync(self, *, embed: bool | None = None) -> int:
         """Index the session events appended since the last sync, and in hybrid recall
-        embed the documents that have no vector yet; how many events.  A handle opened
-        read-only writes nothing: it searches the index as it is."""
+        (or with ``embed``) embed the documents that have no vector yet; how many
+        events.  A handle opened read-only writes nothing: it searches the index as it
+        is."""
         if self.engine.readonly and self._scratch is None:
             return 0
         count = self._sync_text()
-        if self.mode == "hybrid" and self._embedded != self._synced:
+        if embed is None:
+            embed = self.mode == "hybrid"
+        if embed and self._embedded != self._synced:
             with self._lock:
                 self._vector_index().sync(self._connect())
                 self._embedded = self._synced
@@ -286,10 +297,13 @@ class SearchIndex:
         if not terms:
             raise ValidationError("the query is empty once its search operators are taken "
                                   "out; give some words to look for")
+        mode = recall or self.mode
+        if mode not in _MODES:
+            raise ValidationError(f"recall {mode!r} is not one of {', '.join(_MODES)}")
         words = query_words(terms)
         if floor and not words:
             return []
-        self.sync()
+        self.sync(embed=mode != "bm25")
         if self.engine.readonly and not self.path.exists():
             return []  # nothing indexed, and a read-only handle creates nothing
         weights = self._weights()
@@ -298,24 +312,14 @@ class SearchIndex:
         # Enough of the best documents to find `limit` sessions after one hit per session
         # and the recency weights (a plain LIMIT would miss sessions).
         scan = min(_SCAN, max(20, limit * 4 + len(skip)))
-        explicit = any(t in ("AND", "OR", "NOT") for t in terms)
-        rows = self._match(" ".join(terms) if explicit else " OR ".join(words or terms),
-                           query, scan)
-        mode = recall or self.mode
-        if mode in ("hybrid", "dense"):
+        rows = self._lexical(terms, words, query, scan, limit)
+        if mode != "bm25":
             with self._lock:
-                if self._embedded != self._synced:
-                    self._vector_index().sync(self._connect())
-                    self._embedded = self._synced
                 near = self._vector_index().nearest(self._connect(), query, scan,
                                                     also=[r[0] for r in rows])
             lean = IDENTIFIER_WEIGHT if any(is_identifier(w) for w in words) \
                 else LEXICAL_WEIGHT
-            voted = {r[0] for r in near.top}
-            ranked_near = sorted([*near.top, *((r[0], r[1], near.cosines[r[0]]) for r in rows
-                                               if r[0] not in voted and r[0] in near.cosines)],
-                                 key=lambda n: -n[2])
-            found = fuse([] if mode == "dense" else rows, ranked_near, lexical_weight=lean,
+            found = fuse([] if mode == "dense" else rows, near.found, lexical_weight=lean,
                          min_cosine=_FUSE_COSINE)
         else:
             near = None
@@ -337,33 +341,45 @@ class SearchIndex:
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))
         ranked = ranked[:limit * 3 if floor else limit]
         docs = self._docs([chosen[2][0] for _sid, chosen in ranked])
-        cover = self._coverage([w for w in words if not spans or not names_date(w)],
-                               [docs[c[2][0]][0] for _s, c in ranked])
+        cover: list[float | None] = [None] * len(ranked)
+        if floor:  # the share of the query's words each window holds, for the floor only
+            vocab = self._terms([w for w in words if not spans or not names_date(w)])
+            cover = [vocab.coverage(held) for held in
+                     _tokenizer().terms([docs[c[2][0]][0] for _s, c in ranked])]
         shown = [t.strip('"').lower() for t in (words or terms)]
         hits = []
         for (sid, (weighted, weight, (rowid, _sid, score, bm25, cosine))), share in zip(
                 ranked, cover, strict=True):
-            if floor and share < MIN_COVERAGE and (
-                    near is None or cosine is None or (cosine < MIN_PROMPT_COSINE and not
-                                                       near.stands_out(cosine, MIN_SURPRISE,
-                                                                       MIN_COSINE))):
-                continue  # not about the query: a prompt is better without it
+            if share is not None and not _about(share, cosine, near):
+                continue  # a prompt is better without it
             started, last, platform, first = info[sid]
             text, kind, turn, role = docs[rowid]
             hits.append(Hit(sid, weighted, _round(bm25), weight, snippet(text, shown), kind,
                             turn, role, started, last, platform, title(first),
                             semantic=_round(cosine),
-                            fused=_round(score) if mode != "bm25" else None,
-                            recall=mode, coverage=round(share, 3)))
+                            fused=_round(score) if mode != "bm25" else None, recall=mode,
+                            coverage=None if share is None else round(share, 3)))
         return hits[:limit]
 
-    def _coverage(self, words: list[str], texts: list[str]) -> list[float]:
-        """The share of the query's word weight each text holds (see ranking)."""
-        if not words or not texts:
-            return [0.0] * len(texts)
+    def _lexical(self, terms: list[str], words: list[str], query: str, scan: int,
+                 limit: int) -> list[tuple[int, str, float]]:
+        """The best documents by BM25: those holding every word of the query when they
+        come from ``limit`` sessions (cheap: the shortest word list bounds the work),
+        else those holding any of its words but the commonest (OR-ing a word a tenth
+        of the documents hold would score all of them, for little)."""
+        if any(t in ("AND", "OR", "NOT") for t in terms):
+            return self._match(" ".join(terms), query, scan)  # as the person wrote it
+        chosen = words or terms
+        rows = self._match(" ".join(chosen), query, scan)
+        if len(chosen) < 2 or len({sid for _r, sid, _s in rows}) >= limit:
+            return rows
+        common = set(self._terms(chosen).common(_COMMON))
+        return self._match(" OR ".join([w for w in chosen if w not in common] or chosen),
+                           query, scan)
+
+    def _terms(self, words: list[str]) -> Terms:
         with self._lock:
-            terms = Terms(words, _tokenizer(), self._connect())
-        return [terms.coverage(held) for held in _tokenizer().terms(texts)]
+            return Terms(words, _tokenizer(), self._connect())
 
     def _match(self, expression: str, query: str, scan: int) -> list[tuple[int, str, float]]:
         """(rowid, session, BM25 score) of the best documents.  Ordering by ``bm25()``
@@ -496,21 +512,27 @@ def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None
                    "first_message = coalesce(first_message, ?) WHERE session_id = ?",
                    (data.turn, at, first, data.session_id))
 
-def _active_in(info
-: tuple[str, ...], spans: list[tuple[dt.datetime, dt.datetime]]) -> bool:
+
+def _about(coverage: float, cosine: float | None, near: Nearness | None) -> bool:
+    """The relevance floor (docs/recall.md): enough of the query's word weight, or with
+    the embeddings a cosine that is high, or that stands out among the home's."""
+    if coverage >= MIN_COVERAGE:
+        return True
+    if near is None or cosine is None:
+        return False
+    return cosine >= MIN_PROMPT_COSINE or near.stands_out(cosine, MIN_SURPRISE, MIN_COSINE)
+
+
+def _active_in(info: tuple[str, ...], spans: list[tuple[dt.datetime, dt.datetime]]) -> bool:
     try:
         return in_spans(parse_ts(info[0]), parse_ts(info[1]), spans)
     except ValueError:
         return False
 
 
-_TOKENIZER: list[Tokenizer] = []
-
-
+@functools.cache
 def _tokenizer() -> Tokenizer:
-    if not _TOKENIZER:
-        _TOKENIZER.append(Tokenizer(TOKENIZE))
-    return _TOKENIZER[0]
+    return Tokenizer(TOKENIZE)
 
 
 def _round(value: float | None) -> float | None:

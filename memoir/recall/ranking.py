@@ -63,15 +63,18 @@ than that the their theirs them themselves then there these they this those thro
 too under until up upon us very was we were what whats when where whether which while who
 whom whose why will with would yet you your yours yourself yourselves ok okay anything
 something everything nothing anyone someone thing things know think recall remember
-mention mentioned talk talked told ask asked again ever kind sort lot bit way
+mention mentioned talk talked told ask asked kind sort lot bit way
 last time times earlier previously recently ago lately yesterday today
 der die das und ist nicht ein eine zu den mit von was wie wo wer ich du wir sie es
 le la les et est un une des du de que qui quoi comment où je tu nous vous il elle
-el los las y es un una que qué cómo dónde yo tú nosotros
+el los las y una qué cómo dónde yo tú nosotros
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
-_IDENTIFIER = lazyre.compile(r"\w[\w]*[._/:-][\w./:-]*\w|\w*\d\w*|[A-Z][a-z]+[A-Z]\w*")
+# a host, a path, a dotted name; letters with digits (a hash, "OPS4412"); CamelCase.  A
+# number alone (a year, a count) is not one.
+_IDENTIFIER = lazyre.compile(r"\w+[._/:-][\w./:-]*\w|(?=\w*\d)(?=\w*[^\W\d])\w+"
+                             r"|[A-Z][a-z]+[A-Z]\w*")
 _MONTHS = {name: i + 1 for i, name in enumerate(
     ("january", "february", "march", "april", "may", "june", "july", "august",
      "september", "october", "november", "december"))}
@@ -166,11 +169,13 @@ def date_spans(query: str, now: dt.datetime) -> list[tuple[dt.datetime, dt.datet
     for m in _ISO_DAY.finditer(query):
         day_span(int(m[1]), int(m[2]), int(m[3]))
     for m in _DAY_MONTH.finditer(query):
-        month = _MONTHS[m[2].lower()]
-        day_span(year_for(month, int(m[1]), m[3]), month, int(m[1]))
+        if m[2] != "may":  # "option 3 may be better": the verb
+            month = _MONTHS[m[2].lower()]
+            day_span(year_for(month, int(m[1]), m[3]), month, int(m[1]))
     for m in _MONTH_DAY.finditer(query):
-        month = _MONTHS[m[1].lower()]
-        day_span(year_for(month, int(m[2]), m[3]), month, int(m[2]))
+        if m[1] != "may":  # "you may 2x the limit"
+            month = _MONTHS[m[1].lower()]
+            day_span(year_for(month, int(m[2]), m[3]), month, int(m[2]))
     if not spans:
         for m in _IN_MONTH.finditer(query):
             name, year = (m[1], m[2]) if m[1] else (m[3], m[4])
@@ -211,22 +216,30 @@ class Tokenizer:
 
 
 class Terms:
-    """The words of one query as the index holds them, with their weights (BM25's IDF
-    over the index's documents)."""
+    """The words of one query as the index holds them: each word's stems, how many
+    documents hold each stem, and the stems' weights (BM25's IDF)."""
 
     def __init__(self, words: Sequence[str], tokenizer: Tokenizer, db: sqlite3.Connection
                  ) -> None:
-        (stems,) = tokenizer.terms([" ".join(w.strip('"') for w in words)])
-        self.stems = sorted(s for s in stems if s not in STOPWORDS) or sorted(stems)
-        (total,) = db.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()
+        self.words = list(words)
+        self.stems = tokenizer.terms([w.strip('"') for w in self.words])
+        (self.documents,) = db.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()
+        self.counts: dict[str, int] = {}
+        for stem in set().union(*self.stems) - STOPWORDS:
+            row = db.execute("SELECT doc FROM docs_terms WHERE term = ?", (stem,)).fetchone()
+            self.counts[stem] = row[0] if row else 0
         # A small home weighs its words as a large one would: in ten documents a word
         # said twice is not a common word.
-        total = max(total, 1000)
-        self.weights = {}
-        for stem in self.stems:
-            row = db.execute("SELECT doc FROM docs_terms WHERE term = ?", (stem,)).fetchone()
-            df = row[0] if row else 0
-            self.weights[stem] = math.log((total - df + 0.5) / (df + 0.5) + 1)
+        total = max(self.documents, 1000)
+        self.weights = {stem: math.log((total - df + 0.5) / (df + 0.5) + 1)
+                        for stem, df in self.counts.items()}
+
+    def common(self, share: float) -> list[str]:
+        """The words every stem of which more than ``share`` of the documents hold (and
+        more than 1,000)."""
+        most = max(share * self.documents, 1000)
+        return [word for word, stems in zip(self.words, self.stems, strict=True)
+                if stems and all(self.counts.get(s, 0) > most for s in stems)]
 
     def coverage(self, held: set[str]) -> float:
         """The share of the query's word weight a document holding ``held`` has."""

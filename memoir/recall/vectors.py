@@ -39,8 +39,7 @@ _BATCH = 512
 class Nearness:
     """What :meth:`VectorIndex.nearest` found."""
 
-    top: list[tuple[int, str, float]]
-    cosines: dict[int, float]
+    found: list[tuple[int, str, float]]
     mean: float
     std: float
     count: int
@@ -123,27 +122,25 @@ class VectorIndex:
 
     def nearest(self, db: sqlite3.Connection, query: str, scan: int,
                 also: Iterable[int] = ()) -> Nearness:
-        """The ``scan`` documents closest to ``query`` (rowid, session, cosine), the
-        cosines of the documents in ``also``, and how the query's cosines with every
-        document spread (their mean and standard deviation)."""
+        """The ``scan`` documents closest to ``query`` and those in ``also`` (rowid,
+        session, cosine; best first), and how the query's cosines with every document
+        spread."""
         np = self._np
         self._refresh(db)
         if not len(self._rows):
-            return Nearness([], {}, 0.0, 0.0, 0)
+            return Nearness([], 0.0, 0.0, 0)
         wanted = self.encoder.encode([query])[0]
         scores = self._matrix @ wanted
         count = min(scan, len(scores))
         top = np.argpartition(-scores, count - 1)[:count]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        found = [(int(self._rows[i]), self._sessions[i], float(scores[i])) for i in top]
-        extra = {}
         asked = np.array(sorted(set(also)), dtype=np.int64)
         if len(asked):
             at = np.searchsorted(self._rows, asked)  # rows are ascending doc ids
-            for doc, i in zip(asked.tolist(), at.tolist(), strict=True):
-                if i < len(self._rows) and int(self._rows[i]) == doc:
-                    extra[doc] = float(scores[i])
-        return Nearness(found, extra, float(scores.mean()), float(scores.std()), len(scores))
+            at = at[at < len(self._rows)]
+            top = np.union1d(top, at[self._rows[at] == asked[:len(at)]])
+        top = top[np.argsort(-scores[top], kind="stable")]
+        found = [(int(self._rows[i]), self._sessions[i], float(scores[i])) for i in top]
+        return Nearness(found, float(scores.mean()), float(scores.std()), len(scores))
 
     def _refresh(self, db: sqlite3.Connection) -> None:
         """Bring the matrix in memory up to the table: the new rows appended, or all
