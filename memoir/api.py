@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memoir.engine.commit import Caller, Decision, Pending
 from memoir.engine.engine import Engine
-from memoir.engine.maintenance import unfinished_here
+from memoir.engine.maintenance import idle_sessions, unfinished_here
 from memoir.engine.materializer import Drift, unwritable
 from memoir.engine.signing import home_signer
 from memoir.errors import ConfigError, MemoirError, NotFoundError, ValidationError
@@ -73,6 +73,9 @@ class Memoir(Engine):
                  **options: Any) -> None:
         super().__init__(home, **options)
         self._tail: Tail | None = None
+        #: The idle sessions this handle ended on opening (see :func:`_end_idle`).
+        self.ended_idle: list[str] = []
+        _end_idle(self)
         if follow:
             self.follow()
 
@@ -80,13 +83,14 @@ class Memoir(Engine):
         """Start tailing the journal (once; a second call returns the same tail): other
         writers' records are folded as soon as the journal tells of them (within
         ``poll`` seconds at worst), their files written and their forgets carried out
-        here.  :meth:`close` stops it."""
+        here, and sessions left idle ended.  :meth:`close` stops it."""
         if self._tail is None:
             # Loaded here: a short command (``memoir status``) needs neither.
             from memoir.engine.tail import Tail
             from memoir.oversight.forget import follow_forgets
 
             self._tail = Tail(self, poll=poll, on_change=follow_forgets(self)).start()
+            _end_idle(self, keep=True)
         return self._tail
 
     # -- sessions ------------------------------------------------------------------------------
@@ -254,6 +258,23 @@ class Memoir(Engine):
         return self
 
 
+def _end_idle(handle: Memoir, *, keep: bool = False) -> None:
+    """Sessions a process left without an end (it exited, it crashed) are ended and
+    reviewed by the next handle that may write (:meth:`Learning.end_idle`); ``keep``:
+    and by this one while it follows.  A handle that cannot (an untrusted key, a
+    refusing journal) opens all the same."""
+    minutes = handle.config.sessions.idle_timeout_minutes
+    if handle.readonly or not minutes:
+        return
+    try:
+        if idle_sessions(handle.state, minutes, handle.clock.now()):
+            handle.ended_idle += handle.learning.end_idle()
+        if keep:
+            handle.learning.keep_ending_idle()
+    except MemoirError as exc:
+        _session_log.warning("session.idle_sweep_failed", error=str(exc)[:300])
+
+
 def home_status(home: Memoir) -> dict[str, Any]:
     """What :meth:`Memoir.status` reports."""
     state = home.state
@@ -274,8 +295,10 @@ def home_status(home: Memoir) -> dict[str, Any]:
     memory_interval, skill_interval = home.learning.intervals(DEFAULT_TOOLS.names) \
         if not home.readonly else (home.config.memory.nudge_interval,
                                    home.config.skills.creation_nudge_interval)
-    open_sessions = sorted((s for s in state.sessions.values()
-                            if s.ended_at is None and s.turns),
+    # Only the open ones are decoded (a long history stays undecoded).
+    live = (state.sessions.get(sid) for sid in state.open_sessions)
+    open_sessions = sorted((s for s in live if s is not None and s.ended_at is None
+                            and s.turns),
                            key=lambda s: s.last_turn_at or s.started_at, reverse=True)
     nudges = [{"session": s.id, "turns": s.turns, "reviewed_through": s.reviewed_through,
                "memory": {"count": s.turns_since_memory, "interval": memory_interval},

@@ -173,7 +173,8 @@ SUMMARIES: dict[str, str] = {
     "verify": 'Read the whole journal and check every record and the hash chain.',
     "watch": (
         'Keep the home in order while it runs: adopt hand edits of MEMORY.md, USER.md and '
-        'skills as they are saved, write deleted files again, run the curator when due.'
+        'skills as they are saved, write deleted files again, run the curator when due, '
+        'end and review sessions idle for sessions.idle_timeout_minutes.'
     ),
 }
 

@@ -29,6 +29,7 @@ import click.shell_completion
 
 if TYPE_CHECKING:
     from memoir.api import Memoir
+    from memoir.clock import Clock
     from memoir.events.types import Event
 
 __all__ = [
@@ -251,13 +252,13 @@ class StderrProgress:
 
 
 def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = False,
-              lazy: bool = False) -> Memoir:
+              lazy: bool = False, clock: Clock | None = None) -> Memoir:
     """Open the home of ``--home`` (default ``$MEMOIR_HOME``, else ``~/.memoir``); it is
     closed — its owed files written — when the command ends.
 
     Only ``init`` (and ``demo``) create a home: a mistyped ``--home`` is an error, not
     a new empty home.  ``readonly``: for commands that only read (nothing in the home
-    is created or written).
+    is created or written).  ``clock``: the time the command acts at (``--now``).
     """
     # Imported here: the root imports this module, and `memoir --version` or a
     # usage error must not load the engine.
@@ -266,7 +267,7 @@ def open_home(ctx: click.Context, *, readonly: bool = False, create: bool = Fals
     progress = StderrProgress()
     try:
         handle = Memoir(home_path(ctx), readonly=readonly, create=create, lazy=lazy,
-                        progress=progress)
+                        progress=progress, clock=clock)
     finally:
         if not lazy:
             progress.finish()

@@ -7,7 +7,7 @@ import datetime as dt
 
 import click
 
-from memoir.clock import parse_moment
+from memoir.clock import FakeClock, parse_moment
 from memoir.commands.base import echo_json, home_option, is_json, open_home, table, write_json
 from memoir.insights.pipeline import accept_candidate, insight_rows, maintain, reject_candidate
 
@@ -114,8 +114,9 @@ def maintain_command(ctx: click.Context, now_text: str | None) -> None:
             now = parse_moment(now_text, dt.datetime.now(dt.UTC))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--now") from None
-    handle = open_home(ctx)
-    idle = handle.learning.end_idle(now)
+    # As of --now throughout: what opening ends as idle too.
+    handle = open_home(ctx, clock=None if now is None else FakeClock(now))
+    idle = handle.ended_idle + handle.learning.end_idle(now)  # opening ended some
     handle.flush()  # their end reviews are done before this prints
     run, events = maintain(handle, now)
     if is_json():

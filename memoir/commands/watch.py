@@ -129,6 +129,8 @@ def _tick(handle: Memoir) -> None:
     from memoir.insights.pipeline import maintain
 
     try:
+        for sid in handle.learning.end_idle():
+            _say("ended", f"ended idle session {sid} (reviewed)", session=sid)
         maintained, events = maintain(handle)
         if maintained is not None:
             _say("maintain", f"maintain: run {maintained}", run=maintained,
@@ -150,7 +152,8 @@ def _tick(handle: Memoir) -> None:
 @click.pass_context
 def watch(ctx: click.Context, tick: float, debounce_ms: int) -> None:
     """Keep the home in order while it runs: adopt hand edits of MEMORY.md, USER.md and
-    skills as they are saved, write deleted files again, run the curator when due.
+    skills as they are saved, write deleted files again, run the curator when due, end
+    and review sessions idle for sessions.idle_timeout_minutes.
 
     Adoption is three-way, as `memoir adopt` does it: writes journaled since the file
     was last written are kept; an edit that conflicts with them is reported on stderr

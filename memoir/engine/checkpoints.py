@@ -30,7 +30,7 @@ from memoir.projections.state import RunInfo, SessionInfo, State
 __all__ = ["Checkpoint", "CheckpointStore", "History"]
 
 log = get_logger("memoir.checkpoint")
-FORMAT = 5
+FORMAT = 6
 _DIGEST = 32
 
 

@@ -1,15 +1,21 @@
 """Checks and repairs of a home beyond the journal's own: the seals and checkpoints a
-``memoir verify`` compares with the journal, and taking a journal that lost records as
-it is (``accept_loss``)."""
+``memoir verify`` compares with the journal, taking a journal that lost records as it
+is (``accept_loss``), the forgets not yet carried out here, and the sessions a process
+left idle (:func:`idle_sessions`: a session never ended — its process exited or
+crashed — is still a conversation worth reviewing; ``Learning.end_idle`` ends and
+reviews what it finds, called by every handle opened to write, a handle that follows,
+``memoir watch`` and ``memoir maintain``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memoir.clock import parse_ts
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
@@ -26,7 +32,7 @@ if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
 __all__ = ["DONE", "PENDING", "HomeCheck", "accept_journal_loss", "forgets_done",
-           "mark_forget_done", "unfinished_here", "verify_home"]
+           "idle_sessions", "mark_forget_done", "unfinished_here", "verify_home"]
 
 log = get_logger("memoir.engine")
 
@@ -210,3 +216,22 @@ def accept_journal_loss(engine: Engine) -> None:
                     "it; what they showed beyond it is in .bak copies")
 
 
+def idle_sessions(state: State, minutes: float, now: dt.datetime,
+                  among: Iterable[str] | None = None) -> list[str]:
+    """The sessions with recorded turns and no end whose last turn the journal recorded
+    ``minutes`` or more before ``now`` (of ``among`` only, when given), oldest first.
+
+    Idleness is measured from when the journal recorded the turn, not from the time
+    its messages carry: a conversation imported now with last year's dates is not idle.
+    """
+    live = state.open_sessions
+    found = []
+    for sid in live if among is None else (s for s in among if s in live):
+        try:
+            idle = (now - parse_ts(live[sid])).total_seconds() / 60
+        except ValueError:
+            continue
+        info = state.sessions.get(sid) if idle >= minutes else None
+        if info is not None and info.ended_at is None and info.turns:
+            found.append((live[sid], sid))
+    return [sid for _ts, sid in sorted(found)]

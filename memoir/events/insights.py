@@ -4,7 +4,8 @@ record.
 A recorded turn's tool errors (``session.turn_recorded``'s ``errors``) are counted per
 signature by the fold.  The steps that depend on thresholds in config.yaml are decided
 when they happen and journaled here, so folding never reads config: an error signature
-seen often enough is **promoted** to an insight, an insight referenced often enough (a
+seen often enough is **promoted** to an insight, one a later turn showed the fix of is
+**resolved**, an insight referenced often enough (a
 hint shown, a ``memory_search`` hit) becomes a skill **candidate**, which a person
 **accepts** (the skill is created, in the same run) or **rejects**; a scheduled pass
 (``memoir maintain``) **expires** single occurrences and **demotes** insights nobody
@@ -24,6 +25,7 @@ __all__ = [
     "InsightPromoted",
     "InsightReferenced",
     "InsightRejected",
+    "InsightResolved",
 ]
 
 
@@ -41,6 +43,19 @@ class InsightPromoted(_InsightPayload, frozen=True, kw_only=True):
 
     count: int
     resolution: str | None = None
+
+
+@event_type("insight.resolved")
+class InsightResolved(_InsightPayload, frozen=True, kw_only=True):
+    """A later turn of session ``session_id`` showed what fixed an error its earlier
+    turn ``turn`` left unresolved: ``how`` is ``call`` (the same tool then succeeded)
+    or ``confirmed`` (the person said it works now).  The signature's resolution
+    becomes ``resolution``."""
+
+    session_id: str
+    turn: int
+    resolution: str
+    how: str
 
 
 @event_type("insight.referenced")
@@ -91,6 +106,7 @@ class InsightDemoted(_InsightPayload, frozen=True, kw_only=True):
 #: Every payload type of this module, for the catalog (:mod:`memoir.events.catalog`).
 PAYLOADS: tuple[type[Payload], ...] = (
     InsightPromoted,
+    InsightResolved,
     InsightReferenced,
     InsightCandidate,
     InsightAccepted,

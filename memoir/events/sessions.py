@@ -46,13 +46,16 @@ class MessageRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class ToolError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A tool call of the turn that failed: the tool, the error's signature (seed 003:
     what varies templated away), the error itself (clipped), and what resolved it when
-    the turn shows it (the next successful call of the same tool, or the assistant's
-    reply after the error)."""
+    the turn shows it (the next successful call of the same tool); else ``suggested``,
+    the fix the assistant's reply proposed (a reply that asks is none), which the
+    person may confirm in a later turn (:mod:`memoir.insights.resolution`).  Records
+    written before held the assistant's reply as ``resolution``."""
 
     tool: str
     signature: str
     error: str
     resolution: str | None = None
+    suggested: str | None = None
 
 
 @event_type("session.turn_recorded")

@@ -17,6 +17,7 @@ from memoir.events.insights import (
     InsightPromoted,
     InsightReferenced,
     InsightRejected,
+    InsightResolved,
 )
 from memoir.events.sessions import TurnRecorded
 from memoir.events.types import Event, Payload
@@ -75,6 +76,14 @@ def _promoted(part: InsightsState, event: Event) -> None:
         found.last_used = event.ts
 
 
+def _resolved(part: InsightsState, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, InsightResolved)
+    found = _get(part, data.signature)
+    if found is not None:
+        found.resolution = data.resolution  # the latest fix seen to work
+
+
 def _referenced(part: InsightsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, InsightReferenced)
@@ -101,6 +110,7 @@ FOLDS: dict[type[Payload], Callable[[InsightsState, Event], None]] = {
     TurnRecorded: _seen,
     InsightPromoted: _promoted,
     InsightReferenced: _referenced,
+    InsightResolved: _resolved,
     InsightCandidate: _state("candidate"),
     InsightAccepted: _state("accepted"),
     InsightRejected: _state("rejected"),

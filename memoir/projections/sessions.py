@@ -11,12 +11,14 @@ from collections.abc import Callable
 
 import msgspec
 
+from memoir.events.insights import InsightResolved
 from memoir.events.reviews import ReviewCompleted, ReviewFailed, ReviewSkipped
 from memoir.events.runs import RunReverted, RunStarted
 from memoir.events.sessions import ContextRecalled, SessionEnded, SessionStarted, TurnRecorded
 from memoir.events.types import Event, Payload
 
-__all__ = ["RUN_FOLDS", "SESSION_FOLDS", "RunInfo", "SessionInfo", "count_turn", "note_run"]
+__all__ = ["IDLE", "OPEN_FOLDS", "RUN_FOLDS", "SESSION_FOLDS", "RunInfo", "SessionInfo",
+           "count_turn", "note_errors", "note_run"]
 
 
 class SessionInfo(msgspec.Struct):
@@ -27,6 +29,9 @@ class SessionInfo(msgspec.Struct):
     platform: str = "cli"
     parent: str | None = None
     ended_at: str | None = None
+    #: Why it ended (``closed``, ``idle``, ...); a session ended for being idle opens
+    #: again with its next recorded turn.
+    end_reason: str | None = None
     #: Turns recorded, and Hermes's nudge counters after the last one (spec §2.1).
     turns: int = 0
     turns_since_memory: int = 0
@@ -39,6 +44,9 @@ class SessionInfo(msgspec.Struct):
     #: The hash of the session's start record (its pin), to check kept prompt blocks
     #: without reading the journal.
     start_hash: str = ""
+    #: Tool errors of its last turns that no turn resolved yet: signature → (tool, the
+    #: fix the assistant proposed or "", the turn) (:mod:`memoir.insights.resolution`).
+    unresolved: dict[str, tuple[str, str, int]] = msgspec.field(default_factory=dict)
 
 
 class RunInfo(msgspec.Struct):
@@ -59,6 +67,10 @@ class RunInfo(msgspec.Struct):
 
 Sessions = dict[str, SessionInfo]
 Runs = dict[str, RunInfo]
+#: Sessions with recorded turns and no end: id → when the journal recorded the last turn.
+Live = dict[str, str]
+#: The reason of an end that a later turn undoes (:meth:`Learning.end_idle`).
+IDLE = "idle"
 
 
 def _session_started(sessions: Sessions, event: Event) -> None:
@@ -76,6 +88,7 @@ def _session_ended(sessions: Sessions, event: Event) -> None:
     info = sessions.get(data.session_id)
     if info is not None:
         info.ended_at = event.ts
+        info.end_reason = data.reason
 
 
 def count_turn(info: SessionInfo, turn: TurnRecorded) -> tuple[str, ...]:
@@ -111,14 +124,42 @@ def count_turn(info: SessionInfo, turn: TurnRecorded) -> tuple[str, ...]:
     return tuple(due)
 
 
+#: How many turns after an error a later turn may still show its fix.
+RESOLVE_WITHIN = 2
+
+
+def note_errors(info: SessionInfo, turn: TurnRecorded) -> None:
+    """Remember the turn's errors it left unresolved, forget those it resolved and
+    those older than :data:`RESOLVE_WITHIN` turns."""
+    for sig in [s for s, (_t, _p, n) in info.unresolved.items()
+                if turn.turn - n >= RESOLVE_WITHIN]:
+        del info.unresolved[sig]
+    for error in turn.errors:
+        if error.resolution is None:
+            info.unresolved[error.signature] = (error.tool, error.suggested or "", turn.turn)
+        else:
+            info.unresolved.pop(error.signature, None)
+
+
 def _turn_recorded(sessions: Sessions, event: Event) -> None:
     data = event.data
     assert isinstance(data, TurnRecorded)
     info = sessions.get(data.session_id)
     if info is not None:
+        if info.ended_at is not None and info.end_reason == IDLE:
+            info.ended_at = info.end_reason = None  # a pause, not an end
         count_turn(info, data)
+        note_errors(info, data)
         if info.last_turn_at is None:
             info.last_turn_at = event.ts
+
+
+def _resolved(sessions: Sessions, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, InsightResolved)
+    info = sessions.get(data.session_id)
+    if info is not None:
+        info.unresolved.pop(data.signature, None)
 
 
 def _recalled(sessions: Sessions, event: Event) -> None:
@@ -182,10 +223,30 @@ SESSION_FOLDS: dict[type[Payload], Callable[[Sessions, Event], None]] = {
     SessionEnded: _session_ended,
     TurnRecorded: _turn_recorded,
     ContextRecalled: _recalled,
+    InsightResolved: _resolved,
     ReviewCompleted: _reviewed,
     ReviewFailed: _reviewed,
     ReviewSkipped: _reviewed,
 }
+def _opened(live: Live, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, TurnRecorded)
+    live[data.session_id] = event.ts
+
+
+def _closed(live: Live, event: Event) -> None:
+    data = event.data
+    assert isinstance(data, SessionEnded)
+    live.pop(data.session_id, None)
+
+
+#: payload type → fold step on :attr:`State.open_sessions`.
+OPEN_FOLDS: dict[type[Payload], Callable[[Live, Event], None]] = {
+    TurnRecorded: _opened,
+    SessionEnded: _closed,
+}
+
+
 #: payload type → fold step on the runs table (besides :func:`note_run`).
 RUN_FOLDS: dict[type[Payload], Callable[[Runs, Event], None]] = {
     RunStarted: _run_started,

@@ -40,6 +40,9 @@ class State(msgspec.Struct):
     hash: str = ""
     memory: MemoryState = msgspec.field(default_factory=MemoryState)
     sessions: dict[str, SessionInfo] = msgspec.field(default_factory=dict)
+    #: Sessions with recorded turns and no end: id → when the journal recorded the last
+    #: turn (kept apart from :attr:`sessions`, which a checkpoint leaves undecoded).
+    open_sessions: dict[str, str] = msgspec.field(default_factory=dict)
     runs: dict[str, RunInfo] = msgspec.field(default_factory=dict)
     skills: SkillsState = msgspec.field(default_factory=SkillsState)
     curator: CuratorState = msgspec.field(default_factory=CuratorState)
@@ -123,6 +126,7 @@ STEPS = compose((
     ("memory", memory.FOLDS),
     ("sessions", sessions.SESSION_FOLDS),
     ("runs", sessions.RUN_FOLDS),
+    ("open_sessions", sessions.OPEN_FOLDS),
     ("skills", skills.FOLDS),
     ("curator", curator.FOLDS),
     ("approvals", approvals.FOLDS),

@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
-from memoir.clock import parse_ts
 from memoir.engine.commit import Caller, Decision
+from memoir.engine.maintenance import idle_sessions
 from memoir.engine.port import Home
 from memoir.errors import ConfigError, NotFoundError, ValidationError
 from memoir.events.sessions import SessionEnded, SessionSummarized
-from memoir.events.types import Event, Payload
+from memoir.events.types import Event
 from memoir.journal.transcripts import TranscriptStore
 from memoir.llm import LLMError, client_from_config
 from memoir.logs import get_logger
+from memoir.projections.sessions import IDLE
 from memoir.projections.state import State
 from memoir.recall.summary import summarize_turns
 from memoir.reviewers.choice import backend_in_effect
@@ -33,6 +34,7 @@ from memoir.reviewers.review import Backend, Review, ReviewRequest, run_review, 
 from memoir.reviewers.rules import RulesBackend
 from memoir.reviewers.semantic import SemanticBackend
 from memoir.sessions.turns import RecordedTurns, check_messages, record_turns, split_turns
+from memoir.worker import Worker
 
 __all__ = ["Learning", "RecordedTurns", "backend_in_effect"]
 
@@ -75,8 +77,9 @@ def make_backend(engine: Home) -> Backend:
     return LLMBackend(client, max_iterations=config.reviewers.llm.max_iterations)
 
 
-def _decision(payload: Payload) -> Callable[[State], Decision[None]]:
-    return lambda _state: Decision(events=[payload])
+def _sweep_failed(exc: Exception, _retry_in: float | None) -> None:
+    # The sweep goes on: the next pass tries again (a journal that refused, a lock).
+    _log.warning("session.idle_sweep_failed", error=" ".join(str(exc).split())[:300])
 
 
 class Learning:
@@ -89,6 +92,7 @@ class Learning:
         self.queue = ReviewQueue(engine, self.transcripts, lambda: make_backend(engine))
         self._submitted: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._sweeper: Worker | None = None
 
     def intervals(self, tools: Collection[str]) -> tuple[int, int]:
         """The nudge intervals in force for a session that has ``tools`` (spec §2.1: a
@@ -173,30 +177,49 @@ class Learning:
         return events[0]
 
     def end_idle(self, now: dt.datetime | None = None) -> list[str]:
-        """End the open sessions with recorded turns and none for
-        ``sessions.idle_timeout_minutes`` (``session.ended`` with reason ``idle``, then
-        their summary and end review); returns their ids."""
+        """End the sessions with recorded turns and none for
+        ``sessions.idle_timeout_minutes`` (a process that exited or crashed without
+        ending them): ``session.ended`` with reason ``idle``, then their summary and end
+        review; returns their ids.  Each is checked again under the journal's lock, so
+        two processes sweeping at once end a session once.  A later turn of such a
+        session opens it again (an idle end is a pause)."""
         minutes = self.engine.config.sessions.idle_timeout_minutes
-        if not minutes:
+        if not minutes or self.engine.readonly:
             return []
         when = now or self.engine.clock.now()
         ended = []
-        for info in list(self.engine.state.sessions.values()):
-            if info.ended_at is not None or not info.turns:
-                continue
-            try:
-                idle = (when - parse_ts(info.last_turn_at or info.started_at)
-                        ).total_seconds() / 60
-            except ValueError:
-                continue
-            if idle < minutes:
-                continue
-            sid = info.id
-            end = SessionEnded(session_id=sid, reason="idle")
-            self.engine.commit(_decision(end), by=Caller(actor="system", session=sid))
-            self.ended(sid)
-            ended.append(sid)
+        for sid in idle_sessions(self.engine.state, minutes, when):
+            def decide(state: State, sid: str = sid) -> Decision[bool]:
+                if not idle_sessions(state, minutes, when, among=(sid,)):
+                    return Decision(events=[], result=False)  # ended or used meanwhile
+                return Decision(events=[SessionEnded(session_id=sid, reason=IDLE)],
+                                result=True)
+
+            _events, done = self.engine.commit(decide, by=Caller(actor="system",
+                                                                 session=sid))
+            if done:
+                _log.info("session.ended_idle", session=sid)
+                self.ended(sid)
+                ended.append(sid)
         return ended
+
+    def keep_ending_idle(self, every: float | None = None) -> None:
+        """While this handle is open, end idle sessions (:meth:`end_idle`) every
+        ``every`` seconds (default: a quarter of the timeout, between 0.05 s and 5
+        minutes), on a thread of its own; :meth:`close` stops it.  What a long-lived
+        process (``memoir mcp``, the Hermes provider) calls."""
+        minutes = self.engine.config.sessions.idle_timeout_minutes
+        if not minutes or self.engine.readonly:
+            return
+        with self._lock:
+            if self._sweeper is None:
+                period = every if every is not None else min(300.0, max(0.05, minutes * 15))
+                self._sweeper = Worker("memoir-idle", self._sweep, every=period, idle=None,
+                                       on_error=_sweep_failed)
+                self._sweeper.start()
+
+    def _sweep(self) -> None:
+        self.end_idle()
 
     def review_now(self, session_id: str, *, from_turn: int = 1,
                    kinds: Sequence[str] = ("memory", "skills")) -> list[Event]:
@@ -215,4 +238,9 @@ class Learning:
         self.queue.flush()
 
     def close(self) -> None:
+        """Stop ending idle sessions, then drain the review queue."""
+        with self._lock:
+            sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.stop()
         self.queue.close()

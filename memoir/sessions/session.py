@@ -20,6 +20,7 @@ from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
 from memoir.insights.pipeline import hint_for
 from memoir.journal.transcripts import TranscriptStore
+from memoir.projections.state import State
 from memoir.prompt.assemble import Procedural, Prompt, build_prompt, by_meaning
 from memoir.prompt.blocks import Blocks, session_blocks
 from memoir.recall.index import index_of
@@ -282,10 +283,16 @@ class Session:
         self._ended = True
         if self.guest is not None:
             return  # it was never journaled
-        self.engine.commit(
-            lambda _s: Decision(events=[SessionEnded(session_id=self.id, reason=reason)]),
-            by=Caller(actor=self.actor, session=self.id, meta=self.context.meta))
-        if self._recorder is not None:
+        def decide(state: State) -> Decision[bool]:
+            info = state.sessions.get(self.id)
+            if info is not None and info.ended_at is not None:
+                return Decision(events=[], result=False)  # ended idle, and reviewed then
+            return Decision(events=[SessionEnded(session_id=self.id, reason=reason)],
+                            result=True)
+
+        _events, ended = self.engine.commit(
+            decide, by=Caller(actor=self.actor, session=self.id, meta=self.context.meta))
+        if ended and self._recorder is not None:
             self._recorder.ended(self.id)
 
     def __enter__(self) -> Session:

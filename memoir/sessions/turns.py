@@ -31,13 +31,18 @@ from memoir.credentials import redact_counted
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
-from memoir.events.insights import InsightCandidate, InsightPromoted, InsightReferenced
+from memoir.events.insights import (
+    InsightCandidate,
+    InsightPromoted,
+    InsightReferenced,
+    InsightResolved,
+)
 from memoir.events.sessions import MessageRef, ToolError, TurnRecorded
 from memoir.events.types import Payload
-from memoir.insights.signatures import signature
+from memoir.insights.resolution import later_resolutions, tool_errors
 from memoir.journal.transcripts import TranscriptStore
-from memoir.messages import clip, tool_error
-from memoir.projections.sessions import count_turn
+from memoir.messages import tool_error
+from memoir.projections.sessions import IDLE, count_turn, note_errors
 from memoir.projections.state import State
 
 __all__ = [
@@ -244,44 +249,6 @@ def _valid(arguments: Any) -> bool:
 
 
 
-def tool_errors(messages: Sequence[dict[str, Any]]) -> tuple[ToolError, ...]:
-    """The failed tool calls of a turn, each with its signature and, when the turn shows
-    one, its resolution: the next call of the same tool that succeeded (its arguments),
-    else the assistant's next reply."""
-    names: dict[str, tuple[str, Any]] = {}
-    for message in messages:
-        for call in message.get("tool_calls") or []:
-            if isinstance(call, dict):
-                function = call.get("function") or {}
-                names[str(call.get("id"))] = (str(function.get("name")),
-                                              function.get("arguments"))
-    out = []
-    for i, message in enumerate(messages):
-        if message.get("role") != "tool":
-            continue
-        error = tool_error(message.get("content"))
-        if error is None:
-            continue
-        tool, _args = names.get(str(message.get("tool_call_id")), ("unknown", None))
-        resolution = None
-        for later in messages[i + 1:]:
-            if later.get("role") == "tool":
-                name, args = names.get(str(later.get("tool_call_id")), ("", None))
-                if name == tool and tool_error(later.get("content")) is None:
-                    resolution = f"{tool} succeeded with {clip(str(args), 200)}"
-                    break
-            elif later.get("role") == "assistant" and not later.get("tool_calls"):
-                text = later.get("content")
-                if isinstance(text, str) and text.strip():
-                    resolution = clip(text, 300)
-                    break
-        out.append(ToolError(tool=tool, signature=signature(tool, error), error=error,
-                             resolution=resolution))
-    return tuple(out)
-
-
-
-
 def message_ref(message: dict[str, Any], ref: str) -> MessageRef:
     """What the journal keeps of a message: its role, its reference, its tool calls
     (names and validity) or the call it answers and its error, its time."""
@@ -354,9 +321,10 @@ def record_turns(
         info = state.sessions.get(session_id)
         if info is None:
             raise NotFoundError(f"no session {session_id!r}")
-        if info.ended_at is not None:
+        if info.ended_at is not None and info.end_reason != IDLE:
             raise ValidationError(f"session {session_id} has ended; start a new one")
-        probe = msgspec.structs.replace(info)  # counted on a copy: the fold counts for real
+        # Counted on a copy (the fold counts for real), its own dict of unresolved errors.
+        probe = msgspec.structs.replace(info, unresolved=dict(info.unresolved))
         payloads: list[Payload] = []
         due: list[tuple[int, tuple[str, ...]]] = []
         counts: dict[str, int] = {}
@@ -370,7 +338,17 @@ def record_turns(
                                    redacted=redacted[i])
             payloads.append(payload)
             payloads += _pipeline(state, errors[i], counts, references, thresholds)
+            pending = {sig: (tool, proposed) for sig, (tool, proposed, _n)
+                       in probe.unresolved.items()}
+            # What this turn shows fixed the session's earlier errors.
+            fixed = later_resolutions(pending, turns[i])
+            payloads += [InsightResolved(signature=sig, session_id=session_id,
+                                         turn=probe.unresolved[sig][2], resolution=text,
+                                         how=how) for sig, text, how in fixed]
             due.append((payload.turn, count_turn(probe, payload)))
+            note_errors(probe, payload)  # as the fold will, the resolved popped after
+            for sig, _text, _how in fixed:
+                probe.unresolved.pop(sig, None)
         return Decision(events=payloads, result=due)
 
     _events, due = engine.commit(decide, by=Caller(actor=actor, session=session_id))

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 import memoir
 from memoir.cli import cli
+from memoir.clock import FakeClock
 from memoir.errors import ValidationError
 from memoir.recall.index import SearchIndex, clean_query, delete_index, recency_weight
 
@@ -187,7 +188,8 @@ def test_sessions_commands(home: Path) -> None:
 def test_maintain_ends_idle_sessions_with_their_summary(home: Path) -> None:
     (home / "config.yaml").write_text("reviewers:\n  mode: sync\nsessions:\n"
                                       "  idle_timeout_minutes: 60\n", encoding="utf-8")
-    with memoir.open(home) as mem:
+    # Idleness counts from when the journal recorded the turn (the clock's time).
+    with memoir.open(home, clock=FakeClock("2026-03-01T10:00:00Z")) as mem:
         session = mem.start_session()
         session.record_turn(turn("I use neovim.", at="2026-03-01T10:00:00Z"))
         sid = session.id
