@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from memoir import lazyre
 from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
+from memoir.reviewers.facts import as_fact, as_rule, strip_frames
 from memoir.reviewers.review import Review
 from memoir.threats import all_threats
 
@@ -199,7 +200,7 @@ def _explicit(rest: str) -> list[Finding]:
     target = "user" if _ABOUT_USER.match(rest) or (
         _AGENT_WORDS.search(rest) and _INSTRUCTION.match(rest)
         and (not _PROJECT_SCOPE.search(rest) or _PERSONAL.search(rest))) else "memory"
-    return [Finding(target, _entry(rest))]
+    return [Finding(target, as_fact(rest, target))]
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,10 @@ def extract(text: str) -> list[Finding]:
     found: list[Finding] = []
     mark, last = 0, None
     for clause in clauses_of(text):
-        sentence = clause.text
+        # Without the frames around it ("btw", "heads up:", "from now on"), a clause is
+        # read for what it says; an explicit "remember …" is kept as a signal.
+        sentence = clause.text if _EXPLICIT.match(clause.text) else \
+            strip_frames(clause.text)
         if clause.sentence != last:
             mark, last = len(found), clause.sentence  # where this sentence's findings start
         if sentence.endswith("?") or sentence.lower().startswith(("what", "why", "how ",
@@ -319,7 +323,7 @@ def extract(text: str) -> list[Finding]:
         if (_INSTRUCTION.match(sentence) and not _NOT_INSTRUCTIONS.match(sentence)
                 and not sentence.lower().startswith(("use `", "run `", "keep in mind"))
                 and (_STRONG.match(sentence) or (
-                    _AGENT_WORDS.search(sentence) and _STANDING.search(sentence)
+                    _AGENT_WORDS.search(sentence) and _STANDING.search(clause.text)
                     and not _DEICTIC.search(sentence)))):
             if clause.leans:
                 if _TRANSIENT.search(clause.sentence):
@@ -331,23 +335,23 @@ def extract(text: str) -> list[Finding]:
                 where = "memory" if (_PROJECT_SCOPE.search(clause.sentence) and not
                                      _PERSONAL.search(sentence)) or not \
                     _PERSONAL.search(clause.sentence) else "user"
-                found.append(Finding(where, _entry(clause.sentence)))
+                found.append(Finding(where, as_fact(clause.sentence, where)))
                 continue
             where = "memory" if _PROJECT_SCOPE.search(sentence) and not \
                 _PERSONAL.search(sentence) else "user"
-            found.append(Finding(where, _entry(sentence)))
+            found.append(Finding(where, as_fact(sentence, where)))
             continue
         if m := _USES.match(sentence):
             found.append(Finding("user", _entry(f"Uses {m.group(1)}")))
             continue
         if _PROJECT.match(sentence) or _CONVENTION.match(sentence) or _PORT.search(sentence):
-            found.append(Finding("memory", _entry(sentence)))
+            found.append(Finding("memory", as_fact(sentence, "memory")))
             continue
         if _PATH.search(sentence) and _WHERE.search(sentence):
-            found.append(Finding("memory", _entry(sentence)))
+            found.append(Finding("memory", as_fact(sentence, "memory")))
             continue
         if _COMMAND.search(sentence) and _WORKS.search(sentence):
-            found.append(Finding("memory", _entry(sentence)))
+            found.append(Finding("memory", as_fact(sentence, "memory")))
     return found
 
 
@@ -476,7 +480,10 @@ def corrections_to_skills(review: Review, saved: list[str]) -> None:
     """Corrections of one kind given twice or more (in these turns, or already in
     USER.md) become the rules of a skill for that kind, created or patched."""
     profile = review.engine.state.memory.target("user").texts()
-    candidates = [t for t in [*profile, *saved] if _INSTRUCTION_START.match(t)]
+    # A preference saved as a fact ("Asks not to …") is a rule again in a skill; an
+    # entry written before facts were (an instruction as said) is one as it is.
+    candidates = [rule for t in [*profile, *saved]
+                  if (rule := as_rule(t) or (t if _INSTRUCTION_START.match(t) else None))]
     for name, (pattern, description) in _KINDS.items():
         rules = list(dict.fromkeys(t for t in candidates if pattern.search(t)))
         if len(rules) < 2:

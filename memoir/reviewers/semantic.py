@@ -31,7 +31,8 @@ from memoir import lazyre
 from memoir.errors import ConfigError
 from memoir.logs import get_logger
 from memoir.reviewers import rules
-from memoir.reviewers.rules import Clause, Finding, RulesBackend, _entry, _same, clauses_of, extract
+from memoir.reviewers.facts import as_fact
+from memoir.reviewers.rules import Clause, Finding, RulesBackend, _same, clauses_of, extract
 from memoir.semantic import MODEL_NAME, Encoder, shared_encoder
 
 __all__ = ["CLASSES", "CUES", "MODEL_FILE", "THRESHOLDS", "Classifier", "SemanticBackend",
@@ -211,7 +212,8 @@ class Classifier:
         for clause, probs in zip(parts, p, strict=True):
             k = int(probs.argmax())
             if k and probs[k] >= cuts[CLASSES[k]]:
-                entry = _entry(clause.sentence if clause.leans else clause.text)
+                entry = as_fact(clause.sentence if clause.leans else clause.text,
+                                CLASSES[k])
                 if not any(_same(entry, f.text) for f in found):
                     found.append(Finding(CLASSES[k], entry))
         return found

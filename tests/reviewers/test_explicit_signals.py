@@ -15,7 +15,7 @@ from memoir.reviewers.rules import Finding, _same, extract
 
 @pytest.mark.parametrize(("said", "target", "entry"), [
     ("Remember that our access tokens live 60 minutes.", "memory",
-     "Our access tokens live 60 minutes."),
+     "The access tokens live 60 minutes."),
     ("Please remember: the staging DB is read-only.", "memory",
      "The staging DB is read-only."),
     ("Note for the future: deploys need the VPN.", "memory", "Deploys need the VPN."),
@@ -23,11 +23,12 @@ from memoir.reviewers.rules import Finding, _same, extract
      "The CI runs on GitHub Actions."),
     ("Please remember that I prefer tabs.", "user", "Prefers tabs."),
     ("Remember: my name is Ada.", "user", "Name: Ada."),
-    ("Remember to always answer in French.", "user", "Always answer in French."),
+    # Said as facts (issue 37): a preference of the person, a convention of the project.
+    ("Remember to always answer in French.", "user", "Asks to always answer in French."),
     ("Never push directly to main in this repo.", "memory",
-     "Never push directly to main in this repo."),
+     "Convention: never push directly to main in this repo."),
     ("Never push to main without asking me first.", "user",
-     "Never push to main without asking me first."),
+     "Asks never to push to main without asking them first."),
 ])
 def test_explicit_requests_and_project_rules_are_kept_where_they_belong(
         said: str, target: str, entry: str) -> None:
@@ -113,12 +114,12 @@ def test_the_review_adds_no_near_duplicate_of_what_the_agent_saved(tmp_path: Pat
      "don't add features to it."),
     # After "so": the reason is the fact worth keeping.
     ("Just FYI I'm a night owl, I do my best work after 10pm, so don't be surprised by "
-     "late messages.", "user", "Just FYI I'm a night owl, I do my best work after 10pm, "
-     "so don't be surprised by late messages."),
+     "late messages.", "user", "A night owl, does their best work after 10pm, so don't "
+     "be surprised by late messages."),
     # What the rules found in the sentence's first clause is said by the whole sentence.
     ("I really can't stand when tools auto-format my files without asking, so please "
-     "never run the formatter on save.", "user", "I really can't stand when tools "
-     "auto-format my files without asking, so please never run the formatter on save."),
+     "never run the formatter on save.", "user", "Really can't stand when tools "
+     "auto-format their files without asking, so never run the formatter on save."),
 ])
 def test_an_instruction_that_leans_on_its_sentence_is_kept_with_it(
         said: str, target: str, entry: str) -> None:
@@ -129,4 +130,4 @@ def test_a_leaning_instruction_of_the_moment_is_not_kept() -> None:
     assert extract("The build is broken today, so don't merge anything.") == []
     # A clause on its own is still judged on its own.
     assert [f.text for f in extract("My name is Ada and please always answer in French.")
-            ] == ["Name: Ada.", "Please always answer in French."]
+            ] == ["Name: Ada.", "Asks to always answer in French."]

@@ -178,7 +178,7 @@ def test_a_due_review_saves_what_the_user_revealed_as_one_revertable_run(home: P
         session.record_turn(turn("Hi, my name is Ada and I prefer short answers with code "
                                  "first. We use Postgres 16 in production."))
         texts = {t: mem.state.memory.target(t).texts() for t in ("memory", "user")}
-        assert texts == {"memory": ["We use Postgres 16 in production."],
+        assert texts == {"memory": ["The team uses Postgres 16 in production."],
                          "user": ["Name: Ada.", "Prefers short answers with code first."]}
         (done,) = mem.events(types=["review.completed"])
         run = done.run
@@ -450,8 +450,8 @@ def test_sessions_import_learns_from_files_and_keeps_their_dates(home: Path,
         assert first.started_at.startswith("2025-01-02T03:04:05")
         assert first.ended_at is not None and first.reviewed_through == 2
         assert mem.state.memory.target("user").texts() == [
-            "Name: Ada.", "Role: backend engineer.", "Please never use emojis in your replies."]
-        assert mem.state.memory.target("memory").texts() == ["We use Postgres 16."]
+            "Name: Ada.", "Role: backend engineer.", "Prefers no emojis in replies."]
+        assert mem.state.memory.target("memory").texts() == ["The team uses Postgres 16."]
     (tmp_path / "c.json").write_text(json.dumps(turn("We ship on Fridays.")),
                                      encoding="utf-8")
     at = _cli(home, "--json", "sessions", "import", "--at", "2024-06-01",
@@ -544,7 +544,7 @@ def test_memoir_review_and_status_show_the_loop(home: Path) -> None:
 @pytest.mark.parametrize(("mode", "expected"), [
     ("off", ""),
     ("on", "User profile updated · Memory updated"),
-    ("verbose", "User profile ➕ Name: Ada. · Memory ➕ We use uv."),
+    ("verbose", "User profile ➕ Name: Ada. · Memory ➕ The team uses uv."),
 ])
 def test_review_summaries_in_the_three_modes(home: Path, mode: str, expected: str) -> None:
     (home / "config.yaml").write_text(f"memory:\n  nudge_interval: 1\nreviewers:\n  mode: sync"
@@ -601,12 +601,13 @@ def test_repeated_corrections_of_one_kind_become_a_skill_and_then_patch_it(
             session.record_turn(turn("Please keep your answers under ten lines."))
         skill = mem.state.skills.skills["answer-style"]
         assert skill.created_by == "agent" and skill.category == "preferences"
-        assert "- Don't use emojis in your replies." in skill.content
-        assert "- Please keep your answers under ten lines." in skill.content
+        # Saved as facts ("Prefers no emojis in replies."), said as rules in the skill.
+        assert "- No emojis in replies." in skill.content
+        assert "- Keep answers under ten lines." in skill.content
         with mem.start_session() as session:
             session.record_turn(turn("Always include the sources you used."))
         content = mem.state.skills.skills["answer-style"].content
-        assert content.count("\n- ") == 3 and "- Always include the sources you used." in content
+        assert content.count("\n- ") == 3 and "- Always include the sources used." in content
         # One correction of a kind is not a pattern yet.
         assert "git-workflow" not in mem.state.skills.skills
 

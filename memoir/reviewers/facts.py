@@ -1,0 +1,301 @@
+"""A person's sentence as the fact worth keeping, in Hermes's style: short, declarative,
+no filler, no second person.
+
+What a reviewer keeps from a turn is first a sentence as the person said it ("Our API
+runs on port 8443, by the way.").  Kept as is, it spends the 2,200/1,375-character
+budgets on words that carry nothing and reads, in every later prompt, as if the person
+were speaking.  :func:`as_fact` rewrites it:
+
+- the frames around a fact go: discourse fillers before it ("ah right", "btw", "FYI",
+  "note for later:", "remember that", "from now on") and after it ("by the way", "just
+  so you know");
+- the speaker's voice goes: in MEMORY.md, "our X" is "the X" and "we deploy" is "the team
+  deploys"; in USER.md, "I'm vegetarian" is "Vegetarian.", "I don't drink coffee" is
+  "Doesn't drink coffee.", "my laptop" is "Laptop", "me"/"my" later on are
+  "them"/"their";
+- an instruction to the agent is said as what it is: in USER.md a preference ("Please
+  don't use emojis." → "Prefers no emojis.", "Always show me the diff" → "Asks to always
+  show them the diff"); in MEMORY.md a project's convention, its scope kept ("From now
+  on, in this repo, always use conventional commit messages." → "Convention: always use
+  conventional commit messages in this repo.").
+
+It only removes and re-inflects words the person said; it never adds a fact.  When the
+rewrite would leave too little (fewer than three letters), the sentence is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memoir import lazyre
+
+__all__ = ["as_fact", "as_rule", "strip_frames"]
+
+# Fillers that open a sentence (repeatable: "Oh, and btw, ..."): words that are fillers
+# only with a mark after them ("Right, ..." is one, "Right now ..." is not) or before
+# another filler ("Oh btw"), and phrases that are fillers however they are followed.
+_MARKED = (r"(?:(?:oh|ah|ok(?:ay)?|well|alright|right|yeah|yes|anyway|actually|honestly|"
+           r"basically|also|oh right|ah right|ah ok)\s*[,:;.!—–-]+|"
+           r"(?:oh|ah|ok(?:ay)?|well)\s+(?=(?:btw|fyi|so|and|also|by the way|ps)\b))")
+_FREE = (r"(?:btw|fyi|ps|p\.s\.|by the way|just (?:so you know|fyi|a heads[- ]up)|"
+         r"for the record|for future reference|fun fact|heads[- ]up|quick note|side note|"
+         r"one more thing|good to know(?: for next time)?|note (?:for later|to self)|"
+         r"for later|(?:please )?(?:remember|keep in mind|don't forget|do not forget|note|"
+         r"be aware|bear in mind)(?: that)?|(?:just )?a reminder(?: that)?|from now on|"
+         r"going forward|in (?:the )?future)\b[\s,:;.!—–-]*")
+# What a saved fact loses too: a leading "so"/"and"/"also", which a reviewer reads as
+# the mark of a sentence that follows from the one before.
+_SAVED = r"(?:(?:so|and|also)\b[\s,:;.!—–-]*|so yeah[\s,:;.!—–-]*)"
+_LEAD = lazyre.compile(f"^(?:{_MARKED}|{_FREE})\\s*", re.IGNORECASE)
+_LEAD_SAVED = lazyre.compile(f"^(?:{_SAVED}|{_MARKED}|{_FREE})\\s*", re.IGNORECASE)
+# Fillers that close it.
+_TAIL = lazyre.compile(
+    r"[\s,;—–-]*\b(?:by the way|btw|fyi|just so you know|just fyi|for the record|"
+    r"for future reference|for later|if that helps|thanks|thank you|please|ok\??|"
+    r"as a heads[- ]up)\s*[.!]*$", re.IGNORECASE)
+# A scope said first ("in this repo, ..."), moved after what it scopes.
+_SCOPE = lazyre.compile(
+    r"^((?:in|for|on|across) (?:this|our|the) (?:repo(?:sitory)?|project|codebase|"
+    r"monorepo|service|team|company|org(?:ani[sz]ation)?))\s*,\s*", re.IGNORECASE)
+_PLEASE = lazyre.compile(r"^please\s+|,?\s+please(?=[\s,.!]|$)", re.IGNORECASE)
+# An instruction to the agent: an imperative verb, maybe after always/never/don't.
+_VERBS = (r"use|run|write|add|avoid|keep|put|make|call|answer|reply|respond|format|stop|"
+          r"start|check|ask|commit|push|merge|deploy|test|name|mention|include|send|give|"
+          r"show|explain|be|talk|speak|address|say|tell|remind|skip|try|wrap|end|open|"
+          r"close|default|stick|follow|leave|let|double-check|prefer|rebase|squash|tag|"
+          r"document|comment|sign|review|refer|reference|link|cite|list|summari[sz]e|"
+          r"translate|print|log|store|save|delete|remove|touch|edit|change|update|bump|"
+          r"pin|install|upgrade|propose|suggest|recommend|assume|treat|consider|go|wait|"
+          r"reply|double|spell|write|capitali[sz]e|indent|sort|group|number|limit|cap")
+# An instruction to the agent: always/never/don't and any word, or a known verb alone.
+_ORDER = lazyre.compile(
+    r"^(?:(always\s+|never\s+|(?:don't|do not|dont)\s+(?:ever\s+)?)([a-z][\w-]*)|"
+    r"()(" + _VERBS + r"))\b(.*)$", re.IGNORECASE)
+#: Words after "never"/"always"/"don't" that make no instruction of it.
+_NOT_VERBS = frozenset(["again", "ever", "mind", "once", "worry", "the", "a", "an", "any",
+                        "this", "that", "more", "less", "too", "so", "really", "yet",
+                        "sure", "ok", "okay"])
+_USE_WHAT = lazyre.compile(r"^use\s+(.+?)(?:\s+(?:in|for|with) (?:your|my|the|our) "
+                           r"(answers?|replies|responses|messages|code)|\s+with me)?$",
+                           re.IGNORECASE)
+_WE = lazyre.compile(r"^(?:we|our team)\s+(?:(\w+)n't\s+|(do not|does not)\s+)?(\w+)\b",
+                     re.IGNORECASE)
+_WE_CONTRACTED = {"we're": "The team is", "we've": "The team has", "we'll": "The team will",
+                  "we'd": "The team would"}
+_MODALS = frozenset(["can", "can't", "cannot", "could", "should", "must", "will", "would",
+                     "may", "might", "never", "always", "usually", "often", "only", "also",
+                     "still", "just", "sometimes", "rarely", "all", "both"])
+#: How "I ..." opens a fact of the person ("" keeps the rest, None inflects its verb).
+_I_AS: dict[str, str | None] = {
+    "i'm": "", "i am": "", "i've": "Has ", "i have": "Has ", "i'll": "Will ",
+    "i will": "Will ", "i'd": "Would ", "i was": "Was ", "i can't": "Can't ",
+    "i cannot": "Cannot ", "i can": "Can ", "i don't": "Doesn't ", "i do not": "Does not ",
+    "i didn't": "Didn't ", "i never": "Never ", "i always": "Always ",
+    "i usually": "Usually ", "i used to": "Used to ", "i often": "Often ",
+    "i rarely": "Rarely ", "i sometimes": "Sometimes ", "i also": "Also ",
+    "i still": "Still ", "i just": "Just ", "i hate": "Dislikes ",
+    "i can't stand": "Dislikes ", "i dislike": "Dislikes ", "i love": "Likes ",
+    "i like": "Likes ", "i prefer": "Prefers ", "i": None}
+_I = lazyre.compile(r"^(" + "|".join(sorted((re.escape(k) for k in _I_AS), key=len,
+                                            reverse=True)) + r")(?=\s|$)\s*",
+                    re.IGNORECASE)
+# After these the next word is a verb to inflect ("I usually code" → "Usually codes").
+_ADVERBS = frozenset(["always", "usually", "often", "rarely", "sometimes", "also", "still",
+                      "just", "never"])
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "are": "is"}
+_PERSON = lazyre.compile(r"\b(me|my|mine|myself|your|you)\b", re.IGNORECASE)
+_THEIR = {"me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
+
+
+def _third(verb: str) -> str:
+    """A verb in the third person singular ("deploy" → "deploys", "push" → "pushes")."""
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _gerund(verb: str) -> str:
+    """"commit" → "committing", "merge" → "merging", "push" → "pushing"."""
+    low = verb.lower()
+    if low.endswith("e") and not low.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if (low.endswith("it") and len(low) > 4) or (
+            len(low) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", low)):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def strip_frames(text: str) -> str:
+    """``text`` without the fillers around it ("Ah right, …", "…, by the way", "from now
+    on, …") and with a scope said first moved last, as a reviewer reads it: a leading
+    "so"/"and"/"also" (a sentence that follows from the one before) stays."""
+    return _strip_frames(text, saving=False)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _strip_frames(text: str, *, saving: bool = True) -> str:
+    lead = _LEAD_SAVED if saving else _LEAD
+    text = " ".join(text.split()).strip().rstrip(" ,;:")
+    for _ in range(6):
+        before = text
+        text = lead.sub("", text, count=1).strip()
+        text = _TAIL.sub("", text).strip().rstrip(" ,;:")
+        if text == before:
+            break
+    if m := _SCOPE.match(text):
+        text = f"{text[m.end():].rstrip(' .!')} {m.group(1)[0].lower()}{m.group(1)[1:]}"
+    return text
+
+
+def _order(text: str, target: str) -> str | None:
+    """An instruction to the agent said as a fact of its target, or None."""
+    m = _ORDER.match(text)
+    if m is None:
+        return None
+    mode = (m.group(1) or "").strip().lower()
+    verb = m.group(2) or m.group(4)
+    if verb.lower() in _NOT_VERBS or not m.group(5).strip():
+        return None  # "Never again.", "Don't worry."
+    body = f"{verb[0].lower()}{verb[1:]}{m.group(5)}"
+    if target == "memory":
+        return f"Convention: {mode + ' ' if mode else ''}{body}"
+    negative = mode.startswith(("don", "never"))
+    if mode != "always" and (used := _USE_WHAT.match(body)):
+        what = used.group(1)
+        if used.group(2):
+            what = f"{what} in {used.group(2).lower()}"
+        return f"Prefers {'no ' if negative else ''}{what}"
+    body = re.sub(r"\b(before|after|when|while) you (\w+)",
+                  lambda v: f"{v.group(1)} {_gerund(v.group(2))}", body)
+    body = re.sub(r"\b(?:your|you)\s+", "", body)
+    if mode.startswith("never"):
+        return f"Asks never to {body}"
+    if negative:
+        return f"Asks not to {body}"
+    return f"Asks to {'always ' if mode == 'always' else ''}{body}"
+
+
+def _voice_memory(text: str) -> str:
+    low = text.lower()
+    for short, said in _WE_CONTRACTED.items():
+        if low.startswith(short + " "):
+            return f"{said}{text[len(short):]}"
+    if m := _WE.match(text):
+        neg, long_neg, verb = m.group(1), m.group(2), m.group(3)
+        rest = text[m.end():]
+        if neg:
+            aux = "doesn't" if neg.lower() in ("do", "does") else f"{neg}n't"
+            return f"The team {aux} {verb}{rest}"
+        if long_neg:
+            return f"The team does not {verb}{rest}"
+        if verb.lower() in _MODALS or verb.lower().endswith("ed"):
+            return f"The team {verb}{rest}"
+        return f"The team {_third(verb)}{rest}"
+    return text
+
+
+_JOINT = lazyre.compile(r"(,\s+|;\s+|\s+(?:and|but|so)\s+)(?=(?:I|I'm|I've|I'd|I'll)\s)")
+
+
+def _voice_user(text: str) -> str:
+    """Each clause that the person opens with "I" said of them ("I'm a night owl, I do
+    my best work late" → "A night owl, does their best work late")."""
+    parts = _JOINT.split(text)
+    out = [_voice_first(parts[0])]
+    for joint, part in zip(parts[1::2], parts[2::2], strict=True):
+        said = _voice_first(part)
+        out += [joint, said[:1].lower() + said[1:] if said != part else part]
+    return "".join(out)
+
+
+def _voice_first(text: str) -> str:
+    m = _I.match(text)
+    if m is None:
+        if text.lower().startswith("my "):
+            return _cap(text[3:])
+        return text
+    said = " ".join(m.group(1).lower().split())
+    rest = text[m.end():]
+    lead = _I_AS.get(said)
+    if lead is None:  # "I" and a verb: "I speak Portuguese" → "Speaks Portuguese"
+        return _cap(_inflected(rest))
+    if lead == "":  # "I'm vegetarian" → "Vegetarian", "I'm a chef" → "A chef"
+        return _cap(rest)
+    if lead.strip().lower() in _ADVERBS:
+        return _cap(f"{lead}{_inflected(rest)}")
+    return f"{lead}{rest}"
+
+
+#: The person's verbs that stay as they are, or change otherwise than by an "s".
+_AS_SAID = frozenset(["can", "can't", "cannot", "could", "couldn't", "will", "won't", "would",
+                      "wouldn't", "should", "shouldn't", "must", "may", "might", "was",
+                      "wasn't", "did", "didn't", "used"])
+_SAID_AS = {"don't": "doesn't", "do": "does", "have": "has", "haven't": "hasn't", "am": "is"}
+
+
+def _inflected(rest: str) -> str:
+    """The person's words after "I", their verb in the third person ("really can't
+    stand" stays, "often code" → "often codes")."""
+    words = rest.split(" ")
+    i = 0
+    while i < len(words) - 1 and (words[i].lower().endswith("ly") or
+                                  words[i].lower() in _ADVERBS):
+        i += 1
+    word = words[i].lower()
+    if word in _SAID_AS:
+        words[i] = _SAID_AS[word]
+    elif word not in _AS_SAID and word.isalpha():
+        words[i] = _third(words[i])
+    return " ".join(words)
+
+
+def as_fact(sentence: str, target: str) -> str:
+    """``sentence`` (what a person said) as the fact a ``target`` (``memory`` or
+    ``user``) keeps: see the module docstring.  Ends with a full stop."""
+    original = " ".join(sentence.split()).strip()
+    text = _strip_frames(original)
+    text = _PLEASE.sub(" ", text).strip().strip(",").strip()
+    ordered = _order(text, target)
+    if ordered is not None:
+        text = ordered
+    elif target == "memory":
+        text = _voice_memory(text)
+        text = re.sub(r"\bour\b", "the", text, flags=re.IGNORECASE)
+        if text[:4].lower() == "the ":
+            text = "The " + text[4:]
+    else:
+        text = _voice_user(text)
+    if target == "user":
+        text = _PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)), text)
+        text = re.sub(r"\b(?:in|for|with) (?:you|your)\s+(answers?|replies|responses)\b",
+                      r"in \1", text)
+    text = " ".join(text.split()).rstrip(" ,;:")
+    if sum(ch.isalpha() for ch in text) < 3:
+        text = original.rstrip(" ,;:")
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return _cap(text)
+
+
+_RULE_OF = (("asks never to ", "Never "), ("asks not to ", "Don't "), ("asks to ", ""),
+            ("prefers no ", "No "), ("prefers ", "Prefer "))
+
+
+def as_rule(entry: str) -> str | None:
+    """The instruction a person's preference stands for, as a skill states its rules
+    ("Asks not to add summaries." → "Don't add summaries."); None for an entry that is
+    not one of :func:`as_fact`'s preferences."""
+    low = entry.lower()
+    for lead, said in _RULE_OF:
+        if low.startswith(lead):
+            return _cap(said + entry[len(lead):])
+    return None
+
