@@ -59,6 +59,16 @@ def test_the_default_offline_reviewer_says_what_it_keeps_as_facts() -> None:
     assert got.match_rate >= 0.8 and got.chars_ratio <= 1.2, got.as_dict()
 
 
+def test_the_held_out_pairs_stay_where_they_were_scored() -> None:
+    """Written after the rewrite was frozen (c0834a8), scored once: 0.425 of the pairs
+    said right by the rewrite alone, at 1.21x the characters (docs/reviewers.md); a
+    floor, not a target."""
+    data = rows(FACTS / "heldout.jsonl")
+    targets = _labelled("heldout")
+    got = score(lambda t: [(targets[t], as_fact(t, targets[t]))], data)
+    assert len(data) == 40 and got.match_rate >= 0.42, got.as_dict()
+
+
 @pytest.mark.parametrize(("said", "target", "fact"), [
     # The issue's examples, each a class: filler after, filler before, a request with
     # "please", a "note for later" frame, a convention said as an instruction.
