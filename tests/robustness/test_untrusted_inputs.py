@@ -225,7 +225,7 @@ def test_a_hostile_conversation_leaves_no_secret_or_instruction_in_memory(
     with memoir.open(home, readonly=True) as mem:
         kept = mem.state.memory.target("user").texts() + \
             mem.state.memory.target("memory").texts()
-    assert kept == ["Name: Mallory.", "Always answer in French."]
+    assert kept == ["Name: Mallory.", "Asks to always answer in French."]  # as facts
 
 
 EXFILTRATION = [
