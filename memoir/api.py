@@ -258,6 +258,10 @@ class Memoir(Engine):
         return self
 
 
+#: The idle sessions a handle ends while it opens, at most.
+OPEN_ENDS_AT_MOST = 8
+
+
 def _end_idle(handle: Memoir, *, keep: bool = False) -> None:
     """Sessions a process left without an end (it exited, it crashed) are ended and
     reviewed by the next handle that may write (:meth:`Learning.end_idle`); ``keep``:
@@ -268,7 +272,8 @@ def _end_idle(handle: Memoir, *, keep: bool = False) -> None:
         return
     try:
         if idle_sessions(handle.state, minutes, handle.clock.now()):
-            handle.ended_idle += handle.learning.end_idle()
+            # A few per open: a backlog never makes opening slow (the rest: later).
+            handle.ended_idle += handle.learning.end_idle(most=OPEN_ENDS_AT_MOST)
         if keep:
             handle.learning.keep_ending_idle()
     except MemoirError as exc:

@@ -106,11 +106,12 @@ def confirms_fix(text: str) -> bool:
     return bool(_CONFIRMED.search(text)) and not _NOT.search(text)
 
 
-def later_resolutions(unresolved: Mapping[str, Sequence[str]],
+def later_resolutions(unresolved: Mapping[str, tuple[str, str, int]],
                       messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str]]:
     """What this turn says resolved the session's earlier errors: ``(signature,
     resolution, how)`` with ``how`` ``call`` or ``confirmed`` (see the module
-    docstring).  ``unresolved``: signature → (tool, proposed fix or "")."""
+    docstring).  ``unresolved``: signature → (tool, proposed fix or "", its turn), as
+    :attr:`~memoir.projections.sessions.SessionInfo.unresolved` keeps them."""
     if not unresolved:
         return []
     names = _calls(messages)
@@ -128,7 +129,7 @@ def later_resolutions(unresolved: Mapping[str, Sequence[str]],
         elif name not in first_ok:
             failed_first.add(signature(name, error))
     out = []
-    for sig, (tool, proposed) in sorted(unresolved.items()):
+    for sig, (tool, proposed, _turn) in sorted(unresolved.items()):
         if sig in failed_first:
             continue  # it failed again first: this turn's own record resolves it
         if tool in first_ok:

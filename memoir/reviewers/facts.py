@@ -25,6 +25,7 @@ rewrite would leave too little (fewer than three letters), the sentence is kept.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from memoir import lazyre
@@ -66,7 +67,7 @@ _VERBS = (r"use|run|write|add|avoid|keep|put|make|call|answer|reply|respond|form
           r"document|comment|sign|review|refer|reference|link|cite|list|summari[sz]e|"
           r"translate|print|log|store|save|delete|remove|touch|edit|change|update|bump|"
           r"pin|install|upgrade|propose|suggest|recommend|assume|treat|consider|go|wait|"
-          r"reply|double|spell|write|capitali[sz]e|indent|sort|group|number|limit|cap")
+          r"spell|capitali[sz]e|indent|sort|group|number|limit|cap")
 # An instruction to the agent: always/never/don't and any word, or a known verb alone.
 _ORDER = lazyre.compile(
     r"^(?:(always\s+|never\s+|(?:don't|do not|dont)\s+(?:ever\s+)?)([a-z][\w-]*)|"
@@ -130,6 +131,7 @@ def _gerund(verb: str) -> str:
     return verb + "ing"
 
 
+@functools.lru_cache(maxsize=1024)
 def strip_frames(text: str) -> str:
     """``text`` without the fillers around it ("Ah right, …", "…, by the way", "from now
     on, …") and with a scope said first moved last, as a reviewer reads it: a leading

@@ -176,19 +176,21 @@ class Learning:
                                        by=Caller(actor="system", session=session_id))
         return events[0]
 
-    def end_idle(self, now: dt.datetime | None = None) -> list[str]:
+    def end_idle(self, now: dt.datetime | None = None, *, most: int | None = None
+                 ) -> list[str]:
         """End the sessions with recorded turns and none for
         ``sessions.idle_timeout_minutes`` (a process that exited or crashed without
         ending them): ``session.ended`` with reason ``idle``, then their summary and end
         review; returns their ids.  Each is checked again under the journal's lock, so
         two processes sweeping at once end a session once.  A later turn of such a
-        session opens it again (an idle end is a pause)."""
+        session opens it again (an idle end is a pause).  ``most``: end at most this
+        many, the longest idle first (each journals a summary, which may ask a model)."""
         minutes = self.engine.config.sessions.idle_timeout_minutes
         if not minutes or self.engine.readonly:
             return []
         when = now or self.engine.clock.now()
         ended = []
-        for sid in idle_sessions(self.engine.state, minutes, when):
+        for sid in idle_sessions(self.engine.state, minutes, when)[:most]:
             def decide(state: State, sid: str = sid) -> Decision[bool]:
                 if not idle_sessions(state, minutes, when, among=(sid,)):
                     return Decision(events=[], result=False)  # ended or used meanwhile

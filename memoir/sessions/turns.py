@@ -338,10 +338,8 @@ def record_turns(
                                    redacted=redacted[i])
             payloads.append(payload)
             payloads += _pipeline(state, errors[i], counts, references, thresholds)
-            pending = {sig: (tool, proposed) for sig, (tool, proposed, _n)
-                       in probe.unresolved.items()}
             # What this turn shows fixed the session's earlier errors.
-            fixed = later_resolutions(pending, turns[i])
+            fixed = later_resolutions(probe.unresolved, turns[i])
             payloads += [InsightResolved(signature=sig, session_id=session_id,
                                          turn=probe.unresolved[sig][2], resolution=text,
                                          how=how) for sig, text, how in fixed]

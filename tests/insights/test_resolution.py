@@ -135,7 +135,7 @@ def test_what_a_turn_says_of_its_own_errors() -> None:
         fixed[0].suggested is None
     # A later turn that fails the same way first does not resolve the earlier error.
     again = _turn("retry", _call("c", False), _call("d", True), reply="ok")
-    assert later_resolutions({SIG: ("terminal", "")}, again) == []
+    assert later_resolutions({SIG: ("terminal", "", 1)}, again) == []
 
 
 @pytest.mark.parametrize("text", [

@@ -91,6 +91,21 @@ def test_the_next_handle_opened_to_write_ends_and_reviews_a_session_left_open(
         assert mem.ended_idle == []  # once
 
 
+def test_an_open_ends_a_few_of_a_backlog_the_longest_idle_first(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _config(home, 60)
+    clock = FakeClock(START)
+    left = []
+    for _ in range(10):
+        left.append(_left_open(home, clock))
+        clock.advance(minutes=1)
+    clock.advance(hours=2)
+    with memoir.open(home, clock=clock) as mem:
+        assert mem.ended_idle == left[:8]  # an open stays quick however long the backlog
+    with memoir.open(home, clock=clock) as mem:
+        assert mem.ended_idle == left[8:]
+
+
 def test_a_read_only_handle_ends_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     _config(home, 60)
