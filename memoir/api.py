@@ -364,15 +364,18 @@ def home_status(home: Memoir) -> dict[str, Any]:
 
 def _signing_status(home: Memoir, state: State) -> dict[str, Any]:
     keys = state.keys
+    # The owner key this home pinned (None: none) and whether the journal is rooted in it.
+    pin = {"pinned": keys.pinned or None, "pin_holds": not keys.pinned or keys.root == keys.pinned}
     if not keys.signing:
-        return {"on": False, "since": None, "owner": None, "key": None, "trusted": False}
+        return {"on": False, "since": None, "owner": None, "key": None, "trusted": False, **pin}
     try:
         signer = home_signer(home.home)
     except ConfigError:
         signer = None
     key = signer.key if signer is not None else None
     return {"on": True, "since": keys.since, "owner": keys.owner, "key": key,
-            "trusted": key is not None and keys.trusted_at(key, state.seq + 1) is not None}
+            "trusted": key is not None and keys.trusted_at(key, state.seq + 1) is not None,
+            **pin}
 
 
 def _stale(home: Memoir, desired: dict[str, bytes | None], skip: set[str]) -> list[str]:

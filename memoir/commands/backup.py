@@ -13,15 +13,21 @@ from memoir.commands.base import echo_json, home_option, home_path, is_json, ope
 @click.command()
 @home_option
 @click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--with-key", is_flag=True,
+              help="Put this home's signing key in the archive too (mode 0600 there and "
+                   "when restored): the restored home signs as this one. Without it a "
+                   "restored home reads and verifies, and writes once its own key is "
+                   "trusted.")
 @click.pass_context
-def backup(ctx: click.Context, archive: Path) -> None:
-    """Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml
-    and a manifest (head seq, chain hash, a SHA-256 per file). Safe while agents write:
-    the archive holds every append complete when it started."""
+def backup(ctx: click.Context, archive: Path, with_key: bool) -> None:
+    """Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml,
+    the owner key this home pinned and a manifest (head seq, chain hash, a SHA-256 per
+    file). Safe while agents write: the archive holds every append complete when it
+    started."""
     from memoir.engine.backup import backup_home
 
     handle = open_home(ctx, readonly=True, lazy=True)
-    info = backup_home(handle, archive)
+    info = backup_home(handle, archive, with_key=with_key)
     if is_json():
         echo_json({"archive": str(archive), **info.as_json()})
         return
@@ -32,6 +38,9 @@ def backup(ctx: click.Context, archive: Path) -> None:
     if info.forgotten_through is not None:
         click.echo(f"it holds every forget up to seq {info.forgotten_through} (memoir "
                    "forget); archives made before a forget still hold what it removed")
+    if with_key:
+        click.echo(f"it holds this home's private signing key: whoever has {archive} "
+                   "signs as this home; keep it as you keep the key")
 
 
 @click.command()
@@ -64,6 +73,9 @@ def restore(ctx: click.Context, archive: Path, with_config: bool) -> None:
         return
     click.echo(f"restored {info.head} records into {target} (chain verified to "
                f"{info.hash[:12]}…); its files are written from the journal")
+    if info.as_json()["with_key"]:
+        click.echo("it held the backed-up home's signing key: this home signs as that one "
+                   "(let one of the two write, or `memoir journal revoke` the old key)")
     if restored.config is not None:
         keys = ", ".join(restored.config_keys) or "none"
         if restored.config == "config.yaml":

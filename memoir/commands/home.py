@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 import msgspec
-import yaml
 
 from memoir.api import Memoir
-from memoir.clock import SystemClock
+from memoir.commands.attaching import DEFAULT_CONFIG, shared_config
 from memoir.commands.base import (
     Exit,
     StderrProgress,
@@ -27,84 +25,14 @@ from memoir.commands.base import (
     styled,
     write_json,
 )
-from memoir.config import Config, load_config
-from memoir.engine.signing import join_signed
+from memoir.config import load_config
+from memoir.engine.signing import join_signed, pin_owner
 from memoir.errors import DriftError
 from memoir.journal import open_journal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
 
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
-
-
-def _shared_config(home: Path, url: str, password_env: str | None) -> None:
-    """Make the database at ``url`` ``home``'s journal (tables made if none, journal.url)."""
-    from memoir.config import password_variable_problem
-    from memoir.journal import is_database, redact_url
-    from memoir.journal.home import attach, shared_journal
-    from memoir.journal.urls import has_password
-
-    if not is_database(url):
-        raise click.BadParameter(f"{url!r} is not a PostgreSQL URL "
-                                 "(postgresql://USER@HOST:PORT/DB)", param_hint="--journal")
-    if has_password(url):
-        raise click.BadParameter(
-            f"{redact_url(url)}: a password never goes into config.yaml; give it through "
-            "PGPASSWORD, ~/.pgpass or --password-env VAR", param_hint="--journal")
-    if password_env and (problem := password_variable_problem(password_env)):
-        raise click.BadParameter(problem, param_hint="--password-env")
-    journal_file = home / JOURNAL_FILE
-    if journal_file.is_file() and journal_file.stat().st_size:
-        raise UserError(f"{home} already has a file journal: `memoir --home {home} journal "
-                        f"copy {redact_url(url)}` copies it into the database, then set "
-                        "journal.url", exit=Exit.REFUSED)
-    config_file = home / "config.yaml"
-    cfg = load_config(home) if home.is_dir() else Config()
-    said = _journal_url_in(config_file)
-    if said and said != url:
-        raise UserError(f"{config_file} already names the journal {redact_url(said)}",
-                        exit=Exit.REFUSED)
-    cfg.journal.url, cfg.journal.password_env = url, password_env
-    shared_journal(cfg, SystemClock(), create=True).close()
-    home.mkdir(parents=True, exist_ok=True)
-    if not config_file.exists():
-        config_file.write_text(_DEFAULT_CONFIG, encoding="utf-8")
-    if said != url:
-        text = config_file.read_text(encoding="utf-8")
-        extra = f"  url: {json.dumps(url)}\n" + (
-            f"  password_env: {json.dumps(password_env)}\n" if password_env else "")
-        lines = text.splitlines(keepends=True)
-        top = next((i for i, line in enumerate(lines) if line.rstrip() == "journal:"), None)
-        if top is None:
-            text = text.rstrip("\n") + "\njournal:\n" + extra
-        else:
-            lines.insert(top + 1, extra)
-            text = "".join(lines)
-        config_file.write_text(text, encoding="utf-8")
-        if _journal_url_in(config_file) != url:
-            raise UserError(f"{config_file}: could not add journal.url without changing its "
-                            f"meaning; add `journal: {{url: {json.dumps(url)}}}` by hand",
-                            exit=Exit.ERROR)
-    attach(home, url)  # the person's say-so: this home connects to it from now on
-    if journal_file.is_file():
-        journal_file.unlink()  # an empty file journal: the database is the journal now
-
-
-def _journal_url_in(config_file: Path) -> str | None:
-    """``journal.url`` as config.yaml itself says it (not $MEMOIR_JOURNAL_URL)."""
-    try:
-        data = yaml.safe_load(config_file.read_text("utf-8")) if config_file.exists() else None
-    except yaml.YAMLError:
-        return None
-    section = data.get("journal") if isinstance(data, dict) else None
-    return str(section["url"]) if isinstance(section, dict) and section.get("url") else None
-
-
-_DEFAULT_CONFIG = (
-    "# memoir configuration; keys follow Hermes's config.yaml where they mean the same.\n"
-    "memory:\n  memory_char_limit: 2200\n  user_char_limit: 1375\n"
-    "journal:\n  durability: always\n"
-    "projections:\n  mode: background\n  coalesce_ms: 20\n")
 
 
 @click.command()
@@ -116,8 +44,13 @@ _DEFAULT_CONFIG = (
 @click.option("--password-env", default=None, metavar="VAR",
               help="With --journal: the environment variable holding the database "
                    "password (else PGPASSWORD or ~/.pgpass).")
+@click.option("--owner", default=None, metavar="KEY",
+              help="With --journal: the journal owner's key (`memoir journal owner` on the "
+                   "owner's home prints it), pinned before the first record is read; "
+                   "without it the owner met first is pinned.")
 @click.pass_context
-def init(ctx: click.Context, journal_url: str | None, password_env: str | None) -> None:
+def init(ctx: click.Context, journal_url: str | None, password_env: str | None,
+         owner: str | None) -> None:
     """Create a home (journal, config.yaml, memories/) if it does not exist.
 
     In a folder that already holds Hermes files (memories/MEMORY.md, USER.md,
@@ -128,12 +61,17 @@ def init(ctx: click.Context, journal_url: str | None, password_env: str | None) 
     home = Path(home_path(ctx) or default_home()).expanduser()
     existed = (home / JOURNAL_FILE).is_file() or (home / ".memoir").is_dir()
     hermes = [] if existed else hermes_files(home) if home.is_dir() else []
+    if owner and not journal_url:
+        raise UserError("--owner pins a shared journal's owner: give --journal URL too",
+                        exit=Exit.USAGE)
     if journal_url:
-        _shared_config(home, journal_url, password_env)
+        shared_config(home, journal_url, password_env)
+    if owner:
+        pin_owner(home, owner)
     handle = open_home(ctx, create=True)
     config = handle.home / "config.yaml"
     if not config.exists():
-        config.write_text(_DEFAULT_CONFIG, encoding="utf-8")
+        config.write_text(DEFAULT_CONFIG, encoding="utf-8")
     (handle.home / "memories").mkdir(exist_ok=True)
     admit = join_signed(handle) if journal_url else None
     if admit is None:
@@ -176,6 +114,10 @@ def status(ctx: click.Context) -> None:
             "this home may not write: `memoir journal key` prints the line the owner runs"
         click.echo(f"signing  on since seq {signing['since']} (owner "
                    f"{signing['owner'][:16]}); {mine}")
+    if not signing["pin_holds"]:
+        root = "signed under another owner" if signing["on"] else "not signed"
+        click.echo(f"owner    this home pinned {signing['pinned'][:16]}, but the journal is "
+                   f"{root}: it writes nothing (`memoir journal owner` says more)")
     click.echo(f"head     {info['head']}  ({info['head_hash'] or 'empty'})")
     if info.get("mirrors"):
         click.echo(f"mirrors  the Hermes home {info['mirrors']} (its memory writes are "

@@ -21,6 +21,7 @@ from memoir.commands.base import (
     is_json,
 )
 from memoir.engine.seals import SEALS_FILE, seal_lines
+from memoir.errors import ValidationError
 from memoir.journal import (
     Journal,
     LineAccess,
@@ -190,6 +191,9 @@ def _echo_signing(info: dict[str, object]) -> None:
     if not info["trusted"]:
         click.echo(f"this home's key {short(key)} is not trusted yet; the owner runs:\n  "
                    f"{trust_line(key, _label())}")
+        click.echo("if nobody you trust turned signing on, claim the journal for the homes "
+                   f"that pin your key: `memoir journal owner --pin {key}`, then upgrade "
+                   "again (the other owner record is then quarantined in those homes)")
 
 
 def _label() -> str:
@@ -230,6 +234,51 @@ def key_command(ctx: click.Context) -> None:
         click.echo(f"trusted  yes{owner}: may {may}")
     else:
         click.echo(f"trusted  no; the journal's owner runs:\n  {trust_line(signer.key, _label())}")
+
+
+@journal_group.command("owner")
+@home_option
+@click.option("--pin", "pin_key", default=None, metavar="KEY",
+              help="Pin KEY as the journal's owner (after checking it with the owner: "
+                   "`memoir journal owner` on the owner's home prints it); the journal is "
+                   "folded again by it.")
+@click.pass_context
+def owner_command(ctx: click.Context, pin_key: str | None) -> None:
+    """Show the journal's owner (the key that turned signing on, and the owner now) and
+    the owner this home pinned; with --pin, pin another.  A home folds no record that
+    turns signing on with a key other than the pinned one, and writes nothing to a
+    journal not rooted in it."""
+    from memoir.commands.base import open_home
+    from memoir.engine.signing import pin
+
+    handle = open_home(ctx)
+    if pin_key is not None:
+        try:
+            pin(handle, pin_key)
+        except ValidationError as exc:
+            raise click.BadParameter(str(exc), param_hint="--pin") from None
+        handle.flush()
+    keys = handle.state.keys
+    holds = not keys.pinned or keys.root == keys.pinned
+    if is_json():
+        echo_json({"signing": keys.signing, "root": keys.root or None,
+                   "owner": keys.owner or None, "pinned": keys.pinned or None,
+                   "holds": holds})
+        return
+    if keys.signing:
+        click.echo(f"root     {keys.root} (turned signing on at seq {keys.since})")
+        if keys.owner != keys.root:
+            click.echo(f"owner    {keys.owner} (the owner now, appointed by the root)")
+    else:
+        click.echo("signing  off on this journal (`memoir journal upgrade` turns it on)")
+    if not keys.pinned:
+        click.echo("pinned   none: this home pins the owner it first meets when it writes")
+    elif holds:
+        click.echo(f"pinned   {keys.pinned}: the journal is rooted in it")
+    else:
+        click.echo(f"pinned   {keys.pinned}: the journal is NOT rooted in it; this home "
+                   "writes nothing to it.  If the owner really changed, check the new key "
+                   "with them and run `memoir journal owner --pin KEY`")
 
 
 @journal_group.command("trust")

@@ -2,7 +2,9 @@
 
 An archive holds the journal up to its last complete append, the transcript store's
 packs, the seals of those records (a home with a key), ``config.yaml`` when there is
-one, and ``manifest.json``: the head seq, the chain
+one, the owner key the home pinned (``.memoir/journal-owner``), its signing key only when
+asked (``with_key``: a private key in an archive signs for the home wherever the archive
+goes), and ``manifest.json``: the head seq, the chain
 hash of that record, and the size and SHA-256 of every file.  Everything else (MEMORY.md,
 USER.md, the skills tree, checkpoints, the search index) is a projection and is rebuilt
 on restore.
@@ -38,6 +40,7 @@ import yaml
 from memoir import lazyre
 from memoir.config import CONFIG_FILE, Config
 from memoir.engine.seals import SEALS_FILE, seal_lines
+from memoir.engine.signing import KEY_FILE, OWNER_FILE
 from memoir.errors import JournalCorrupted, NotFoundError, UnknownEventType, ValidationError
 from memoir.events.codec import hash_of_line
 from memoir.fs import safefs
@@ -79,7 +82,8 @@ class BackupInfo:
         return {"head": self.head, "hash": self.hash, "created_at": self.created_at,
                 "files": len(self.files),
                 "bytes": sum(int(f["size"]) for f in self.files.values()),
-                "forgotten_through": self.forgotten_through}
+                "forgotten_through": self.forgotten_through,
+                "with_key": KEY_FILE in self.files}
 
 
 def _add_prefix(tar: tarfile.TarFile, name: str, fd: int, size: int) -> dict[str, Any]:
@@ -129,7 +133,7 @@ def _open_regular(home: Path, rel: str) -> int | None:
     return fd
 
 
-def backup_home(engine: OpenJournal, target: Path) -> BackupInfo:
+def backup_home(engine: OpenJournal, target: Path, *, with_key: bool = False) -> BackupInfo:
     """Write an archive of the open home ``engine`` (see :func:`write_backup`).  A home
     whose journal is a database gets the journal's records as of now as the archive's
     journal file: restored, it is a home with a file journal (`memoir journal copy`
@@ -138,7 +142,8 @@ def backup_home(engine: OpenJournal, target: Path) -> BackupInfo:
     forgets = [e.seq for e in journal.read_family("journal.forgotten")]
     horizon = forgets[-1] if forgets else None
     if isinstance(journal, FileBacked):  # the home's journal.jsonl, archived as it is
-        return write_backup(Path(engine.home), target, forgotten_through=horizon)
+        return write_backup(Path(engine.home), target, forgotten_through=horizon,
+                            with_key=with_key)
     if not isinstance(journal, LineAccess):
         raise ValidationError(f"{journal.where()}: this journal cannot give its records "
                               "as lines, so it cannot be backed up; nothing was written")
@@ -152,19 +157,21 @@ def backup_home(engine: OpenJournal, target: Path) -> BackupInfo:
         return write_backup(Path(engine.home), target,
                             spooled=(spool.fileno(), spool.tell(), seq, head_hash),
                             seals=seal_lines(Path(engine.home), seq, journal),
-                            forgotten_through=horizon)
+                            forgotten_through=horizon, with_key=with_key)
 
 
 def write_backup(home: Path, target: Path, *,
                  spooled: tuple[int, int, int, str] | None = None,
                  seals: bytes | None = None,
-                 forgotten_through: int | None = None) -> BackupInfo:
+                 forgotten_through: int | None = None,
+                 with_key: bool = False) -> BackupInfo:
     """Write an archive of ``home`` to ``target`` (written aside, then renamed into
     place, so a failed backup leaves no half archive under the name).  Every file is
     opened without following a link: an archive holds the home's own files only.
     ``spooled``: (descriptor, size, head seq, head hash) of journal lines to archive
     instead of the home's journal.jsonl (a database's records); ``seals``: theirs (a
-    database keeps them)."""
+    database keeps them); ``with_key``: hold the home's signing key too (refused when
+    it has none)."""
     journal_path = home / JOURNAL_FILE
     journal_fd = os.dup(spooled[0]) if spooled else _open_regular(home, JOURNAL_FILE)
     if journal_fd is None:
@@ -191,6 +198,13 @@ def write_backup(home: Path, target: Path, *,
         listed_fd = _open_regular(home, FORGOTTEN_LIST) if spooled is None else None
         if listed_fd is not None:
             fds[FORGOTTEN_LIST] = (listed_fd, os.fstat(listed_fd).st_size)
+        for rel, wanted in ((OWNER_FILE, True), (KEY_FILE, with_key)):
+            fd = _open_regular(home, rel) if wanted else None
+            if fd is not None:
+                fds[rel] = (fd, os.fstat(fd).st_size)
+        if with_key and KEY_FILE not in fds:
+            raise NotFoundError(f"no signing key at {home / KEY_FILE}: nothing to back up "
+                                "with the archive (`memoir journal key` makes one)")
         if seals is None:
             seals = seal_lines(home, end_seq)
         return _write_archive(target, fds, seals, end_seq, end_hash, forgotten_through)
@@ -239,7 +253,8 @@ def _refuse(archive: Path, why: str) -> ValidationError:
 
 
 def _safe_name(name: str) -> bool:
-    return name in (JOURNAL_FILE, CONFIG_FILE, MANIFEST, SEALS_FILE, FORGOTTEN_LIST) or (
+    return name in (JOURNAL_FILE, CONFIG_FILE, MANIFEST, SEALS_FILE, FORGOTTEN_LIST,
+                    OWNER_FILE, KEY_FILE) or (
         name.startswith(TRANSCRIPTS + "/") and bool(_PACK.fullmatch(name[len(TRANSCRIPTS) + 1:])))
 
 
@@ -325,8 +340,11 @@ def _extract(archive: Path, tar: tarfile.TarFile, member: tarfile.TarInfo, into:
     assert source is not None
     digest = hashlib.sha256()
     left = member.size
+    # A signing key is private to the home's owner, as `memoir journal key` makes it.
+    mode = 0o600 if member.name == KEY_FILE else 0o644
     fd = safefs.open_file(into, member.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                          0o644, create_dirs=True)
+                          mode, create_dirs=True)
+    os.fchmod(fd, mode)
     with os.fdopen(fd, "wb") as out:
         while left > 0 and (chunk := source.read(min(_CHUNK, left))):
             digest.update(chunk)

@@ -31,7 +31,7 @@ from memoir.engine.opening import check_home, open_home_journal, seen_seq
 from memoir.engine.projector import Projector
 from memoir.engine.reading import Reading
 from memoir.engine.seals import Seals, load_key
-from memoir.engine.signing import Signing
+from memoir.engine.signing import Signing, pin_on_first_sight, pinned_owner
 from memoir.errors import (
     ConfigError,
     DriftError,
@@ -57,16 +57,12 @@ T = TypeVar("T")
 
 
 class Engine(Reading):
-    """An open memoir home.  Safe to share between threads; many processes may open
-    the same home at once.
-
-    ``followers`` are added after the projector, which always comes first.
-    ``readonly``: open an existing home to read it; nothing in the home is created or
-    written (commits are refused), so a read-only home, or one on a read-only file
-    system, can be verified, searched and shown.  ``accept_loss``: open a home whose
-    journal ends before what its checkpoints and files show (records were lost), taking
-    the journal as it is — see :class:`JournalLost`.
-    """
+    """An open memoir home, safe to share between threads (many processes may open the
+    same home at once).  ``followers`` come after the projector, always the first.
+    ``readonly``: nothing in the home is created or written (commits are refused), so a
+    read-only home or file system can be verified, searched and shown.  ``accept_loss``:
+    take a journal that ends before what its checkpoints and files show (records were
+    lost) as it is — see :class:`JournalLost`."""
 
     def __init__(
         self,
@@ -115,7 +111,8 @@ class Engine(Reading):
         self.files = FilesView(self.materializer)
         self.live = LiveState(journal, self.checkpoints,
                               checkpoint_every=self.config.journal.checkpoint_every,
-                              save_checkpoints=not readonly)
+                              save_checkpoints=not readonly,
+                              pinned=pinned_owner(self.home))
         self.projector = Projector(
             self.live, self.materializer, renderers=renderers_for(self.home.absolute()),
             background=self.config.projections.mode == "background",
@@ -138,6 +135,8 @@ class Engine(Reading):
             if not lazy:
                 self.journal.recover(acknowledged=acknowledged)
                 self.live.catch_up()
+                if not readonly:
+                    pin_on_first_sight(self)
             head = self.journal.tail_seq() if lazy else self.live.state.seq
             if head < acknowledged:
                 raise JournalLost(self.home / JOURNAL_FILE, head, acknowledged)

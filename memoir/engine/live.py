@@ -25,6 +25,7 @@ from memoir.events.types import Event
 from memoir.journal import Journal
 from memoir.journal.interface import Progress
 from memoir.logs import get_logger
+from memoir.projections.keys import KeysState
 from memoir.projections.memory import fold_past
 from memoir.projections.screen import screened
 from memoir.projections.state import State
@@ -63,8 +64,12 @@ class LiveState:
         checkpoint_every: int = 10_000,
         listener: Listener | None = None,
         save_checkpoints: bool = True,
+        pinned: str = "",
     ) -> None:
         self.journal = journal
+        #: The owner key this home pinned ("": none): every fold judges the record that
+        #: turns signing on by it (:attr:`KeysState.pinned`).
+        self.pinned = pinned
         #: Memory snapshots beside the checkpoints, for past prompts (None: none kept).
         self.snapshots = MemorySnapshots(
             checkpoints.place.beside("memory"), key=checkpoints.key,
@@ -91,7 +96,11 @@ class LiveState:
         if state is not None:
             self.last_checkpoint = state.seq
             return state
-        return State()
+        return self.empty()
+
+    def empty(self) -> State:
+        """A state before the first record, judging appends by this home's pin."""
+        return State(keys=KeysState(pinned=self.pinned))
 
     def _from_checkpoint(self, at_most: int | None) -> State | None:
         """The newest checkpoint at or before ``at_most`` that the journal vouches for."""
@@ -99,6 +108,8 @@ class LiveState:
             return None
         for seq in self.checkpoints.best(at_most=at_most):
             cp = self.checkpoints.load(seq, replay=self.replay_to)
+            if cp is not None and cp.state.keys.pinned != self.pinned:
+                continue  # folded under another pin: it may have folded another owner
             if cp is not None and self.journal.anchor(cp.seq, cp.offset, cp.hash):
                 return cp.state
             if at_most is None:
@@ -111,7 +122,7 @@ class LiveState:
 
     def replay_to(self, seq: int) -> State:
         """The state at ``seq`` folded from the first record."""
-        return State().fold(self.journal.read(until=seq), until=seq, rest=self._rest)
+        return self.empty().fold(self.journal.read(until=seq), until=seq, rest=self._rest)
 
     def catch_up(self) -> int:
         """Fold what was appended since this handle last looked; how many events."""
@@ -209,7 +220,7 @@ class LiveState:
                 return self.state.copy()
             if seq < 0 or seq > self.state.seq:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
-        state = self._from_checkpoint(seq) or State()
+        state = self._from_checkpoint(seq) or self.empty()
         return state.fold(self.journal.read(after=state.seq, until=seq), until=seq,
                           rest=self._rest)
 
@@ -238,7 +249,7 @@ class LiveState:
         if snap is not None and (not newest or snap.seq >= newest[0]):
             state = State(memory=snap.memory, seq=snap.seq)
         else:
-            state = self._from_checkpoint(base) or State()
+            state = self._from_checkpoint(base) or self.empty()
             if snap is not None and snap.seq > state.seq:
                 state = State(memory=snap.memory, seq=snap.seq)
         fold_past(state, self.journal.read_family("memory.", after=state.seq, until=seq), marks)
@@ -299,7 +310,7 @@ class LiveState:
         """Fold the whole journal from its first record (rebuild, repair): checkpoints
         are not consulted, and the listener is told to assume nothing."""
         with self.mutex:
-            self.state = State()
+            self.state = self.empty()
             taken = []
             for event in screened(self.journal.read(), self.state.keys):
                 self.state.apply(event)

@@ -25,6 +25,7 @@ from memoir.fs import safefs
 from memoir.fs.folder import Folder
 from memoir.journal import Journal, LineAccess, Tombstoning
 from memoir.logs import get_logger
+from memoir.projections.keys import KeysState
 from memoir.projections.screen import screened
 from memoir.projections.state import State
 
@@ -83,9 +84,16 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
                                            else "is not yet carried out here") +
             ": this home's copies may still hold what it removed; `memoir forget "
             "--finish` completes it" for run, how in unfinished_here(home, state)]
+    pinned = state.keys.pinned if state is not None else ""
+    if state is not None and pinned and state.keys.root != pinned:
+        found.problems.append(
+            f"this home pinned the journal's owner key {pinned[:16]}, but the journal is "
+            + (f"signed under owner {state.keys.root[:16]}" if state.keys.signing
+               else "not signed") + ": it was swapped, rolled back or forged (this home "
+            "writes nothing to it); `memoir journal owner` says more")
     if deep:
         wanted = checkpoints.seqs()
-        state = State()
+        state = State(keys=KeysState(pinned=pinned))
         for event in screened(journal.read(until=wanted[-1] if wanted else 0), state.keys):
             state.apply(event)
             if event.seq in wanted:

@@ -8,6 +8,14 @@ database, config.yaml or a backup.  Its public key is what the journal's owner t
 then on every append this home makes ends with its signature, and a home whose key the
 registry does not trust refuses to write (its appends would be quarantined everywhere)
 and says which line the owner runs.
+
+A home also *pins* the journal's owner (``.memoir/journal-owner``, the public key; not a
+secret): its own key when it turns signing on, the key given to ``memoir init --journal
+URL --owner KEY`` or ``memoir journal owner --pin KEY``, or else the owner it first
+meets (trust on first use, said in the log and by ``memoir journal owner``).  Its folds
+quarantine a record that turns signing on with any other key, and it refuses to write to
+a journal whose owner is not the pinned one, or that is not signed at all once it
+pinned one (a journal swapped or rolled back under the home).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from memoir.events.types import Draft
 from memoir.fs import safefs
 from memoir.ids import short_id
 from memoir.journal import Journal
+from memoir.logs import get_logger
 from memoir.projections.keys import KeysState
 from memoir.projections.screen import needs
 from memoir.projections.state import State
@@ -34,12 +43,15 @@ if TYPE_CHECKING:
     from memoir.engine.engine import Engine
 
 __all__ = [
-    "KEY_FILE", "NotTrusted", "Signing", "change_registry", "home_signer", "host_label",
-    "join_signed",
-    "signer_for", "start_signing", "trust_line",
+    "KEY_FILE", "OWNER_FILE", "NotTrusted", "Signing", "change_registry", "home_signer",
+    "host_label", "join_signed", "pin_owner", "pinned_owner", "signer_for", "start_signing",
+    "trust_line",
 ]
 
+log = get_logger("memoir.engine")
+
 KEY_FILE = ".memoir/signing.key"
+OWNER_FILE = ".memoir/journal-owner"
 
 
 class NotTrusted(JournalError):
@@ -87,6 +99,78 @@ def _create(home: Path) -> Signer:
     return Signer(private)
 
 
+def pinned_owner(home: Path) -> str:
+    """The owner key this home pinned ("" when none).  A pin file that does not hold a
+    key is refused with its path: a home must not fall back to trusting any owner."""
+    if safefs.kind(home, OWNER_FILE) not in ("file", "missing"):
+        raise ConfigError(f"{home / OWNER_FILE} is not a regular file; remove it, then "
+                          "`memoir journal owner --pin KEY` writes it again")
+    try:
+        data = safefs.read(home, OWNER_FILE, limit=1024)
+    except (OSError, safefs.LinkRefused) as exc:
+        raise ConfigError(f"{home / OWNER_FILE}: {exc}") from None
+    if data is None:
+        return ""
+    key = data.decode("ascii", "replace").strip().lower()
+    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+        raise ConfigError(f"{home / OWNER_FILE} does not hold an owner key (64 hex digits); "
+                          "`memoir journal owner --pin KEY` writes it again")
+    return key
+
+
+def pin_owner(home: Path, key: str) -> None:
+    """Pin ``key`` (64 hex digits) as the owner of the journal this home writes to."""
+    key = key.strip().lower()
+    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+        raise ValidationError(f"{key!r} is not a key: a journal's owner key is 64 hex "
+                              "digits (`memoir journal owner` on the owner's home prints it)")
+    safefs.write_file(home, OWNER_FILE, key.encode() + b"\n", fsync=True)
+
+
+def pin(engine: Engine, key: str) -> None:
+    """Pin ``key`` as this home's journal owner and fold the journal by it from now on
+    (again from the first record when it could change what is folded)."""
+    pin_owner(engine.home, key)
+    key = key.strip().lower()
+    live = engine.live
+    with live.mutex:
+        live.pinned = key
+        keys = live.state.keys
+        if keys.root == key or not (keys.signing or live.state.quarantine_count):
+            keys.pinned = key  # the fold so far is the one this pin makes
+        else:
+            live.refold()
+
+
+def pin_on_first_sight(engine: Engine) -> None:
+    """A home opened to write on a signed journal it has pinned no owner of pins the
+    owner it folded (trust on first use; ``memoir journal owner`` shows it)."""
+    keys = engine.live.state.keys
+    if keys.pinned or not keys.signing:
+        return
+    try:
+        pin(engine, keys.root)
+    except OSError as exc:  # a home that cannot write its pin still opens
+        log.warning("journal.owner_not_pinned", error=str(exc))
+        return
+    log.info("journal.owner_pinned", owner=keys.root, since=keys.since)
+
+
+def check_pin(keys: KeysState) -> None:
+    """NotTrusted when the journal's registry is not rooted in the owner the home
+    pinned: an owner record with another key would be quarantined here, so a journal
+    signed under it (or one not signed at all) is not the one this home joined."""
+    if not keys.pinned or keys.root == keys.pinned:
+        return
+    seen = (f"is signed under owner {short(keys.root)}" if keys.signing
+            else "is not signed")
+    raise NotTrusted(
+        f"this home pinned the journal's owner key {short(keys.pinned)}, but the journal "
+        f"{seen}: it was swapped, rolled back or forged, or its owner changed; nothing was "
+        f"written.  If the owner really changed, `memoir journal owner --pin KEY` pins the "
+        f"new key (check it with the owner first)")
+
+
 def trust_line(key: str, label: str = "") -> str:
     """The command the journal's owner runs to admit ``key``."""
     named = f" --label {label}" if label and label.replace("-", "").replace(".", "").isalnum() \
@@ -129,8 +213,11 @@ class Signing:
         keys = state.keys
         if not keys.signing:
             # The append that turns signing on is signed by the key it names.
+            if self.starting is None:
+                check_pin(keys)
             self._journal.signer = self.starting
             return
+        check_pin(keys)
         if self._signer is None:  # read once it exists (`memoir journal key` makes it)
             self._signer = home_signer(self._home)
         signer = signer_for(keys, self._signer, state.seq + 1)
@@ -152,6 +239,10 @@ def start_signing(engine: Engine, *, label: str = "") -> tuple[bool, KeysState]:
     signer = home_signer(engine.home, create=True)
     assert signer is not None
     signing = engine.signing
+    if not engine.state.keys.signing and engine.state.keys.pinned != signer.key:
+        # The owner pins its own key first: a forged owner record already in the journal
+        # is then quarantined here, and this home's record turns signing on.
+        pin(engine, signer.key)
 
     def decide(state: State) -> Decision[None]:
         if state.keys.signing:

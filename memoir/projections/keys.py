@@ -38,10 +38,20 @@ class KeysState(msgspec.Struct):
     #: run id -> the key that signed its first signed append (a revert of a run another
     #: key signed needs the ``revert`` right).
     runs: dict[str, str] = msgspec.field(default_factory=dict)
+    #: The owner key the home folding this state pinned (``.memoir/journal-owner``; ""
+    #: none): a record turning signing on with any other key is quarantined, so a forger
+    #: who got an owner record in first cannot become this home's root of trust.
+    pinned: str = ""
 
     @property
     def signing(self) -> bool:
         return self.since > 0
+
+    @property
+    def root(self) -> str:
+        """The key whose owner record turned signing on ("": signing is off)."""
+        return next((key for key, info in self.keys.items() if info.since == self.since),
+                    "") if self.since else ""
 
     def trusted_at(self, key: str, seq: int) -> KeyInfo | None:
         """The key's entry if it may sign a record at ``seq`` (None: it may not)."""

@@ -3,7 +3,8 @@ signed are folded.
 
 Reads are screened an append at a time (the records up to the one whose ``more`` is 0;
 a signed append's last record is its ``journal.signed``).  Before signing is on, every
-append passes, except one that turns it on: it must be signed by the owner key it names.
+append passes, except one that turns it on: it must be signed by the owner key it names,
+and name the owner the home pinned if it pinned one (``KeysState.pinned``).
 Once it is on, an append is folded only when:
 
 - it ends with a ``journal.signed`` whose first seq and chain hash are the append's own,
@@ -118,10 +119,19 @@ def _covered(batch: Sequence[Event], keys: KeysState, covered: Sequence[bool]) -
         owner = next((e.data for e in mine
                       if isinstance(e.data, KeyTrusted) and e.data.owner), None)
         if owner is None:
+            # No honest home signs before signing is on: a signed append here answers to
+            # an owner record this home quarantined (one not naming its pinned owner).
+            if isinstance(sig, AppendSigned):
+                return (f"signed by key {signatures.short(sig.signer)} before signing was "
+                        f"turned on by the owner this home folds")
             return None
         if not isinstance(sig, AppendSigned) or sig.signer != owner.key:
             return (f"an owner key record at seq {first} not signed by the key it "
                     f"names ({signatures.short(owner.key)})")
+        if keys.pinned and owner.key != keys.pinned:
+            return (f"an owner key record at seq {first} naming key "
+                    f"{signatures.short(owner.key)}, not the owner this home pinned "
+                    f"({signatures.short(keys.pinned)})")
         return _signature(batch, sig)
     if not isinstance(sig, AppendSigned):
         return f"unsigned (signing is on since seq {keys.since})"

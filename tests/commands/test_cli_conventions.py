@@ -97,7 +97,8 @@ def test_status_json_gives_numbers(home: Path) -> None:
     assert info["journal"] == {"kind": "file", "where": str(home / "journal.jsonl"),
                                "schema_version": None, "sealed": False,
                                "signing": {"on": False, "since": None, "owner": None,
-                                           "key": None, "trusted": False}}
+                                           "key": None, "trusted": False, "pinned": None,
+                                           "pin_holds": True}}
 
 
 # -- homes ------------------------------------------------------------------------------------
@@ -504,6 +505,7 @@ EVERY_COMMAND: list[list[str]] = [
     ["sessions", "list"], ["sessions", "search", "vim"], ["sessions", "show", "{session}"],
     ["sessions", "export"], ["doctor"], ["journal", "copy", "{copied}"],
     ["journal", "upgrade"], ["journal", "quarantine"], ["journal", "key"],
+    ["journal", "owner"],
     ["journal", "trust", "ab" * 32, "--may", "forget"], ["journal", "revoke", "ab" * 32],
     ["insights"], ["insights", "list"],
     ["candidates"],

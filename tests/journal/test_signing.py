@@ -192,6 +192,35 @@ def test_a_restored_copy_keeps_verifying_and_its_writes_wait_for_the_owner(
         _add_raising(handle)
 
 
+def test_a_backup_with_the_key_restores_a_home_that_signs_as_the_original(
+        tmp_path: Path) -> None:
+    home = _signed_home(tmp_path / "h", "Backed up.")
+    archive = tmp_path / "home.tar.gz"
+    done = _memoir("--home", str(home), "--json", "backup", str(archive), "--with-key")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["with_key"] is True
+    assert archive.stat().st_mode & 0o077 == 0  # a private key inside: the owner's alone
+    restored = tmp_path / "elsewhere"
+    done = _memoir("restore", str(archive), "--home", str(restored))
+    assert done.returncode == 0, done.stderr
+    assert "signs as that one" in done.stdout
+    key = restored / ".memoir" / "signing.key"
+    assert key.read_bytes() == (home / ".memoir" / "signing.key").read_bytes()
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert (restored / ".memoir" / "journal-owner").read_bytes() == \
+        (home / ".memoir" / "journal-owner").read_bytes()
+    added = _memoir("--home", str(restored), "memory", "add", "From the copy.")
+    assert added.returncode == 0, added.stderr
+    assert _texts(restored) == ["Backed up.", "From the copy."]
+    # Without the key the archive holds none, and asking with no key is refused.
+    bare = tmp_path / "bare"
+    with memoir.open(bare, create=True) as handle:
+        _add(handle, "Unsigned.")
+    refused = _memoir("--home", str(bare), "backup", str(tmp_path / "b.tar.gz"), "--with-key")
+    assert refused.returncode != 0 and "no signing key" in refused.stderr
+    assert not (tmp_path / "b.tar.gz").exists()
+
+
 def _add_raising(home: memoir.Memoir) -> None:
     from memoir.engine.commit import Caller, Decision
 

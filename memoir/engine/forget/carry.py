@@ -311,7 +311,7 @@ def _refold(engine: Engine, caches: Sequence[Callable[[Path], None]], first: int
                 for seq in live.snapshots.seqs():
                     if seq >= first:
                         live.snapshots.place.unlink(f"{seq:012d}.mpk")
-            live.state = State()  # let the old state go before the new one is loaded
+            live.state = live.empty()  # let the old state go before the new one is loaded
             live.reload()
     PromptCache(Folder(engine.home, PROMPTS)).clear()
     for drop in caches:
