@@ -547,3 +547,30 @@ def test_a_multi_line_text_is_found_where_its_lines_were_run_together(
     done = _memoir(home, "forget", "--text", "-----KEY-ZQ41-----\n  Ab7Cd9Ef", "-y")
     assert done.returncode == 0, done.stderr
     assert _holding(home, "KEY-ZQ41") == []
+
+
+def test_a_fragment_a_reviewer_kept_of_a_secret_goes_with_it(tmp_path: Path) -> None:
+    """A reviewer that saved part of a secret — a key block's first line cut at its
+    dashes, a token without its prefix — saved one of the secret's distinctive runs
+    (letters and digits switching at least twice); forgetting the secret removes those
+    entries too, and entries that share only ordinary words or versions stay."""
+    from memoir.engine.forget.plan import pieces_of
+
+    secret = "-----KEYR8TW-----\nXyZq4R8TWmNb2207"
+    assert pieces_of(secret) == ["KEYR8TW", "XyZq4R8TWmNb2207"]
+    assert pieces_of("sha256 python311 ipv6 x86_64 utf8 MARKER-Q7ZX-9931") == []
+    home = tmp_path / "home"
+    kept = ["Checksums are sha256; the build runs on python311.",
+            "The staging project keeps its deploy key in the vault."]
+    with memoir.open(home, create=True) as mem:
+        with mem.start_session() as session:
+            for text in ["Prefers the codename -----KEYR8TW.", "Token tail XyZq4R8TWmNb2207",
+                         *kept]:
+                assert session.call_tool("memory", {
+                    "action": "add", "target": "user", "content": text})["success"]
+        mem.flush()
+    done = _memoir(home, "forget", "--text", secret, "-y")
+    assert done.returncode == 0, done.stderr
+    assert _holding(home, "R8TW") == []
+    with memoir.open(home) as mem:
+        assert mem.state.memory.target("user").texts() == kept

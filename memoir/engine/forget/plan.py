@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memoir import lazyre
 from memoir.errors import NotFoundError, ValidationError
 from memoir.events.codec import (
     Decoder,
@@ -66,11 +67,28 @@ class ForgetPlan:
 _NESTING = 3
 
 
+#: A run of letters and digits in a forgotten text that names nothing but it: at least
+#: 6 characters that change between letters and digits at least twice ("KEYQ7ZX",
+#: "AbCd9eF1"), which words and versions ("sha256", "python311", "ipv6") do not.
+_DISTINCT = lazyre.compile(r"[A-Za-z0-9]{6,}")
+_SWITCH = lazyre.compile(r"(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
+
+
+def pieces_of(text: str) -> list[str]:
+    """The runs of ``text`` that alone give it away (see :data:`_DISTINCT`): a reviewer
+    that saved a fragment of a secret — a key block's first line cut at its dashes, a
+    token without its prefix — saved one of them."""
+    found = {run for run in _DISTINCT.findall(text)
+             if run != text and len(_SWITCH.findall(run)) >= 2}
+    return sorted(found)
+
+
 def forms_of(text: str) -> list[bytes]:
     """The byte forms ``text`` takes in memoir's files: as is (and with its blanks
     collapsed), and as a JSON string inside JSON strings up to :data:`_NESTING` deep,
     each level with non-ASCII kept or escaped as ``\\uXXXX`` (a quote, a backslash or
-    a newline in the text changes at every level)."""
+    a newline in the text changes at every level); and its distinctive pieces
+    (:func:`pieces_of`), which read the same at every level."""
     # Its words with each run of blanks as one space, too: a summary or a log line
     # flattens a multi-line text that way.
     forms = {text, " ".join(text.split())}
@@ -79,6 +97,7 @@ def forms_of(text: str) -> list[bytes]:
         level = {json.dumps(t, ensure_ascii=ascii)[1:-1] for t in level
                  for ascii in (False, True)}
         forms |= level
+    forms |= set(pieces_of(text))
     return sorted((f.encode("utf-8") for f in forms if f), key=len, reverse=True)
 
 
