@@ -83,8 +83,9 @@ SUMMARIES: dict[str, str] = {
         'the journal.'
     ),
     "backup": (
-        'Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml '
-        'and a manifest (head seq, chain hash, a SHA-256 per file).'
+        'Write ARCHIVE (a .tar.gz) holding the journal, the transcript store, config.yaml, '
+        'the owner key this home pinned and a manifest (head seq, chain hash, a SHA-256 per '
+        'file).'
     ),
     "blame": (
         "Which event wrote each entry of MEMORY.md / USER.md, or each line of a skill's "

@@ -9,7 +9,6 @@ import click
 import msgspec
 
 from memoir.api import Memoir
-from memoir.commands.attaching import DEFAULT_CONFIG, shared_config
 from memoir.commands.base import (
     Exit,
     StderrProgress,
@@ -58,6 +57,8 @@ def init(ctx: click.Context, journal_url: str | None, password_env: str | None,
     journal. With --journal, the journal is a PostgreSQL database: a second machine
     that runs the same command with its own folder attaches to the same journal.
     """
+    from memoir.commands.attaching import DEFAULT_CONFIG, shared_config
+
     home = Path(home_path(ctx) or default_home()).expanduser()
     existed = (home / JOURNAL_FILE).is_file() or (home / ".memoir").is_dir()
     hermes = [] if existed else hermes_files(home) if home.is_dir() else []

@@ -2,11 +2,11 @@
 role that may only SELECT and INSERT memoir's records puts rows of every kind it can
 make — well-formed records unsigned or signed by a stranger, a self-made owner, a
 forget naming an honest record with body references that leave the home, a copied
-signature, a skill named out of the home, oversized entries, undecodable payloads,
-unknown types, rows that announce more records — between the honest writes of two
-machines.  Every honest acknowledged write is in every home's MEMORY.md exactly once
-(a home attached afterwards included), no file outside the homes changes, and each
-home's verify names every hostile row."""
+signature, a skill named out of the home or over its size limit, oversized entries,
+undecodable payloads, unknown types, rows that announce more records — between the
+honest writes of two machines.  Every honest acknowledged write is in every home's
+MEMORY.md exactly once (a home attached afterwards included), no file outside the homes
+changes, and each home's verify names every hostile row."""
 
 from __future__ import annotations
 
@@ -160,7 +160,9 @@ def _hostile(journal: Journal, kind: str, text: str, size: int, stranger: Signer
         return journal.raw("memory.entry_added", json.dumps(
             {"target": "memory", "entry_id": entry.entry_id, "text": text}).encode(),
             more=size % 5 + 1)
-    data = {"name": "../../pwn", "description": text, "content": "---\nname: x\n---\n" + text}
+    # A skill named out of the home, or well named and over the 100,000-character limit.
+    name, body = ("../../pwn", text) if size % 2 else (f"big-{size}", text * 12_000)
+    data = {"name": name, "description": text, "content": f"---\nname: x\n---\n{body}"}
     return journal.raw("skill.created", json.dumps(data).encode())
 
 
@@ -215,6 +217,7 @@ def test_hostile_rows_among_honest_writes_change_nothing_honest(
                 assert set(hostile) <= set(check.quarantined), (
                     home.name, sorted(set(hostile) - set(check.quarantined)))
                 assert stranger.key not in handle.state.keys.keys
+                assert not handle.state.skills.skills
                 assert not (root / "pwn").exists() and not (home.parent / "pwn").exists()
         assert outside.read_bytes() == before
         assert sorted(p.name for p in root.iterdir()) == sorted(
