@@ -69,6 +69,22 @@ class _KeptFromPerson(_Search):
             agent_deed(text) or _ABOUT_ITSELF.search(text) is not None)
 
 
+class _Encoded(_Search):
+    """A long run of base64 or hex that carries something: at least
+    :data:`_ENCODED_VARIETY` different characters in it.  Encoding any message spreads it
+    over many symbols; a run of one character (``"x" * 490``, a rule of dashes' letters)
+    or a short repeated pattern carries nothing and is not refused."""
+
+    def __call__(self, text: str) -> bool:
+        return any(len(set(found.group().lower())) >= _ENCODED_VARIETY
+                   for found in self._regex.finditer(text))
+
+
+#: How many different characters a run needs to be an encoding (hex of any sentence
+#: uses 10 or more of its 16 digits, base64 far more of its 64).
+_ENCODED_VARIETY: Final = 8
+
+
 _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
     Pattern(
         "disregard_above", "strict", (("disregard", "forget", "ignore"),),
@@ -89,7 +105,7 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
     ),
     Pattern(
         "encoded_payload", "strict", (),
-        _Search(r"[a-z0-9+/]{200,}+={0,2}"),
+        _Encoded(r"[a-z0-9+/]{200,}+={0,2}"),
     ),
     Pattern(
         "foreign_injection", "strict", (),

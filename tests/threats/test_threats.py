@@ -674,3 +674,28 @@ def test_scans_match_hermes() -> None:
         if _comparable(theirs) != _comparable(ours):
             mismatches.append((text, scope, theirs, ours))
     assert not mismatches, f"{len(mismatches)} of {len(cases)} differ, e.g. {mismatches[:5]}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=st.binary(min_size=150, max_size=600),
+       how=st.sampled_from(["base64", "hex"]))
+def test_a_long_encoding_of_anything_is_refused_as_an_encoded_payload(payload: bytes,
+                                                                       how: str) -> None:
+    import base64
+
+    encoded = base64.b64encode(payload).decode() if how == "base64" else payload.hex()
+    if len(set(encoded.lower())) < 8:
+        return  # a payload of one or two repeated bytes: nothing is hidden in it
+    assert first_threat_id(f"Note: {encoded}", second_opinion=False) == "encoded_payload"
+
+
+@settings(max_examples=60, deadline=None)
+@given(unit=st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789+/", min_size=1,
+                    max_size=7),
+       length=st.integers(200, 2_000))
+def test_a_long_run_of_few_characters_is_not_an_encoded_payload(unit: str,
+                                                                 length: int) -> None:
+    """Hermes's own tests fill a budget with "x" * 490: a run of one character (or of a
+    short repeated pattern of fewer than 8 different ones) carries nothing."""
+    run = (unit * (length // len(unit) + 1))[:length]
+    assert first_threat_id(run, second_opinion=False) != "encoded_payload"
