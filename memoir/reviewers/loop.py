@@ -237,6 +237,11 @@ class Learning:
                           display=self.engine.config.display.memory_notifications)
 
     def flush(self) -> None:
+        """Wait for the idle sweep under way (the sessions it ends, their summaries and
+        end reviews), then for every review queued."""
+        sweeper = self._sweeper
+        if sweeper is not None:
+            sweeper.wait_pass()
         self.queue.flush()
 
     def close(self) -> None:
