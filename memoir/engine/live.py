@@ -234,7 +234,7 @@ class LiveState:
             if seq < 0 or seq > self.state.seq:
                 raise NotFoundError(f"seq {seq} is not in the journal (head is {self.state.seq})")
             signing = self.state.keys.signing
-        if signing:  # a signed journal's appends are judged whole, not record by record
+        if signing or self.pinned:  # appends are judged whole, not record by record
             return self.view(seq)
         marks = self.forgotten_marks()
         # A checkpoint or snapshot past a forgotten record was folded without its mark:

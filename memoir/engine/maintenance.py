@@ -19,6 +19,7 @@ from memoir.clock import parse_ts
 from memoir.engine.checkpoints import CheckpointStore
 from memoir.engine.prompts import PROMPTS, PromptCache
 from memoir.engine.seals import SEALS_FILE, Seals
+from memoir.engine.signing import pin_problem
 from memoir.events.codec import Forgotten
 from memoir.events.forget import ContentForgotten
 from memoir.fs import safefs
@@ -85,12 +86,8 @@ def verify_home(home: Path, journal: Journal, checkpoints: CheckpointStore,
             ": this home's copies may still hold what it removed; `memoir forget "
             "--finish` completes it" for run, how in unfinished_here(home, state)]
     pinned = state.keys.pinned if state is not None else ""
-    if state is not None and pinned and state.keys.root != pinned:
-        found.problems.append(
-            f"this home pinned the journal's owner key {pinned[:16]}, but the journal is "
-            + (f"signed under owner {state.keys.root[:16]}" if state.keys.signing
-               else "not signed") + ": it was swapped, rolled back or forged (this home "
-            "writes nothing to it); `memoir journal owner` says more")
+    if state is not None and (problem := pin_problem(state.keys)) is not None:
+        found.problems.append(problem)
     if deep:
         wanted = checkpoints.seqs()
         state = State(keys=KeysState(pinned=pinned))

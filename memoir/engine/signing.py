@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from memoir.engine.commit import Caller, Decision
 from memoir.errors import ConfigError, JournalError, NotFoundError, ValidationError
-from memoir.events.keys import KeyRevoked, KeyTrusted
+from memoir.events.keys import KeyRevoked, KeyTrusted, key_problem
 from memoir.events.types import Draft
 from memoir.fs import safefs
 from memoir.ids import short_id
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KEY_FILE", "OWNER_FILE", "NotTrusted", "Signing", "change_registry", "home_signer",
-    "host_label", "join_signed", "pin_owner", "pinned_owner", "signer_for", "start_signing",
-    "trust_line",
+    "host_label", "join_signed", "pin_owner", "pin_problem", "pinned_owner", "signer_for",
+    "start_signing", "trust_line",
 ]
 
 log = get_logger("memoir.engine")
@@ -112,26 +112,28 @@ def pinned_owner(home: Path) -> str:
     if data is None:
         return ""
     key = data.decode("ascii", "replace").strip().lower()
-    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+    if key_problem(key):
         raise ConfigError(f"{home / OWNER_FILE} does not hold an owner key (64 hex digits); "
                           "`memoir journal owner --pin KEY` writes it again")
     return key
 
 
-def pin_owner(home: Path, key: str) -> None:
-    """Pin ``key`` (64 hex digits) as the owner of the journal this home writes to."""
+def pin_owner(home: Path, key: str) -> str:
+    """Pin ``key`` (64 hex digits) as the owner of the journal this home writes to; the
+    key as pinned (lower case)."""
     key = key.strip().lower()
-    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
-        raise ValidationError(f"{key!r} is not a key: a journal's owner key is 64 hex "
-                              "digits (`memoir journal owner` on the owner's home prints it)")
+    problem = key_problem(key)
+    if problem:
+        raise ValidationError(f"{problem}: `memoir journal owner` on the owner's home "
+                              "prints the owner's key")
     safefs.write_file(home, OWNER_FILE, key.encode() + b"\n", fsync=True)
+    return key
 
 
 def pin(engine: Engine, key: str) -> None:
     """Pin ``key`` as this home's journal owner and fold the journal by it from now on
     (again from the first record when it could change what is folded)."""
-    pin_owner(engine.home, key)
-    key = key.strip().lower()
+    key = pin_owner(engine.home, key)
     live = engine.live
     with live.mutex:
         live.pinned = key
@@ -156,19 +158,25 @@ def pin_on_first_sight(engine: Engine) -> None:
     log.info("journal.owner_pinned", owner=keys.root, since=keys.since)
 
 
-def check_pin(keys: KeysState) -> None:
-    """NotTrusted when the journal's registry is not rooted in the owner the home
-    pinned: an owner record with another key would be quarantined here, so a journal
-    signed under it (or one not signed at all) is not the one this home joined."""
+def pin_problem(keys: KeysState) -> str | None:
+    """Why the journal folded into ``keys`` is not rooted in the owner the home pinned
+    (None: it is, or nothing is pinned): an owner record with another key is quarantined
+    here, so a journal signed under it, or not signed at all, is not the one this home
+    joined."""
     if not keys.pinned or keys.root == keys.pinned:
-        return
-    seen = (f"is signed under owner {short(keys.root)}" if keys.signing
-            else "is not signed")
-    raise NotTrusted(
-        f"this home pinned the journal's owner key {short(keys.pinned)}, but the journal "
-        f"{seen}: it was swapped, rolled back or forged, or its owner changed; nothing was "
-        f"written.  If the owner really changed, `memoir journal owner --pin KEY` pins the "
-        f"new key (check it with the owner first)")
+        return None
+    seen = f"is signed under owner {short(keys.root)}" if keys.signing else "is not signed"
+    return (f"this home pinned the journal's owner key {short(keys.pinned)}, but the "
+            f"journal {seen}: it was swapped, rolled back or forged, or its owner changed, "
+            f"and this home writes nothing to it.  If the owner really changed, `memoir "
+            f"journal owner --pin KEY` pins the new key (check it with the owner first)")
+
+
+def check_pin(keys: KeysState) -> None:
+    """NotTrusted when :func:`pin_problem` says the journal is not this home's."""
+    problem = pin_problem(keys)
+    if problem is not None:
+        raise NotTrusted(problem)
 
 
 def trust_line(key: str, label: str = "") -> str:

@@ -26,7 +26,8 @@ _SIG = lazyre.compile(r"[0-9a-f]{128}")
 _HASH = lazyre.compile(r"[0-9a-f]{32}")
 
 
-def _key_problem(key: str) -> str | None:
+def key_problem(key: str) -> str | None:
+    """Why ``key`` is not a public key as memoir writes one (None: it is)."""
     return None if _KEY.fullmatch(key) else f"{key[:80]!r} is not an Ed25519 public key (64 hex)"
 
 
@@ -43,7 +44,7 @@ class KeyTrusted(Payload, frozen=True, kw_only=True):
     label: str = ""
 
     def __post_init__(self) -> None:
-        require("key", _key_problem(self.key))
+        require("key", key_problem(self.key))
         for right in self.may:
             require("may", None if right in RIGHTS else
                     f"{right[:40]!r} is not one of {', '.join(RIGHTS)}")
@@ -61,7 +62,7 @@ class KeyRevoked(Payload, frozen=True, kw_only=True):
     reason: str = ""
 
     def __post_init__(self) -> None:
-        require("key", _key_problem(self.key))
+        require("key", key_problem(self.key))
         require("reason", "is over 500 characters" if len(self.reason) > 500 else None)
 
     def entities(self) -> tuple[str, ...]:
@@ -81,7 +82,7 @@ class AppendSigned(Payload, frozen=True, kw_only=True):
     def __post_init__(self) -> None:
         require("first", None if self.first > 0 else f"{self.first} is not a seq")
         require("hash", None if _HASH.fullmatch(self.hash) else "is not a chain hash")
-        require("signer", _key_problem(self.signer))
+        require("signer", key_problem(self.signer))
         require("sig", None if _SIG.fullmatch(self.sig) else "is not an Ed25519 signature")
 
     def entities(self) -> tuple[str, ...]:

@@ -4,7 +4,8 @@ signed are folded.
 Reads are screened an append at a time (the records up to the one whose ``more`` is 0;
 a signed append's last record is its ``journal.signed``).  Before signing is on, every
 append passes, except one that turns it on: it must be signed by the owner key it names,
-and name the owner the home pinned if it pinned one (``KeysState.pinned``).
+and name the owner the home pinned if it pinned one (``KeysState.pinned``); and except
+a signed append or a registry change, which no honest home makes before then.
 Once it is on, an append is folded only when:
 
 - it ends with a ``journal.signed`` whose first seq and chain hash are the append's own,
@@ -124,6 +125,11 @@ def _covered(batch: Sequence[Event], keys: KeysState, covered: Sequence[bool]) -
             if isinstance(sig, AppendSigned):
                 return (f"signed by key {signatures.short(sig.signer)} before signing was "
                         f"turned on by the owner this home folds")
+            change = next((e for e in mine if isinstance(e.data, KeyTrusted | KeyRevoked)),
+                          None)
+            if change is not None:  # the registry is the owner's: none before it exists
+                return (f"a {change.type} at seq {change.seq} before signing is on (only "
+                        f"the journal's owner changes the key registry)")
             return None
         if not isinstance(sig, AppendSigned) or sig.signer != owner.key:
             return (f"an owner key record at seq {first} not signed by the key it "

@@ -49,6 +49,14 @@ def test_an_owner_record_a_forger_got_in_first_does_not_own_the_upgraders_home(
     assert "signing is already on" in done.stdout and \
         f"memoir journal owner --pin {mine}" in done.stdout, done.stdout
     assert _memoir("--home", str(home), "journal", "owner", "--pin", mine).returncode == 0
+    # Before the upgrade, the memory as of a past seq (what a past prompt reads) leaves
+    # the forger's entry out as the head's state does.
+    _forge(home, KeyTrusted(key=Signer(new_private_key()).key, may=[]))  # moves the head on
+    with memoir.open(home, readonly=True) as handle:
+        assert not handle.state.keys.signing
+        shown = handle.at(planted[-1], lambda state: state.memory.target("memory").texts())
+        assert shown == ["Written before signing."]
+        assert handle.at(None, lambda state: state.memory.target("memory").texts()) == shown
     done = _memoir("--home", str(home), "journal", "upgrade")
     assert done.returncode == 0, done.stderr
     assert "signing is on from seq" in done.stdout, done.stdout
@@ -144,3 +152,24 @@ def test_init_with_an_owner_pins_it_before_reading_a_record(tmp_path: Path,
     assert refused.returncode != 0 and "pinned the journal's owner key" in refused.stderr
     alone = _memoir("--home", str(tmp_path / "x"), "init", "--owner", key)
     assert alone.returncode == 2 and "--journal" in alone.stderr
+
+
+def test_a_key_trusted_before_signing_is_on_is_never_in_the_registry(tmp_path: Path) -> None:
+    """The registry is the owner's: a key_trusted a writer slipped in before the owner
+    turned signing on does not make its key trusted once signing is on."""
+    home = tmp_path / "h"
+    with memoir.open(home, create=True) as handle:
+        _add(handle, "Honest.")
+    stranger = Signer(new_private_key())
+    early = _forge(home, KeyTrusted(key=stranger.key, may=["forget"]))
+    done = _memoir("--home", str(home), "journal", "upgrade")
+    assert done.returncode == 0 and "signing is on from seq" in done.stdout, done.stdout
+    late = _forge(home, EntryAdded(target="memory", entry_id="e-stranger0001",
+                                   text="Signed by a key the owner never trusted."),
+                  signer=stranger)
+    assert _texts(home) == ["Honest."]
+    with memoir.open(home, readonly=True) as handle:
+        assert stranger.key not in handle.state.keys.keys
+        assert set(early + late) <= set(handle.state.quarantined)
+        assert "only the journal's owner changes the key registry" in \
+            handle.state.quarantined[early[0]]
