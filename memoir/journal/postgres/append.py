@@ -64,6 +64,11 @@ class Appending(Database):
         with self._mutex:
             self._check_schema(create, upgrade)
 
+    def hash_at(self, seq: int) -> bytes | None:
+        """The hash of record ``seq`` when it is the last this object read or wrote."""
+        known = self._known
+        return known[1] if known is not None and known[0] == seq else None
+
     def caught_up_to(self, seq: int) -> bool:
         """True while this object holds the lock and ``seq`` is the head it read under it:
         nobody can have committed since."""

@@ -166,7 +166,7 @@ class PostgresJournal(LineAccess, Loading, Tombstoning, SharedBodies, Notices, S
             if until is not None and seq > until:
                 break
             if prev is None:
-                prev = self._hash_at(expected - 1)
+                prev = self.database.hash_at(expected - 1) or self._hash_at(expected - 1)
             if seq != expected:
                 raise JournalCorrupted(f"record {expected} is missing (seqs must be "
                                        "gapless)", seq=expected)
