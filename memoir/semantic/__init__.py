@@ -90,7 +90,7 @@ def recall_status(setting: str) -> dict[str, Any]:
 
 class Encoder:
     """Texts to unit vectors.  Thread-safe; load once per process (see
-    :func:`shared_encoder`), it takes about a third of a second."""
+    :func:`shared_encoder`), it takes about a third of a second on 2 CPUs."""
 
     def __init__(self, weights: Mapping[str, Any] | None = None, *,
                  threads: int | None = None, quantized: bool | None = None) -> None:
@@ -246,18 +246,29 @@ def packaged_weights() -> dict[str, Any]:
     found = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     del data, graph
 
-    def dequantized(name: str, rows: int, columns: int) -> Any:
+    def checked(name: str, rows: int, columns: int) -> tuple[Any, Any]:
         q, scale = found[f"{name}_q"], found[f"{name}_scale"]
         if q.shape != (rows, columns) or q.dtype != np.int8:
             raise ConfigError(f"{path}: tensor {name!r} is not int8 [{rows}, {columns}]")
-        return q.astype(np.float32) * scale.astype(np.float32)
+        if scale.size not in (rows, columns) or scale.dtype != np.float32:
+            raise ConfigError(f"{path}: the scales of {name!r} do not fit it")
+        return q, scale
+
+    def dequantized(name: str, rows: int, columns: int) -> Any:
+        q, scale = checked(name, rows, columns)
+        return q.astype(np.float32) * scale
 
     inner = "inner.embeddings"
     w: dict[str, Any] = {
-        "embeddings.word_embeddings.weight": dequantized(f"{inner}.word_embeddings.weight",
-                                                         30_522, _DIM),
-        "embeddings.position_embeddings.weight": dequantized(
-            f"{inner}.position_embeddings.weight", 512, _DIM),
+        # The tables stay int8 with their row scales: the graph scales only the rows a
+        # text looks up (the same float32 products, identical vectors), so the 47 MB
+        # float32 word table is never made, copied or parsed (docs/benchmarks.md: the
+        # model's load 1.06 -> 0.33 s, a fresh process's first hybrid search 2.4 -> 0.66 s).
+        **{f"embeddings.{table}.weight_{part}": array
+           for table, rows in (("word_embeddings", 30_522), ("position_embeddings", 512))
+           for part, array in zip(("q", "scale"),
+                                  checked(f"{inner}.{table}.weight", rows, _DIM),
+                                  strict=True)},
         "embeddings.token_type_embeddings.weight": found[f"{inner}.token_type_embeddings.weight"],
         "embeddings.LayerNorm.weight": found[f"{inner}.LayerNorm.weight"],
         "embeddings.LayerNorm.bias": found[f"{inner}.LayerNorm.bias"]}
@@ -330,10 +341,18 @@ def _graph(w: Mapping[str, Any], *, quantized: bool = False) -> bytes:
             [out], domain="com.microsoft", epsilon=1e-12))
         return out
 
+    def lookup(table: str, index: str, out: str) -> str:
+        """Rows of an embedding table: float32, or int8 scaled per row as they are taken."""
+        key = f"embeddings.{table}.weight"
+        if key in w:
+            return op("Gather", [const(table, w[key]), index], out)
+        rows = op("Gather", [const(f"{table}.q", w[f"{key}_q"]), index], f"{out}.q")
+        scales = op("Gather", [const(f"{table}.s", w[f"{key}_scale"]), index], f"{out}.s")
+        return op("Mul", [op("Cast", [rows], f"{out}.f", to=TensorProto.FLOAT), scales], out)
+
     e = "embeddings"
-    words = op("Gather", [const("word", w[f"{e}.word_embeddings.weight"]), "ids"], "e.words")
-    places = op("Gather", [const("pos", w[f"{e}.position_embeddings.weight"]), "positions"],
-                "e.places")
+    words = lookup("word_embeddings", "ids", "e.words")
+    places = lookup("position_embeddings", "positions", "e.places")
     summed = op("Add", [op("Add", [words, places], "e.sum1"),
                         const("type0", w[f"{e}.token_type_embeddings.weight"][0])], "e.sum")
     x = norm(summed, f"{e}.LayerNorm", "x0")
