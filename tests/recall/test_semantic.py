@@ -396,3 +396,26 @@ def test_a_read_only_handle_searches_by_meaning_without_writing(home: Path) -> N
         index.close()
     assert (home / ".memoir" / "search.db").read_bytes() == before
     assert _vectors(home) == []
+
+
+def test_the_embedding_tables_stay_int8_and_give_the_same_vectors() -> None:
+    """The packaged word and position tables reach the graph as int8 with their row
+    scales (the float32 word table, 47 MB, is never made), and the encoder built from
+    them gives bit-identical vectors to one built from the tables dequantized."""
+    import numpy as np
+
+    weights = semantic.packaged_weights()
+    for table, rows in (("word_embeddings", 30_522), ("position_embeddings", 512)):
+        assert f"embeddings.{table}.weight" not in weights
+        q, scale = (weights[f"embeddings.{table}.weight_{p}"] for p in ("q", "scale"))
+        assert q.dtype == np.int8 and q.shape == (rows, 384) and scale.shape == (rows, 1)
+    dense = dict(weights)
+    for table in ("word_embeddings", "position_embeddings"):
+        q, scale = (dense.pop(f"embeddings.{table}.weight_{p}") for p in ("q", "scale"))
+        dense[f"embeddings.{table}.weight"] = q.astype(np.float32) * scale
+    texts = ["the payment service keeps failing", "Très bien, merci.", "x" * 600, ""]
+    assert semantic.shared_encoder().version == semantic.Encoder(dense).version.replace(
+        "/weights/", f"/{semantic._DISTRIBUTION}=={semantic._MODEL_VERSION}/")
+    assert np.array_equal(semantic.shared_encoder().encode(texts),
+                          semantic.Encoder(dense).encode(texts))
+    assert len(semantic._graph(weights, quantized=True)) < 40_000_000  # 66 MB before
