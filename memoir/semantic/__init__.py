@@ -246,16 +246,19 @@ def packaged_weights() -> dict[str, Any]:
     found = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     del data, graph
 
-    def checked(name: str, rows: int, columns: int) -> tuple[Any, Any]:
+    def checked(name: str, rows: int, columns: int, *, per_row: bool) -> tuple[Any, Any]:
+        """An int8 tensor and its float32 scales, one per row (the tables) or per column
+        (the layers' matrices)."""
         q, scale = found[f"{name}_q"], found[f"{name}_scale"]
         if q.shape != (rows, columns) or q.dtype != np.int8:
             raise ConfigError(f"{path}: tensor {name!r} is not int8 [{rows}, {columns}]")
-        if scale.size not in (rows, columns) or scale.dtype != np.float32:
+        if scale.shape != ((rows, 1) if per_row else (1, columns)) or \
+                scale.dtype != np.float32:
             raise ConfigError(f"{path}: the scales of {name!r} do not fit it")
         return q, scale
 
     def dequantized(name: str, rows: int, columns: int) -> Any:
-        q, scale = checked(name, rows, columns)
+        q, scale = checked(name, rows, columns, per_row=False)
         return q.astype(np.float32) * scale
 
     inner = "inner.embeddings"
@@ -267,8 +270,8 @@ def packaged_weights() -> dict[str, Any]:
         **{f"embeddings.{table}.weight_{part}": array
            for table, rows in (("word_embeddings", 30_522), ("position_embeddings", 512))
            for part, array in zip(("q", "scale"),
-                                  checked(f"{inner}.{table}.weight", rows, _DIM),
-                                  strict=True)},
+                                  checked(f"{inner}.{table}.weight", rows, _DIM,
+                                          per_row=True), strict=True)},
         "embeddings.token_type_embeddings.weight": found[f"{inner}.token_type_embeddings.weight"],
         "embeddings.LayerNorm.weight": found[f"{inner}.LayerNorm.weight"],
         "embeddings.LayerNorm.bias": found[f"{inner}.LayerNorm.bias"]}
