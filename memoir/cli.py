@@ -27,8 +27,10 @@ from memoir.commands.base import (
     Exit,
     home_option,
     is_json,
+    is_quiet,
     report_error,
     set_json,
+    set_quiet,
     user_error,
 )
 from memoir.errors import MemoirError
@@ -224,6 +226,7 @@ class _Root(click.Group):
         # Errors are JSON whenever --json was asked for, even a usage error found before
         # any option was parsed.
         set_json("--json" in (argv[: argv.index("--")] if "--" in argv else argv))
+        set_quiet(False)  # until a -q/--quiet says otherwise
         status: int = Exit.OK
         try:
             result = super().main(argv, prog_name=prog_name, complete_var=complete_var,
@@ -278,17 +281,15 @@ class _Root(click.Group):
 @click.group(cls=_Root, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(memoir.__version__, prog_name="memoir")
 @home_option
-@click.option("-q", "--quiet", is_flag=True,
-              help="Print only warnings and errors on stderr, not memoir's notices.")
 @click.pass_context
-def cli(ctx: click.Context, quiet: bool) -> None:
+def cli(ctx: click.Context) -> None:
     """memoir: event-sourced memory for AI agents.
 
     Every memory change is an event in an append-only journal; MEMORY.md and USER.md
     are projections of it that you can audit, replay and undo.
     """
     ctx.ensure_object(dict)
-    _log_to_stderr(logging.WARNING if quiet else logging.INFO)
+    _log_to_stderr(logging.WARNING if is_quiet() else logging.INFO)
 
 
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]

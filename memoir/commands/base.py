@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 import os
 import shutil
 import sys
@@ -47,10 +48,14 @@ __all__ = [
     "home_option",
     "home_path",
     "is_json",
+    "is_quiet",
     "json_option",
     "open_home",
+    "quiet_option",
     "report_error",
     "resolve_run",
+    "set_json",
+    "set_quiet",
     "styled",
     "table",
     "user_error",
@@ -175,6 +180,34 @@ def set_json(value: bool) -> None:
     _json_mode[0] = value
 
 
+_quiet_mode = [False]
+
+
+def is_quiet() -> bool:
+    """Whether ``-q/--quiet`` was given (before or after the command name)."""
+    return _quiet_mode[0]
+
+
+def set_quiet(value: bool) -> None:
+    _quiet_mode[0] = value
+    if value:  # given after the command name: the notices' handler is in place already
+        logging.getLogger("memoir").setLevel(logging.WARNING)
+
+
+def quiet_option(fn: F) -> F:
+    """``-q/--quiet`` on a command (also accepted before the command name)."""
+
+    def remember(_ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value:
+            set_quiet(True)
+        return value
+
+    return click.option("-q", "--quiet", "quiet", is_flag=True, expose_value=False,
+                        callback=remember, is_eager=True,
+                        help="Print only warnings and errors on stderr, not memoir's "
+                             "notices.")(fn)
+
+
 def json_option(fn: F) -> F:
     """``--json`` on a command (it is also accepted before the command name)."""
 
@@ -286,11 +319,11 @@ def home_option(fn: F) -> F:
             ctx.obj["home"] = value
         return value
 
-    return json_option(click.option(
+    return quiet_option(json_option(click.option(
         "--home", type=click.Path(file_okay=False, path_type=str), expose_value=False,
         callback=remember, is_eager=True,
         help="The memoir home (default: $MEMOIR_HOME, else ~/.memoir).",
-    )(fn))
+    )(fn)))
 
 
 # --- shell completion ------------------------------------------------------------------

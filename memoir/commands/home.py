@@ -27,9 +27,12 @@ from memoir.commands.base import (
 from memoir.config import load_config
 from memoir.engine.signing import join_signed, pin_owner
 from memoir.errors import DriftError
+from memoir.ids import short_id
 from memoir.journal import open_journal
 from memoir.layout import JOURNAL_FILE, default_home, hermes_files, no_home_message
 from memoir.lookup import resolve
+from memoir.prompt.blocks import enabled_targets, render_blocks
+from memoir.sessions.session import Session
 
 __all__ = ["adopt", "init", "prompt", "rebuild", "repair", "show", "status", "verify"]
 
@@ -227,23 +230,24 @@ def show(ctx: click.Context, what: str) -> None:
 @click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
               help="The prompt as of this seq.")
 @click.option("--message", default=None,
-              help="With --session: the whole prompt of a turn for this user message — "
-                   "skills index, relevant skills, recalled sessions (as recorded when the "
-                   "turn ran).")
+              help="The whole prompt of a turn for this user message — skills index, "
+                   "relevant skills, recalled sessions: with --session as recorded when "
+                   "that session's turn ran, else a new session's (nothing is recorded).")
 @click.pass_context
 def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None,
            message: str | None) -> None:
     """Print the MEMORY and USER prompt blocks: by default what a session started now
     would see; with --session, what that session saw; with --at, as of a seq; with
-    --session and --message, the full prompt of that turn."""
+    --message, the full prompt of a turn (that session's, or a new session's)."""
     if session_id is not None and at_seq is not None:
         raise click.UsageError("give --session ID or --at SEQ, not both")
-    if message is not None and session_id is None:
-        raise click.UsageError("--message needs --session ID")
     handle = open_home(ctx, readonly=True)
-    if session_id is not None and message is not None:
-        session_id = resolve(session_id, handle.state.sessions, "session")
-        full = handle.session(session_id).prompt(message)
+    if message is not None:
+        if session_id is not None:
+            session_id = resolve(session_id, handle.state.sessions, "session")
+            full = handle.session(session_id).prompt(message)
+        else:
+            full = _new_session(handle, at_seq).prompt(message)
         if is_json():
             echo_json(full.as_json())
             return
@@ -265,6 +269,15 @@ def prompt(ctx: click.Context, session_id: str | None, at_seq: int | None,
         return
     parts = [b for b in (blocks["memory"], blocks["user"]) if b]
     click.echo("\n\n".join(parts) if parts else "(no memory blocks: both stores are empty)")
+
+
+def _new_session(handle: Memoir, at_seq: int | None) -> Session:
+    """A session as one started at ``at_seq`` (default: now) would be, that records
+    nothing: its prompt is shown, not journaled."""
+    state = handle.view(at_seq)
+    return Session(handle, short_id("s-"), state.seq,
+                   blocks=render_blocks(state, enabled_targets(handle.config)),
+                   guest="`memoir prompt` shows a new session's prompt and starts none")
 
 
 @click.command()

@@ -232,8 +232,11 @@ def memory_reset(ctx: click.Context, target: str, yes: bool) -> None:
 @click.option("--target", "-t", type=click.Choice(TARGETS), default=None,
               help="Only this target (default: both).")
 @click.option("--at", "at_seq", type=click.IntRange(min=0), default=None, help="As of this seq.")
+@click.option("--full", is_flag=True,
+              help="Whole entries (the default when the output is not a terminal).")
 @click.pass_context
-def memory_list(ctx: click.Context, target: str | None, at_seq: int | None) -> None:
+def memory_list(ctx: click.Context, target: str | None, at_seq: int | None,
+                full: bool) -> None:
     """List entries with their ids."""
     handle = open_home(ctx, readonly=True)
     state = handle.view(at_seq)
@@ -242,7 +245,15 @@ def memory_list(ctx: click.Context, target: str | None, at_seq: int | None) -> N
         echo_json({t: [{"id": e.id, "text": e.text} for e in state.memory.target(t).entries]
                    for t in targets})
         return
+    whole = full or not sys.stdout.isatty()
     for t in targets:
         entries = state.memory.target(t).entries
-        click.echo(f"[{t}] {len(entries)} entries")
-        table(["  ID", "TEXT"], [[f"  {e.id}", _preview(e.text)] for e in entries])
+        click.echo(f"[{t}] {len(entries)} {'entry' if len(entries) == 1 else 'entries'}")
+        if not whole:
+            table(["  ID", "TEXT"], [[f"  {e.id}", _preview(e.text)] for e in entries])
+            continue
+        for e in entries:  # a line per line of the entry, its id on the first
+            first, *rest = e.text.split("\n")
+            click.echo(f"  {e.id}  {first}")
+            for line in rest:
+                click.echo(f"  {' ' * len(e.id)}  {line}")

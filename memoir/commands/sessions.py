@@ -116,7 +116,9 @@ def _import_one(handle: Memoir, path: Path, at: str | None,
     except BaseException:
         session.end("import failed")
         raise
-    session.end("imported")  # the end review covers every turn
+    # The end review covers every turn; the session ended with its last message.
+    session.end("imported", at=next((m["at"] for m in reversed(checked) if m.get("at")),
+                                    None) or start)
     handle.learning.queue.make_room()  # a thousand files: every review runs
     return {"file": str(path), "session": session.id, "turns": len(recorded.turns),
             "already_imported": False}

@@ -92,7 +92,7 @@ def _json(run: str, events: list[Event], **extra: Any) -> bool:
 @click.option("--at", "at_seq", type=int, default=None, help="As of this seq.")
 @click.pass_context
 def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None:
-    """List skills with their state, provenance and usage."""
+    """List skills with their state, provenance, owner and usage."""
     state = open_home(ctx, readonly=True).view(at_seq)
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
     rows = [skill_row(r) for r in records if show_all or not r.archived]
@@ -102,12 +102,12 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None
     if not rows:
         click.echo("no skills" + ("" if show_all else " (archived ones: --all)"))
         return
-    table(["NAME", "CATEGORY", "STATE", "PROVENANCE", "PIN", "USE", "VIEW", "PATCH",
+    table(["NAME", "CATEGORY", "STATE", "PROVENANCE", "OWNER", "PIN", "USE", "VIEW", "PATCH",
            "LAST ACTIVITY"],
-          [[row["name"], row["category"], row["state"], row["provenance"],
+          [[row["name"], row["category"], row["state"], row["provenance"], row["created_by"],
             "yes" if row["pinned"] else "-", row["use_count"], row["view_count"],
             row["patch_count"], (row["last_activity_at"] or "-")[:19]] for row in rows],
-          flex=0, right=[5, 6, 7])
+          flex=0, right=[6, 7, 8])
 
 
 @skills_group.command("show")

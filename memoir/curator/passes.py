@@ -16,7 +16,7 @@ The events of a pass, all carrying its run id and actor ``curator``::
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,10 +27,12 @@ from memoir.curator.consolidate import plan_events
 from memoir.curator.due import should_run
 from memoir.curator.lifecycle import LifecycleOutcome, automatic_transitions, candidates
 from memoir.curator.lifecycle import transition_events as lifecycle_events
+from memoir.curator.llm_plan import SOURCE as LLM_SOURCE
+from memoir.curator.planner import SOURCE as RULES_SOURCE
 from memoir.curator.planner import rules_plan
 from memoir.curator.plans import Plan, Refusal, validate_plan
 from memoir.curator.reports import build_report, rename_map, report_dir
-from memoir.curator.rules import is_candidate
+from memoir.curator.rules import is_candidate, is_protected
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import ValidationError
@@ -143,7 +145,7 @@ def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan
         decided.llm_summary = "skipped (consolidation off)"
         return decided
     if not decided.before and plan is None:
-        decided.llm_summary = "skipped (no candidates)"
+        decided.llm_summary = f"skipped (no candidates{_none_because(after_life)})"
         return decided  # a plan given is checked all the same: each item is refused
     auto_archived = {t.name for t in outcome.transitions if t.kind == "archived"}
     if plan is None:
@@ -161,8 +163,37 @@ def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan
         parts.append(f"{len(accepted.prunings)} pruned")
     if decided.refusals:
         parts.append(f"{len(decided.refusals)} refused")
+    if not parts and plan.source == RULES_SOURCE:
+        names = ", ".join(decided.before[:5]) + (", …" if len(decided.before) > 5 else "")
+        parts.append(f"no change (no two skills it may change share a name prefix, and "
+                     f"the built-in planner merges only those; candidates: {names})")
     decided.llm_summary = f"{plan.source}: {', '.join(parts) if parts else 'no change'}"
     return decided
+
+
+def _none_because(skills: Mapping[str, SkillRecord]) -> str:
+    """Why no skill is a candidate, counted (``": 2 skills, 1 a person's, …"``)."""
+    if not skills:
+        return ": there are no skills"
+    why: dict[str, int] = {}
+    for record in skills.values():
+        kind = ("archived" if record.state == "archived" else
+                "pinned" if record.pinned else
+                "protected" if is_protected(record) else
+                f"{record.provenance}" if record.provenance in ("bundled", "hub") else
+                "a person's" if record.created_by != "agent" else "the agent's")
+        why[kind] = why.get(kind, 0) + 1
+    shown = ", ".join(f"{n} {kind}" for kind, n in sorted(why.items()))
+    return f": {len(skills)} skill(s), none the curator may change — {shown}"
+
+
+def _plan_summary(decided: _Decided) -> str:
+    """The summary's second part, Hermes's ``llm: …`` when a model made the plan;
+    ``consolidation: …`` when none ran (skipped, or the built-in rules or a plan file
+    made it)."""
+    if decided.model == LLM_SOURCE:
+        return f"llm: {decided.llm_summary.removeprefix(f'{LLM_SOURCE}: ')}"
+    return f"consolidation: {decided.llm_summary}"
 
 
 def _write_up(state: State, decided: _Decided, *, now: dt.datetime, config: CuratorConfig,
@@ -182,7 +213,7 @@ def _write_up(state: State, decided: _Decided, *, now: dt.datetime, config: Cura
         prune_builtins=config.prune_builtins)]
 
     prefix = "dry-run auto: " if dry_run else "auto: "
-    summary = f"{prefix}{_auto_summary(outcome.counts)}; llm: {decided.llm_summary}"
+    summary = f"{prefix}{_auto_summary(outcome.counts)}; {_plan_summary(decided)}"
     renames = rename_map(consolidated, pruned)
     if renames:
         summary = f"{summary}\n{renames}"

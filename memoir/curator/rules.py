@@ -79,8 +79,11 @@ def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,
     if record.provenance == "bundled":
         return f"skill {name!r} is bundled; a plan never touches bundled skills"
     if not _agent_written(record):
-        return (f"skill {name!r} was written by a person (provenance {record.provenance}); "
-                "background changes leave it alone")
+        who = f"was written by a person (provenance {record.provenance})"
+        if record.provenance == "agent":  # see docs/skills.md, "Who owns a skill"
+            who = ("was written by the agent in a conversation before 2026-11-28, when "
+                   f"such skills went to the person (owner {record.created_by})")
+        return f"skill {name!r} {who}; background changes leave it alone"
     if state is not None:
         return check_background_change(state, actor, name, action)
     return None

@@ -125,6 +125,12 @@ class SessionEnded(Payload, frozen=True, kw_only=True):
 
     session_id: str
     reason: str = "closed"
+    #: When the conversation really ended, if not now (an imported history's last
+    #: message).
+    ended_at: str | None = None
+
+    def __post_init__(self) -> None:
+        require("ended_at", _moment_problem(self.ended_at))
 
     def entities(self) -> tuple[str, ...]:
         return (f"session:{self.session_id}",)

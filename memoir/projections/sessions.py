@@ -87,7 +87,7 @@ def _session_ended(sessions: Sessions, event: Event) -> None:
     assert isinstance(data, SessionEnded)
     info = sessions.get(data.session_id)
     if info is not None:
-        info.ended_at = event.ts
+        info.ended_at = data.ended_at or event.ts
         info.end_reason = data.reason
 
 

@@ -465,7 +465,7 @@ def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None
                     data.started_at or event.ts, data.platform))
     elif isinstance(data, SessionEnded):
         db.execute("UPDATE sessions SET ended_at = ? WHERE session_id = ?",
-                   (event.ts, data.session_id))
+                   (data.ended_at or event.ts, data.session_id))
     elif isinstance(data, SessionSummarized):
         db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
                    (data.summary, " ".join(data.tags), data.session_id))

@@ -275,11 +275,14 @@ class Session:
         """Past sessions about ``query`` (the ``session_search`` tool)."""
         return self.call_tool("session_search", {"query": query, "limit": limit})
 
-    def end(self, reason: str = "closed") -> None:
+    def end(self, reason: str = "closed", *, at: str | None = None) -> None:
         """Journal the end of the session (once: ending it again does nothing); with
-        ``reviewers.review_on_end``, a last review covers the turns not yet reviewed."""
+        ``reviewers.review_on_end``, a last review covers the turns not yet reviewed.
+        ``at`` (ISO-8601): when the conversation really ended, for a history recorded
+        after the fact (default: now)."""
         if self._ended:
             return
+        record = SessionEnded(session_id=self.id, reason=reason, ended_at=at)  # checks ``at``
         self._ended = True
         if self.guest is not None:
             return  # it was never journaled
@@ -287,8 +290,7 @@ class Session:
             info = state.sessions.get(self.id)
             if info is not None and info.ended_at is not None:
                 return Decision(events=[], result=False)  # ended idle, and reviewed then
-            return Decision(events=[SessionEnded(session_id=self.id, reason=reason)],
-                            result=True)
+            return Decision(events=[record], result=True)
 
         _events, ended = self.engine.commit(
             decide, by=Caller(actor=self.actor, session=self.id, meta=self.context.meta))

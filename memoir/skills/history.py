@@ -71,9 +71,16 @@ def patch_of(event: Event) -> str:
 
 
 def unified(before: str | None, after: str | None, path: str) -> str:
-    """A unified diff of one file (``/dev/null`` for a side that does not exist)."""
+    """A unified diff of one file (``/dev/null`` for a side that does not exist).
+
+    When neither side ends with a newline (MEMORY.md and USER.md never do: entries are
+    joined by ``\n§\n``), the missing newline is no change, so the lines are compared
+    as if both had one: an entry appended after the last one shows as added, not as the
+    last one removed and added again."""
     if before == after:
         return ""
+    if before and after and not before.endswith("\n") and not after.endswith("\n"):
+        before, after = before + "\n", after + "\n"
     lines = difflib.unified_diff(
         (before or "").splitlines(keepends=True), (after or "").splitlines(keepends=True),
         fromfile=f"a/{path}" if before is not None else "/dev/null",

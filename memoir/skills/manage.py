@@ -210,11 +210,13 @@ class _Call:
             self.places(SkillRecord(name=name, category=category), SKILL_FILE))
         if problem:
             return _fail(problem)
-        # Hermes's provenance rule (spec §3.5): only a background actor's skill belongs
-        # to the agent (and so to the curator); one the agent writes while a person is
-        # there, at their request, belongs to the person.
+        # A skill the agent writes with skill_manage is the agent's, whether a review
+        # or the conversation's model wrote it: the curator and the reviewers maintain
+        # it.  (Hermes gives the curator only the ones its background review created,
+        # spec §3.5; docs/skills.md says why memoir does not.)  A person's skill — the
+        # CLI's, the web view's — stays theirs.
         provenance: Provenance = "user" if self.actor == "user" else "agent"
-        owner = "agent" if is_background(self.actor) else "user"
+        owner = "user" if self.actor == "user" else "agent"
         event = SkillCreated(name=name, category=category, content=self.content,
                              provenance=provenance, protected=name in PROTECTED_SKILLS,
                              created_by=owner, archived_as=archived_as)

@@ -228,7 +228,8 @@ def test_a_pass_journals_the_transitions_as_curator_events_of_one_run(home: Path
     m.flush()
     assert (home / "skills/.archive/old-tool/SKILL.md").exists()
     assert not (home / "skills/old-tool/SKILL.md").exists()
-    assert result.summary == "auto: 1 marked stale, 1 archived; llm: skipped (consolidation off)"
+    assert result.summary == ("auto: 1 marked stale, 1 archived; "
+                              "consolidation: skipped (consolidation off)")
 
 
 def test_using_a_stale_skill_reactivates_it_on_the_next_pass(home: Path) -> None:

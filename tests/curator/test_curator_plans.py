@@ -191,7 +191,7 @@ def test_a_plan_is_applied_as_one_run_and_refusals_are_journaled(home: Path,
     assert "../scripts/pdf-extra/run.sh" in page and "pdf-extra/api.md" in page
     assert "[references/pdf-extra.md](references/pdf-extra.md)" in umbrella.content
     assert skills["builtin"].state == "active"
-    assert result.summary.startswith("auto: no changes; llm: plan-file: 1 consolidated, "
+    assert result.summary.startswith("auto: no changes; consolidation: plan-file: 1 consolidated, "
                                      "1 pruned, 1 refused\narchived 2 skill(s):")
 
 
