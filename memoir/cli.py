@@ -139,7 +139,7 @@ SUMMARIES: dict[str, str] = {
     "prompt": (
         'Print the MEMORY and USER prompt blocks: by default what a session started now '
         'would see; with --session, what that session saw; with --at, as of a seq; with '
-        '--session and --message, the full prompt of that turn.'
+        "--message, the full prompt of a turn (that session's, or a new session's)."
     ),
     "rebuild": 'Regenerate every projected file from the journal.',
     "repair": 'Cut a damaged record out of the journal (the cut bytes are kept beside it).',

@@ -141,6 +141,10 @@ class SkillsConfig(_Section):
     external_dirs: list[str] = pydantic.Field(default_factory=list)
     #: Hold every skill write an agent or a review makes for a person's approval.
     write_approval: ApprovalFlag = False
+    #: A skill the agent creates with skill_manage in a conversation is the agent's
+    #: (the curator and reviewers maintain it).  memoir's own key; off is Hermes's rule:
+    #: only skills a background review creates are the agent's.
+    agent_owns_conversation_skills: bool = True
 
 
 class LLMConfig(_Section):

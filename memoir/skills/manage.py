@@ -142,6 +142,8 @@ class _Call:
         self.actor = actor
         self.root = root.rstrip("/")
         self.viewed = viewed
+        #: Whether a skill the agent creates in a conversation is the agent's.
+        self.agent_owns = True
         self.action = args.get("action", "")
         name = args.get("name", "")
         self.name: str = name if isinstance(name, str) else ""
@@ -212,11 +214,12 @@ class _Call:
             return _fail(problem)
         # A skill the agent writes with skill_manage is the agent's, whether a review
         # or the conversation's model wrote it: the curator and the reviewers maintain
-        # it.  (Hermes gives the curator only the ones its background review created,
-        # spec §3.5; docs/skills.md says why memoir does not.)  A person's skill — the
-        # CLI's, the web view's — stays theirs.
+        # it.  Hermes gives its curator only the ones its background review created
+        # (spec §3.5), which ``agent_owns`` off keeps (docs/skills.md, "Who owns a
+        # skill").  A person's skill — the CLI's, the web view's — stays theirs.
         provenance: Provenance = "user" if self.actor == "user" else "agent"
-        owner = "user" if self.actor == "user" else "agent"
+        owner = "agent" if is_background(self.actor) or (
+            self.agent_owns and self.actor != "user") else "user"
         event = SkillCreated(name=name, category=category, content=self.content,
                              provenance=provenance, protected=name in PROTECTED_SKILLS,
                              created_by=owner, archived_as=archived_as)
@@ -447,6 +450,7 @@ def decide_manage(
     root: str = SKILLS_DIR,
     viewed: Collection[ReadMark] = (),
     scan: bool | None = None,
+    agent_owns: bool = True,
 ) -> ManageOutcome:
     """Decide one ``skill_manage`` call by ``actor``.
 
@@ -454,9 +458,12 @@ def decide_manage(
     agent); ``viewed`` holds the files the actor was shown by ``skill_view``.
     ``scan``: threat-scan the text the call writes (spec §3.7); the default scans the
     writes of background actors (reviewers, the curator) always, a foreground agent's
-    only when the caller asks (``skills.guard_agent_created``).
+    only when the caller asks (``skills.guard_agent_created``).  ``agent_owns``: a
+    skill the agent creates in a conversation is the agent's (else the person's, as
+    Hermes has it: ``skills.agent_owns_conversation_skills``).
     """
-    outcome = _decide(state, args, actor=actor, root=root, viewed=viewed)
+    outcome = _decide(state, args, actor=actor, root=root, viewed=viewed,
+                      agent_owns=agent_owns)
     if scan is None:
         scan = is_background(actor)
     if scan and outcome.success:
@@ -487,8 +494,9 @@ def _written_texts(events: Sequence[Payload]) -> list[str]:
 
 
 def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
-            viewed: Collection[ReadMark]) -> ManageOutcome:
+            viewed: Collection[ReadMark], agent_owns: bool = True) -> ManageOutcome:
     call = _Call(state, args, actor, root, viewed)
+    call.agent_owns = agent_owns
     action = call.action
     if action in WRITES and state.skills.live(call.name) is not None:
         refusal = background_refusal(state, actor, call.name, str(action))

@@ -297,8 +297,9 @@ def skill_manage_call(
                                      paths=_touched(record, args))
             if refused is not None:
                 return refused
-        outcome = decide_manage(state, args, actor=actor, root=_skills_root(engine),
-                                viewed=viewed, scan=scan)
+        outcome = decide_manage(
+            state, args, actor=actor, root=_skills_root(engine), viewed=viewed, scan=scan,
+            agent_owns=engine.config.skills.agent_owns_conversation_skills)
         if outcome.success:
             refused = _path_refusal(files, state, name, action, list(outcome.events))
             if refused is not None:

@@ -67,8 +67,8 @@ def test_memory_commands_write_as_the_user(home: Path) -> None:
     ok(home, "memory", "add", "temporary")
     ok(home, "memory", "remove", "temporary")
     listing = ok(home, "memory", "list")
-    assert "[memory] 1 entries" in listing and "Uses pytest 8" in listing
-    assert "[user] 1 entries" in listing and "Prefers tea" in listing
+    assert "[memory] 1 entry\n" in listing and "Uses pytest 8" in listing
+    assert "[user] 1 entry" in listing and "Prefers tea" in listing
     as_json = json.loads(ok(home, "memory", "list", "--json", "--target", "user"))
     assert [e["text"] for e in as_json["user"]] == ["Prefers tea"]
     with memoir.open(home) as mem:
