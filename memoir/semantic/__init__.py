@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir.errors import ConfigError
-from memoir.install import extra_requirements, installer
+from memoir.install import extra_line
 
 __all__ = ["MODEL_NAME", "Encoder", "available", "missing", "recall_mode", "recall_status",
            "shared_encoder"]
@@ -176,9 +176,8 @@ def shared_encoder() -> Encoder:
 
 
 def install_hint() -> str:
-    """A line that installs the extra's requirements into the running Python."""
-    return f"install it with: {installer()} " + " ".join(
-        f"'{r}'" for r in extra_requirements("semantic"))
+    """A line that installs the extra's requirements where this memoir runs."""
+    return f"install it with: {extra_line('semantic')}"
 
 
 def _vnni() -> bool:
