@@ -142,9 +142,10 @@ class SkillsConfig(_Section):
     #: Hold every skill write an agent or a review makes for a person's approval.
     write_approval: ApprovalFlag = False
     #: A skill the agent creates with skill_manage in a conversation is the agent's
-    #: (the curator and reviewers maintain it).  memoir's own key; off is Hermes's rule:
-    #: only skills a background review creates are the agent's.
-    agent_owns_conversation_skills: bool = True
+    #: (the curator and reviewers maintain it).  memoir's own key; off, the default, is
+    #: Hermes's rule: only skills a background review creates are the agent's, the
+    #: conversation's are the person's who asked for them.
+    agent_owns_conversation_skills: bool = False
 
 
 class LLMConfig(_Section):

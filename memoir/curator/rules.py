@@ -81,8 +81,10 @@ def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,
     if not _agent_written(record):
         who = f"was written by a person (provenance {record.provenance})"
         if record.provenance == "agent":  # see docs/skills.md, "Who owns a skill"
-            who = ("was written by the agent in a conversation before 2026-11-28, when "
-                   f"such skills went to the person (owner {record.created_by})")
+            who = ("was written by the agent in a conversation, so it is the person's who "
+                   f"asked for it (owner {record.created_by}, as in Hermes; "
+                   "skills.agent_owns_conversation_skills: true gives the skills written "
+                   "from then on to the agent)")
         return f"skill {name!r} {who}; background changes leave it alone"
     if state is not None:
         return check_background_change(state, actor, name, action)

@@ -143,7 +143,7 @@ class _Call:
         self.root = root.rstrip("/")
         self.viewed = viewed
         #: Whether a skill the agent creates in a conversation is the agent's.
-        self.agent_owns = True
+        self.agent_owns = False
         self.action = args.get("action", "")
         name = args.get("name", "")
         self.name: str = name if isinstance(name, str) else ""
@@ -212,11 +212,10 @@ class _Call:
             self.places(SkillRecord(name=name, category=category), SKILL_FILE))
         if problem:
             return _fail(problem)
-        # A skill the agent writes with skill_manage is the agent's, whether a review
-        # or the conversation's model wrote it: the curator and the reviewers maintain
-        # it.  Hermes gives its curator only the ones its background review created
-        # (spec §3.5), which ``agent_owns`` off keeps (docs/skills.md, "Who owns a
-        # skill").  A person's skill — the CLI's, the web view's — stays theirs.
+        # Hermes's provenance rule (spec §3.5): only a background actor's skill belongs
+        # to the agent (and so to the curator); one the agent writes while a person is
+        # there, at their request, belongs to the person — unless the home gives those
+        # to the agent too (``agent_owns``: docs/skills.md, "Who owns a skill").
         provenance: Provenance = "user" if self.actor == "user" else "agent"
         owner = "agent" if is_background(self.actor) or (
             self.agent_owns and self.actor != "user") else "user"
@@ -450,7 +449,7 @@ def decide_manage(
     root: str = SKILLS_DIR,
     viewed: Collection[ReadMark] = (),
     scan: bool | None = None,
-    agent_owns: bool = True,
+    agent_owns: bool = False,
 ) -> ManageOutcome:
     """Decide one ``skill_manage`` call by ``actor``.
 
@@ -494,7 +493,7 @@ def _written_texts(events: Sequence[Payload]) -> list[str]:
 
 
 def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
-            viewed: Collection[ReadMark], agent_owns: bool = True) -> ManageOutcome:
+            viewed: Collection[ReadMark], agent_owns: bool = False) -> ManageOutcome:
     call = _Call(state, args, actor, root, viewed)
     call.agent_owns = agent_owns
     action = call.action

@@ -10,7 +10,7 @@ import pytest
 
 import memoir
 from memoir.skills.history import unified
-from tests.commands.test_cli import ok
+from tests.commands.test_cli import ok, run
 
 
 @pytest.fixture(autouse=True)
@@ -115,8 +115,14 @@ def _person_skill(home: Path) -> None:
     ok(home, "skills", "create", "mine", "--file", str(path))
 
 
-def test_the_curator_manages_the_skills_the_agent_wrote_in_a_conversation(home: Path
-                                                                         ) -> None:
+def _owned_by_agent(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text(
+        "skills:\n  agent_owns_conversation_skills: true\n", encoding="utf-8")
+
+
+def test_a_home_may_give_the_conversations_skills_to_the_agent(home: Path) -> None:
+    _owned_by_agent(home)
     with memoir.open(home, create=True) as handle:
         session = handle.start_session()
         for name in ("deploy-fly", "deploy-k8s", "lint-ruff"):
@@ -131,7 +137,6 @@ def test_the_curator_manages_the_skills_the_agent_wrote_in_a_conversation(home: 
                                                                                    "user"]
     out = ok(home, "curator", "run", "--consolidate", "--dry-run")
     assert "consolidation: memoir-rules: 2 consolidated" in out and "llm:" not in out
-    assert "deploy-fly" in out and "mine" not in out.split("dry run:")[0].split(";")[0]
 
 
 def test_the_curator_says_why_it_proposed_nothing(home: Path) -> None:
@@ -141,6 +146,7 @@ def test_the_curator_says_why_it_proposed_nothing(home: Path) -> None:
     _person_skill(home)
     out = ok(home, "curator", "run", "--consolidate", "--dry-run")
     assert "none the curator may change — 1 a person's" in out
+    _owned_by_agent(home)
     with memoir.open(home) as handle:
         session = handle.start_session()
         for name in ("deploy-fly", "lint-ruff"):
@@ -151,10 +157,8 @@ def test_the_curator_says_why_it_proposed_nothing(home: Path) -> None:
     assert "candidates: deploy-fly, lint-ruff" in out
 
 
-def test_hermes_rule_leaves_the_conversations_skills_to_the_person(home: Path) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.yaml").write_text(
-        "skills:\n  agent_owns_conversation_skills: false\n", encoding="utf-8")
+def test_by_default_the_conversations_skills_are_the_persons_and_the_curator_says_so(
+        home: Path) -> None:
     with memoir.open(home, create=True) as handle:
         session = handle.start_session()
         for name in ("deploy-fly", "deploy-k8s"):
@@ -162,5 +166,15 @@ def test_hermes_rule_leaves_the_conversations_skills_to_the_person(home: Path) -
                                                "content": _skill(name)})
         record = handle.state.skills.skills["deploy-fly"]
         assert (record.provenance, record.created_by) == ("agent", "user")
+    rows = {line.split()[0]: line.split() for line in ok(home, "skills", "list").splitlines()}
+    assert rows["deploy-fly"][3:5] == ["agent", "user"]
     out = ok(home, "curator", "run", "--consolidate", "--dry-run")
     assert "none the curator may change — 2 a person's" in out
+    plan = home.parent / "plan.json"
+    plan.write_text(json.dumps({"consolidations": [
+        {"from": "deploy-k8s", "into": "deploy-fly", "reason": "one deploy skill"}]}))
+    refused = run(home, "curator", "run", "--plan", str(plan), "--dry-run")
+    assert refused.exit_code == 4  # every item refused
+    out = refused.output
+    assert "written by the agent in a conversation, so it is the person's" in out
+    assert "written by a person (provenance agent)" not in out

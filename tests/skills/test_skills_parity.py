@@ -215,20 +215,9 @@ def compare(steps: list[dict[str, Any]], theirs: list[dict[str, Any]],
     return problems
 
 
-#: Hermes's rule for who owns a skill the agent creates in a conversation (memoir's
-#: default gives it to the agent: docs/differences.md).
-HERMES_OWNER = "  agent_owns_conversation_skills: false\n"
-
-
-def _with_hermes_owner(config: str) -> str:
-    if "skills:\n" in config:
-        return config.replace("skills:\n", "skills:\n" + HERMES_OWNER, 1)
-    return config + "skills:\n" + HERMES_OWNER
-
-
 def check(steps: list[dict[str, Any]], tmp: Path, config: str = "") -> None:
     theirs = run_hermes(steps, config)
-    ours = run_memoir(steps, tmp, _with_hermes_owner(config))
+    ours = run_memoir(steps, tmp, config)
     problems = compare(steps, theirs, ours)
     assert not problems, "\n".join(problems[:12])
 
