@@ -44,10 +44,12 @@ from memoir.prompt.blocks import (
 from memoir.recall import index_if_open
 from memoir.reviewers.choice import backend_in_effect
 from memoir.semantic import recall_status
-from memoir.sessions.session import Session
+from memoir.sessions import session as everyday
+from memoir.sessions.session import Session, Target
 from memoir.skills import usage as skills_usage
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
+from memoir.tools.results import MemoryResult, SessionSearchResult
 
 if TYPE_CHECKING:
     from memoir.engine.tail import Tail
@@ -108,15 +110,10 @@ class Memoir(Engine):
     ) -> Session:
         """Start a session pinned to the journal position of its start event.
         ``started_at`` (ISO-8601): when the conversation really began, for a history
-        recorded later.
-
-        ``tools``: what the session's :meth:`Session.call_tool` answers (default: all).
-        ``meta``: facts about the caller (say ``{"client": "cursor"}``) carried by the
-        start event and by every record the session writes (see :class:`Session`).
-        Well-formed hand edits of MEMORY.md and USER.md are adopted first (as the
-        person's, see :func:`~memoir.memory.commands.adopt_hand_edit`), so the prompt
-        shows what the files show, as Hermes's would.
-        """
+        recorded later; ``tools``: what :meth:`Session.call_tool` answers (default: all);
+        ``meta``: facts about the caller (``{"client": "cursor"}``) every record of the
+        session carries.  Well-formed hand edits of MEMORY.md and USER.md are adopted
+        first (as the person's), so the prompt shows what the files show, as Hermes's."""
         problem = None if session_id is None else check_session_id(session_id)
         if problem is not None:
             raise ValidationError(problem)
@@ -223,23 +220,28 @@ class Memoir(Engine):
     def adopt(self, *, run: str | None = None, force: bool = False,
               notes: list[str] | None = None) -> tuple[str, list[Event]]:
         """Turn hand edits of MEMORY.md, USER.md and the skills tree into ``user`` events
-        of one run; returns the run id and its events.
-
-        An edited memory file is read with Hermes's rules (split on the delimiter, strip,
-        drop empties, drop exact duplicates), and the result must pass the same
-        validation as any write: no threat pattern, within the limit.  Entries are
-        matched by text, so unchanged entries keep their ids; an entry edited in place
-        becomes a replace.  Skills: see :mod:`memoir.skills.adopt`; the usage records
-        Hermes writes into ``.usage.json``: see :mod:`memoir.skills.usage`.
-
-        Adoption is three-way (see :mod:`memoir.oversight.adoption`): writes journaled
-        since the version the edit started from are kept; ``notes`` (a list, if given)
-        receives a line per entry kept that way, saying why.  When both changed the same
-        entry or skill file, nothing is adopted (:class:`~memoir.errors.AdoptionConflict`)
-        unless ``force``: then the hand edit wins.
-        """
+        of one run; returns the run id and its events.  Memory files are read with
+        Hermes's rules and validated like any write; adoption is three-way (writes since
+        the edit's base are kept, each noted in ``notes``); when both changed the same
+        entry or skill file, :class:`~memoir.errors.AdoptionConflict` unless ``force``
+        (the hand edit wins).  See :mod:`memoir.oversight.adoption`."""
         self.flush()
         return adopt_everything(self, run=run, force=force, notes=notes)
+
+    # -- everyday calls (memoir.sessions.session) -------------------------------------------
+
+    def add_memory(self, text: str, target: Target = "memory") -> MemoryResult:
+        """Add an entry as a person (a run of its own; its id in ``run``)."""
+        return everyday.add_memory(self, text, target)
+
+    def search_memory(self, query: str, *, target: Target | None = None,
+                      limit: int = 10) -> list[everyday.MemoryHit]:
+        """The memory entries about ``query``, best first."""
+        return everyday.search_memory(self, query, target=target, limit=limit)
+
+    def search_sessions(self, query: str, *, limit: int = 3) -> SessionSearchResult:
+        """Past sessions about ``query`` (the ``session_search`` tool's result)."""
+        return everyday.search_sessions(self, query, limit=limit)
 
     # -- status --------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
-import memoir  # noqa: F401  (loads skills and curator, so REGISTRY holds every type)
+import memoir  # loads skills and curator, so REGISTRY holds every type
 from memoir.cli import cli
 from memoir.events.catalog import REGISTRY
 
@@ -278,3 +278,29 @@ def test_every_environment_variable_memoir_reads_is_in_one_table() -> None:
     read = _variables_read()
     assert sorted(read - listed) == [], "read but not in docs/config.md's table"
     assert sorted(listed - read) == [], "in the table but no longer read"
+
+
+def test_the_everyday_calls_of_the_api_reference_run(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/api.md's first section runs as written, and does what its comments say."""
+    import contextlib
+    import io
+
+    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    section = text.split("## The everyday calls", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    home = tmp_path / "home"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "docs/api.md", "exec"), {"home": home})
+    printed = out.getvalue()
+    assert "Entry added." in printed and "api-" in printed
+    assert "port 9443" in printed and "'target': 'memory'" in printed
+    assert "Why does the deploy to staging time out?" in printed
+    with memoir.open(home) as h:
+        texts = [e.text for e in h.state.memory.target("memory").entries]
+        assert texts == []  # the staging entry forgotten, the Tuesday one reverted
+        assert not h.state.memory.target("user").entries  # removed
+        runs = [r for r in h.state.runs.values() if r.kind == "api"]
+        assert len(runs) == 2 and any(r.reverted_by for r in runs)

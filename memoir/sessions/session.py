@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
-from typing import Any, Final, Literal, Protocol, overload
+from typing import Any, Final, Literal, Protocol, TypedDict, cast, overload
 
 from memoir.engine.caller import CallContext
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import ValidationError
 from memoir.events.sessions import SessionEnded
+from memoir.ids import short_id
 from memoir.insights.pipeline import hint_for
 from memoir.journal.transcripts import TranscriptStore
+from memoir.memory.commands import memory_call
+from memoir.projections.memory import TARGETS
 from memoir.projections.state import State
 from memoir.prompt.assemble import Procedural, Prompt, build_prompt, by_meaning
 from memoir.prompt.blocks import Blocks, session_blocks
 from memoir.recall.index import index_of
+from memoir.recall.relevance import SkillScorer
+from memoir.recall.tool import session_search_tool
 from memoir.sessions.turns import RecordedTurns
 from memoir.tools import DEFAULT_TOOLS, Toolset, failure_result
 from memoir.tools.results import (
@@ -37,7 +42,8 @@ from memoir.tools.results import (
     ToolMessage,
 )
 
-__all__ = ["Recorder", "Session"]
+__all__ = ["MemoryHit", "Recorder", "Session", "add_memory", "search_memory",
+           "search_sessions"]
 
 Args = dict[str, Any] | str | None
 Target = Literal["memory", "user"]
@@ -306,3 +312,59 @@ class Session:
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, pinned_seq={self.pinned_seq})"
+
+
+# -- the handle's everyday calls ------------------------------------------------------------
+# For an application that is not a tool loop (docs/api.md, "The everyday calls"): a
+# person's memory write (actor ``user``, one run of kind ``api`` that ``memoir revert``
+# undoes, with the memory tool's limits, threat scan and drift rules), and searches that
+# need no session and journal nothing.  :class:`memoir.Memoir` exposes them.
+
+
+class MemoryHit(TypedDict):
+    """One memory entry found by :func:`search_memory`."""
+
+    target: str
+    id: str
+    text: str
+    #: TF-IDF cosine of the entry with the query (0 to 1).
+    score: float
+
+
+def add_memory(home: Home, text: str, target: Target = "memory") -> MemoryResult:
+    """Add ``text`` to ``target`` as a person; the memory tool's result plus ``run``."""
+    run = short_id("api-")
+    result, _ = memory_call(home, {"action": "add", "target": target, "content": text},
+                            by=Caller(actor="user", run=run, run_kind="api"))
+    landed = run in home.state.runs
+    return cast(MemoryResult, {**result, "run": run if landed else None})
+
+
+def search_memory(home: Home, query: str, *, target: Target | None = None,
+                  limit: int = 10) -> list[MemoryHit]:
+    """The entries of MEMORY.md and USER.md (or of ``target``) that share a word that
+    says something with ``query`` (function words do not count), best first: TF-IDF
+    cosine, ties by target then file order."""
+    if not isinstance(query, str) or not query.strip():
+        raise ValidationError("search_memory needs a query: some words of the entry")
+    if target is not None and target not in TARGETS:
+        raise ValidationError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
+    state = home.state
+    entries = {(t, i): entry for t in ([target] if target else TARGETS)
+               for i, entry in enumerate(state.memory.target(t).entries)}
+    keys = {f"{t}:{i:06d}": (t, i) for t, i in entries}
+    scored = SkillScorer({k: entries[v].text for k, v in keys.items()}).score(query)
+    hits: list[MemoryHit] = []
+    for key, score in scored[:max(1, limit)]:
+        t, i = keys[key]
+        hits.append({"target": t, "id": entries[t, i].id, "text": entries[t, i].text,
+                     "score": round(score, 4)})
+    return hits
+
+
+def search_sessions(home: Home, query: str, *, limit: int = 3) -> SessionSearchResult:
+    """Past sessions about ``query``: the ``session_search`` tool's result, asked by no
+    session (none is left out, nothing is journaled)."""
+    context = CallContext(actor="user", session=None, records_reads=False)
+    args: dict[str, Any] = {"query": query, "limit": limit}
+    return cast(SessionSearchResult, session_search_tool(home, context, args))
