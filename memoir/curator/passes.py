@@ -16,6 +16,7 @@ The events of a pass, all carrying its run id and actor ``curator``::
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,7 @@ from memoir.curator.planner import SOURCE as RULES_SOURCE
 from memoir.curator.planner import rules_plan
 from memoir.curator.plans import Plan, Refusal, validate_plan
 from memoir.curator.reports import build_report, rename_map, report_dir
-from memoir.curator.rules import is_candidate, is_protected
+from memoir.curator.rules import is_candidate, not_candidate
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
 from memoir.errors import ValidationError
@@ -145,7 +146,8 @@ def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan
         decided.llm_summary = "skipped (consolidation off)"
         return decided
     if not decided.before and plan is None:
-        decided.llm_summary = f"skipped (no candidates{_none_because(after_life)})"
+        decided.llm_summary = "skipped (no candidates" + _none_because(
+            after_life, prune_builtins=config.prune_builtins) + ")"
         return decided  # a plan given is checked all the same: each item is refused
     auto_archived = {t.name for t in outcome.transitions if t.kind == "archived"}
     if plan is None:
@@ -171,18 +173,12 @@ def _decide(state: State, *, now: dt.datetime, config: CuratorConfig, plan: Plan
     return decided
 
 
-def _none_because(skills: Mapping[str, SkillRecord]) -> str:
-    """Why no skill is a candidate, counted (``": 2 skills, 1 a person's, …"``)."""
+def _none_because(skills: Mapping[str, SkillRecord], *, prune_builtins: bool) -> str:
+    """Why no skill is a candidate, counted (``": 2 skill(s), … — 1 a person's, …"``)."""
     if not skills:
         return ": there are no skills"
-    why: dict[str, int] = {}
-    for record in skills.values():
-        kind = ("archived" if record.state == "archived" else
-                "pinned" if record.pinned else
-                "protected" if is_protected(record) else
-                f"{record.provenance}" if record.provenance in ("bundled", "hub") else
-                "a person's" if record.created_by != "agent" else "the agent's")
-        why[kind] = why.get(kind, 0) + 1
+    why = Counter(not_candidate(r, prune_builtins=prune_builtins) or "?"
+                  for r in skills.values())
     shown = ", ".join(f"{n} {kind}" for kind, n in sorted(why.items()))
     return f": {len(skills)} skill(s), none the curator may change — {shown}"
 

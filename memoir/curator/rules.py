@@ -29,6 +29,7 @@ __all__ = [
     "change_refusal",
     "is_candidate",
     "is_protected",
+    "not_candidate",
 ]
 
 #: Actors that act without a person asking: their changes obey the hard rules.
@@ -53,11 +54,21 @@ def _agent_written(record: SkillRecord) -> bool:
 def is_candidate(record: SkillRecord, *, prune_builtins: bool) -> bool:
     """Whether the lifecycle may move this skill (archived skills are never candidates,
     as Hermes never scans ``.archive/``)."""
-    if record.state == "archived" or record.provenance == "hub" or is_protected(record):
-        return False
+    return not_candidate(record, prune_builtins=prune_builtins) is None
+
+
+def not_candidate(record: SkillRecord, *, prune_builtins: bool) -> str | None:
+    """Why the lifecycle may not move this skill, in a word or two (``archived``,
+    ``hub``, ``protected``, ``bundled``, ``a person's``); None: it may."""
+    if record.state == "archived":
+        return "archived"
+    if record.provenance == "hub":
+        return "hub"
+    if is_protected(record):
+        return "protected"
     if record.provenance == "bundled":
-        return prune_builtins
-    return _agent_written(record)
+        return None if prune_builtins else "bundled"
+    return None if _agent_written(record) else "a person's"
 
 
 def change_refusal(skills: Mapping[str, SkillRecord], name: str, action: str,

@@ -40,8 +40,8 @@ class MemoryResult(TypedDict, total=False):
     note: str
     done: bool
     error: str
-    #: memoir's: the run a person's write through the handle recorded (``Memoir.add_memory``;
-    #: None when nothing changed), for ``memoir revert``.
+    #: memoir's: the run a person's write through the handle recorded
+    #: (``Memoir.add_memory``; a refusal is recorded too; None when nothing was).
     run: str | None
     current_entries: list[str]
     matches: list[str]
