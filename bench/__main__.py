@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 from bench import (
+    ann,
     bulk_append,
     cli_audit,
     cli_start,
@@ -47,7 +48,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     module.NAME: module
     for module in (durable_append, bulk_append, rebuild, cold_open, tool_add, micro,
                    cli_start, cli_audit, learning, recall, mcp_roundtrip, hermes_home, postgres,
-                   forget, semantic, reviewer_styles, web_ui, signing, recall_quality)
+                   forget, semantic, reviewer_styles, web_ui, signing, recall_quality, ann)
 }
 #: Benchmarks that compare against Hermes Agent and so need its virtualenv.
 NEEDS_HERMES = {cold_open.NAME, tool_add.NAME, micro.NAME}

@@ -75,7 +75,7 @@ from memoir.recall.ranking import (
     snippet,
     title,
 )
-from memoir.recall.vectors import VECTOR_SCHEMA, Nearness, VectorIndex, forget_vector
+from memoir.recall.vectors import VECTOR_SCHEMA, Nearness, VectorIndex, delete_graph, forget_vector
 from memoir.semantic import recall_mode
 from memoir.worker import Worker
 
@@ -593,3 +593,4 @@ def delete_index(home: Path) -> None:
     """Remove the index file (it is rebuilt on the next search)."""
     for suffix in _SUFFIXES:
         safefs.unlink(home, _REL + suffix)
+    delete_graph(home)

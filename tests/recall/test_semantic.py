@@ -344,7 +344,7 @@ def test_two_processes_embedding_at_once(home: Path) -> None:
     rows = _vectors(home)
     assert [r[0] for r in rows] == sorted(docs)
     mine = semantic.shared_encoder().encode([docs[r[0]] for r in rows])
-    theirs = np.array([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+    theirs = np.array([np.frombuffer(r[2], dtype=np.float16) for r in rows], dtype=np.float32)
     assert (mine * theirs).sum(axis=1).min() > 0.9999
 
 
