@@ -197,17 +197,20 @@ class VectorIndex:
                            if d <= graph.through and d not in found]
             found.update(self._scored(db, wanted_docs, wanted))
             spread = np.concatenate([graph.sample @ wanted, scores])
+        if not len(spread):
+            spread = np.zeros(1, dtype=np.float32)
         ranked = sorted(found, key=lambda doc: (-found[doc][1], doc))
         keep = set(ranked[:scan]) | {int(a) for a in asked}
         chosen = [(doc, found[doc][0], found[doc][1]) for doc in ranked if doc in keep]
         return Nearness(chosen, float(spread.mean()), float(spread.std()), total)
 
     def _scored(self, db: sqlite3.Connection, docs: list[int], wanted: Any
-                ) -> dict[int, tuple[str, float]]:
-        """The cosines of ``docs`` with ``wanted`` from their stored vectors (a document
-        whose vector is gone or damaged is left out)."""
+                ) -> dict[int, Any]:
+        """The cosines of ``docs`` with ``wanted`` from their stored vectors, with their
+        sessions (a document whose vector is gone or damaged is left out); with
+        ``wanted`` None, the vectors themselves."""
         np, dim = self._np, self.encoder.dim
-        scored: dict[int, tuple[str, float]] = {}
+        scored: dict[int, Any] = {}
         for start in range(0, len(docs), 500):
             part = docs[start:start + 500]
             for doc, sid, blob in db.execute(
@@ -216,7 +219,8 @@ class VectorIndex:
                 vector = decode(np, blob, dim)
                 if vector is not None:
                     vector = np.nan_to_num(vector, nan=0.0, posinf=0.0, neginf=0.0)
-                    scored[int(doc)] = (sid, float(vector @ wanted))
+                    scored[int(doc)] = vector if wanted is None \
+                        else (sid, float(vector @ wanted))
         return scored
 
     def _graph_of(self, db: sqlite3.Connection) -> Graph | None:
@@ -227,6 +231,14 @@ class VectorIndex:
             self._graph = None
         elif self._graph is None or self._graph.stamp != current:
             self._graph = open_graph(folder, self.encoder.version, self.encoder.dim)
+            if self._graph is not None:
+                # Read from search.db, not the graph: listing the graph's keys would
+                # touch every page of the file.
+                np, through = self._np, self._graph.through
+                picked = sorted({int(d) for d in np.linspace(1, through, _SAMPLE)})
+                rows = self._scored(db, picked, None)
+                self._graph.sample = np.array(list(rows.values()), dtype=np.float32
+                                              ).reshape(-1, self.encoder.dim)
         return self._graph
 
     def _refresh(self, db: sqlite3.Connection, base: int) -> None:
@@ -343,7 +355,7 @@ class Graph:
     through: int
     count: int
     gone_seen: int
-    sample: Any  # float32 rows of a spread of its vectors, for the cosines' spread
+    sample: Any  # float32 vectors of documents spread over it (for the cosines' spread)
     stamp: tuple[int, int]  # vectors.json's (mtime_ns, size) when read
 
     def candidates(self, query: Any, count: int) -> list[int]:
@@ -415,13 +427,7 @@ def open_graph(folder: Path, model: str, dim: int) -> Graph | None:
     if index is None or len(index) != count or index.ndim != dim:
         return None
     index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # (a setter the stubs lack)
-    import numpy as np
-
-    keys = np.asarray(index.keys)
-    picked = keys[:: max(1, len(keys) // _SAMPLE)][:_SAMPLE]
-    sample = np.asarray(index.get(picked, dtype="f32"), dtype=np.float32) \
-        if len(picked) else np.zeros((0, dim), dtype=np.float32)
-    return Graph(index, name, model, through, count, gone, sample.reshape(-1, dim), when)
+    return Graph(index, name, model, through, count, gone, None, when)
 
 
 def _crc(path: Path) -> int:
