@@ -35,6 +35,7 @@ exactly beside it until a writer adds them; that writer also removes dropped one
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import math
@@ -52,7 +53,8 @@ from memoir.logs import get_logger
 from memoir.semantic import Encoder
 
 __all__ = ["ANN_FROM", "EXTEND_AFTER", "VECTOR_SCHEMA", "Graph", "Nearness", "VectorIndex",
-           "ann_available", "decode", "delete_graph", "forget_vector", "maintain", "open_graph"]
+           "ann_available", "decode", "delete_graph", "forget_vector", "index_class", "maintain",
+           "open_graph"]
 
 log = get_logger("memoir.recall")
 
@@ -139,8 +141,13 @@ class VectorIndex:
     def _maintain(self, db: sqlite3.Connection) -> None:
         """Build or update the nearest-neighbour graph when it is due (a large home)."""
         (largest,) = db.execute("SELECT coalesce(max(doc), 0) FROM vectors").fetchone()
-        if largest >= ANN_FROM:  # rowids count documents, so fewer vectors than this
+        if largest < ANN_FROM:  # rowids count documents, so fewer vectors than this
+            return
+        try:
             maintain(db, _folder(db), self.encoder.version, self.encoder.dim)
+        except (OSError, RuntimeError, ValueError, sqlite3.Error) as exc:
+            # A derived file: the search goes on exactly, and the next writer tries again.
+            log.warning("the nearest-neighbour graph could not be written", error=str(exc))
 
     def _check_model(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = 'vector_model'").fetchone()
@@ -324,10 +331,11 @@ _PREFIX, _SUFFIX = "vectors-", ".usearch"
 #: HNSW's parameters: links per node, and the breadth of the search when adding and
 #: when searching (bench/ann.py measured recall@10 against exact search with these).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 64
-_BATCH = 20_000
+_GRAPH_BATCH = 20_000
 _SAMPLE = 2048
 
 
+@functools.cache
 def ann_available() -> bool:
     """Whether usearch (the ``ann`` extra) can be imported."""
     return importlib.util.find_spec("usearch") is not None
@@ -345,16 +353,24 @@ def decode(np: Any, blob: object, dim: int) -> Any:
     return None
 
 
+def index_class() -> Any:
+    """usearch's ``Index``, loaded after ONNX Runtime.  Loaded first, usearch's extension
+    makes the later import of onnxruntime crash the process (a segmentation fault, every
+    time: usearch 2.26 with onnxruntime 1.32), so memoir never loads it first; the ``ann``
+    extra brings the ``semantic`` one."""
+    import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
+
+
 @dataclass
 class Graph:
     """A mapped, checked graph file and what ``vectors.json`` says of it."""
 
     index: Any
-    name: str
-    model: str
     through: int
     count: int
-    gone_seen: int
     sample: Any  # float32 vectors of documents spread over it (for the cosines' spread)
     stamp: tuple[int, int]  # vectors.json's (mtime_ns, size) when read
 
@@ -412,22 +428,20 @@ def open_graph(folder: Path, model: str, dim: int) -> Graph | None:
     fields = _fields(meta)
     if fields is None or meta.get("model") != model or meta.get("dim") != dim:
         return None
-    name, size, crc, through, count, gone = fields
+    name, size, crc, through, count, _gone = fields
     path = folder / name
     try:
         st = os.lstat(path)
         if not _regular(st) or st.st_size != size or _crc(path) != crc:
             return None
-        from usearch.index import Index
-
-        index = Index.restore(str(path), view=True)
+        index = index_class().restore(str(path), view=True)
     except (OSError, RuntimeError, ValueError) as exc:
         log.warning("the nearest-neighbour graph is not used", file=name, error=str(exc))
         return None
     if index is None or len(index) != count or index.ndim != dim:
         return None
-    index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # (a setter the stubs lack)
-    return Graph(index, name, model, through, count, gone, None, when)
+    index.expansion_search = EXPANSION_SEARCH
+    return Graph(index, through, count, None, when)
 
 
 def _crc(path: Path) -> int:
@@ -452,20 +466,16 @@ def maintain(db: Any, folder: Path, model: str, dim: int) -> str | None:
     try:
         with safefs.file_lock(dfd, LOCK_FILE, timeout=0):
             return _maintain(db, folder, dfd, model, dim)
-    except BlockingIOError:
+    except BlockingIOError:  # another writer holds the lock: it is doing this
         return None
-    except OSError as exc:
-        if exc.errno == 11:  # EAGAIN: another writer holds the lock
-            return None
-        raise
     finally:
         os.close(dfd)
 
 
 def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | None:
     import numpy as np
-    from usearch.index import Index
 
+    Index = index_class()
     read = _meta(folder)
     fields = _fields(read[0]) if read is not None and read[0].get("model") == model \
         and read[0].get("dim") == dim else None
@@ -485,7 +495,7 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
         return None
     else:
         old = folder / fields[0]
-        if _crc(old) != fields[2]:
+        if len(gone) > _GRAPH_BATCH or _crc(old) != fields[2]:  # rebuilt from the table
             index, what, through = Index(
                 ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
                 expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH), "built", 0
@@ -495,7 +505,7 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
             if restored is None:
                 raise RuntimeError(f"usearch could not read {fields[0]}")
             index, what = restored, "extended"
-            index.expansion_add = EXPANSION_ADD  # type: ignore[misc]
+            index.expansion_add = EXPANSION_ADD
     back: list[int] = []
     for _rowid, doc in gone:
         if doc <= through and doc in index:
@@ -503,9 +513,9 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
         back.append(int(doc))
     # A dropped document whose rowid came back holds a new vector: it goes in again.
     sizes = (2 * dim, 4 * dim)
-    again = [(d, v) for d, v in _rows(db, f"doc IN ({','.join('?' * len(back))})", back)
-             if d <= through and isinstance(v, bytes) and len(v) in sizes
-             ] if back and len(back) <= 30_000 else []
+    again = [(d, v) for start in range(0, len(back), 500)
+             for d, v in _rows(db, back[start:start + 500])
+             if d <= through and isinstance(v, bytes) and len(v) in sizes]
     largest = through
     for batch in _batches(db, through, again, dim):
         keys = np.array([d for d, _v in batch], dtype=np.uint64)
@@ -521,8 +531,13 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
         os.unlink(temp, dir_fd=dfd)
     os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644,
                      dir_fd=dfd))
-    index.save(str(folder / temp))
-    os.replace(temp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    try:
+        index.save(str(folder / temp))
+        os.replace(temp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=dfd)
+        raise
     record = {"file": name, "bytes": os.stat(name, dir_fd=dfd).st_size,
               "crc32": _crc(folder / name), "model": model, "dim": dim,
               "through": largest, "count": len(index),
@@ -538,9 +553,9 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
     return what
 
 
-def _rows(db: Any, where: str, args: list[int]) -> list[tuple[int, bytes]]:
+def _rows(db: Any, docs: list[int]) -> list[tuple[int, bytes]]:
     return [(int(d), v) for d, v in db.execute(
-        f"SELECT doc, vec FROM vectors WHERE {where}", args)]
+        f"SELECT doc, vec FROM vectors WHERE doc IN ({','.join('?' * len(docs))})", docs)]
 
 
 def _batches(db: Any, after: int, first: list[tuple[int, bytes]], dim: int) -> Any:
@@ -551,7 +566,7 @@ def _batches(db: Any, after: int, first: list[tuple[int, bytes]], dim: int) -> A
         yield first
     while True:
         rows = db.execute("SELECT doc, vec FROM vectors WHERE doc > ? ORDER BY doc LIMIT ?",
-                          (after, _BATCH)).fetchall()
+                          (after, _GRAPH_BATCH)).fetchall()
         if not rows:
             return
         after = rows[-1][0]
@@ -561,8 +576,9 @@ def _batches(db: Any, after: int, first: list[tuple[int, bytes]], dim: int) -> A
 
 
 def delete_graph(home: Path) -> None:
-    """Remove a home's graph files (they are made again when due)."""
+    """Remove a home's graph files (they are made again when due; the lock file stays,
+    as a writer may hold it)."""
     for name in safefs.listdir(home, ".memoir"):
-        if name in (META_FILE, LOCK_FILE) or (name.startswith(_PREFIX)
+        if name == META_FILE or (name.startswith(_PREFIX)
                                               and name.endswith(_SUFFIX)):
             safefs.unlink(home, f".memoir/{name}")

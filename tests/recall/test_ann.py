@@ -172,6 +172,34 @@ def test_a_graph_file_that_does_not_match_its_record_is_not_used(
         assert outside.read_bytes() == bytes(data)  # never written through
 
 
+def test_a_graph_that_cannot_be_written_never_fails_a_search(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The graph is derived: a full disk while saving it leaves no half-written file,
+    and the searches go on exactly."""
+    Index = ann.index_class()  # usearch is never loaded before onnxruntime (see there)
+
+    def full(self: object, path: str) -> None:
+        with open(path, "wb") as handle:
+            handle.write(b"partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Index, "save", full)
+    ids = _home(home)
+    assert _search(home, "bread dough that does not rise")[0] in \
+        ids["a sourdough starter that will not rise"]
+    assert not any(n.endswith((".usearch", ".tmp")) or n == ann.META_FILE
+                   for n in os.listdir(home / ".memoir"))
+
+
+def test_usearch_is_never_loaded_before_onnxruntime() -> None:
+    """Loaded the other way round the process dies (see ``index_class``)."""
+    code = ("from memoir.recall import vectors\nvectors.index_class()\n"
+            "import onnxruntime\nprint('alive')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "alive", out.stderr[-2000:]
+
+
 def test_the_next_writer_rebuilds_a_damaged_graph(home: Path) -> None:
     _home(home)
     meta = _meta(home)
