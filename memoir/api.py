@@ -47,6 +47,7 @@ from memoir.semantic import recall_status
 from memoir.sessions import session as everyday
 from memoir.sessions.session import Session, Target
 from memoir.skills import usage as skills_usage
+from memoir.skills.tools import adopt_placed_skills
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
 from memoir.tools.results import MemoryResult, SessionSearchResult
@@ -112,7 +113,7 @@ class Memoir(Engine):
         ``started_at`` (ISO-8601): when the conversation really began, for a history
         recorded later; ``tools``: what :meth:`Session.call_tool` answers (default: all);
         ``meta``: facts about the caller (``{"client": "cursor"}``) every record of the
-        session carries.  Well-formed hand edits of MEMORY.md and USER.md are adopted
+        session carries.  Hand edits of the memory files and the skills tree are adopted
         first (as the person's), so the prompt shows what the files show, as Hermes's."""
         problem = None if session_id is None else check_session_id(session_id)
         if problem is not None:
@@ -399,6 +400,11 @@ def _adopt_before(home: Memoir, what: str) -> None:
         except MemoirError as exc:
             _log.warning("adoption.skipped", home=str(home.home), target=target,
                          error=str(exc))
+    try:
+        adopt_placed_skills(home, before=what)
+    except MemoirError as exc:
+        _log.warning("adoption.skipped", home=str(home.home), target="skills",
+                     error=str(exc))
     try:
         skills_usage.adopt_usage(home, before=what)
     except MemoirError as exc:

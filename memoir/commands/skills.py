@@ -39,13 +39,7 @@ from memoir.lookup import did_you_mean
 from memoir.projections.skills import SKILL_FILE, skill_dir
 from memoir.projections.state import State
 from memoir.skills.adopt import adopt_skills
-from memoir.skills.guards import (
-    archive_events,
-    delete_events,
-    pin_events,
-    restore_events,
-    unpin_events,
-)
+from memoir.skills.guards import delete_events
 from memoir.skills.history import skill_at, skill_history, skill_row
 from memoir.skills.importer import PROVENANCES, import_skills
 from memoir.skills.manage import layout_clash
@@ -57,6 +51,7 @@ from memoir.skills.model import (
     check_skill_md,
     parse_frontmatter,
 )
+from memoir.skills.tools import change_lifecycle
 
 __all__ = ["skills_group"]
 
@@ -76,6 +71,17 @@ def skill_run(
     events, _ = handle.commit(lambda state: Decision(events=build(state)),
                               by=Caller(actor="user", run=run, run_kind="cli",
                                         run_summary=summary))
+    return run, events
+
+
+def lifecycle_run(handle: Memoir, action: str, name: str, **options: Any
+                  ) -> tuple[str, list[Event]]:
+    """Pin, unpin, archive or restore ``name`` as one CLI run (a folder placed or edited
+    by hand adopted first); returns the run id and its events."""
+    run = short_id("cli-")
+    events = change_lifecycle(handle, action, name, by=Caller(
+        actor="user", run=run, run_kind="cli", run_summary=f"{action} skill {name}"),
+        **options)
     return run, events
 
 
@@ -171,8 +177,7 @@ def history_command(ctx: click.Context, name: str, telemetry: bool, patch: bool)
 @click.pass_context
 def pin_command(ctx: click.Context, name: str) -> None:
     """Pin a skill: background actors leave it alone and nobody deletes or archives it."""
-    run, events = skill_run(open_home(ctx), f"pin skill {name}",
-                            lambda s: pin_events(s, name, actor="user"))
+    run, events = lifecycle_run(open_home(ctx), "pin", name)
     if _json(run, events, name=name, pinned=True):
         return
     click.echo(f"pinned '{name}' (run {run})" if events else f"'{name}' was already pinned")
@@ -184,8 +189,7 @@ def pin_command(ctx: click.Context, name: str) -> None:
 @click.pass_context
 def unpin_command(ctx: click.Context, name: str) -> None:
     """Unpin a skill."""
-    run, events = skill_run(open_home(ctx), f"unpin skill {name}",
-                            lambda s: unpin_events(s, name, actor="user"))
+    run, events = lifecycle_run(open_home(ctx), "unpin", name)
     if _json(run, events, name=name, pinned=False):
         return
     click.echo(f"unpinned '{name}' (run {run})" if events else f"'{name}' was not pinned")
@@ -201,11 +205,8 @@ def unpin_command(ctx: click.Context, name: str) -> None:
 def archive_command(ctx: click.Context, name: str, reason: str,
                     absorbed_into: str | None) -> None:
     """Move a skill to skills/.archive/ (keeping its category path)."""
-    handle = open_home(ctx)
-    prune = handle.config.curator.prune_builtins
-    run, events = skill_run(handle, f"archive skill {name}", lambda s: archive_events(
-        s, name, actor="user", absorbed_into=absorbed_into, reason=reason,
-        prune_builtins=prune))
+    run, events = lifecycle_run(open_home(ctx), "archive", name, reason=reason,
+                                absorbed_into=absorbed_into)
     if _json(run, events, name=name):
         return
     click.echo(f"archived '{name}' (run {run}); `memoir skills restore {name}` brings it back")
@@ -217,10 +218,7 @@ def archive_command(ctx: click.Context, name: str, reason: str,
 @click.pass_context
 def restore_command(ctx: click.Context, name: str) -> None:
     """Bring an archived skill back to its original path."""
-    handle = open_home(ctx)
-    prune = handle.config.curator.prune_builtins
-    run, events = skill_run(handle, f"restore skill {name}", lambda s: restore_events(
-        s, name, actor="user", reason="restored by the user", prune_builtins=prune))
+    run, events = lifecycle_run(open_home(ctx), "restore", name)
     if _json(run, events, name=name):
         return
     click.echo(f"restored '{name}' (run {run})")

@@ -43,6 +43,7 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.projections.skills import SkillRecord
 from memoir.projections.state import State
+from memoir.skills.tools import adopt_placed_skills
 
 __all__ = ["ACTOR", "PassResult", "decide_pass", "run_pass"]
 
@@ -290,6 +291,9 @@ def run_pass(
     started = engine.clock.now()
     when = now or started
     rid = run_id or short_id("curator-")
+    if not dry_run:
+        # Hermes's curator walks the tree: a skill folder placed by hand is one it sees.
+        adopt_placed_skills(engine, before=f"curator pass {rid}")
 
     def elapsed() -> float:
         return max(0.0, (engine.clock.now() - started).total_seconds())

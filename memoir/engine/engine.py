@@ -78,7 +78,8 @@ class Engine(Reading):
         lazy: bool = False,
         progress: Progress | None = None,
     ) -> None:
-        self.home = Path(home).expanduser() if home is not None else default_home()
+        home = Path(home).expanduser() if home is not None else default_home()
+        self.home = Path(os.path.abspath(home))  # results' paths open as they are
         self.readonly = readonly
         check_home(self.home, must_exist=journal is None and not create and not readonly)
         if not readonly:

@@ -9,9 +9,10 @@ skills tree renderer :mod:`memoir.projections.render.skills`; the tools are list
 The public surface::
 
     skill_manage_call, skill_view_call, skills_list_call, record_use   # the tools
+    change_lifecycle                            # pin, unpin, archive, restore
     check_background_change, archive_events, restore_events, ...       # the rules
     skill_at, skill_history                                            # time travel
-    skills_drift, adopt_skills                                         # hand edits
+    skills_drift, adopt_skills, adopt_placed_skills                    # hand edits
     import_skills                                                      # a skills tree
 """
 
@@ -42,6 +43,8 @@ from memoir.skills.guards import (
 from memoir.skills.history import SkillVersion, skill_at, skill_history
 from memoir.skills.importer import ImportReport, import_skills
 from memoir.skills.tools import (
+    adopt_placed_skills,
+    change_lifecycle,
     record_use,
     skill_manage_call,
     skill_view_call,
@@ -56,10 +59,12 @@ __all__ = [
     "SkillDrift",
     "SkillVersion",
     "SkillsRenderer",
+    "adopt_placed_skills",
     "adopt_skills",
     "adoption_events",
     "archive_events",
     "background_refusal",
+    "change_lifecycle",
     "check_absorbed_into",
     "check_background_change",
     "delete_events",

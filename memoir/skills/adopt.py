@@ -22,6 +22,7 @@ binary, inside the archive, ``.usage.json``) are left alone and reported as igno
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ from memoir.engine.files import FilesView
 from memoir.engine.port import Home
 from memoir.errors import AdoptionConflict, RejectedError, ValidationError
 from memoir.events.skills import (
+    Provenance,
     SkillContentSet,
     SkillCreated,
     SkillFileRemoved,
@@ -48,7 +50,8 @@ from memoir.projections.skills import (
 )
 from memoir.projections.state import State
 from memoir.skills.guards import delete_events
-from memoir.skills.manage import layout_clash
+from memoir.skills.importer import MAX_RECORDS_BYTES, manifest_lines
+from memoir.skills.manage import archive_key, layout_clash
 from memoir.skills.model import (
     PROTECTED_SKILLS,
     canonical_file_path,
@@ -66,6 +69,7 @@ __all__ = [
     "adoption_events",
     "folder_adoption_events",
     "hand_placed_folder",
+    "placed_provenance",
     "skill_folder_drift",
     "skills_drift",
     "tree_drift",
@@ -247,9 +251,37 @@ def _adopt_existing(files: FilesView, state: State, record: SkillRecord,
     return events
 
 
+def _record_text(files: FilesView, rel: str) -> str:
+    data = files.read(rel)
+    if data is None or len(data) > MAX_RECORDS_BYTES:
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def placed_provenance(files: FilesView) -> dict[str, Provenance]:
+    """Where Hermes's records in the home's skills folder say skills came from, by
+    name: ``hub`` for the ``installed`` names of ``skills/.hub/lock.json``, else
+    ``bundled`` for the names of ``skills/.bundled_manifest`` (Hermes asks the hub
+    first).  These files are Hermes's, never memoir's: ``hermes skills`` writes them when
+    it seeds or installs a skill beside memoir, and a skill it put there is adopted with
+    that provenance, not as a person's.  Unreadable records say nothing."""
+    origins: dict[str, Provenance] = {name: "bundled" for name, _digest in manifest_lines(
+        _record_text(files, f"{SKILLS_DIR}/.bundled_manifest"), ".bundled_manifest", {})}
+    try:
+        lock = json.loads(_record_text(files, f"{SKILLS_DIR}/.hub/lock.json") or "{}")
+    except (ValueError, RecursionError):
+        lock = {}
+    installed = lock.get("installed") if isinstance(lock, dict) else None
+    origins.update({str(name): "hub" for name in installed or ()}
+                   if isinstance(installed, dict) else {})
+    return origins
+
+
 def _adopt_new(files: FilesView, state: State, added: list[str],
                ignored: dict[str, str]) -> list[Payload]:
-    """New hand-made skills: a SKILL.md at ``skills/[category/]name/`` and its files."""
+    """New hand-made skills: a SKILL.md at ``skills/[category/]name/`` and its files,
+    a person's unless Hermes's records say it was bundled or installed from the hub."""
+    origins = placed_provenance(files) if added else {}
     roots: dict[str, tuple[str, str | None]] = {}
     for rel in added:
         parts = rel.split("/")
@@ -267,9 +299,10 @@ def _adopt_new(files: FilesView, state: State, added: list[str],
         if problem:
             raise _fail(skill_md, problem)
         assert text is not None
-        if name in state.skills.skills:
+        existing = state.skills.skills.get(name)
+        if existing is not None and not existing.archived:
             raise _fail(skill_md, f"a skill named '{name}' already exists at "
-                                  f"{skill_dir(state.skills.skills[name])}; memoir cannot "
+                                  f"{skill_dir(existing)}; memoir cannot "
                                   "adopt a moved or copied skill folder.")
         clash = layout_clash(state, name, category)
         if clash:
@@ -291,8 +324,13 @@ def _adopt_new(files: FilesView, state: State, added: list[str],
             support[path] = content
         claimed.add(skill_md)
         events.append(SkillCreated(name=name, category=category, content=text,
-                                   provenance="user", files=support,
-                                   protected=name in PROTECTED_SKILLS))
+                                   provenance=origins.get(name, "user"),
+                                   files=support,
+                                   protected=name in PROTECTED_SKILLS,
+                                   # An archived skill of that name frees it, as a
+                                   # create over an archived name does.
+                                   archived_as=(archive_key(state, existing)
+                                                if existing is not None else None)))
     for rel in added:
         if rel not in claimed:
             ignored[rel] = "not inside a skill folder with a SKILL.md"
@@ -359,7 +397,8 @@ def hand_placed_folder(files: FilesView, name: str) -> str | None:
     (``skills/[category/]name/SKILL.md``, not in the journal), or None."""
     for rel in files.files_under(SKILLS_DIR):
         parts = rel.split("/")
-        if parts[-1] == SKILL_FILE and len(parts) in (3, 4) and parts[-2] == name:
+        if (parts[-1] == SKILL_FILE and len(parts) in (3, 4) and parts[-2] == name
+                and not files.wrote(rel)):
             return "/".join(parts[:-1])
     return None
 
@@ -373,7 +412,7 @@ def folder_adoption_events(state: State, files: FilesView, name: str, *,
     or a change that breaks a rule raises, as there."""
     ignored: dict[str, str] = {}
     record = state.skills.skills.get(name)
-    if record is not None:
+    if record is not None and not record.archived:
         drifts = [d for d in skill_folder_drift(files, state, name) if d.kind != "blocked"]
         if not drifts:
             return [], [], ignored

@@ -148,7 +148,7 @@ def check_background_change(state: State, actor: str, name: str, action: str) ->
 def _record(state: State, name: str) -> SkillRecord:
     record = state.skills.skills.get(name)
     if record is None:
-        raise NotFoundError(f"no skill named '{name}' (see `memoir skills list --all`)")
+        raise NotFoundError(f"skill '{name}' not found (see `memoir skills list --all`)")
     return record
 
 
@@ -252,6 +252,9 @@ def restore_events(state: State, name: str, *, actor: str, reason: str = "",
     skills = state.skills.skills
     record = skills.get(name)
     as_name = None
+    if record is not None and not record.archived:
+        # A live skill took the name: Hermes names an upstream one it would shadow first.
+        _refuse_shadowing(record, name, prune_builtins)
     if record is None or not record.archived:
         copies = sorted(
             (key for key, r in skills.items() if r.archived and _suffixed_copy(key, name)),
@@ -264,6 +267,13 @@ def restore_events(state: State, name: str, *, actor: str, reason: str = "",
             raise NotFoundError(f"skill '{name}' not found in archive")
         record, as_name = skills[copies[0]], name
     _guard(state, actor, record.name, "restore")
+    _refuse_shadowing(record, name, prune_builtins)
+    return [SkillRestored(name=record.name, reason=reason.strip(), as_name=as_name)]
+
+
+def _refuse_shadowing(record: SkillRecord, name: str, prune_builtins: bool) -> None:
+    """A hub skill, or a bundled one while ``prune_builtins`` is off, is upstream's: a
+    restore under its name would shadow it (Hermes's words)."""
     if record.provenance == "hub":
         raise GuardRefusal(record.name, "restore", Refusal("hub", (
             f"skill '{name}' is now hub-installed; restore would shadow the upstream "
@@ -271,7 +281,6 @@ def restore_events(state: State, name: str, *, actor: str, reason: str = "",
     if record.provenance == "bundled" and not prune_builtins:
         raise GuardRefusal(record.name, "restore", Refusal("bundled", (
             f"skill '{name}' is now bundled; restore would shadow the upstream version")))
-    return [SkillRestored(name=record.name, reason=reason.strip(), as_name=as_name)]
 
 
 def _suffixed_copy(key: str, name: str) -> bool:
@@ -305,9 +314,12 @@ def _check_pinnable(state: State, name: str, actor: str, action: str) -> SkillRe
             f"Only a person or the foreground agent may {action} a skill; '{actor}' may not."
         )))
     if record.provenance in ("bundled", "hub"):
+        # Hermes's words (`hermes curator pin|unpin`), then memoir's.
         raise ValidationError(
-            f"skill '{name}' is {record.provenance}; only agent-made, user and imported "
-            "skills can be pinned or unpinned"
+            f"'{name}' is bundled or hub-installed — cannot pin (only agent-created skills "
+            "participate in curation)" if action == "pin" else
+            f"'{name}' is bundled or hub-installed — there's nothing to unpin (curator "
+            "only tracks agent-created skills)"
         )
     return record
 

@@ -48,6 +48,7 @@ __all__ = [
     "ImportReport",
     "creation_events",
     "import_skills",
+    "manifest_lines",
     "read_records",
     "read_skill_files",
     "record_object",
@@ -146,20 +147,29 @@ def record_object(path: Path, skipped: dict[str, str],
     return data
 
 
-def read_records(root: Path, skipped: dict[str, str]) -> HermesRecords:
-    """The records of the Hermes skills root ``root`` (see :class:`HermesRecords`); a
-    file that cannot be read is named in ``skipped`` and counts as empty."""
-    records = HermesRecords()
-    manifest = root / ".bundled_manifest"
-    for number, line in enumerate((_record_text(manifest, skipped) or "").splitlines(), 1):
+def manifest_lines(text: str, where: str, skipped: dict[str, str]) -> list[tuple[str, str]]:
+    """The ``(name, hash)`` lines of a ``.bundled_manifest`` text, in file order; a line
+    that cannot be one is named in ``skipped`` (``where:line``)."""
+    lines: list[tuple[str, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
         name, _, digest = line.strip().partition(":")
         name, digest = name.strip(), digest.strip()
         if not name:
             continue
         if is_record_line(name) and is_record_line(digest):
-            records.bundled.append((name, digest))
+            lines.append((name, digest))
         else:
-            skipped[f"{manifest}:{number}"] = "not a 'name:hash' line (control characters)"
+            skipped[f"{where}:{number}"] = "not a 'name:hash' line (control characters)"
+    return lines
+
+
+def read_records(root: Path, skipped: dict[str, str]) -> HermesRecords:
+    """The records of the Hermes skills root ``root`` (see :class:`HermesRecords`); a
+    file that cannot be read is named in ``skipped`` and counts as empty."""
+    records = HermesRecords()
+    manifest = root / ".bundled_manifest"
+    records.bundled = manifest_lines(_record_text(manifest, skipped) or "", str(manifest),
+                                     skipped)
     lock = record_object(root / ".hub" / "lock.json", skipped, root) or {}
     installed = lock.get("installed")
     records.hub = dict(installed) if isinstance(installed, dict) else {}

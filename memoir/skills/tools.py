@@ -27,7 +27,7 @@ from memoir.engine.commit import Caller, Decision
 from memoir.engine.files import FilesView
 from memoir.engine.gate import ApprovalGate, Held
 from memoir.engine.port import Home
-from memoir.errors import NotFoundError
+from memoir.errors import MemoirError, NotFoundError
 from memoir.events.runs import RunStarted
 from memoir.events.skills import (
     SkillArchived,
@@ -49,9 +49,18 @@ from memoir.skills.adopt import (
     folder_adoption_events,
     hand_placed_folder,
     skill_folder_drift,
+    tree_drift,
 )
 from memoir.skills.external import ExternalSkill, external_skills
-from memoir.skills.guards import Refusal, background_refusal, is_background
+from memoir.skills.guards import (
+    Refusal,
+    archive_events,
+    background_refusal,
+    is_background,
+    pin_events,
+    restore_events,
+    unpin_events,
+)
 from memoir.skills.held import skill_gist, skill_tool_args
 from memoir.skills.manage import (
     ACTIONS,
@@ -66,10 +75,13 @@ from memoir.skills.schemas import SKILL_MANAGE_SCHEMA, SKILL_VIEW_SCHEMA, SKILLS
 from memoir.skills.view import list_skills, view_skill
 
 __all__ = [
+    "LIFECYCLE",
     "SKILLS_LIST_SCHEMA",
     "SKILL_MANAGE_SCHEMA",
     "SKILL_VIEW_SCHEMA",
+    "adopt_placed_skills",
     "adopt_skill_edits",
+    "change_lifecycle",
     "copy_external",
     "record_use",
     "skill_manage_call",
@@ -126,7 +138,8 @@ def adopt_skill_edits(engine: Home, name: str, *, before: str) -> str | None:
     if engine.readonly or not engine.config.skills.adopt_hand_edits or not name:
         return None
     state, files = engine.state, engine.files
-    if name in state.skills.skills:
+    known = state.skills.skills.get(name)
+    if known is not None and not known.archived:
         if not any(d.kind != "blocked" for d in skill_folder_drift(files, state, name)):
             return None
     elif hand_placed_folder(files, name) is None:
@@ -139,6 +152,78 @@ def adopt_skill_edits(engine: Home, name: str, *, before: str) -> str | None:
         return events, adopted
 
     return adopt(engine, [adopter], before=before, lenient=True).run
+
+
+def adopt_placed_skills(engine: Home, *, before: str) -> str | None:
+    """Adopt, as the person's, every skill folder placed in the tree by hand and the
+    hand edits of every skill folder — one run (kind ``adopt``, actor ``user``), so a
+    skill a person or Hermes put on disk is seen at once by every tool, the prompt's
+    skill index and the curator (Hermes reads the tree on every call).  A folder that
+    cannot be adopted (an edit in conflict with the journal, a rule it breaks) is left
+    alone for the write that meets it to refuse; the others are adopted.  Returns the
+    run id, or None (nothing to adopt, a read-only home, ``skills.adopt_hand_edits``
+    off)."""
+    if engine.readonly or not engine.config.skills.adopt_hand_edits:
+        return None
+    state, files = engine.state, engine.files
+    names: set[str] = set()
+    for drift in tree_drift(state, files):
+        parts = drift.path.split("/")
+        if drift.kind == "blocked":
+            continue
+        if drift.skill is not None:
+            names.add(drift.skill)
+        elif parts[-1] == SKILL_FILE and len(parts) in (3, 4) and not parts[1].startswith("."):
+            names.add(parts[-2])
+    if not names:
+        return None
+    bases = adoption_bases(engine, state)
+
+    def one(name: str) -> Any:
+        def adopter(state: State, files: FilesView, _force: bool
+                    ) -> tuple[list[Payload], list[str]]:
+            try:
+                events, adopted, _ignored = folder_adoption_events(state, files, name,
+                                                                   bases=bases)
+            except MemoirError:
+                return [], []
+            return events, adopted
+        return adopter
+
+    return adopt(engine, [one(n) for n in sorted(names)], before=before).run
+
+
+#: What :func:`change_lifecycle` does.
+LIFECYCLE = ("pin", "unpin", "archive", "restore")
+
+
+def change_lifecycle(engine: Home, action: str, name: str, *, by: Caller,
+                     reason: str | None = None, absorbed_into: str | None = None,
+                     ) -> list[Event]:
+    """Pin, unpin, archive or restore skill ``name`` as ``by`` (one commit), as
+    ``memoir skills pin|unpin|archive|restore``, the web view and hosts do it.  A
+    folder of that name placed or edited by hand is adopted first (Hermes's lifecycle
+    commands see the folder on disk).  Returns the events (none: nothing to change);
+    a refusal raises (:class:`~memoir.errors.MemoirError`)."""
+    if action not in LIFECYCLE:
+        raise ValueError(f"action must be one of {', '.join(LIFECYCLE)}, not {action!r}")
+    adopt_skill_edits(engine, name, before=f"{by.actor}'s skill {action}")
+    prune = engine.config.curator.prune_builtins
+
+    def build(state: State) -> list[Payload]:
+        if action == "pin":
+            return pin_events(state, name, actor=by.actor)
+        if action == "unpin":
+            return unpin_events(state, name, actor=by.actor)
+        if action == "archive":
+            return archive_events(state, name, actor=by.actor, absorbed_into=absorbed_into,
+                                  reason=reason or "archived by the user",
+                                  prune_builtins=prune)
+        return restore_events(state, name, actor=by.actor,
+                              reason=reason or "restored by the user", prune_builtins=prune)
+
+    events, _ = engine.commit(lambda state: Decision(events=build(state)), by=by)
+    return list(events)
 
 
 def _touched(record: SkillRecord, args: dict[str, Any]) -> set[str] | None:
@@ -239,6 +324,20 @@ def _path_refusal(files: FilesView, state: State, name: str, action: str,
     return None
 
 
+def _link_escape(files: FilesView, state: State, name: str, file_path: Any) -> str | None:
+    """Hermes's error when ``file_path`` of skill ``name`` leads out of the skill's
+    folder through a link (None: it does not, or names no file a skill may hold)."""
+    record = state.skills.live(name)
+    path, problem = canonical_file_path(file_path, name) if isinstance(file_path, str) \
+        else (None, "no path")
+    if record is None or path is None or problem:
+        return None
+    folder = skill_dir(record)
+    rel = f"{folder}/{path}"
+    escape = files.escape(rel, folder) if files.kind(rel) == "link" else None
+    return None if escape is None else f"Path escapes allowed directory: {escape}"
+
+
 def skill_manage_call(
     engine: Home,
     args: dict[str, Any],
@@ -297,6 +396,12 @@ def skill_manage_call(
                                      paths=_touched(record, args))
             if refused is not None:
                 return refused
+        escape = _link_escape(files, state, name, args.get("file_path")) \
+            if action in ("patch", "remove_file") else None
+        if escape is not None:
+            refusal = Refusal("path", escape)
+            return Decision(events=[refusal.event(name, action)],
+                            result={"success": False, "error": escape})
         outcome = decide_manage(
             state, args, actor=actor, root=_skills_root(engine), viewed=viewed, scan=scan,
             agent_owns=engine.config.skills.agent_owns_conversation_skills)
@@ -345,6 +450,13 @@ def skill_view_call(
     """
     by = Caller.of(by)
     external = _externals(engine)
+    name = args.get("name")
+    if isinstance(name, str) and record:
+        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
+    escape = _link_escape(engine.files, engine.state, str(name or ""), args.get("file_path"))
+    if escape is not None:  # Hermes's answer; nothing shown, nothing recorded
+        return {"success": False, "error": escape,
+                "hint": "Use a relative path within the skill directory"}, None
 
     def view(state: State) -> tuple[Any, ReadMark | None]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
@@ -357,9 +469,6 @@ def skill_view_call(
     if not record:
         outcome, mark = view(engine.state)
         return outcome.result, mark
-    name = args.get("name")
-    if isinstance(name, str):
-        adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
     shown: list[ReadMark | None] = [None]
 
     def decide(state: State) -> Decision[dict[str, Any]]:
@@ -372,7 +481,9 @@ def skill_view_call(
 
 
 def skills_list_call(engine: Home, args: dict[str, Any]) -> dict[str, Any]:
-    """Answer ``skills_list`` from the current state (appends nothing)."""
+    """Answer ``skills_list`` from the current state, after adopting the skill folders
+    placed in the tree by hand (:func:`adopt_placed_skills`; nothing else appended)."""
+    adopt_placed_skills(engine, before="skills_list")
     return list_skills(engine.state, args, external=_externals(engine))
 
 
@@ -385,8 +496,10 @@ def record_use(
 ) -> Event:
     """Journal that skill ``name`` was used (a slash command, a preload, a cron run).
 
-    Raises NotFoundError for a skill that does not exist.
+    Raises NotFoundError for a skill that does not exist (a folder of that name placed
+    by hand is adopted first).
     """
+    adopt_skill_edits(engine, name, before=f"a use of skill {name}")
 
     def decide(state: State) -> Decision[None]:
         if name not in state.skills.skills:

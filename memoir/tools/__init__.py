@@ -4,6 +4,7 @@ The table itself is :mod:`memoir.tools.toolset`."""
 
 from memoir.tools.toolset import (
     DEFAULT_TOOLS,
+    HERMES_FLAGS,
     FunctionSchema,
     Handler,
     Tool,
@@ -17,6 +18,7 @@ from memoir.tools.toolset import (
 
 __all__ = [
     "DEFAULT_TOOLS",
+    "HERMES_FLAGS",
     "FunctionSchema",
     "Handler",
     "Tool",

@@ -37,8 +37,17 @@ from memoir.skills.tools import (
 )
 
 __all__ = [
-    "DEFAULT_TOOLS", "FunctionSchema", "Handler", "Tool", "ToolSchema", "Toolset",
-    "failure_result", "for_model", "strict_schema", "tool_schemas",
+    "DEFAULT_TOOLS",
+    "HERMES_FLAGS",
+    "FunctionSchema",
+    "Handler",
+    "Tool",
+    "ToolSchema",
+    "Toolset",
+    "failure_result",
+    "for_model",
+    "strict_schema",
+    "tool_schemas",
 ]
 
 log = get_logger("memoir.tools")
@@ -132,7 +141,7 @@ class Toolset:
             known = ", ".join(self.names)
             return {"error": f"Unknown tool '{name}'. Available: {known}.", "success": False}
         try:
-            return for_model(tool.handler(engine, ctx, args), getattr(engine, "home", None))
+            return for_model(tool.handler(engine, ctx, args))
         except Exception as exc:
             return failure_result(name, exc)
 
@@ -186,23 +195,21 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [node, {"type": "null"}]}
 
 
-def for_model(result: dict[str, Any], home: Path | None) -> dict[str, Any]:
-    """A tool result as the model gets it: without memoir's internal keys (those that
-    start with ``_``, such as Hermes's ``_change`` bookkeeping) and with the home's
-    absolute path made relative (``skills/x/SKILL.md``), so nothing about the machine
-    reaches the prompt."""
-    prefix = f"{home}/" if home is not None else "\0"
+#: Keys of Hermes's results that start with ``_`` yet are read — by the agent and by
+#: Hermes's own background review and curator — so they reach the model as in Hermes.
+HERMES_FLAGS = frozenset({"_read_before_write_required", "_fail_closed", "_archived",
+                          "_change"})
 
-    def clean(value: Any) -> Any:
-        if isinstance(value, str):
-            return value.replace(prefix, "") if prefix in value else value
-        if isinstance(value, list):
-            return [clean(v) for v in value]
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        return value
 
-    return {key: clean(value) for key, value in result.items() if not key.startswith("_")}
+def for_model(result: dict[str, Any], home: Path | None = None) -> dict[str, Any]:
+    """A tool result as the model gets it: Hermes's result as Hermes gives it — its
+    flags (:data:`HERMES_FLAGS`) kept and paths absolute, so a path opens as it is
+    (a drift backup, a skill's folder) — without any other key that starts with ``_``
+    (memoir's own bookkeeping, should a handler add one).  ``home`` is unused (kept
+    for callers of earlier versions, which made paths relative to it)."""
+    del home
+    return {key: value for key, value in result.items()
+            if not key.startswith("_") or key in HERMES_FLAGS}
 
 
 def failure_result(name: str, exc: BaseException) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from memoir.api import Memoir
 from memoir.clock import format_ts
-from memoir.engine.commit import Caller, Decision
+from memoir.engine.commit import Caller
 from memoir.errors import ValidationError
 from memoir.events.present import write_result
 from memoir.events.types import Event
@@ -18,7 +18,7 @@ from memoir.insights.pipeline import accept_candidate, reject_candidate
 from memoir.oversight.approvals import approve, reject
 from memoir.oversight.audit import diff_after
 from memoir.oversight.revert import RevertConflict, RevertPlan, revert_run
-from memoir.skills.guards import pin_events, unpin_events
+from memoir.skills.tools import change_lifecycle
 
 __all__ = ["act"]
 
@@ -61,10 +61,8 @@ def _skill(home: Memoir, body: dict[str, Any], pin: bool) -> dict[str, Any]:
     name = _text(body, "name")
     verb = "pin" if pin else "unpin"
     run = short_id("ui-")
-    build = pin_events if pin else unpin_events
-    events, _ = home.commit(lambda state: Decision(events=build(state, name, actor=PERSON)),
-                            by=Caller(actor=PERSON, run=run, run_kind="ui",
-                                      run_summary=f"{verb} skill {name}"))
+    events = change_lifecycle(home, verb, name, by=Caller(
+        actor=PERSON, run=run, run_kind="ui", run_summary=f"{verb} skill {name}"))
     return write_result(run, events, name=name, pinned=pin)
 
 

@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import memoir
+from memoir.clock import FakeClock
 from memoir.config import Config, JournalConfig, MemoryConfig
 from memoir.events.memory import EntryAdded, EntryRemoved, EntryReplaced, WriteRejected
 from memoir.memory.decision import MemoryOutcome, decide
@@ -418,6 +420,20 @@ def test_injected_hostile_entry_is_blocked_in_prompt_but_kept_in_the_file(home: 
         assert out["success"] is True
 
 
+def test_paths_in_results_are_absolute_when_the_home_is_given_relative(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hermes answers with paths that open as they are, wherever the caller runs.
+    monkeypatch.chdir(tmp_path)
+    with memoir.open("rel-home", clock=FakeClock()) as mem:
+        assert mem.home == tmp_path / "rel-home"
+        session = mem.start_session()
+        session.call_tool("memory", {"action": "add", "content": "a\n§\n b"})
+        mem.flush()
+        result = session.call_tool("memory", {"action": "remove", "old_text": "a"})
+        monkeypatch.chdir("/")
+        assert Path(result["drift_backup"]).read_text(encoding="utf-8") == "a\n§\n b"
+
+
 def test_unclean_file_refusal_is_hermes_shaped_with_a_backup(home: Path) -> None:
     with open_home(home) as mem:
         session = mem.start_session()
@@ -426,7 +442,8 @@ def test_unclean_file_refusal_is_hermes_shaped_with_a_backup(home: Path) -> None
         result = session.call_tool("memory", {"action": "remove", "old_text": "a"})
         assert list(result) == ["success", "error", "drift_backup", "remediation"]
         assert result["error"].startswith("Refusing to write MEMORY.md: ")
-        backup = home / result["drift_backup"]  # home-relative: no machine path for the model
+        backup = Path(result["drift_backup"])  # absolute, as Hermes's: it opens as is
+        assert backup.is_absolute()
         assert backup.parent == home / "memories" and backup.name.startswith("MEMORY.md.bak.")
         assert backup.read_text(encoding="utf-8") == "a\n§\n b"
         (event,) = mem.events(types=["memory.write_rejected"])

@@ -236,3 +236,83 @@ def test_staged_results_and_summaries_are_hermes_s(tmp_path: Path) -> None:
         assert mine.get("gist") == hermes.get("gist")
     assert summaries["skills"] == theirs["pending"]["skills"]
     assert set(summaries["memory"]) <= set(theirs["pending"]["memory"])
+
+
+
+HERMES_APPROVE = r"""
+import json, os, sys
+from pathlib import Path
+home = Path(os.environ["HERMES_HOME"])
+(home / "config.yaml").write_text("memory:\n  write_approval: true\n")
+from tools import write_approval as wa
+from tools.memory_tool import MemoryStore, apply_memory_pending, memory_tool
+doc = json.load(sys.stdin)
+store = MemoryStore(memory_char_limit=2200, user_char_limit=1375)
+store.load_from_disk()
+for args in doc["before"]:          # the store itself: no approval asked
+    store.add(args["target"], args["content"])
+staged = [json.loads(memory_tool(**args, store=store)) for args in doc["held"]]
+results = []
+for rec in wa.list_pending(wa.MEMORY):   # what `/memory approve all` does, one by one
+    result = apply_memory_pending(rec["payload"], store)
+    if result.get("success"):
+        wa.discard_pending(wa.MEMORY, rec["id"])
+    results.append(result)
+files = {p.name: p.read_text() for p in sorted((home / "memories").glob("*.md"))}
+print(json.dumps({"staged": staged, "results": results,
+                  "left": len(wa.list_pending(wa.MEMORY)), "files": files}))
+"""
+
+#: Memory written before approval is turned on, then calls held for approval: batches
+#: that change two targets' entries, a lone add, and two that can no longer land when
+#: replayed (a missing entry, over the limit).
+APPROVE_BEFORE = [{"target": "memory", "content": "Deploys go through the staging VPN."},
+                  {"target": "user", "content": "Prefers short answers."}]
+APPROVE_HELD: list[dict[str, Any]] = [
+    {"target": "memory", "operations": [
+        {"action": "add", "content": "The API listens on port 8443."},
+        {"action": "replace", "old_text": "staging VPN",
+         "content": "Deploys go through the VPN (staging only)."}]},
+    {"target": "user", "operations": [{"action": "remove", "old_text": "short answers"},
+                                      {"action": "add", "content": "Name: Dana."}]},
+    {"action": "add", "target": "memory", "content": "Billing is read-only on Fridays."},
+]
+
+
+@pytest.mark.skipif(hermes_python() is None, reason="needs MEMOIR_HERMES_PYTHON")
+def test_approving_held_batches_replays_them_as_hermes_does(tmp_path: Path) -> None:
+    # Issue 38 item 6: a held batch is applied as one through the memory tool's own
+    # path, with Hermes's result (apply_memory_pending), in one approval run.
+    python = hermes_python()
+    assert python is not None
+    with tempfile.TemporaryDirectory() as scratch:
+        proc = subprocess.run([python, "-I", "-c", HERMES_APPROVE],
+                              input=json.dumps({"before": APPROVE_BEFORE,
+                                                "held": APPROVE_HELD}),
+                              capture_output=True, text=True, timeout=120, check=False,
+                              env={"HERMES_HOME": scratch, "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    theirs = json.loads(proc.stdout)
+    assert all(r.get("staged") for r in theirs["staged"]), theirs["staged"]
+    home = tmp_path / "home"
+    with memoir.open(home, clock=FakeClock()) as h:
+        s = h.start_session()
+        for args in APPROVE_BEFORE:
+            assert s.call_tool("memory", {"action": "add", **args})["success"] is True
+    with gated(home, memory={"write_approval": True}) as h:
+        s = h.start_session()
+        staged = [s.call_tool("memory", dict(args)) for args in APPROVE_HELD]
+        assert all(r.get("staged") for r in staged), staged
+        head = h.head
+        done = approve(h)
+        h.flush()
+        runs = {e.run for e in h.events(after=head) if e.actor != "system"}
+        files = {p.name: p.read_text() for p in sorted((home / "memories").glob("*.md"))}
+        left = len(pending(h))
+    # Every key and value is Hermes's; the closing note is memoir's own words.
+    ours = [{k: v for k, v in a.result.items() if k != "note"} for a in done]
+    assert ours == [{k: v for k, v in r.items() if k != "note"} for r in theirs["results"]]
+    assert all(("note" in a.result) == ("note" in r) for a, r in zip(done, theirs["results"],
+                                                                      strict=True))
+    assert files == theirs["files"] and left == theirs["left"] == 0
+    assert len(runs) == 1  # the approval is one run: `memoir revert` undoes it whole

@@ -135,17 +135,31 @@ def test_tool_messages_take_plain_dicts_and_never_raise(home: Path) -> None:
         assert session.tool_messages({"role": "assistant", "content": "hi"}) == []
 
 
-def test_results_for_the_model_have_no_internal_keys_or_machine_paths(home: Path) -> None:
+def test_results_for_the_model_are_hermes_s_with_its_flags_and_paths(home: Path) -> None:
+    # Issue 38 item 4: the flags agents and Hermes's own review and curator read reach
+    # the model, and paths are absolute, as in Hermes's results.
     with memoir.open(home) as mem:
         session = mem.start_session()
         created = session.call_tool("skill_manage", {
             "action": "create", "name": "deploy",
             "content": "---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n"})
         viewed = session.call_tool("skill_view", {"name": "deploy"})
-    for result in (created, viewed):
-        assert not any(key.startswith("_") for key in result)
-        assert str(home) not in json.dumps(result)
-    assert created["skill_md"] == "skills/deploy/SKILL.md"
+        review = mem.start_session(actor="reviewer.skills")
+        unread = review.call_tool("skill_manage", {"action": "create", "name": "learned",
+                                                   "content": "---\nname: learned\n"
+                                                   "description: d\n---\nSteps.\n"})
+        patched = review.call_tool("skill_manage", {"action": "patch", "name": "learned",
+                                                    "old_string": "Steps",
+                                                    "new_string": "More steps"})
+        pruned = review.call_tool("skill_manage", {"action": "delete", "name": "learned"})
+    assert created["_change"] == {"description": "Ship it."}
+    assert Path(created["skill_md"]) == home / "skills/deploy/SKILL.md"
+    assert Path(viewed["skill_dir"]).is_absolute()
+    assert unread["success"] is True
+    assert patched["_read_before_write_required"] is True
+    assert pruned["_fail_closed"] is True
+    for result in (created, viewed, patched, pruned):
+        assert all(k in memoir.tools.HERMES_FLAGS for k in result if k.startswith("_"))
 
 
 def test_strict_schemas_close_every_object_and_null_means_absent(home: Path) -> None:

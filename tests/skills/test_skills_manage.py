@@ -72,9 +72,10 @@ def test_create_writes_the_skill_and_answers_like_hermes(handle: Memoir, agent: 
     assert result["success"] is True
     assert result["message"] == "Skill 'foo' created."
     assert result["path"] == "dev/foo"
-    assert result["skill_md"] == "skills/dev/foo/SKILL.md"  # home-relative for the model
+    # Absolute, as Hermes answers: the path opens as it is.
+    assert result["skill_md"] == str(handle.home / "skills/dev/foo/SKILL.md")
     assert result["category"] == "dev"
-    assert "_change" not in result  # Hermes's bookkeeping; not for the model
+    assert result["_change"] == {"description": "does foo"}  # read by Hermes's review
     assert "write_file" in result["hint"]
     agent.engine.flush()
     assert (handle.home / "skills/dev/foo/SKILL.md").read_text() == skill_md()
@@ -172,7 +173,10 @@ def test_patch_is_fuzzy_and_records_both_versions(handle: Memoir, agent: Session
     assert result == {
         "success": True,
         "message": "Patched SKILL.md in skill 'foo' (1 replacement).",
-    }  # Hermes's internal _change bookkeeping is not sent to the model
+        # Hermes's _change, which its background review reads, reaches the model too.
+        "_change": {"old": "1. Run `make`.   \n   2. Check the output.",
+                    "new": "1. Run `make test`.\n2. Check the output."},
+    }
     event = last_skill_events(handle)[-1]
     assert isinstance(event, SkillPatched)
     assert event.previous == skill_md() and "make test" in event.content
@@ -206,7 +210,7 @@ def test_support_files_are_written_patched_and_removed(handle: Memoir, agent: Se
                     file_content="GET /x\n")
     assert result == {"success": True,
                       "message": "File 'references/api.md' written to skill 'foo'.",
-                      "path": "skills/dev/foo/references/api.md"}
+                      "path": str(handle.home / "skills/dev/foo/references/api.md")}
     target = handle.home / "skills/dev/foo/references/api.md"
     agent.engine.flush()
     assert target.read_text() == "GET /x\n"

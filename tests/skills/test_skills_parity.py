@@ -14,7 +14,6 @@ in docs/differences.md.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -27,12 +26,10 @@ import pytest
 
 import memoir
 from memoir.clock import FakeClock
-from memoir.engine import Decision
+from memoir.engine import Caller
 from memoir.skills import (
-    archive_events,
+    change_lifecycle,
     import_skills,
-    pin_events,
-    restore_events,
     skill_manage_call,
     skill_view_call,
 )
@@ -117,16 +114,10 @@ def run_memoir(steps: list[dict[str, Any]], tmp: Path,
                 result, mark = skill_view_call(handle, dict(step["args"]), by=actor)
                 if mark is not None:
                     viewed[origin].add(mark)
-            elif do == "pin":
-                with contextlib.suppress(memoir.MemoirError):
-                    handle.commit(lambda s, n=step["name"]: Decision(
-                        events=pin_events(s, n, actor="user")), by="user")
-            elif do in ("archive", "restore"):
-                build = archive_events if do == "archive" else restore_events
+            elif do in ("pin", "unpin", "archive", "restore"):
                 try:
-                    handle.commit(lambda s, n=step["name"], b=build: Decision(
-                        events=b(s, n, actor="user", reason="by hand",
-                                 prune_builtins=handle.config.curator.prune_builtins)), by="user")
+                    change_lifecycle(handle, do, step["name"], by=Caller(actor="user"),
+                                     reason="by hand")
                     result = {"ok": True}
                 except memoir.MemoirError as exc:
                     result = {"ok": False, "message": str(exc)}
@@ -163,6 +154,8 @@ def normal(text: str) -> str:
     """A message with each product's own words for the same thing made equal."""
     text = re.sub(r" It is archived \(.*?\): ask the user to run `memoir skills restore "
                   r"\S+` if it is needed again\.", "", text)
+    text = re.sub(r" It is archived; the user can bring it back with `memoir skills restore "
+                  r"\S+`\.", "", text)
     return (text.replace(" in active profile 'default'", "")
             .replace("`hermes curator unpin", "`memoir skills unpin"))
 
@@ -202,8 +195,11 @@ def compare(steps: list[dict[str, Any]], theirs: list[dict[str, Any]],
                                     f"{mr.get(key)!r}")
             if step["do"] == "manage" and set(hr) != set(mr):
                 problems.append(f"{where}: keys hermes {sorted(hr)} memoir {sorted(mr)}")
-        elif step["do"] in ("archive", "restore") and hr["ok"] != mr["ok"]:
+        elif step["do"] in ("archive", "restore", "pin", "unpin") and hr["ok"] != mr["ok"]:
             problems.append(f"{where}: ok hermes {hr} memoir {mr}")
+        elif step["do"] in ("pin", "unpin") and not hr["ok"] and \
+                not str(mr["message"]).startswith(hr["message"]):
+            problems.append(f"{where}: message hermes {hr} memoir {mr}")
         if visible(h["tree"]) != visible(m["tree"]):
             problems.append(f"{where}: tree\n  hermes {visible(h['tree'])}\n  memoir "
                             f"{visible(m['tree'])}")
@@ -342,6 +338,22 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
         manage(action="write_file", name="foo", file_path="templates/t.md",
                file_content="through the link"),
     ],
+    "links that leave a skill, read and changed": [
+        manage(action="create", name="foo", content=skill("foo")),
+        {"do": "write", "path": "../../outside/target.md", "text": "outside text"},
+        {"do": "symlink", "path": "foo/references/t.md", "to": "<outside>/target.md"},
+        view(name="foo", file_path="references/t.md"),
+        manage(action="patch", name="foo", file_path="references/t.md", old_string="outside",
+               new_string="x"),
+        manage(action="remove_file", name="foo", file_path="references/t.md"),
+        {"do": "symlink", "path": "foo/templates", "to": "<outside>"},
+        view(name="foo", file_path="templates/target.md"),
+        manage(action="remove_file", name="foo", file_path="templates/target.md"),
+        manage(action="patch", name="foo", file_path="templates/target.md",
+               old_string="outside", new_string="x"),
+        {"do": "archive", "name": "nope"},
+        {"do": "restore", "name": "nope"},
+    ],
     "hand-placed skills are found by name": [
         {"do": "write", "path": "bodyless/SKILL.md",
          "text": "---\nname: bodyless\ndescription: only a description\n---\n"},
@@ -378,6 +390,59 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
         manage(action="delete", name="foo"),
     ],
 }
+
+
+LOCK = json.dumps({"version": 1, "installed": {"fetched": {"install_path": "fetched"}}})
+
+#: Skills Hermes itself put in the tree: folders and its records, written beside memoir.
+PLACED_UPSTREAM: list[dict[str, Any]] = [
+    {"do": "write", "path": "shipped/SKILL.md", "text": skill("shipped")},
+    {"do": "write", "path": ".bundled_manifest", "text": "shipped:0\n"},
+    {"do": "write", "path": "fetched/SKILL.md", "text": skill("fetched")},
+    {"do": "write", "path": ".hub/lock.json", "text": LOCK},
+]
+
+#: Scenarios run with ``curator.prune_builtins: false`` (bundled skills are upstream's).
+UPSTREAM_SCENARIOS: dict[str, list[dict[str, Any]]] = {
+    "hand-placed bundled and hub skills refuse pins and shadowing restores": [
+        *PLACED_UPSTREAM,
+        {"do": "pin", "name": "shipped"},
+        {"do": "unpin", "name": "shipped"},
+        {"do": "pin", "name": "fetched"},
+        {"do": "unpin", "name": "fetched"},
+        {"do": "archive", "name": "shipped"},
+        {"do": "write", "path": "mine/SKILL.md", "text": skill("mine")},
+        {"do": "pin", "name": "mine"},
+        {"do": "archive", "name": "mine"},
+        {"do": "unpin", "name": "mine"},
+        {"do": "archive", "name": "mine"},
+        {"do": "write", "path": "mine/SKILL.md", "text": skill("mine", "other\n")},
+        {"do": "write", "path": ".bundled_manifest", "text": "shipped:0\nmine:0\n"},
+        {"do": "restore", "name": "mine"},
+        manage(BG, action="patch", name="mine", old_string="other", new_string="x"),
+    ],
+}
+
+SCENARIOS["hand-placed bundled and hub skills, as Hermes put them"] = [
+    *PLACED_UPSTREAM,
+    {"do": "archive", "name": "shipped"},
+    {"do": "archive", "name": "fetched"},
+    view(BG, name="shipped"),
+    view(BG, name="fetched"),
+    manage(BG, action="patch", name="fetched", old_string="Do", new_string="Did"),
+    manage(action="patch", name="fetched", old_string="Do", new_string="Did"),
+    {"do": "restore", "name": "shipped"},
+    manage(BG, action="patch", name="shipped", old_string="Do", new_string="Did"),
+    {"do": "write", "path": "mine/SKILL.md", "text": skill("mine")},
+    {"do": "archive", "name": "mine"},
+    {"do": "restore", "name": "mine"},
+    manage(action="patch", name="mine", old_string="Do", new_string="Did"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(UPSTREAM_SCENARIOS))
+def test_upstream_skills_scenario_matches_hermes(name: str, tmp_path: Path) -> None:
+    check(UPSTREAM_SCENARIOS[name], tmp_path, config="curator:\n  prune_builtins: false\n")
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

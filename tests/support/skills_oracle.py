@@ -11,9 +11,11 @@ object with ``do`` and, for tool calls, ``origin`` (``foreground`` or
 - ``{"do": "manage", "args": {...}}``: ``skill_manage(**args)``;
 - ``{"do": "view", "args": {...}}``: the ``skill_view`` tool (its read marks, which a
   background review needs before it writes, and its telemetry);
-- ``{"do": "pin", "name": n}``: the usage record's ``pinned`` set (``hermes curator pin``);
+- ``{"do": "pin" | "unpin", "name": n}``: what ``hermes curator pin|unpin`` does (a
+  bundled or hub skill refused), result ``{ok}`` and the refusal's ``message``;
 - ``{"do": "archive" | "restore", "name": n}``: ``skill_usage.archive_skill`` /
-  ``restore_skill`` (``hermes curator archive|restore``), result ``{ok, message}``;
+  ``restore_skill`` as ``hermes curator archive|restore`` call them (a pinned skill is
+  not archived), result ``{ok, message}``;
 - ``{"do": "write", "path": p, "text": t}``: a hand edit of ``skills/<p>`` (of
   ``<outside>/<p>`` with ``"outside": true``);
 - ``{"do": "mkdir", "path": p}``, ``{"do": "remove", "path": p}``;
@@ -104,8 +106,21 @@ def main() -> None:
                     result = json.loads(skill_manage(**step["args"]))
                 elif do == "view":
                     result = json.loads(skill_view_tool(step["args"]))
-                elif do == "pin":
-                    skill_usage.set_pinned(step["name"], True)
+                elif do in ("pin", "unpin"):
+                    # What `hermes curator pin|unpin` does (hermes_cli/curator.py).
+                    name = step["name"]
+                    if not skill_usage.is_agent_created(name):
+                        result = {"ok": False, "message": (
+                            f"'{name}' is bundled or hub-installed — cannot pin (only "
+                            "agent-created skills participate in curation)" if do == "pin"
+                            else f"'{name}' is bundled or hub-installed — there's nothing "
+                            "to unpin (curator only tracks agent-created skills)")}
+                    else:
+                        skill_usage.set_pinned(name, do == "pin")
+                        result = {"ok": True}
+                elif do == "archive" and skill_usage.get_record(step["name"]).get("pinned"):
+                    # `hermes curator archive` refuses a pinned skill before it archives.
+                    result = {"ok": False, "message": f"'{step['name']}' is pinned"}
                 elif do in ("archive", "restore"):
                     act = skill_usage.archive_skill if do == "archive" \
                         else skill_usage.restore_skill

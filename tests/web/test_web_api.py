@@ -351,7 +351,7 @@ def test_pin_accept_reject_and_approve_are_runs_of_the_person(web: Web) -> None:
     assert pinned["run"].startswith("ui-") and pinned["pinned"] is True
     assert web.home.state.skills.skills["deploy-staging"].pinned
     assert web.act("unpin", {"name": "deploy-staging"})["run"]
-    assert "no skill" in web.act("pin", {"name": "ghost"}, status=404)["error"]
+    assert "not found" in web.act("pin", {"name": "ghost"}, status=404)["error"]
     signature = web.get("/api/insights")["candidates"][0]["signature"]
     accepted = web.act("candidate/accept", {"signature": signature})
     assert accepted["skill"] in web.home.state.skills.skills
