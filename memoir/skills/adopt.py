@@ -23,6 +23,8 @@ binary, inside the archive, ``.usage.json``) are left alone and reported as igno
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -70,6 +72,7 @@ __all__ = [
     "folder_adoption_events",
     "hand_placed_folder",
     "placed_provenance",
+    "placed_skill_names",
     "skill_folder_drift",
     "skills_drift",
     "tree_drift",
@@ -390,6 +393,42 @@ def adoption_bases(engine: Home, state: State) -> dict[str, str | None]:
             bases[d.path] = record.file(inner) if d.path.startswith(skill_dir(record)) \
                 else None
     return bases
+
+
+def placed_skill_names(files: FilesView, state: State) -> list[str]:
+    """The names of the skill folders placed in the tree by hand — a
+    ``skills/[category/]name/SKILL.md`` that is no live skill's — found cheaply: one
+    listing of ``skills/`` and one of each folder in it that is not a live skill's own
+    (links and hidden folders skipped; no file is read).  Hand edits of live skills are
+    not looked for here (:func:`tree_drift` finds them)."""
+    top = files.absolute(SKILLS_DIR)
+    live = {(r.category, r.name) for r in state.skills.skills.values() if not r.archived}
+    found: list[str] = []
+
+    def folders(path: str) -> list[str]:
+        try:
+            with os.scandir(path) as entries:
+                return sorted(e.name for e in entries
+                              if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+        except OSError:
+            return []
+
+    def holds_skill(path: str) -> bool:  # a regular SKILL.md (the folders are no links)
+        try:
+            return stat.S_ISREG(os.lstat(os.path.join(path, SKILL_FILE)).st_mode)
+        except OSError:
+            return False
+
+    for first in folders(top):
+        if (None, first) in live:
+            continue
+        path = os.path.join(top, first)
+        if holds_skill(path):
+            found.append(first)
+            continue
+        found += [second for second in folders(path)
+                  if (first, second) not in live and holds_skill(os.path.join(path, second))]
+    return found
 
 
 def hand_placed_folder(files: FilesView, name: str) -> str | None:

@@ -48,8 +48,8 @@ from memoir.skills.adopt import (
     adoption_bases,
     folder_adoption_events,
     hand_placed_folder,
+    placed_skill_names,
     skill_folder_drift,
-    tree_drift,
 )
 from memoir.skills.external import ExternalSkill, external_skills
 from memoir.skills.guards import (
@@ -155,42 +155,31 @@ def adopt_skill_edits(engine: Home, name: str, *, before: str) -> str | None:
 
 
 def adopt_placed_skills(engine: Home, *, before: str) -> str | None:
-    """Adopt, as the person's, every skill folder placed in the tree by hand and the
-    hand edits of every skill folder — one run (kind ``adopt``, actor ``user``), so a
-    skill a person or Hermes put on disk is seen at once by every tool, the prompt's
-    skill index and the curator (Hermes reads the tree on every call).  A folder that
-    cannot be adopted (an edit in conflict with the journal, a rule it breaks) is left
-    alone for the write that meets it to refuse; the others are adopted.  Returns the
-    run id, or None (nothing to adopt, a read-only home, ``skills.adopt_hand_edits``
-    off)."""
+    """Adopt, as the person's, every skill folder placed in the tree by hand — one run
+    (kind ``adopt``, actor ``user``) — so a skill a person or Hermes put on disk is seen
+    at once by every tool, the prompt's skill index and the curator (Hermes reads the
+    tree on every call).  A folder that cannot be adopted (a bad name, a rule it breaks)
+    is left alone on disk; the others are adopted.  Finding none costs a listing of the
+    skills folder and of each category folder (no file is read); hand edits of existing
+    skills are adopted before a write touches them, as before.  Returns the run id, or
+    None (nothing to adopt, a read-only home, ``skills.adopt_hand_edits`` off)."""
     if engine.readonly or not engine.config.skills.adopt_hand_edits:
         return None
-    state, files = engine.state, engine.files
-    names: set[str] = set()
-    for drift in tree_drift(state, files):
-        parts = drift.path.split("/")
-        if drift.kind == "blocked":
-            continue
-        if drift.skill is not None:
-            names.add(drift.skill)
-        elif parts[-1] == SKILL_FILE and len(parts) in (3, 4) and not parts[1].startswith("."):
-            names.add(parts[-2])
+    names = placed_skill_names(engine.files, engine.state)
     if not names:
         return None
-    bases = adoption_bases(engine, state)
 
     def one(name: str) -> Any:
         def adopter(state: State, files: FilesView, _force: bool
                     ) -> tuple[list[Payload], list[str]]:
             try:
-                events, adopted, _ignored = folder_adoption_events(state, files, name,
-                                                                   bases=bases)
+                events, adopted, _ignored = folder_adoption_events(state, files, name)
             except MemoirError:
                 return [], []
             return events, adopted
         return adopter
 
-    return adopt(engine, [one(n) for n in sorted(names)], before=before).run
+    return adopt(engine, [one(n) for n in sorted(set(names))], before=before).run
 
 
 #: What :func:`change_lifecycle` does.

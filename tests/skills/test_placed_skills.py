@@ -181,3 +181,23 @@ def test_a_bundled_skill_hermes_placed_starts_its_curator_clock_at_first_sight(
         assert "shipped" in h.state.curator.seeded
         (finished,) = h.events(types=["curator.run_finished"])
         assert finished.data.seeded == ["shipped"]  # type: ignore[attr-defined]
+
+
+def test_folders_placed_beside_live_skills_are_found_and_links_are_not_followed(
+        tmp_path: Path) -> None:
+    home, outside = tmp_path / "home", tmp_path / "outside"
+    (outside / "lured").mkdir(parents=True)
+    (outside / "lured/SKILL.md").write_text(skill("lured"))
+    with opened(home) as h:
+        assert skill_manage_call(h, {"action": "create", "name": "deploy", "category": "ops",
+                                     "content": skill("deploy")}, by="user")["success"]
+        h.flush()
+        place(home, "ops/second/SKILL.md", skill("second"))
+        place(home, "third/SKILL.md", skill("third"))
+        (home / "skills/lured").symlink_to(outside / "lured")
+        (home / "skills/ops/lured").symlink_to(outside / "lured")
+        h.start_session()
+        skills = h.state.skills.skills
+        assert sorted(skills) == ["deploy", "second", "third"]
+        assert (skills["second"].category, skills["third"].category) == ("ops", None)
+        assert (outside / "lured/SKILL.md").read_text() == skill("lured")
