@@ -413,21 +413,24 @@ def placed_skill_names(files: FilesView, state: State) -> list[str]:
         except OSError:
             return []
 
-    def holds_skill(path: str) -> bool:  # a regular SKILL.md (the folders are no links)
+    def holds_skill(*parts: str) -> bool:
+        # A regular SKILL.md (the folders are no links) that memoir did not write: one
+        # it wrote for a skill since deleted or archived is the projection catching up.
         try:
-            return stat.S_ISREG(os.lstat(os.path.join(path, SKILL_FILE)).st_mode)
+            mode = os.lstat(os.path.join(top, *parts, SKILL_FILE)).st_mode
         except OSError:
             return False
+        return stat.S_ISREG(mode) and not files.wrote("/".join((SKILLS_DIR, *parts,
+                                                                SKILL_FILE)))
 
     for first in folders(top):
         if (None, first) in live:
             continue
-        path = os.path.join(top, first)
-        if holds_skill(path):
+        if holds_skill(first):
             found.append(first)
             continue
-        found += [second for second in folders(path)
-                  if (first, second) not in live and holds_skill(os.path.join(path, second))]
+        found += [second for second in folders(os.path.join(top, first))
+                  if (first, second) not in live and holds_skill(first, second)]
     return found
 
 

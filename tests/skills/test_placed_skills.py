@@ -201,3 +201,31 @@ def test_folders_placed_beside_live_skills_are_found_and_links_are_not_followed(
         assert sorted(skills) == ["deploy", "second", "third"]
         assert (skills["second"].category, skills["third"].category) == ("ops", None)
         assert (outside / "lured/SKILL.md").read_text() == skill("lured")
+
+
+def test_a_folder_the_projection_still_owes_a_removal_is_not_adopted_back(
+        tmp_path: Path) -> None:
+    # A skill deleted or archived in the journal whose folder is still on disk (the
+    # background writer has not caught up) is the projection's lag, not a folder a
+    # person placed: it never comes back as theirs.
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("projections:\n  coalesce_ms: 10000\n")
+    with opened(home) as h:
+        for name in ("gone", "shelved"):
+            assert skill_manage_call(h, {"action": "create", "name": name,
+                                         "content": skill(name)}, by="user")["success"]
+        h.flush()
+        assert skill_manage_call(h, {"action": "delete", "name": "gone"},
+                                 by="user")["success"]
+        change_lifecycle(h, "archive", "shelved", by=Caller(actor="user"))
+        # The files are owed for the next ten seconds: both folders are still there.
+        assert (home / "skills/gone/SKILL.md").exists()
+        assert (home / "skills/shelved/SKILL.md").exists()
+        h.start_session()
+        skills_list_call(h, {})
+        skills = h.state.skills.skills
+        assert "gone" not in skills and skills["shelved"].archived
+        assert adopt_runs(h) == []
+        h.flush()
+        assert not (home / "skills/gone").exists()
