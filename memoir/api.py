@@ -47,6 +47,7 @@ from memoir.semantic import recall_status
 from memoir.sessions import session as everyday
 from memoir.sessions.session import Session, Target
 from memoir.skills import usage as skills_usage
+from memoir.skills.adopt import placed_skill_folders
 from memoir.skills.tools import adopt_placed_skills
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
@@ -336,6 +337,9 @@ def home_status(home: Memoir) -> dict[str, Any]:
         "runs": len(state.runs),
         "memory": memory,
         "drift": edits,
+        # Skill folders placed in the tree by hand and not adopted yet (a session start
+        # or a skills tool adopts them; one that breaks a rule stays listed here).
+        "placed": placed_skill_folders(home.files, state),
         # Projected files deleted by hand (a home opened for writing writes them
         # again at once; a read-only one reports them).
         "missing": missing,

@@ -156,6 +156,9 @@ def status(ctx: click.Context) -> None:
     for path in info["drift"]:
         click.echo(f"drift    {path} was edited by hand: `memoir adopt` keeps the edit, "
                    "`memoir rebuild --force` discards it")
+    for path in info["placed"]:
+        click.echo(f"drift    {path}/ was placed by hand and is not adopted yet: the next "
+                   "session or `memoir adopt` adopts it, or says why it cannot")
     for path in info["missing"]:
         click.echo(f"missing  {path} was deleted: the journal still has it, and the next "
                    "write or `memoir rebuild` writes it again")
@@ -163,7 +166,7 @@ def status(ctx: click.Context) -> None:
         click.echo(f"behind   the files are behind the journal by {info['behind']} "
                    f"record(s) ({', '.join(info['stale'])}): `memoir rebuild` or any "
                    "write here brings them up to date")
-    if not info["drift"] and not info["missing"] and not info["stale"]:
+    if not (info["drift"] or info["placed"] or info["missing"] or info["stale"]):
         click.echo("drift    none")
     quarantined = info["quarantined"]
     for record in quarantined["records"]:

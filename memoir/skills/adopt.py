@@ -72,7 +72,7 @@ __all__ = [
     "folder_adoption_events",
     "hand_placed_folder",
     "placed_provenance",
-    "placed_skill_names",
+    "placed_skill_folders",
     "skill_folder_drift",
     "skills_drift",
     "tree_drift",
@@ -395,14 +395,15 @@ def adoption_bases(engine: Home, state: State) -> dict[str, str | None]:
     return bases
 
 
-def placed_skill_names(files: FilesView, state: State) -> list[str]:
-    """The names of the skill folders placed in the tree by hand — a
-    ``skills/[category/]name/SKILL.md`` that is no live skill's — found cheaply: one
-    listing of ``skills/`` and one of each folder in it that is not a live skill's own
-    (links and hidden folders skipped; no file is read).  Hand edits of live skills are
-    not looked for here (:func:`tree_drift` finds them)."""
+def placed_skill_folders(files: FilesView, state: State | None = None) -> list[str]:
+    """The home-relative folders (``skills/[category/]name``) of the skills placed in the
+    tree by hand — a regular ``SKILL.md`` there that memoir did not write and that is no
+    live skill's of ``state`` — found cheaply: one listing of ``skills/`` and one of
+    each folder in it that is not a live skill's own (links and hidden folders skipped,
+    no file read).  Hand edits of live skills are not looked for (:func:`tree_drift`)."""
     top = files.absolute(SKILLS_DIR)
-    live = {(r.category, r.name) for r in state.skills.skills.values() if not r.archived}
+    live = set() if state is None else {
+        (r.category, r.name) for r in state.skills.skills.values() if not r.archived}
     found: list[str] = []
 
     def folders(path: str) -> list[str]:
@@ -414,8 +415,8 @@ def placed_skill_names(files: FilesView, state: State) -> list[str]:
             return []
 
     def holds_skill(*parts: str) -> bool:
-        # A regular SKILL.md (the folders are no links) that memoir did not write: one
-        # it wrote for a skill since deleted or archived is the projection catching up.
+        # One memoir wrote, for a skill since deleted or archived, is the projection
+        # catching up, not a folder a person placed.
         try:
             mode = os.lstat(os.path.join(top, *parts, SKILL_FILE)).st_mode
         except OSError:
@@ -427,22 +428,18 @@ def placed_skill_names(files: FilesView, state: State) -> list[str]:
         if (None, first) in live:
             continue
         if holds_skill(first):
-            found.append(first)
+            found.append(f"{SKILLS_DIR}/{first}")
             continue
-        found += [second for second in folders(os.path.join(top, first))
+        found += [f"{SKILLS_DIR}/{first}/{second}" for second in folders(os.path.join(top, first))
                   if (first, second) not in live and holds_skill(first, second)]
     return found
 
 
 def hand_placed_folder(files: FilesView, name: str) -> str | None:
     """The folder of a skill named ``name`` that a person placed in the tree by hand
-    (``skills/[category/]name/SKILL.md``, not in the journal), or None."""
-    for rel in files.files_under(SKILLS_DIR):
-        parts = rel.split("/")
-        if (parts[-1] == SKILL_FILE and len(parts) in (3, 4) and parts[-2] == name
-                and not files.wrote(rel)):
-            return "/".join(parts[:-1])
-    return None
+    (``skills/[category/]name/SKILL.md``, not written by memoir), or None."""
+    return next((folder for folder in placed_skill_folders(files)
+                 if folder.rsplit("/", 1)[-1] == name), None)
 
 
 def folder_adoption_events(state: State, files: FilesView, name: str, *,

@@ -41,6 +41,7 @@ from memoir.events.skills import (
 )
 from memoir.events.types import Event, Payload
 from memoir.ids import short_id
+from memoir.logs import get_logger
 from memoir.projections.approvals import PendingWrite
 from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
 from memoir.projections.state import State
@@ -48,7 +49,7 @@ from memoir.skills.adopt import (
     adoption_bases,
     folder_adoption_events,
     hand_placed_folder,
-    placed_skill_names,
+    placed_skill_folders,
     skill_folder_drift,
 )
 from memoir.skills.external import ExternalSkill, external_skills
@@ -91,6 +92,9 @@ __all__ = [
     "skills_list_call",
     "skills_list_tool",
 ]
+
+log = get_logger("memoir.skills")
+
 
 def _skills_root(engine: Home) -> str:
     return str(engine.home / "skills")
@@ -165,7 +169,8 @@ def adopt_placed_skills(engine: Home, *, before: str) -> str | None:
     None (nothing to adopt, a read-only home, ``skills.adopt_hand_edits`` off)."""
     if engine.readonly or not engine.config.skills.adopt_hand_edits:
         return None
-    names = placed_skill_names(engine.files, engine.state)
+    names = sorted({folder.rsplit("/", 1)[-1]
+                    for folder in placed_skill_folders(engine.files, engine.state)})
     if not names:
         return None
 
@@ -174,12 +179,14 @@ def adopt_placed_skills(engine: Home, *, before: str) -> str | None:
                     ) -> tuple[list[Payload], list[str]]:
             try:
                 events, adopted, _ignored = folder_adoption_events(state, files, name)
-            except MemoirError:
+            except MemoirError as exc:  # said, and left for a person (memoir status)
+                log.warning("skills.placed_not_adopted", home=str(engine.home), skill=name,
+                            error=str(exc))
                 return [], []
             return events, adopted
         return adopter
 
-    return adopt(engine, [one(n) for n in sorted(set(names))], before=before).run
+    return adopt(engine, [one(n) for n in names], before=before).run
 
 
 #: What :func:`change_lifecycle` does.

@@ -10,8 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import memoir
+from memoir.cli import cli
 from memoir.clock import FakeClock
 from memoir.curator import run_pass
 from memoir.engine import Caller
@@ -229,3 +231,18 @@ def test_a_folder_the_projection_still_owes_a_removal_is_not_adopted_back(
         assert adopt_runs(h) == []
         h.flush()
         assert not (home / "skills/gone").exists()
+
+
+def test_a_placed_folder_that_cannot_be_adopted_is_said_not_ignored(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with opened(home) as h:
+        place(home, "Bad Name/SKILL.md", skill("bad"))
+        place(home, "ops/fine/SKILL.md", skill("fine"))
+        assert h.status()["placed"] == ["skills/Bad Name", "skills/ops/fine"]
+        h.start_session()
+        # The good one is adopted; the other stays on disk, listed by status.
+        assert h.status()["placed"] == ["skills/Bad Name"]
+        assert set(h.state.skills.skills) == {"fine"}
+    out = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
+    assert "skills/Bad Name/ was placed by hand and is not adopted yet" in out
+    assert "drift    none" not in out
