@@ -106,7 +106,9 @@ def test_status_loads_the_engine_but_no_reviewer_or_model(tmp_path: Path) -> Non
     # fusion, dates, the relevance floor), which the prompt and session_search the
     # engine's tools offer import with the index (issue 37).  152: what fixed a tool
     # error (memoir.insights.resolution), which recording a turn reads (issue 37).
-    assert len(_of(loaded, ("memoir",))) <= 152, _of(loaded, ("memoir",))
+    # 153: where a projected file is on disk (memoir.engine.places), since skills of
+    # skills.external_dirs are written in place (issue 38).
+    assert len(_of(loaded, ("memoir",))) <= 153, _of(loaded, ("memoir",))
     assert len(loaded) <= 480
 
 

@@ -22,7 +22,7 @@ from memoir.errors import NotFoundError
 from memoir.lookup import did_you_mean
 from memoir.oversight.audit import Origin, blame_memory, blame_skill, diff_states
 from memoir.projections.memory import TARGETS
-from memoir.projections.skills import SKILL_FILE
+from memoir.projections.skills import SKILL_FILE, shown_path
 from memoir.skills.history import unified
 
 __all__ = ["blame", "diff"]
@@ -103,6 +103,7 @@ def diff(ctx: click.Context, a: str | None, b: str | None, stat: bool) -> None:
         else:
             before, after = end_a, _point(handle, b, "B")[0]
         diffs = diff_states(handle.view(before), handle.view(after))
+    diffs = _shown(handle, diffs)
     if is_json():
         echo_json({"from": before, "to": after, "files": [
             {"path": path, "added": _count(text, "+"), "removed": _count(text, "-"),
@@ -120,6 +121,18 @@ def diff(ctx: click.Context, a: str | None, b: str | None, stat: bool) -> None:
                       "red" if line.startswith("-") and not line.startswith("---") else
                       "cyan" if line.startswith("@@") else None)
             click.echo(styled(line, fg=colour) if colour else line)
+
+
+def _shown(handle: Memoir, diffs: dict[str, str]) -> dict[str, str]:
+    """The diffs with files of external skills folders under their configured entry."""
+    entries = {*handle.config.skills.external_dirs,
+               *(r.root for r in handle.state.skills.skills.values() if r.root)}
+    out = {}
+    for path, text in diffs.items():
+        shown = shown_path(path, entries)
+        out[shown] = text.replace(f"a/{path}", f"a/{shown}").replace(f"b/{path}",
+                                                                      f"b/{shown}")
+    return out
 
 
 def _count(text: str, sign: str) -> int:

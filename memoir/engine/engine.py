@@ -92,9 +92,9 @@ class Engine(Reading):
         # Projected files are fsynced like the journal unless durability is "never": a
         # file half-written by a crash would otherwise look like a hand edit.
         self.materializer = Materializer(
-            self.home, fsync=self.config.journal.durability != "never",
-            lock_timeout=self.config.journal.lock_timeout_seconds, readonly=readonly,
-        )
+            self.home, fsync=self.config.journal.durability != "never", readonly=readonly,
+            lock_timeout=self.config.journal.lock_timeout_seconds,
+            external_dirs=self.config.skills.external_dirs)
         try:
             journal, seen, acknowledged = open_home_journal(
                 self.home, self.config, self.clock, journal, readonly=readonly,

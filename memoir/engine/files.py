@@ -17,7 +17,6 @@ from pathlib import Path
 
 from memoir import lazyre
 from memoir.engine.materializer import Drift, Materializer
-from memoir.fs import safefs
 
 __all__ = ["FilesView", "RecordingFiles"]
 
@@ -46,19 +45,19 @@ class FilesView:
     def kind(self, rel: str) -> str:
         """What stands at ``rel``: ``file``, ``missing``, ``link`` (a link at ``rel`` or
         in a folder above it) or ``other`` (a folder, a device…)."""
-        return safefs.kind(self._m.home, rel)
+        return self._m.places.kind(rel)
 
     def absolute(self, rel: str) -> str:
-        """The path of ``rel`` as a result shows it to the agent."""
-        return os.path.join(self._m.home, rel)
+        """The path of ``rel`` as a result shows it to the agent (a file of an external
+        skills folder: its path in that folder)."""
+        return self._m.places.path(rel)
 
     def escape(self, rel: str, within: str) -> str | None:
         """Why ``rel``, with every link on its way followed, is not inside the folder
         ``within`` (both home-relative), in the words of Python's ``relative_to``;
         None when it stays inside."""
-        home = Path(self._m.home)
         try:
-            (home / rel).resolve().relative_to((home / within).resolve())
+            Path(self._m.places.path(rel)).resolve().relative_to(Path(self._m.places.path(within)).resolve())
         except (ValueError, OSError) as exc:
             return str(exc)
         return None
@@ -76,11 +75,12 @@ class FilesView:
         """Home-relative paths of the regular files under ``folder``, sorted; hidden
         files, ``*.bak.<n>`` copies, links and hidden folders are left out, except the
         hidden folders named in ``hidden`` (home-relative)."""
-        home = str(self._m.home)
-        top = os.path.join(home, folder)
+        if self._m.places.locate(folder) is None:
+            return []
+        top = self._m.places.path(folder)
         if not os.path.isdir(top):
             return []
-        keep = {os.path.join(home, h) for h in hidden}
+        keep = {self._m.places.path(h) for h in hidden}
         found = []
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(
@@ -91,7 +91,8 @@ class FilesView:
                 full = os.path.join(dirpath, name)
                 if name.startswith(".") or _BACKUP.search(name) or os.path.islink(full):
                     continue
-                found.append(os.path.relpath(full, home).replace(os.sep, "/"))
+                inner = os.path.relpath(full, top).replace(os.sep, "/")
+                found.append(f"{folder}/{inner}" if folder else inner)
         return found
 
     @contextmanager

@@ -37,10 +37,11 @@ from typing import Literal
 
 from memoir.engine.manifest import Manifest
 from memoir.engine.manifest import digest as _digest
+from memoir.engine.places import NotConfigured, Places
 from memoir.errors import ProjectionError
 from memoir.fs import safefs
 
-__all__ = ["Drift", "Materializer", "atomic_write", "unwritable"]
+__all__ = ["Drift", "Materializer", "NotConfigured", "atomic_write", "unwritable"]
 
 #: Files Hermes writes under a lock of its own (``<file>.lock`` beside it, spec §1.7):
 #: memoir holds that lock too while it writes them, so the two never write at once.
@@ -97,10 +98,11 @@ def atomic_write(path: Path, data: bytes, *, fsync: bool = False) -> None:
 
 
 class Materializer:
-    """Writes projected files under ``home`` and detects hand edits."""
+    """Writes projected files under ``home`` (and external skills folders: see
+    :mod:`memoir.engine.places`) and detects hand edits."""
 
     def __init__(self, home: Path, *, fsync: bool = True, lock_timeout: float = 60.0,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, external_dirs: Iterable[str] = ()) -> None:
         self.home = home
         self.fsync = fsync
         self.lock_timeout = lock_timeout
@@ -123,6 +125,8 @@ class Materializer:
         self.recognise: Callable[[str, bytes], bool] | None = None
         # rel -> hash of bytes `recognise` said were not memoir's (asked once).
         self._foreign: dict[str, str] = {}
+        #: Where each projected path is on disk (the home, an external folder).
+        self.places = Places(home, external_dirs)
 
     def locked(self) -> contextlib.AbstractContextManager[None]:
         """Hold the projection lock (re-entrant): no file write is under way meanwhile."""
@@ -165,15 +169,15 @@ class Materializer:
     def missing(self) -> list[str]:
         """Files memoir wrote that are gone from the disk (deleted by hand)."""
         self.reload()
-        home = str(self.home)
         return sorted(rel for rel in self.manifest.record.files
-                      if not os.path.lexists(os.path.join(home, rel)))
+                      if self.places.locate(rel) is not None
+                      and not os.path.lexists(self.places.path(rel)))
 
     # -- reading and drift ------------------------------------------------------------------
 
     def read(self, rel: str) -> bytes | None:
         """The bytes of the regular file at ``rel`` (None: missing, a link or not a file)."""
-        return safefs.read(self.home, rel)
+        return self.places.read(rel)
 
     def _own_bytes(self, rel: str, actual: bytes) -> bool:
         found = _digest(actual)
@@ -199,7 +203,7 @@ class Materializer:
         holds the projection lock without the state mutex (the background writer) must
         not, so that locks are never taken the other way round.
         """
-        key = safefs.stat_key(self.home, rel)
+        key = self.places.stat_key(rel)
         if key is not None and self._own.get(rel) == key:
             return None
         if callable(current):
@@ -214,10 +218,10 @@ class Materializer:
             return self._check(rel, current, False)
 
     def _check(self, rel: str, current: bytes | None, recognise: bool) -> Drift | None:
-        key = safefs.stat_key(self.home, rel)
-        actual = safefs.read(self.home, rel)
+        key = self.places.stat_key(rel)
+        actual = self.read(rel)
         if actual is None:
-            found = safefs.kind(self.home, rel)
+            found = self.places.kind(rel)
             if found in ("missing", "file"):  # "file": it went away while we looked
                 return None
             return Drift(rel, current, None, "link" if found == "link" else "other")
@@ -245,13 +249,13 @@ class Materializer:
     def _remember_own(self, rel: str, key: tuple[int, int, int, int] | None,
                       actual: bytes) -> None:
         # Only if the file did not change between the stat and the read.
-        if key is not None and key[1] == len(actual) and \
-                safefs.stat_key(self.home, rel) == key:
+        if key is not None and key[1] == len(actual) and self.places.stat_key(rel) == key:
             self._own[rel] = key
 
     def drift(self, desired: Mapping[str, bytes | None], *,
               recognise: bool = True) -> list[Drift]:
         self.reload()
+        self.places.forget_misses()
         found = []
         for rel, data in desired.items():
             d = self.is_drifted(rel, data, recognise=recognise)
@@ -284,8 +288,11 @@ class Materializer:
     def _write(self, desired: Mapping[str, bytes | None], seq: int, skipped: set[str],
                replace: Mapping[str, bytes], blocked: dict[str, str]) -> list[str]:
         self.reload()
+        self.places.forget_misses()
         manifest = self.manifest.record
-        todo = {rel: data for rel, data in desired.items() if rel not in skipped}
+        # A file of an external folder not configured here is no failure: not written.
+        todo = {rel: data for rel, data in desired.items()
+                if rel not in skipped and self.places.locate(rel) is not None}
         intents = {rel: _digest(data) for rel, data in todo.items() if data is not None}
         for rel, digest in intents.items():
             known = manifest.pending.setdefault(rel, [])
@@ -324,9 +331,10 @@ class Materializer:
         """Write one file; True if its bytes changed on disk."""
         manifest = self.manifest.record
         digest = _digest(data)
-        folder, _, name = rel.rpartition("/")
+        base, inner = self.places.at(rel)
+        folder, _, name = inner.rpartition("/")
         changed = False
-        with safefs.open_dir(self.home, folder, create=True) as dfd, \
+        with safefs.open_dir(base, folder, create=True) as dfd, \
                 safefs.file_lock(dfd, f"{name}.lock", timeout=HERMES_LOCK_WAIT) \
                 if rel in HERMES_LOCKED else contextlib.nullcontext():
             if safefs.entry(dfd, name)[1] != data:
@@ -340,7 +348,7 @@ class Materializer:
                     self.last_kept.append(rel)
                     return False
                 changed = True
-        key = safefs.stat_key(self.home, rel)
+        key = self.places.stat_key(rel)
         if key is not None and key[1] == len(data):
             self._own[rel] = key
         manifest.files[rel] = [digest]
@@ -349,8 +357,9 @@ class Materializer:
 
     def _remove(self, rel: str, accepted: bytes | None) -> bool:
         manifest = self.manifest.record
-        removed = safefs.remove(
-            self.home, rel,
+        found = self.places.locate(rel)
+        removed = found is not None and safefs.remove(
+            *found,
             lambda previous: previous is not None and (
                 previous == accepted or self._own_bytes(rel, previous)),
             lock=f"{rel.rpartition('/')[2]}.lock" if rel in HERMES_LOCKED else None,
@@ -371,9 +380,9 @@ class Materializer:
         cutoff = time.time() - 3600
         removed: list[str] = []
         for folder in sorted(folders):
-            removed += safefs.sweep_temps(self.home, folder, older_than=cutoff)
+            removed += self.places.sweep_temps(folder, older_than=cutoff)
         for folder in sorted(folders, key=len, reverse=True):
-            safefs.prune_empty(self.home, folder)
+            self.places.prune_empty(folder)
         return removed
 
     def backup(self, rel: str, stamp: int) -> Path | None:
@@ -381,12 +390,13 @@ class Materializer:
         data = self.read(rel)
         if data is None:
             return None
-        folder, _, name = rel.rpartition("/")
+        base, inner = self.places.at(rel)
+        folder, _, name = inner.rpartition("/")
         bak = f"{name}.bak.{stamp}"
-        with safefs.open_dir(self.home, folder) as dfd:
+        with safefs.open_dir(base, folder) as dfd:
             temp = safefs.write_temp(dfd, data, fsync=True)
             os.replace(temp, bak, src_dir_fd=dfd, dst_dir_fd=dfd)
-        return self.home / folder / bak if folder else self.home / bak
+        return base / folder / bak if folder else base / bak
 
 
 def unwritable(drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:

@@ -49,7 +49,8 @@ __all__ = [
 ]
 
 #: Where a skill came from, recorded once when it enters the journal.
-Provenance = Literal["agent", "user", "bundled", "hub", "import"]
+#: ``external``: a skill of ``skills.external_dirs``, journaled where it lives.
+Provenance = Literal["agent", "user", "bundled", "hub", "import", "external"]
 LifecycleState = Literal["active", "stale", "archived"]
 
 
@@ -75,6 +76,20 @@ def _require_key(field: str, name: str | None) -> None:
         require(field, check_skill_key(name))
 
 
+def _check_root(root: str | None) -> str | None:
+    """Why ``root`` cannot name an external skills folder (None: it can, or is None).
+
+    The journal only names the folder as the configuration wrote it; where it is on
+    disk is decided by the configuration of the home that reads the journal."""
+    if root is None:
+        return None
+    if not root.strip() or len(root) > 1024:
+        return "must be a configured folder of skills.external_dirs (1-1024 characters)"
+    if any(ord(c) < 32 or ord(c) == 127 for c in root):
+        return "must not hold control characters"
+    return None
+
+
 @event_type("skill.created")
 class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
     """A new skill with its SKILL.md text; ``files`` holds support files it came with."""
@@ -90,6 +105,9 @@ class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
     #: When an archived skill has this name: the name it is kept under from now on
     #: (``<name>-<archived YYYYMMDDHHMMSS>``, Hermes's suffix), so the name is free.
     archived_as: str | None = None
+    #: The ``skills.external_dirs`` entry, as configured, the skill lives in (None: the
+    #: home's skills tree).  Its files are written there, in place.
+    root: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -97,6 +115,7 @@ class SkillCreated(_SkillPayload, frozen=True, kw_only=True):
         require("content", check_content_size(self.content))
         _require_files(self.name, self.files)
         _require_key("archived_as", self.archived_as)
+        require("root", _check_root(self.root))
 
     def entities(self) -> tuple[str, ...]:
         own = (f"skill:{self.name}",)
@@ -201,12 +220,18 @@ class SkillDeleted(_SkillPayload, frozen=True, kw_only=True):
     files: dict[str, str] = {}
     provenance: Provenance = "agent"
     created_by: str | None = None
+    #: The external folder the skill lived in (see :class:`SkillCreated`).
+    root: str | None = None
+    #: The journal forgets the skill and its files stay where they are (the revert of
+    #: the run that brought an external folder's skill into the journal).
+    keep_files: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
         require("category", _stored_category(self.category))
         _require_key("absorbed_into", self.absorbed_into)
         _require_files(self.name, self.files)
+        require("root", _check_root(self.root))
 
 
 @event_type("skill.pinned")

@@ -261,7 +261,7 @@ def plan_revert(
                  if _value(base, k) != _value(state, k)]
     skipped = [c.entity for c in conflicts] if on_conflict == "skip" else []
     todo = {k: s for k, s in snapshots.items() if k not in skipped}
-    compensations = _compensate(state, todo, target)
+    compensations = _compensate(state, todo, target, adoption=info.kind == "adopt")
     resolution = "none" if not conflicts else on_conflict
     summary = f"revert {target}" + (f" ({info.kind}: {info.summary})" if info.kind else "")
     payloads: list[Payload] = [
@@ -311,12 +311,16 @@ def revert_run(
     return plan
 
 
-def _compensate(state: State, todo: dict[str, _Snapshot], target: str) -> list[Payload]:
+def _compensate(state: State, todo: dict[str, _Snapshot], target: str, *,
+                adoption: bool = False) -> list[Payload]:
+    """``adoption``: the run adopted what was on disk; undoing it must not remove an
+    external folder's files it only recorded."""
     out: list[Payload] = []
     why = f"revert of run {target}"
     for key in sorted(k for k in todo if k.startswith("skill:")):
         name = key.partition(":")[2]
-        out += _skill_compensation(name, state.skills.skills.get(name), todo[key].skill, why)
+        out += _skill_compensation(name, state.skills.skills.get(name), todo[key].skill, why,
+                                   adoption=adoption)
     memory = {k: s for k, s in todo.items() if k.startswith("memory:")}
     for target_name in ("memory", "user"):
         mine = {k.rsplit(":", 1)[1]: s for k, s in memory.items()
@@ -329,19 +333,24 @@ def _compensate(state: State, todo: dict[str, _Snapshot], target: str) -> list[P
 
 
 def _identity(record: SkillRecord) -> tuple[object, ...]:
-    return (record.provenance, record.created_by, record.category, record.protected)
+    return (record.provenance, record.created_by, record.category, record.protected,
+            record.root)
 
 
-def _deleted(record: SkillRecord) -> SkillDeleted:
+def _deleted(record: SkillRecord, *, keep_files: bool = False) -> SkillDeleted:
     return SkillDeleted(name=record.name, category=record.category, content=record.content,
                         files=dict(record.files), provenance=record.provenance,  # type: ignore[arg-type]
-                        created_by=record.created_by)
+                        created_by=record.created_by, root=record.root,
+                        keep_files=keep_files)
 
 
 def _skill_compensation(name: str, now: SkillRecord | None, then: SkillRecord | None,
-                        why: str) -> list[Payload]:
+                        why: str, *, adoption: bool = False) -> list[Payload]:
     if then is None:
-        return [] if now is None else [_deleted(now)]
+        # An external skill the run brought into the journal leaves it; its folder,
+        # which memoir never wrote, stays.
+        keep = adoption and now is not None and now.root is not None
+        return [] if now is None else [_deleted(now, keep_files=keep)]
     out: list[Payload] = []
     if now is not None and _identity(now) != _identity(then):
         # Another skill of the same name (deleted and created again, by someone else or
@@ -352,10 +361,10 @@ def _skill_compensation(name: str, now: SkillRecord | None, then: SkillRecord | 
         out.append(SkillCreated(name=name, category=then.category, content=then.content,
                                 provenance=then.provenance,  # type: ignore[arg-type]
                                 files=dict(then.files), protected=then.protected,
-                                created_by=then.created_by))
+                                created_by=then.created_by, root=then.root))
         now = SkillRecord(name=name, category=then.category, provenance=then.provenance,
                           created_by=then.created_by, content=then.content,
-                          files=dict(then.files), protected=then.protected)
+                          files=dict(then.files), protected=then.protected, root=then.root)
     state = now.state
     if state == "archived" and then.state != "archived":
         out.append(SkillRestored(name=name, reason=why))

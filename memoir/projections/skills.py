@@ -15,7 +15,8 @@ both incrementally and in a rebuild from scratch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -48,15 +49,24 @@ __all__ = [
     "SkillSources",
     "SkillsState",
     "event_names",
+    "external_key",
     "fold_skill_event",
+    "shown_path",
     "skill_dir",
     "skill_paths",
+    "skill_subpath",
 ]
 
 #: Where the skills tree lives in a home, and where archived skills go.
 SKILLS_DIR = "skills"
 ARCHIVE_DIR = "skills/.archive"
 SKILL_FILE = "SKILL.md"
+#: Where the files of a skill of ``skills.external_dirs`` are, in the paths the
+#: projection and the manifest use: ``@external/<key>/[category/]name/…``, ``key`` a
+#: digest of the configured entry (:func:`external_key`).  The materializer maps the key
+#: to the folder this home's configuration names; a key it does not know is never
+#: written (the journal never says where on disk a file goes).
+EXTERNAL_DIR = "@external"
 
 
 class SkillRecord(msgspec.Struct, kw_only=True):
@@ -94,6 +104,8 @@ class SkillRecord(msgspec.Struct, kw_only=True):
     updated_at: str = ""
     #: Number of content versions (1 at creation, +1 per edit, patch, file change).
     version: int = 0
+    #: The ``skills.external_dirs`` entry the skill lives in (None: the home's tree).
+    root: str | None = None
 
     @property
     def last_activity_at(self) -> str | None:
@@ -137,12 +149,39 @@ class SkillsState(msgspec.Struct):
         return record if record is not None and not record.archived else None
 
 
+def external_key(entry: str) -> str:
+    """The short stable key of a ``skills.external_dirs`` entry in projected paths."""
+    return hashlib.blake2s(entry.encode("utf-8"), digest_size=6).hexdigest()
+
+
 def skill_dir(record: SkillRecord) -> str:
     """The home-relative folder of a skill: ``skills/[category/]name`` or the same
-    path under ``skills/.archive/`` (the category is kept, unlike Hermes)."""
-    base = ARCHIVE_DIR if record.archived else SKILLS_DIR
+    path under ``skills/.archive/`` (the category is kept, unlike Hermes); a skill of
+    an external folder is at ``@external/<key>/[category/]name`` (see
+    :data:`EXTERNAL_DIR`)."""
     middle = f"{record.category}/" if record.category else ""
+    if record.root is not None and not record.archived:
+        return f"{EXTERNAL_DIR}/{external_key(record.root)}/{middle}{record.name}"
+    base = ARCHIVE_DIR if record.archived else SKILLS_DIR
     return f"{base}/{middle}{record.name}"
+
+
+def shown_path(rel: str, entries: Iterable[str]) -> str:
+    """``rel`` as a person reads it: a file of an external folder under the folder's
+    entry of ``skills.external_dirs`` (``~/team/ops/x/SKILL.md``), other paths as they
+    are (``entries``: the entries that may be named)."""
+    if not rel.startswith(EXTERNAL_DIR + "/"):
+        return rel
+    key, _, rest = rel[len(EXTERNAL_DIR) + 1:].partition("/")
+    for entry in entries:
+        if external_key(entry) == key:
+            return f"{entry.rstrip('/')}/{rest}"
+    return rel
+
+
+def skill_subpath(record: SkillRecord) -> str:
+    """``[category/]name``: where the skill is below the skills folder it lives in."""
+    return f"{record.category}/{record.name}" if record.category else record.name
 
 
 def skill_paths(record: SkillRecord) -> dict[str, str]:
@@ -179,6 +218,8 @@ def fold_skill_event(skills: SkillsState, event: Event) -> None:
     names = event_names(event.data)
     before = {name: _paths_of(skills, name) for name in names}
     step(skills, event)
+    if isinstance(event.data, SkillDeleted) and event.data.keep_files:
+        return  # the files stay on disk: nothing is vacated
     after = {name: _paths_of(skills, name) for name in names}
     live = set().union(*after.values()) if after else set()
     for name in names:
@@ -222,7 +263,7 @@ def _created(skills: SkillsState, event: Event) -> None:
         name=data.name, category=data.category, provenance=data.provenance,
         created_by=created_by, created_at=event.ts, content=data.content,
         files=dict(data.files), protected=data.protected, created_seq=event.seq,
-        updated_seq=event.seq, updated_at=event.ts, version=1,
+        updated_seq=event.seq, updated_at=event.ts, version=1, root=data.root,
     )
 
 

@@ -357,5 +357,5 @@ def delete_events(
     return [SkillDeleted(
         name=name, absorbed_into=umbrella, category=record.category, content=record.content,
         files=dict(record.files), provenance=record.provenance,  # type: ignore[arg-type]
-        created_by=record.created_by,
+        created_by=record.created_by, root=record.root,
     )]

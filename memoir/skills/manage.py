@@ -40,7 +40,13 @@ from memoir.events.skills import (
     SkillPatched,
 )
 from memoir.events.types import Payload
-from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
+from memoir.projections.skills import (
+    SKILL_FILE,
+    SKILLS_DIR,
+    SkillRecord,
+    skill_dir,
+    skill_subpath,
+)
 from memoir.projections.state import State
 from memoir.skills.fuzzy import NOT_FOUND, closest_lines, find_and_replace
 from memoir.skills.guards import (
@@ -137,10 +143,12 @@ class _Call:
     """One ``skill_manage`` call: its arguments and the context to decide it in."""
 
     def __init__(self, state: State, args: Mapping[str, Any], actor: str, root: str,
-                 viewed: Collection[ReadMark]) -> None:
+                 viewed: Collection[ReadMark], roots: Mapping[str, str] | None = None) -> None:
         self.state = state
         self.actor = actor
         self.root = root.rstrip("/")
+        #: entry of skills.external_dirs -> its folder, for the entries usable here.
+        self.roots = roots or {}
         self.viewed = viewed
         #: Whether a skill the agent creates in a conversation is the agent's.
         self.agent_owns = False
@@ -157,6 +165,9 @@ class _Call:
         self.absorbed_into = args.get("absorbed_into")
 
     def abs_dir(self, record: SkillRecord) -> str:
+        if record.root is not None and not record.archived:
+            base = self.roots.get(record.root, record.root).rstrip("/")
+            return f"{base}/{skill_subpath(record)}"
         return self.root + skill_dir(record)[len(SKILLS_DIR):]
 
     def places(self, record: SkillRecord, path: str) -> list[str]:
@@ -450,11 +461,13 @@ def decide_manage(
     viewed: Collection[ReadMark] = (),
     scan: bool | None = None,
     agent_owns: bool = False,
+    roots: Mapping[str, str] | None = None,
 ) -> ManageOutcome:
     """Decide one ``skill_manage`` call by ``actor``.
 
     ``root`` is how result paths begin (the skills folder's absolute path, for the
-    agent); ``viewed`` holds the files the actor was shown by ``skill_view``.
+    agent), ``roots`` the same for each usable entry of ``skills.external_dirs``;
+    ``viewed`` holds the files the actor was shown by ``skill_view``.
     ``scan``: threat-scan the text the call writes (spec §3.7); the default scans the
     writes of background actors (reviewers, the curator) always, a foreground agent's
     only when the caller asks (``skills.guard_agent_created``).  ``agent_owns``: a
@@ -462,7 +475,7 @@ def decide_manage(
     Hermes has it: ``skills.agent_owns_conversation_skills``).
     """
     outcome = _decide(state, args, actor=actor, root=root, viewed=viewed,
-                      agent_owns=agent_owns)
+                      agent_owns=agent_owns, roots=roots or {})
     if scan is None:
         scan = is_background(actor)
     if scan and outcome.success:
@@ -493,14 +506,21 @@ def _written_texts(events: Sequence[Payload]) -> list[str]:
 
 
 def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
-            viewed: Collection[ReadMark], agent_owns: bool = False) -> ManageOutcome:
-    call = _Call(state, args, actor, root, viewed)
+            viewed: Collection[ReadMark], agent_owns: bool = False,
+            roots: Mapping[str, str]) -> ManageOutcome:
+    call = _Call(state, args, actor, root, viewed, roots)
     call.agent_owns = agent_owns
     action = call.action
-    if action in WRITES and state.skills.live(call.name) is not None:
+    live = state.skills.live(call.name)
+    if action in WRITES and live is not None:
         refusal = background_refusal(state, actor, call.name, str(action))
         if refusal is not None:
             return _refuse(call.name, str(action), refusal)
+        if action != "create" and live.root is not None and live.root not in roots:
+            return _fail(
+                f"Skill '{call.name}' lives in the external folder '{live.root}', which "
+                "skills.external_dirs of this home does not name (or names a folder that "
+                "is missing); add it there to change the skill from here.")
     handler = {
         "create": call.create, "edit": call.edit, "patch": call.patch, "delete": call.delete,
         "write_file": call.write_file, "remove_file": call.remove_file,

@@ -26,6 +26,7 @@ from memoir.engine.caller import CallContext, ReadMark
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.files import FilesView
 from memoir.engine.gate import ApprovalGate, Held
+from memoir.engine.places import external_roots
 from memoir.engine.port import Home
 from memoir.errors import MemoirError, NotFoundError
 from memoir.events.runs import RunStarted
@@ -80,10 +81,10 @@ __all__ = [
     "SKILLS_LIST_SCHEMA",
     "SKILL_MANAGE_SCHEMA",
     "SKILL_VIEW_SCHEMA",
+    "adopt_external",
     "adopt_placed_skills",
     "adopt_skill_edits",
     "change_lifecycle",
-    "copy_external",
     "record_use",
     "skill_manage_call",
     "skill_manage_tool",
@@ -101,16 +102,28 @@ def _skills_root(engine: Home) -> str:
 
 
 def _externals(engine: Home) -> dict[str, ExternalSkill]:
-    """The skills of ``skills.external_dirs``, read now (none configured: nothing read)."""
+    """The skills of ``skills.external_dirs`` not in the journal, read now (none
+    configured: nothing read)."""
     dirs = engine.config.skills.external_dirs
-    return external_skills(dirs, home=engine.home) if dirs else {}
+    if not dirs:
+        return {}
+    skills = engine.state.skills.skills
+    return {name: found for name, found in external_skills(dirs, home=engine.home).items()
+            if name not in skills or skills[name].root is None}
 
 
-def copy_external(engine: Home, found: ExternalSkill, *, before: str) -> str | None:
-    """Copy an external skill into the home as the person's (actor ``user``, a run of
-    its own), so a foreground change applies to a journaled copy and the external
-    folder is never written.  Returns the run id (None: a local skill took the name
-    meanwhile)."""
+def _roots(engine: Home) -> dict[str, str]:
+    """entry -> folder, for each usable entry of ``skills.external_dirs``."""
+    dirs = engine.config.skills.external_dirs
+    return {entry: str(root) for entry, root in external_roots(dirs, engine.home).items()} \
+        if dirs else {}
+
+
+def adopt_external(engine: Home, found: ExternalSkill, *, before: str) -> str | None:
+    """Bring an external skill into the journal where it lives, as it is on disk (actor
+    ``user``, a run of kind ``adopt`` of its own), so the change that follows is
+    journaled and written in place.  Returns the run id (None: a local skill took the
+    name meanwhile)."""
     run_id = short_id("adopt-")
     record = found.record
 
@@ -118,14 +131,15 @@ def copy_external(engine: Home, found: ExternalSkill, *, before: str) -> str | N
         existing = state.skills.skills.get(record.name)
         if existing is not None and not existing.archived:
             return Decision(events=[], result=None)
-        copy = SkillCreated(
-            name=record.name, category=record.category, content=record.content,
-            provenance="import", created_by="user", files=dict(record.files),
-            archived_as=archive_key(state, existing) if existing is not None else None)
         head = RunStarted(run_id=run_id, kind="adopt", summary=(
-            f"copied skill {record.name} from {found.folder} into the home before "
-            f"{before}; the external folder is left as it is"))
-        return Decision(events=[head, copy], result=run_id)
+            f"skill {record.name} of the external folder {record.root} entered the "
+            f"journal as it is on disk, before {before}")[:200])
+        adopted = SkillCreated(
+            name=record.name, category=record.category, content=record.content,
+            provenance="external", created_by="external", files=dict(record.files),
+            root=record.root,
+            archived_as=archive_key(state, existing) if existing is not None else None)
+        return Decision(events=[head, adopted], result=run_id)
 
     _events, result = engine.commit(decide, by=Caller(actor="user", run=run_id))
     return result
@@ -367,8 +381,10 @@ def skill_manage_call(
         adopt_skill_edits(engine, name, before=f"{actor}'s skill_manage {action}")
     external = _externals(engine)
     outside = external.get(name) if engine.state.skills.live(name) is None else None
-    if outside is not None and action in WRITES and not is_background(actor):
-        copy_external(engine, outside, before=f"{actor}'s skill_manage {action}")
+    if outside is not None and action in WRITES and action != "create" \
+            and not is_background(actor):
+        adopt_external(engine, outside, before=f"{actor}'s skill_manage {action}")
+        external.pop(name, None)
 
     def decide(state: State, files: FilesView) -> Decision[dict[str, Any]]:
         record = state.skills.live(name)
@@ -400,7 +416,8 @@ def skill_manage_call(
                             result={"success": False, "error": escape})
         outcome = decide_manage(
             state, args, actor=actor, root=_skills_root(engine), viewed=viewed, scan=scan,
-            agent_owns=engine.config.skills.agent_owns_conversation_skills)
+            agent_owns=engine.config.skills.agent_owns_conversation_skills,
+            roots=_roots(engine))
         if outcome.success:
             refused = _path_refusal(files, state, name, action, list(outcome.events))
             if refused is not None:
@@ -456,7 +473,7 @@ def skill_view_call(
 
     def view(state: State) -> tuple[Any, ReadMark | None]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
-                             external=external)
+                             external=external, roots=_roots(engine))
         if outcome.shown is None:
             return outcome, None
         name, path, text = outcome.shown

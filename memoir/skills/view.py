@@ -16,7 +16,13 @@ from typing import Any
 
 from memoir import lazyre
 from memoir.events.skills import SkillViewed
-from memoir.projections.skills import SKILL_FILE, SKILLS_DIR, SkillRecord, skill_dir
+from memoir.projections.skills import (
+    SKILL_FILE,
+    SKILLS_DIR,
+    SkillRecord,
+    skill_dir,
+    skill_subpath,
+)
 from memoir.projections.state import State
 from memoir.skills.external import ExternalSkill
 from memoir.skills.model import (
@@ -171,11 +177,14 @@ def view_skill(
     state: State, args: Mapping[str, Any], *, root: str = SKILLS_DIR,
     platform: str | None = None, environ: Mapping[str, str] | None = None,
     external: Mapping[str, ExternalSkill] | None = None,
+    roots: Mapping[str, str] | None = None,
 ) -> ViewOutcome:
     """Decide one ``skill_view`` call (``name``, optional ``file_path``).
 
-    ``external``: the skills of ``skills.external_dirs``, found when no local skill
-    has the name; viewing one appends nothing (they are not in the journal)."""
+    ``external``: the skills of ``skills.external_dirs`` not in the journal, found
+    when no local skill has the name; viewing one appends nothing.  ``roots``: the
+    folder of each usable entry of ``skills.external_dirs`` (where a journaled
+    external skill is shown to live)."""
     name = args.get("name", "")
     problem = _lookup_error(name)
     if problem:
@@ -186,8 +195,9 @@ def view_skill(
     record = _find(state, name)
     found = _find_external(external or {}, name) if record is None else None
     if found is not None:
-        outcome = view_skill(_one_skill_state(found.record), args, root=str(found.root),
-                             platform=platform, environ=environ)
+        entry = found.record.root or ""
+        outcome = view_skill(_one_skill_state(found.record), args, platform=platform,
+                             environ=environ, roots={entry: str(found.root)})
         outcome.event = None
         return outcome
     if record is None:
@@ -210,6 +220,8 @@ def view_skill(
     file_path = args.get("file_path")
     if file_path:
         return _file_result(record, name, str(file_path), root)
+    if record.root is not None and not record.archived:
+        root = (roots or {}).get(record.root, record.root)
     return _main_result(record, frontmatter, root.rstrip("/"),
                         os.environ if environ is None else environ)
 
@@ -222,7 +234,8 @@ def _main_result(record: SkillRecord, frontmatter: Mapping[str, Any], root: str,
     links = linked_files(record)
     required = _required_env(frontmatter)
     missing = [e["name"] for e in required if not e.get("optional") and e["name"] not in environ]
-    folder = skill_dir(record)[len(SKILLS_DIR) + 1:]
+    folder = skill_subpath(record) if record.root is not None and not record.archived \
+        else skill_dir(record)[len(SKILLS_DIR) + 1:]
     result: dict[str, Any] = {
         "success": True,
         "name": record.name,
@@ -272,9 +285,13 @@ def list_skills(state: State, args: Mapping[str, Any], *,
     """Answer one ``skills_list`` call (optional ``category`` filter); skills of the
     external folders are listed after the local ones, unless a local skill has the
     name."""
-    live = _sorted_live(state)
-    names = {r.name for r in live}
-    outside = sorted((e.record for n, e in (external or {}).items() if n not in names),
+    everything = _sorted_live(state)
+    live = [r for r in everything if r.root is None]
+    names = {r.name for r in everything}
+    # As Hermes lists them: the home's skills, then the external folders' (journaled
+    # or not).
+    outside = sorted([*(r for r in everything if r.root is not None),
+                      *(e.record for n, e in (external or {}).items() if n not in names)],
                      key=lambda r: (r.category or "", r.name))
     rows = [
         {"name": r.name, "description": description_of(r.content), "category": r.category}

@@ -15,7 +15,7 @@ from memoir.clock import FakeClock
 from memoir.config import Config
 from memoir.curator import run_pass
 from memoir.memory.commands import MEMORY_SCHEMA
-from memoir.skills import skill_manage_call, skill_view_call, skills_list_call
+from memoir.skills import skill_manage_call
 
 
 def skill(name: str, body: str = "1. Do the thing.\n") -> str:
@@ -33,33 +33,6 @@ def open_home(path: Path, raw: dict[str, Any] | None = None,
 
 
 # -- skills ----------------------------------------------------------------------------------
-
-
-def test_a_foreground_change_to_an_external_skill_copies_it_into_the_home(
-        tmp_path: Path) -> None:
-    shared = tmp_path / "shared"
-    (shared / "ops/team-tool").mkdir(parents=True)
-    (shared / "ops/team-tool/SKILL.md").write_text(skill("team-tool"))
-    with open_home(tmp_path / "home", {"skills": {"external_dirs": [str(shared)]}}) as h:
-        listed = skills_list_call(h, {})["skills"]
-        assert [(s["name"], s["category"]) for s in listed] == [("team-tool", "ops")]
-        head = h.head
-        result = manage(h, action="patch", name="team-tool", old_string="Do",
-                        new_string="Did")
-        assert result["success"] is True
-        events = [e for e in h.events(after=head) if e.actor != "system"]
-        assert [(e.actor, e.type) for e in events] == [
-            ("user", "run.started"), ("user", "skill.created"), ("agent", "skill.patched")]
-        assert "external folder is left as it is" in events[0].data.summary  # type: ignore[attr-defined]
-        h.flush()
-        # The shared folder is never written; the home's copy shadows it.
-        assert (shared / "ops/team-tool/SKILL.md").read_text() == skill("team-tool")
-        assert (h.home / "skills/ops/team-tool/SKILL.md").read_text() == \
-            skill("team-tool", "1. Did the thing.\n")
-        listed = skills_list_call(h, {})["skills"]
-        assert [s["name"] for s in listed] == ["team-tool"]
-        view, _mark = skill_view_call(h, {"name": "team-tool"}, by="agent")
-        assert "Did the thing" in view["content"]
 
 
 def test_skill_md_cannot_be_removed_as_a_support_file(tmp_path: Path) -> None:

@@ -467,6 +467,52 @@ def test_external_skills_are_read_and_kept_from_background_writes(tmp_path: Path
     ], tmp_path, config="skills:\n  external_dirs:\n    - <outside>/shared\n")
 
 
+EXTERNAL = "skills:\n  external_dirs:\n    - <outside>/shared\n"
+
+
+def test_a_foreground_agent_changes_external_skills_in_place(tmp_path: Path) -> None:
+    check([
+        {"do": "write", "outside": True, "path": "shared/ops/team-tool/SKILL.md",
+         "text": skill("team-tool")},
+        {"do": "write", "outside": True, "path": "shared/ops/team-tool/references/r.md",
+         "text": "reference"},
+        {"do": "write", "outside": True, "path": "shared/flat/SKILL.md",
+         "text": skill("flat")},
+        manage(action="patch", name="team-tool", old_string="Do", new_string="Did"),
+        view(name="team-tool"),
+        manage(action="write_file", name="team-tool", file_path="scripts/run.sh",
+               file_content="echo hi\n"),
+        manage(action="patch", name="team-tool", file_path="references/r.md",
+               old_string="reference", new_string="the reference"),
+        manage(action="remove_file", name="team-tool", file_path="scripts/run.sh"),
+        manage(action="edit", name="team-tool", content=skill("team-tool", "2. Other.\n")),
+        view(BG, name="team-tool"),
+        manage(BG, action="patch", name="team-tool", old_string="Other", new_string="More"),
+        manage(action="create", name="team-tool", content=skill("team-tool")),
+        manage(action="delete", name="team-tool"),
+        manage(action="edit", name="flat", content=skill("flat", "3. Flat.\n")),
+        manage(action="delete", name="flat"),
+        manage(action="create", name="team-tool", content=skill("team-tool")),
+    ], tmp_path, config=EXTERNAL)
+
+
+def test_external_skills_edited_by_someone_else_stay_theirs(tmp_path: Path) -> None:
+    check([
+        {"do": "write", "outside": True, "path": "shared/team-tool/SKILL.md",
+         "text": skill("team-tool")},
+        manage(action="patch", name="team-tool", old_string="Do", new_string="Did"),
+        # A teammate's change arrives (a git pull): the next change starts from it.
+        {"do": "write", "outside": True, "path": "shared/team-tool/SKILL.md",
+         "text": skill("team-tool", "1. Pulled.\n")},
+        view(name="team-tool"),
+        manage(action="patch", name="team-tool", old_string="Pulled", new_string="Merged"),
+        {"do": "write", "outside": True, "path": "shared/team-tool/references/new.md",
+         "text": "added by a teammate"},
+        view(name="team-tool", file_path="references/new.md"),
+        manage(action="remove_file", name="team-tool", file_path="references/new.md"),
+    ], tmp_path, config=EXTERNAL)
+
+
 def test_bundled_skills_are_archived_only_while_pruning_builtins_is_on(tmp_path: Path) -> None:
     check([
         {"do": "bundled", "name": "shipped", "text": skill("shipped")},
