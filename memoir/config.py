@@ -136,8 +136,8 @@ class SkillsConfig(_Section):
     #: Hermes's skill-creation nudge: every this many model iterations of the tool loop
     #: without a skill_manage call (0: never).
     creation_nudge_interval: int = pydantic.Field(10, ge=0)
-    #: Extra folders of skills the agent may read (``~`` and ``${VAR}`` expanded); local
-    #: skills win on a name collision, and memoir never writes to them.
+    #: Extra folders of skills (``~`` and ``${VAR}`` expanded); local skills win on a
+    #: name collision; a foreground agent changes them in place, journaled.
     external_dirs: list[str] = pydantic.Field(default_factory=list)
     #: Hold every skill write an agent or a review makes for a person's approval.
     write_approval: ApprovalFlag = False

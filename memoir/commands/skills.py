@@ -51,7 +51,7 @@ from memoir.skills.model import (
     check_skill_md,
     parse_frontmatter,
 )
-from memoir.skills.tools import change_lifecycle
+from memoir.skills.tools import change_lifecycle, external_skill_records
 
 __all__ = ["skills_group"]
 
@@ -99,9 +99,12 @@ def _json(run: str, events: list[Event], **extra: Any) -> bool:
 @click.pass_context
 def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None:
     """List skills with their state, provenance, owner and usage."""
-    state = open_home(ctx, readonly=True).view(at_seq)
+    handle = open_home(ctx, readonly=True)
+    state = handle.view(at_seq)
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
     rows = [skill_row(r) for r in records if show_all or not r.archived]
+    if at_seq is None:  # an external folder's skills that no change brought in yet
+        rows += [skill_row(r, journaled=False) for r in external_skill_records(handle)]
     if is_json():
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return

@@ -45,6 +45,7 @@ from memoir.skills.importer import ImportReport, import_skills
 from memoir.skills.tools import (
     adopt_placed_skills,
     change_lifecycle,
+    external_skill_records,
     record_use,
     skill_manage_call,
     skill_view_call,
@@ -68,6 +69,7 @@ __all__ = [
     "check_absorbed_into",
     "check_background_change",
     "delete_events",
+    "external_skill_records",
     "import_skills",
     "is_background",
     "pin_events",

@@ -23,7 +23,7 @@ from memoir.events.skills import (
 )
 from memoir.events.types import Event
 from memoir.lookup import did_you_mean
-from memoir.projections.skills import SkillRecord, skill_dir
+from memoir.projections.skills import SkillRecord, shown_path, skill_dir
 from memoir.skills.model import description_of
 
 __all__ = ["TELEMETRY", "SkillVersion", "describe", "patch_of", "skill_at", "skill_history",
@@ -113,9 +113,12 @@ def skill_history(engine: Home, name: str, *, telemetry: bool = False,
     return versions
 
 
-def skill_row(record: SkillRecord) -> dict[str, Any]:
+def skill_row(record: SkillRecord, *, journaled: bool = True) -> dict[str, Any]:
     """A skill as ``memoir skills list --json`` and the web view show it: state,
-    provenance, owner, pin, usage and where it lives."""
+    provenance, owner, pin, usage and where it lives (``root``: the entry of
+    ``skills.external_dirs`` it lives in; ``journaled`` False: a skill of an external
+    folder not in the journal yet)."""
+    path = skill_dir(record)
     return {
         "name": record.name, "category": record.category, "state": record.state,
         "provenance": record.provenance, "created_by": record.created_by,
@@ -124,5 +127,7 @@ def skill_row(record: SkillRecord) -> dict[str, Any]:
         "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
         "created_at": record.created_at, "archived_at": record.archived_at,
         "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
-        "path": skill_dir(record), "description": description_of(record.content),
+        "path": shown_path(path, [record.root]) if record.root else path,
+        "description": description_of(record.content),
+        "root": record.root, "journaled": journaled,
     }

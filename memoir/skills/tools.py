@@ -85,6 +85,7 @@ __all__ = [
     "adopt_placed_skills",
     "adopt_skill_edits",
     "change_lifecycle",
+    "external_skill_records",
     "record_use",
     "skill_manage_call",
     "skill_manage_tool",
@@ -110,6 +111,14 @@ def _externals(engine: Home) -> dict[str, ExternalSkill]:
     skills = engine.state.skills.skills
     return {name: found for name, found in external_skills(dirs, home=engine.home).items()
             if name not in skills or skills[name].root is None}
+
+
+def external_skill_records(engine: Home) -> list[SkillRecord]:
+    """The skills of ``skills.external_dirs`` not in the journal and not shadowed by a
+    skill of the home (``memoir skills list`` and the web view show them beside the
+    journal's; they enter it at their first change)."""
+    return [found.record for name, found in sorted(_externals(engine).items())
+            if engine.state.skills.live(name) is None]
 
 
 def _roots(engine: Home) -> dict[str, str]:

@@ -21,6 +21,7 @@ from memoir.prompt.blocks import enabled_targets, render_blocks
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
 from memoir.skills.history import skill_history, skill_row
+from memoir.skills.tools import external_skill_records
 from memoir.web.timeline import who
 
 __all__ = ["blame", "curator_passes", "insights", "memory", "pending_writes",
@@ -99,9 +100,11 @@ def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
 
 
 def skills(home: Memoir) -> list[dict[str, Any]]:
-    """Every skill the state knows, archived ones too."""
+    """Every skill the state knows, archived ones too, then the skills of external
+    folders not in the journal yet."""
     records = home.state.skills.skills.values()
-    return [skill_row(r) for r in sorted(records, key=lambda r: (r.category or "", r.name))]
+    return [*(skill_row(r) for r in sorted(records, key=lambda r: (r.category or "", r.name))),
+            *(skill_row(r, journaled=False) for r in external_skill_records(home))]
 
 
 def skill(home: Memoir, name: str) -> dict[str, Any]:
@@ -110,6 +113,12 @@ def skill(home: Memoir, name: str) -> dict[str, Any]:
     known = home.state.skills.skills
     record = known.get(name)
     if record is None:
+        outside = {r.name: r for r in external_skill_records(home)}
+        if name in outside:  # read from its folder: no history until its first change
+            found = outside[name]
+            files = {SKILL_FILE: found.content, **dict(sorted(found.files.items()))}
+            return {**skill_row(found, journaled=False), "files": files, "history": [],
+                    "blame": []}
         raise NotFoundError(f"no skill named {name!r}{did_you_mean(name, known)}")
     files = {SKILL_FILE: record.content, **dict(sorted(record.files.items()))}
     history = [v.__dict__ for v in skill_history(home, name, telemetry=False, patches=True)]

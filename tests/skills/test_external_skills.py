@@ -16,6 +16,7 @@ import memoir
 from memoir.cli import cli
 from memoir.clock import FakeClock
 from memoir.config import Config
+from memoir.curator import run_pass
 from memoir.engine import Caller, Decision
 from memoir.engine.places import external_roots
 from memoir.events.skills import SkillCreated
@@ -226,3 +227,56 @@ def test_folders_overlapping_the_home_are_not_external(tmp_path: Path) -> None:
                             str(tmp_path), "/", str(tmp_path / "missing"),
                             str(tmp_path / "link"), str(tmp_path / "team")], home)
     assert found == {str(tmp_path / "link"): tmp_path / "team"}
+
+
+def test_skills_list_shows_external_skills_before_and_after_their_first_change(
+        tmp_path: Path) -> None:
+    shared = shared_folder(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(f"skills:\n  external_dirs:\n    - {shared}\n")
+
+    def listed() -> list[tuple[object, ...]]:
+        out = CliRunner().invoke(cli, ["--home", str(home), "--json", "skills", "list"])
+        assert out.exit_code == 0, out.output
+        return [(r["name"], r["provenance"], r["journaled"], r["root"], r["path"])
+                for r in json.loads(out.output)]
+
+    path = f"{shared}/ops/team-tool"
+    with memoir.open(home, clock=FakeClock()):
+        pass
+    assert listed() == [("team-tool", "external", False, str(shared), path)]
+    clock = FakeClock()
+    with memoir.open(home, clock=clock) as h:
+        manage(h, action="patch", name="team-tool", old_string="Do", new_string="Did")
+        skill_manage_call(h, {"action": "create", "name": "agents", "content": skill("agents")},
+                          by="reviewer.skills")
+        # A curator pass long after: the agent's skill is archived, the external one,
+        # which is no skill of the agent's, is left alone.
+        clock.advance(days=200)
+        head = h.head
+        run_pass(h)
+        h.flush()
+        touched = {getattr(e.data, "name", None) for e in h.events(after=head)}
+        assert "agents" in touched and "team-tool" not in touched
+        assert h.state.skills.skills["team-tool"].state == "active"
+        assert (shared / "ops/team-tool/SKILL.md").exists()
+    assert listed() == [("team-tool", "external", True, str(shared), path)]
+
+
+def test_the_web_view_lists_and_opens_external_skills(tmp_path: Path) -> None:
+    from memoir.web import pages
+
+    shared = shared_folder(tmp_path)
+    with opened(tmp_path / "home", [str(shared)]) as h:
+        [row] = pages.skills(h)
+        assert (row["name"], row["journaled"], row["path"]) == \
+            ("team-tool", False, f"{shared}/ops/team-tool")
+        detail = pages.skill(h, "team-tool")
+        assert detail["files"] == {"SKILL.md": skill("team-tool"),
+                                   "references/r.md": "reference"}
+        assert detail["history"] == []
+        manage(h, action="patch", name="team-tool", old_string="Do", new_string="Did")
+        detail = pages.skill(h, "team-tool")
+        assert detail["journaled"] is True
+        assert [v["type"] for v in detail["history"]] == ["skill.created", "skill.patched"]
