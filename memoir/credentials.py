@@ -76,6 +76,8 @@ _PLACEHOLDER: Final = lazyre.compile(
     r"getenv|env\.|secrets?\.)\S*|changeme|example|your[_-]?\w*|redacted)[.,;)]*")
 _SLOT: Final = lazyre.compile(
     r"<[A-Za-z][A-Za-z _.-]{0,78}>|\{\{[^{}\n]{0,80}\}\}|\$\([^()\n]{0,80}\)")
+#: What may follow a template slot that is the whole value: punctuation, then a space.
+_SLOT_END: Final = lazyre.compile(r"""[.,;:)!?"'\]]*(?:\s|$)""")
 _TOKEN: Final = lazyre.compile(r"[A-Za-z0-9+/=_.\-]{24,512}")
 _ENTROPY_BITS: Final = 4.3
 
@@ -140,8 +142,9 @@ def _given_spans(text: str) -> list[tuple[int, int, str]]:
             if "\n" in value or not value.strip():
                 continue
             written_as_setting = True
-        elif _SLOT.match(text, start):
-            continue  # a template slot, spaces and all: <your key here>
+        elif (slot := _SLOT.match(text, start)) is not None and \
+                _SLOT_END.match(text, slot.end()):
+            continue  # a template slot, spaces and all: <your key here> (not <A>0000)
         else:
             bare = _BARE_VALUE.match(text, start)
             if bare is None:

@@ -65,7 +65,7 @@ def test_a_refused_write_journals_a_preview_without_the_secret(tmp_path: Path) -
 
 import re  # noqa: E402
 
-from hypothesis import assume, given  # noqa: E402
+from hypothesis import assume, example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from memoir.credentials import find_credentials, redact  # noqa: E402
@@ -101,6 +101,9 @@ def _secret_in_context(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @given(_secret_in_context())
+# A template slot that only begins the value is no slot (found by this test in CI).
+@example(("<A>00000", "password=<A>00000"))
+@example(("<key>s3cr3t!", 'Config for staging:\nPASSWORD="<key>s3cr3t!"'))
 def test_a_password_of_any_shape_in_any_form_is_redacted(drawn: tuple[str, str]) -> None:
     secret, text = drawn
     context = text.replace(secret, "")
