@@ -222,6 +222,11 @@ class Materializer:
         actual = self.read(rel)
         if actual is None:
             found = self.places.kind(rel)
+            if found == "missing" and current is not None and self.places.shared(rel) \
+                    and rel in self.manifest.record.files:
+                # Removed from a folder others change too (a teammate's pull): theirs
+                # to decide, adopted or refused like an edit, never put back unasked.
+                return Drift(rel, current, None)
             if found in ("missing", "file"):  # "file": it went away while we looked
                 return None
             return Drift(rel, current, None, "link" if found == "link" else "other")
@@ -388,15 +393,7 @@ class Materializer:
     def backup(self, rel: str, stamp: int) -> Path | None:
         """Copy a drifted file to ``<file>.bak.<unix seconds>`` (Hermes's naming)."""
         data = self.read(rel)
-        if data is None:
-            return None
-        base, inner = self.places.at(rel)
-        folder, _, name = inner.rpartition("/")
-        bak = f"{name}.bak.{stamp}"
-        with safefs.open_dir(base, folder) as dfd:
-            temp = safefs.write_temp(dfd, data, fsync=True)
-            os.replace(temp, bak, src_dir_fd=dfd, dst_dir_fd=dfd)
-        return base / folder / bak if folder else base / bak
+        return None if data is None else self.places.backup(rel, data, stamp)
 
 
 def unwritable(drifted: Iterable[Drift]) -> tuple[list[str], dict[str, str]]:

@@ -110,6 +110,11 @@ class Places:
             return None
         return root.parent, f"{root.name}/{rest}" if rest else root.name
 
+    def shared(self, rel: str) -> bool:
+        """Whether ``rel`` is in an external folder this home configures (a folder
+        other people change too: a file missing there was removed, not lost)."""
+        return rel.startswith(_EXTERNAL) and self.locate(rel) is not None
+
     def at(self, rel: str) -> tuple[Path, str]:
         """:meth:`locate`, raising :class:`NotConfigured` for a folder not configured."""
         found = self.locate(rel)
@@ -154,3 +159,14 @@ class Places:
         found = self.locate(folder)
         if found is not None:
             safefs.prune_empty(*found)
+
+    def backup(self, rel: str, data: bytes, stamp: int) -> Path:
+        """Write ``data`` (a drifted file's bytes) beside ``rel`` as
+        ``<file>.bak.<stamp>``, Hermes's naming; returns its path."""
+        base, inner = self.at(rel)
+        folder, _, name = inner.rpartition("/")
+        bak = f"{name}.bak.{stamp}"
+        with safefs.open_dir(base, folder) as dfd:
+            temp = safefs.write_temp(dfd, data, fsync=True)
+            os.replace(temp, bak, src_dir_fd=dfd, dst_dir_fd=dfd)
+        return base / folder / bak if folder else base / bak

@@ -117,7 +117,8 @@ class Projector:
             if m.seq != self.live.state.seq or m.failed or m.interrupted or missing:
                 self.rewrite(lambda drifted: [d.path for d in drifted])
                 self._report(m.last_failed)
-                back = [rel for rel in missing if rel not in m.last_failed]
+                back = [rel for rel in missing
+                        if rel not in m.last_failed and m.read(rel) is not None]
                 self.restored = back
                 if back:
                     log.info("projection.restored", files=back,

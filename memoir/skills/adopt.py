@@ -125,7 +125,7 @@ def _drift_settled(files: FilesView, state: State, records: list[SkillRecord],
     for rel, (name, data) in sorted(projected.items()):
         actual = files.read(rel)
         drift = files.drifted(rel, data) if actual is None else None
-        if drift is not None:
+        if drift is not None and not drift.deleted:
             # A link or a folder where the file goes: not an edit memoir could adopt or
             # would hide; it is reported as a file memoir cannot write.
             found.append(SkillDrift(rel, "blocked", name))
@@ -151,7 +151,10 @@ def _drift_settled(files: FilesView, state: State, records: list[SkillRecord],
 def tree_drift(state: State, files: FilesView) -> list[SkillDrift]:
     """Every hand change in the skills tree, against ``state`` (for decisions)."""
     files.reload()
-    found = _drift(files, state, list(state.skills.skills.values()), [SKILLS_DIR])
+    records = list(state.skills.skills.values())
+    # The skills of external folders live outside the tree: their folders too.
+    outside = [skill_dir(r) for r in records if r.root is not None and not r.archived]
+    found = _drift(files, state, records, [SKILLS_DIR, *outside])
     if files.read(_USAGE) is not None and files.drifted(_USAGE, usage_json(state)) is not None:
         found.append(SkillDrift(_USAGE, "modified"))
     return sorted(found, key=lambda d: d.path)

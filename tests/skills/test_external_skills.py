@@ -280,3 +280,51 @@ def test_the_web_view_lists_and_opens_external_skills(tmp_path: Path) -> None:
         detail = pages.skill(h, "team-tool")
         assert detail["journaled"] is True
         assert [v["type"] for v in detail["history"]] == ["skill.created", "skill.patched"]
+
+
+def test_a_skill_removed_from_the_external_folder_is_not_put_back(tmp_path: Path) -> None:
+    """In the home, a projected file deleted by hand is written again; an external
+    folder is shared, so a removal there (a teammate's pull) is the person's edit."""
+    import shutil
+
+    shared = shared_folder(tmp_path)
+    home = tmp_path / "home"
+    with opened(home, [str(shared)]) as h:
+        manage(h, action="patch", name="team-tool", old_string="Do", new_string="Did")
+        manage(h, action="write_file", name="team-tool", file_path="references/x.md",
+               file_content="x")
+        h.flush()
+    (shared / "ops/team-tool/references/x.md").unlink()
+    with opened(home, [str(shared)]) as h:
+        h.flush()
+        assert not (shared / "ops/team-tool/references/x.md").exists()
+        assert [d.path.rpartition("/")[2] for d in h.drift()] == ["x.md"]
+        # The next change adopts the removal first.
+        assert manage(h, action="patch", name="team-tool", old_string="Did",
+                      new_string="Done")["success"] is True
+        assert set(h.state.skills.skills["team-tool"].files) == {"references/r.md"}
+        h.flush()
+        assert not (shared / "ops/team-tool/references/x.md").exists()
+    shutil.rmtree(shared / "ops")
+    with opened(home, [str(shared)]) as h:
+        h.flush()
+        assert not (shared / "ops").exists()
+        result = manage(h, action="patch", name="team-tool", old_string="Done",
+                        new_string="Again")
+        assert result["success"] is False
+        assert "team-tool" not in h.state.skills.skills  # the removal, adopted
+        assert [e.actor for e in h.events(types=["skill.deleted"])] == ["user"]
+
+
+def test_memoir_adopt_takes_in_a_teammates_changes(tmp_path: Path) -> None:
+    shared = shared_folder(tmp_path)
+    with opened(tmp_path / "home", [str(shared)]) as h:
+        manage(h, action="patch", name="team-tool", old_string="Do", new_string="Did")
+        h.flush()
+        (shared / "ops/team-tool/references/new.md").write_text("from a teammate")
+        (shared / "ops/team-tool/SKILL.md").write_text(skill("team-tool", "1. Pulled.\n"))
+        h.adopt()
+        record = h.state.skills.skills["team-tool"]
+        assert record.content == skill("team-tool", "1. Pulled.\n")
+        assert record.files["references/new.md"] == "from a teammate"
+        assert not h.drift()
