@@ -65,11 +65,16 @@ def _drift_diffs(handle: Memoir) -> dict[str, str]:
     def text(data: bytes | None) -> str | None:
         return None if data is None else data.decode("utf-8", "replace")
 
-    out = {d.path: unified(text(d.expected), text(d.actual), d.path)
-           for d in handle.drift()}
+    # A file of an external skills folder is named under its entry, as diff_states does.
+    roots = [r.root for r in handle.state.skills.skills.values()]
+    out = {}
+    for d in handle.drift():
+        shown = shown_path(d.path, roots)
+        out[shown] = unified(text(d.expected), text(d.actual), shown)
     wanted = handle.projected_files()
     for path in handle.status()["missing"]:
-        out.setdefault(path, unified(text(wanted.get(path)), None, path))
+        shown = shown_path(path, roots)
+        out.setdefault(shown, unified(text(wanted.get(path)), None, shown))
     return {path: diff for path, diff in sorted(out.items()) if diff}
 
 
@@ -103,7 +108,6 @@ def diff(ctx: click.Context, a: str | None, b: str | None, stat: bool) -> None:
         else:
             before, after = end_a, _point(handle, b, "B")[0]
         diffs = diff_states(handle.view(before), handle.view(after))
-    diffs = _shown(handle, diffs)
     if is_json():
         echo_json({"from": before, "to": after, "files": [
             {"path": path, "added": _count(text, "+"), "removed": _count(text, "-"),
@@ -121,18 +125,6 @@ def diff(ctx: click.Context, a: str | None, b: str | None, stat: bool) -> None:
                       "red" if line.startswith("-") and not line.startswith("---") else
                       "cyan" if line.startswith("@@") else None)
             click.echo(styled(line, fg=colour) if colour else line)
-
-
-def _shown(handle: Memoir, diffs: dict[str, str]) -> dict[str, str]:
-    """The diffs with files of external skills folders under their configured entry."""
-    entries = {*handle.config.skills.external_dirs,
-               *(r.root for r in handle.state.skills.skills.values() if r.root)}
-    out = {}
-    for path, text in diffs.items():
-        shown = shown_path(path, entries)
-        out[shown] = text.replace(f"a/{path}", f"a/{shown}").replace(f"b/{path}",
-                                                                      f"b/{shown}")
-    return out
 
 
 def _count(text: str, sign: str) -> int:

@@ -56,8 +56,9 @@ class FilesView:
         """Why ``rel``, with every link on its way followed, is not inside the folder
         ``within`` (both home-relative), in the words of Python's ``relative_to``;
         None when it stays inside."""
+        path = self._m.places.path
         try:
-            Path(self._m.places.path(rel)).resolve().relative_to(Path(self._m.places.path(within)).resolve())
+            Path(path(rel)).resolve().relative_to(Path(path(within)).resolve())
         except (ValueError, OSError) as exc:
             return str(exc)
         return None
@@ -75,9 +76,10 @@ class FilesView:
         """Home-relative paths of the regular files under ``folder``, sorted; hidden
         files, ``*.bak.<n>`` copies, links and hidden folders are left out, except the
         hidden folders named in ``hidden`` (home-relative)."""
-        if self._m.places.locate(folder) is None:
+        where = self._m.places.locate(folder)
+        if where is None:
             return []
-        top = self._m.places.path(folder)
+        top = os.path.join(*where)
         if not os.path.isdir(top):
             return []
         keep = {self._m.places.path(h) for h in hidden}

@@ -26,11 +26,9 @@ from pathlib import Path
 
 from memoir.errors import MemoirError
 from memoir.fs import safefs
-from memoir.projections.skills import EXTERNAL_DIR, external_key
+from memoir.projections.skills import external_key, split_external
 
 __all__ = ["NotConfigured", "Places", "expand_dir", "external_folders", "external_roots"]
-
-_EXTERNAL = EXTERNAL_DIR + "/"
 
 
 def expand_dir(entry: str) -> Path:
@@ -97,9 +95,10 @@ class Places:
     def locate(self, rel: str) -> tuple[Path, str] | None:
         """The folder to walk ``rel`` from and the path below it (None: a file of an
         external folder this home does not configure)."""
-        if not rel.startswith(_EXTERNAL):
+        split = split_external(rel)
+        if split is None:
             return self.home, rel
-        key, _, rest = rel[len(_EXTERNAL):].partition("/")
+        key, rest = split
         root = self.external.get(key)
         if root is None and self.find is not None and key not in self._missed:
             self.external = self.find()
@@ -113,7 +112,7 @@ class Places:
     def shared(self, rel: str) -> bool:
         """Whether ``rel`` is in an external folder this home configures (a folder
         other people change too: a file missing there was removed, not lost)."""
-        return rel.startswith(_EXTERNAL) and self.locate(rel) is not None
+        return split_external(rel) is not None and self.locate(rel) is not None
 
     def at(self, rel: str) -> tuple[Path, str]:
         """:meth:`locate`, raising :class:`NotConfigured` for a folder not configured."""

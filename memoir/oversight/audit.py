@@ -27,7 +27,7 @@ from memoir.events.skills import (
 from memoir.events.types import Event
 from memoir.projections.memory import TARGETS
 from memoir.projections.render.memory import memory_file, render_memory_file
-from memoir.projections.skills import SKILL_FILE, skill_paths
+from memoir.projections.skills import SKILL_FILE, shown_path, skill_paths
 from memoir.projections.state import State
 from memoir.skills.history import unified
 
@@ -42,7 +42,9 @@ def _files(state: State) -> dict[str, str]:
         if data is not None:
             out[memory_file(t)] = data.decode("utf-8")
     for record in state.skills.skills.values():
-        out.update(skill_paths(record))
+        # A file of an external skills folder is named under its configured entry.
+        out.update({shown_path(rel, [record.root]): text
+                    for rel, text in skill_paths(record).items()})
     return out
 
 

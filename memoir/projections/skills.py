@@ -16,7 +16,7 @@ both incrementally and in a rebuild from scratch.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -53,8 +53,9 @@ __all__ = [
     "fold_skill_event",
     "shown_path",
     "skill_dir",
+    "skill_location",
     "skill_paths",
-    "skill_subpath",
+    "split_external",
 ]
 
 #: Where the skills tree lives in a home, and where archived skills go.
@@ -166,22 +167,36 @@ def skill_dir(record: SkillRecord) -> str:
     return f"{base}/{middle}{record.name}"
 
 
-def shown_path(rel: str, entries: Iterable[str]) -> str:
+def split_external(rel: str) -> tuple[str, str] | None:
+    """(key, path below the external folder) of a path under :data:`EXTERNAL_DIR`;
+    None for any other path."""
+    if not rel.startswith(EXTERNAL_DIR + "/"):
+        return None
+    key, _, rest = rel[len(EXTERNAL_DIR) + 1:].partition("/")
+    return key, rest
+
+
+def shown_path(rel: str, entries: Iterable[str | None]) -> str:
     """``rel`` as a person reads it: a file of an external folder under the folder's
     entry of ``skills.external_dirs`` (``~/team/ops/x/SKILL.md``), other paths as they
     are (``entries``: the entries that may be named)."""
-    if not rel.startswith(EXTERNAL_DIR + "/"):
+    split = split_external(rel)
+    if split is None:
         return rel
-    key, _, rest = rel[len(EXTERNAL_DIR) + 1:].partition("/")
-    for entry in entries:
-        if external_key(entry) == key:
-            return f"{entry.rstrip('/')}/{rest}"
-    return rel
+    key, rest = split
+    named = {external_key(e): e for e in entries if e}
+    return f"{named[key].rstrip('/')}/{rest}" if key in named else rel
 
 
-def skill_subpath(record: SkillRecord) -> str:
-    """``[category/]name``: where the skill is below the skills folder it lives in."""
-    return f"{record.category}/{record.name}" if record.category else record.name
+def skill_location(record: SkillRecord, root: str, roots: Mapping[str, str]) -> tuple[str, str]:
+    """(the skills folder the skill lives under, its folder below that): ``root`` (the
+    home's skills folder) and ``[.archive/][category/]name``, or for a skill of an
+    external folder the folder ``roots`` gives its entry (the entry itself when this
+    home has none) and ``[category/]name``."""
+    if record.root is not None and not record.archived:
+        return roots.get(record.root, record.root).rstrip("/"), \
+            skill_dir(record).split("/", 2)[2]
+    return root.rstrip("/"), skill_dir(record)[len(SKILLS_DIR) + 1:]
 
 
 def skill_paths(record: SkillRecord) -> dict[str, str]:

@@ -15,11 +15,10 @@ edit is.  Until then, an external skill is read from disk at call time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir.engine.places import external_roots
 from memoir.errors import ValidationError
 from memoir.fs.outside import read_text
 from memoir.projections.skills import SKILL_FILE, SkillRecord
@@ -40,12 +39,14 @@ class ExternalSkill:
     folder: Path
 
 
-def external_skills(dirs: Iterable[str], *, home: Path) -> dict[str, ExternalSkill]:
-    """Every skill in the configured folders, by name (the first folder wins on a
-    collision).  A folder that is missing or overlaps the home's own files is skipped
-    (:func:`memoir.fs.external.external_roots`); an unreadable SKILL.md is skipped."""
+def external_skills(roots: Mapping[str, str]) -> dict[str, ExternalSkill]:
+    """Every skill in the folders of ``roots`` (entry -> folder, as
+    :func:`memoir.engine.places.external_roots` finds them), by name (the first folder
+    wins on a collision).  A folder that is missing or overlaps the home's own files is skipped
+    (:func:`memoir.engine.places.external_roots`); an unreadable SKILL.md is skipped."""
     found: dict[str, ExternalSkill] = {}
-    for entry, root in external_roots(dirs, home).items():
+    for entry, folder_of in roots.items():
+        root = Path(folder_of)
         for folder in skill_folders(root):
             parts = folder.relative_to(root).parts
             name = parts[-1]

@@ -118,7 +118,6 @@ def skill_row(record: SkillRecord, *, journaled: bool = True) -> dict[str, Any]:
     provenance, owner, pin, usage and where it lives (``root``: the entry of
     ``skills.external_dirs`` it lives in; ``journaled`` False: a skill of an external
     folder not in the journal yet)."""
-    path = skill_dir(record)
     return {
         "name": record.name, "category": record.category, "state": record.state,
         "provenance": record.provenance, "created_by": record.created_by,
@@ -127,7 +126,7 @@ def skill_row(record: SkillRecord, *, journaled: bool = True) -> dict[str, Any]:
         "patch_count": record.patch_count, "last_activity_at": record.last_activity_at,
         "created_at": record.created_at, "archived_at": record.archived_at,
         "absorbed_into": record.absorbed_into, "archive_reason": record.archive_reason,
-        "path": shown_path(path, [record.root]) if record.root else path,
+        "path": shown_path(skill_dir(record), [record.root]),
         "description": description_of(record.content),
         "root": record.root, "journaled": journaled,
     }

@@ -45,7 +45,7 @@ from memoir.projections.skills import (
     SKILLS_DIR,
     SkillRecord,
     skill_dir,
-    skill_subpath,
+    skill_location,
 )
 from memoir.projections.state import State
 from memoir.skills.fuzzy import NOT_FOUND, closest_lines, find_and_replace
@@ -165,10 +165,7 @@ class _Call:
         self.absorbed_into = args.get("absorbed_into")
 
     def abs_dir(self, record: SkillRecord) -> str:
-        if record.root is not None and not record.archived:
-            base = self.roots.get(record.root, record.root).rstrip("/")
-            return f"{base}/{skill_subpath(record)}"
-        return self.root + skill_dir(record)[len(SKILLS_DIR):]
+        return "/".join(skill_location(record, self.root, self.roots))
 
     def places(self, record: SkillRecord, path: str) -> list[str]:
         """Every absolute path a file of the skill will have: in the tree and, once

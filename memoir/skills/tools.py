@@ -102,14 +102,10 @@ def _skills_root(engine: Home) -> str:
     return str(engine.home / "skills")
 
 
-def _externals(engine: Home) -> dict[str, ExternalSkill]:
-    """The skills of ``skills.external_dirs`` not in the journal, read now (none
-    configured: nothing read)."""
-    dirs = engine.config.skills.external_dirs
-    if not dirs:
-        return {}
+def _externals(engine: Home, roots: dict[str, str]) -> dict[str, ExternalSkill]:
+    """The skills of the external folders ``roots`` not in the journal, read now."""
     skills = engine.state.skills.skills
-    return {name: found for name, found in external_skills(dirs, home=engine.home).items()
+    return {name: found for name, found in external_skills(roots).items()
             if name not in skills or skills[name].root is None}
 
 
@@ -117,12 +113,13 @@ def external_skill_records(engine: Home) -> list[SkillRecord]:
     """The skills of ``skills.external_dirs`` not in the journal and not shadowed by a
     skill of the home (``memoir skills list`` and the web view show them beside the
     journal's; they enter it at their first change)."""
-    return [found.record for name, found in sorted(_externals(engine).items())
+    return [found.record for name, found in sorted(_externals(engine, _roots(engine)).items())
             if engine.state.skills.live(name) is None]
 
 
 def _roots(engine: Home) -> dict[str, str]:
-    """entry -> folder, for each usable entry of ``skills.external_dirs``."""
+    """entry -> folder, for each usable entry of ``skills.external_dirs`` (resolved once
+    per call: a folder may appear or go while the home is open)."""
     dirs = engine.config.skills.external_dirs
     return {entry: str(root) for entry, root in external_roots(dirs, engine.home).items()} \
         if dirs else {}
@@ -388,7 +385,8 @@ def skill_manage_call(
         # As Hermes reads the tree on every call: the person's hand edits of this
         # skill (or a skill they placed by hand) become part of the journal first.
         adopt_skill_edits(engine, name, before=f"{actor}'s skill_manage {action}")
-    external = _externals(engine)
+    roots = _roots(engine)
+    external = _externals(engine, roots)
     outside = external.get(name) if engine.state.skills.live(name) is None else None
     if outside is not None and action in WRITES and action != "create" \
             and not is_background(actor):
@@ -425,8 +423,7 @@ def skill_manage_call(
                             result={"success": False, "error": escape})
         outcome = decide_manage(
             state, args, actor=actor, root=_skills_root(engine), viewed=viewed, scan=scan,
-            agent_owns=engine.config.skills.agent_owns_conversation_skills,
-            roots=_roots(engine))
+            agent_owns=engine.config.skills.agent_owns_conversation_skills, roots=roots)
         if outcome.success:
             refused = _path_refusal(files, state, name, action, list(outcome.events))
             if refused is not None:
@@ -471,7 +468,8 @@ def skill_view_call(
     Returns the result and the read mark for what was shown (None on failure).
     """
     by = Caller.of(by)
-    external = _externals(engine)
+    roots = _roots(engine)
+    external = _externals(engine, roots)
     name = args.get("name")
     if isinstance(name, str) and record:
         adopt_skill_edits(engine, name.rsplit("/", 1)[-1], before=f"{by.actor}'s skill_view")
@@ -482,7 +480,7 @@ def skill_view_call(
 
     def view(state: State) -> tuple[Any, ReadMark | None]:
         outcome = view_skill(state, args, root=_skills_root(engine), environ=os.environ,
-                             external=external, roots=_roots(engine))
+                             external=external, roots=roots)
         if outcome.shown is None:
             return outcome, None
         name, path, text = outcome.shown
@@ -506,7 +504,7 @@ def skills_list_call(engine: Home, args: dict[str, Any]) -> dict[str, Any]:
     """Answer ``skills_list`` from the current state, after adopting the skill folders
     placed in the tree by hand (:func:`adopt_placed_skills`; nothing else appended)."""
     adopt_placed_skills(engine, before="skills_list")
-    return list_skills(engine.state, args, external=_externals(engine))
+    return list_skills(engine.state, args, external=_externals(engine, _roots(engine)))
 
 
 def record_use(

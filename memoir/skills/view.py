@@ -20,8 +20,7 @@ from memoir.projections.skills import (
     SKILL_FILE,
     SKILLS_DIR,
     SkillRecord,
-    skill_dir,
-    skill_subpath,
+    skill_location,
 )
 from memoir.projections.state import State
 from memoir.skills.external import ExternalSkill
@@ -220,22 +219,19 @@ def view_skill(
     file_path = args.get("file_path")
     if file_path:
         return _file_result(record, name, str(file_path), root)
-    if record.root is not None and not record.archived:
-        root = (roots or {}).get(record.root, record.root)
-    return _main_result(record, frontmatter, root.rstrip("/"),
+    return _main_result(record, frontmatter, skill_location(record, root, roots or {}),
                         os.environ if environ is None else environ)
 
 
-def _main_result(record: SkillRecord, frontmatter: Mapping[str, Any], root: str,
-                 environ: Mapping[str, str]) -> ViewOutcome:
+def _main_result(record: SkillRecord, frontmatter: Mapping[str, Any],
+                 location: tuple[str, str], environ: Mapping[str, str]) -> ViewOutcome:
     metadata = frontmatter.get("metadata")
     hermes = metadata.get("hermes") if isinstance(metadata, dict) else None
     hermes = hermes if isinstance(hermes, dict) else {}
     links = linked_files(record)
     required = _required_env(frontmatter)
     missing = [e["name"] for e in required if not e.get("optional") and e["name"] not in environ]
-    folder = skill_subpath(record) if record.root is not None and not record.archived \
-        else skill_dir(record)[len(SKILLS_DIR) + 1:]
+    root, folder = location
     result: dict[str, Any] = {
         "success": True,
         "name": record.name,

@@ -146,6 +146,11 @@ def test_memoir_diff_names_the_external_folder(tmp_path: Path) -> None:
     assert [(f["path"], f["added"], f["removed"]) for f in files] == [
         (f"{shared}/ops/team-tool/SKILL.md", 1, 1)]
     assert f"+++ b/{shared}/ops/team-tool/SKILL.md" in files[0]["diff"]
+    # `memoir show` (and the web view's diffs, from the same place) name it so too.
+    out = CliRunner().invoke(cli, ["--home", str(home), "--json", "show", str(run)])
+    assert out.exit_code == 0, out.output
+    assert [f["path"] for f in json.loads(out.output)["files"]] == \
+        [f"{shared}/ops/team-tool/SKILL.md"]
     # A teammate's edit not adopted yet shows as a hand edit.
     (shared / "ops/team-tool/SKILL.md").write_text(skill("team-tool", "1. Pulled.\n"))
     out = CliRunner().invoke(cli, ["--home", str(home), "--json", "diff"])
