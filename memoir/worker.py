@@ -85,6 +85,13 @@ class Worker:
             if self._start_thread() or (news and not self._busy):
                 self._cv.notify_all()
 
+    def withdraw(self) -> None:
+        """Drop every pass asked for, owed or retried and not begun: the caller did the
+        work itself (a pass already running goes on; :meth:`wait_pass` waits for it)."""
+        with self._cv:
+            self._first = self._owed = self._retry_at = None
+            self._cv.notify_all()
+
     def start(self) -> None:
         """Start the thread without asking for a pass (a worker with ``every``)."""
         with self._cv:

@@ -217,3 +217,18 @@ def test_wait_from_the_workers_own_thread_returns_at_once() -> None:
     assert worker.wait(timeout=30)
     assert answers == [True]
     worker.stop()
+
+
+def test_a_withdrawn_request_is_never_run() -> None:
+    """The caller did the work itself (the projector's flush): what was asked for and
+    not begun is dropped, so no pass comes later to touch what the caller moved on to."""
+    passes: list[int] = []
+    worker = Worker("t", lambda: passes.append(1), coalesce=60.0, idle=None)
+    worker.request()
+    worker.withdraw()
+    assert worker.wait(timeout=30)  # nothing is requested any more: returns at once
+    assert passes == []
+    worker.request()  # a later request is run as usual
+    assert worker.wait(timeout=30)
+    assert passes == [1]
+    worker.stop()

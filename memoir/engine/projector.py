@@ -166,7 +166,10 @@ class Projector:
         """Write the files owed, now; raise what writing them raised (the journal is
         unaffected: the next open or flush writes them).  A pass the background writer
         had already begun is waited for: once flush returns, nothing writes the files
-        until the next commit."""
+        until the next commit, not even a pass that had been asked for (it is withdrawn:
+        this one does its work)."""
+        if self._writer is not None:
+            self._writer.withdraw()
         self.project()
         if self._writer is not None:
             self._writer.wait_pass()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -267,6 +268,32 @@ def test_flush_writes_exactly_the_rendering_and_until_then_the_file_is_the_previ
             previous = rendered
         assert previous == "one\n§\ntwo\nlines\n§\ncafé ☕".encode()
         assert mem.drift() == []
+
+
+def test_after_flush_the_background_writer_has_nothing_left_to_do(home: Path) -> None:
+    """flush() writes what the commits asked the writer for; the pass they asked for is
+    withdrawn, not run later on its own (it took the projection lock, creating
+    ``.memoir/lock`` again under a caller that had moved on — CI saw ``rmtree`` of
+    ``.memoir`` fail with "Directory not empty")."""
+    with slow_writer(home) as mem:
+        add(mem, "one")
+        passes: list[str] = []
+        project = mem.projector.project
+
+        def spy() -> None:
+            passes.append(threading.current_thread().name)
+            project()
+
+        mem.projector.project = spy  # type: ignore[method-assign]
+        mem.flush()
+        assert passes == ["MainThread"]
+        writer = mem.projector._writer
+        assert writer is not None
+        assert writer.wait(timeout=30)  # would run the asked-for pass at once
+        assert passes == ["MainThread"]
+        add(mem, "two")  # a later commit asks again, and the writer runs it
+        assert writer.wait(timeout=30)
+        assert passes == ["MainThread", "memoir-projector"]
 
 
 def test_the_background_writer_catches_up_without_a_flush(home: Path) -> None:
