@@ -51,7 +51,7 @@ from memoir.skills.model import (
     check_skill_md,
     parse_frontmatter,
 )
-from memoir.skills.tools import change_lifecycle, external_skill_records
+from memoir.skills.tools import change_lifecycle, unjournaled_skill_records
 
 __all__ = ["skills_group"]
 
@@ -103,8 +103,8 @@ def list_command(ctx: click.Context, show_all: bool, at_seq: int | None) -> None
     state = handle.view(at_seq)
     records = sorted(state.skills.skills.values(), key=lambda r: (r.category or "", r.name))
     rows = [skill_row(r) for r in records if show_all or not r.archived]
-    if at_seq is None:  # an external folder's skills that no change brought in yet
-        rows += [skill_row(r, journaled=False) for r in external_skill_records(handle)]
+    if at_seq is None:  # skills on disk (placed by hand, external) not journaled yet
+        rows += [skill_row(r, journaled=False) for r in unjournaled_skill_records(handle)]
     if is_json():
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return

@@ -46,10 +46,12 @@ from memoir.skills.tools import (
     adopt_placed_skills,
     change_lifecycle,
     external_skill_records,
+    placed_skill_records,
     record_use,
     skill_manage_call,
     skill_view_call,
     skills_list_call,
+    unjournaled_skill_records,
 )
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "import_skills",
     "is_background",
     "pin_events",
+    "placed_skill_records",
     "record_use",
     "restore_events",
     "skill_at",
@@ -82,6 +85,7 @@ __all__ = [
     "skills_drift",
     "skills_list_call",
     "state_change_events",
+    "unjournaled_skill_records",
     "unpin_events",
     "usage_json",
 ]

@@ -86,6 +86,7 @@ __all__ = [
     "adopt_skill_edits",
     "change_lifecycle",
     "external_skill_records",
+    "placed_skill_records",
     "record_use",
     "skill_manage_call",
     "skill_manage_tool",
@@ -93,6 +94,7 @@ __all__ = [
     "skill_view_tool",
     "skills_list_call",
     "skills_list_tool",
+    "unjournaled_skill_records",
 ]
 
 log = get_logger("memoir.skills")
@@ -115,6 +117,38 @@ def external_skill_records(engine: Home) -> list[SkillRecord]:
     journal's; they enter it at their first change)."""
     return [found.record for name, found in sorted(_externals(engine, _roots(engine)).items())
             if engine.state.skills.live(name) is None]
+
+
+def placed_skill_records(engine: Home) -> list[SkillRecord]:
+    """The skill folders a person (or Hermes) placed in the home's tree that the journal
+    does not hold yet, as they would be adopted (``memoir skills list`` and the web view
+    show them beside the journal's; the next session start or tool call of a writing
+    handle adopts them).  A folder that could not be adopted is left out here; ``memoir
+    status`` lists it with the reason."""
+    state = engine.state
+    records: list[SkillRecord] = []
+    for name in sorted({folder.rsplit("/", 1)[-1]
+                        for folder in placed_skill_folders(engine.files, state)}):
+        try:
+            events, _adopted, _ignored = folder_adoption_events(state, engine.files, name)
+        except MemoirError:
+            continue
+        for event in events:
+            if isinstance(event, SkillCreated):
+                records.append(SkillRecord(
+                    name=event.name, category=event.category, provenance=event.provenance,
+                    created_by=event.created_by or event.provenance, content=event.content,
+                    files=dict(event.files), protected=event.protected))
+    return sorted(records, key=lambda r: (r.category or "", r.name))  # as skills list
+
+
+def unjournaled_skill_records(engine: Home) -> list[SkillRecord]:
+    """The skills on disk the journal does not hold yet, in the order the tools find
+    them: the home's hand-placed folders (:func:`placed_skill_records`), then the
+    external folders' skills a home skill does not shadow."""
+    placed = placed_skill_records(engine)
+    taken = {r.name for r in placed}
+    return placed + [r for r in external_skill_records(engine) if r.name not in taken]
 
 
 def _roots(engine: Home) -> dict[str, str]:

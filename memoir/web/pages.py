@@ -21,7 +21,7 @@ from memoir.prompt.blocks import enabled_targets, render_blocks
 from memoir.recall.index import SearchIndex
 from memoir.recall.tool import read_session
 from memoir.skills.history import skill_history, skill_row
-from memoir.skills.tools import external_skill_records
+from memoir.skills.tools import unjournaled_skill_records
 from memoir.web.timeline import who
 
 __all__ = ["blame", "curator_passes", "insights", "memory", "pending_writes",
@@ -100,11 +100,11 @@ def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
 
 
 def skills(home: Memoir) -> list[dict[str, Any]]:
-    """Every skill the state knows, archived ones too, then the skills of external
-    folders not in the journal yet."""
+    """Every skill the state knows, archived ones too, then the skills on disk not in
+    the journal yet (placed in the home by hand, or in an external folder)."""
     records = home.state.skills.skills.values()
     return [*(skill_row(r) for r in sorted(records, key=lambda r: (r.category or "", r.name))),
-            *(skill_row(r, journaled=False) for r in external_skill_records(home))]
+            *(skill_row(r, journaled=False) for r in unjournaled_skill_records(home))]
 
 
 def skill(home: Memoir, name: str) -> dict[str, Any]:
@@ -113,7 +113,7 @@ def skill(home: Memoir, name: str) -> dict[str, Any]:
     known = home.state.skills.skills
     record = known.get(name)
     if record is None:
-        outside = {r.name: r for r in external_skill_records(home)}
+        outside = {r.name: r for r in unjournaled_skill_records(home)}
         if name in outside:  # read from its folder: no history until its first change
             found = outside[name]
             files = {SKILL_FILE: found.content, **dict(sorted(found.files.items()))}

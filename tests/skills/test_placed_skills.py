@@ -24,6 +24,7 @@ from memoir.skills import (
     skill_manage_call,
     skills_list_call,
 )
+from memoir.web import pages
 
 
 def skill(name: str, body: str = "1. Do the thing.\n") -> str:
@@ -246,3 +247,50 @@ def test_a_placed_folder_that_cannot_be_adopted_is_said_not_ignored(tmp_path: Pa
     out = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
     assert "skills/Bad Name/ was placed by hand and is not adopted yet" in out
     assert "drift    none" not in out
+
+
+def test_skills_list_shows_a_placed_folder_before_anything_adopts_it(tmp_path: Path) -> None:
+    """`memoir skills list` opens the home read-only (it adopts nothing): a folder placed
+    by hand is listed at once, as it will be adopted (journaled false), and the same row
+    comes back journaled after the next session start; a folder that cannot be adopted
+    is not listed (memoir status names it)."""
+    home = tmp_path / "home"
+    with opened(home) as h:
+        assert skill_manage_call(h, {"action": "create", "name": "kept",
+                                     "content": skill("kept")}, by="user")["success"]
+        h.flush()
+    place(home, "ops/deploy/SKILL.md", skill("deploy"))
+    place(home, "ops/deploy/references/hosts.md", "web-1, web-2")
+    place(home, "shipped/SKILL.md", skill("shipped"))
+    place(home, ".bundled_manifest", "shipped:abc\n")
+    place(home, "Bad Name/SKILL.md", skill("bad"))
+
+    def listed() -> dict[str, dict[str, object]]:
+        out = CliRunner().invoke(cli, ["--home", str(home), "skills", "list", "--json"])
+        assert out.exit_code == 0, out.output
+        return {row["name"]: row for row in json.loads(out.output)}
+
+    rows = listed()
+    assert list(rows) == ["kept", "shipped", "deploy"]  # by category, then name
+    assert rows["kept"]["journaled"] is True
+    wanted = {"deploy": ("ops", "user", "user", "skills/ops/deploy"),
+              "shipped": (None, "bundled", "bundled", "skills/shipped")}
+    for name, (category, provenance, owner, path) in wanted.items():
+        row = rows[name]
+        assert (row["category"], row["provenance"], row["created_by"], row["path"],
+                row["journaled"]) == (category, provenance, owner, path, False)
+    with memoir.open(home, readonly=True) as looking:  # the web view's pages too
+        assert [(r["name"], r["journaled"]) for r in pages.skills(looking)] == [
+            ("kept", True), ("shipped", False), ("deploy", False)]
+        detail = pages.skill(looking, "deploy")
+        assert detail["files"] == {"SKILL.md": skill("deploy"),
+                                   "references/hosts.md": "web-1, web-2"}
+        assert (detail["history"], detail["journaled"]) == ([], False)
+        assert not any(e.type == "run.started" and e.data.kind == "adopt"  # type: ignore[attr-defined]
+                       for e in looking.events())  # nothing adopted
+    with opened(home) as h:
+        h.start_session()
+    after = listed()
+    assert list(after) == ["kept", "shipped", "deploy"]
+    assert all(row["journaled"] is True for row in after.values())
+    assert (after["deploy"]["provenance"], after["shipped"]["provenance"]) == ("user", "bundled")

@@ -58,5 +58,9 @@ def seed(home: Path) -> dict[str, str]:
                              + "\n§\nReleases happen on Tuesdays.", encoding="utf-8")
         adopted, _ = mem.adopt()
         mem.flush()
+        # A skill folder a person placed by hand, not adopted yet: listed, not journaled.
+        placed = home / "skills" / "on-call" / "SKILL.md"
+        placed.parent.mkdir(parents=True)
+        placed.write_text(SKILL.format("on-call"), encoding="utf-8")
         return {"agent_session": agent.id, "mcp_session": client.id, "adopted": adopted,
                 "pending": held["pending_id"]}

@@ -283,9 +283,13 @@ def test_blame_names_who_wrote_each_entry(web: Web) -> None:
 
 
 def test_skills_curator_sessions_insights_and_pending(web: Web) -> None:
-    [skill] = web.get("/api/skills")
+    skill, placed = web.get("/api/skills")
     assert (skill["name"], skill["state"], skill["pinned"]) == ("deploy-staging", "active",
                                                                 False)
+    # A folder placed by hand and not adopted: listed after the journal's, as it will
+    # be adopted (the web view adopts nothing by looking).
+    assert (placed["name"], placed["journaled"], placed["provenance"], placed["path"]) == (
+        "on-call", False, "user", "skills/on-call")
     detail = web.get("/api/skills/deploy-staging")
     assert detail["files"]["SKILL.md"].startswith("---\nname: deploy-staging")
     assert [v["type"] for v in detail["history"]] == ["skill.created"]

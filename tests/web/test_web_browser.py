@@ -130,7 +130,12 @@ def test_every_page_opens_on_a_seeded_home(page: Any, served: Any, tmp_path: Pat
 
     visit(page, base, "skills")
     assert page.locator("#skills tr[data-skill='deploy-staging']").count() == 1
+    assert "not journaled yet" not in page.inner_text("#skills tr[data-skill='deploy-staging']")
+    assert "not journaled yet" in page.inner_text("#skills tr[data-skill='on-call']")
     shot(page, tmp_path / "skills.png")
+    visit(page, base, "skill/on-call")
+    assert "skills/on-call" in page.inner_text("#unjournaled")
+    assert "1. Do it." in page.inner_text(".file")
 
     visit(page, base, "sessions?q=migrations")
     assert ids["agent_session"] in page.inner_text("#hits")

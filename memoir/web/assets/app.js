@@ -321,7 +321,8 @@ async function entryHistory(target, id, button, before) {
 async function skillsPage() {
   const [skills, passes] = await Promise.all([get("/api/skills"), get("/api/curator")]);
   const rows = skills.map((s) => h("tr", { "data-skill": s.name, class: s.archived ? "archived" : "" },
-    h("td", {}, link(`#/skill/${encodeURIComponent(s.name)}`, s.name)),
+    h("td", {}, link(`#/skill/${encodeURIComponent(s.name)}`, s.name),
+      s.journaled === false ? h("span", { class: "tag", title: `on disk at ${s.path}; journaled at its next use or change` }, "not journaled yet") : null),
     h("td", {}, s.category || "-"), h("td", {}, s.state), h("td", {}, s.provenance), h("td", {}, s.created_by || "-"),
     h("td", {}, s.pinned ? "pinned" : "-"), h("td", { class: "num" }, s.use_count), h("td", { class: "num" }, s.view_count),
     h("td", { class: "num" }, s.patch_count), h("td", { class: "mono" }, when(s.last_activity_at)),
@@ -351,7 +352,8 @@ async function pin(name, on) {
 async function skillPage(name) {
   const s = await get(`/api/skills/${encodeURIComponent(name)}`);
   show(h("h1", {}, `Skill ${s.name}`),
-    h("dl", { class: "facts" }, ["state", "provenance", "created_by", "pinned", "use_count", "view_count", "patch_count", "created_at", "last_activity_at", "archive_reason", "absorbed_into"]
+    s.journaled === false ? h("p", { class: "quiet", id: "unjournaled" }, `Read from ${s.path}: the journal does not hold this skill yet; its next use or change brings it in.`) : null,
+    h("dl", { class: "facts" }, ["path", "state", "provenance", "created_by", "pinned", "use_count", "view_count", "patch_count", "created_at", "last_activity_at", "archive_reason", "absorbed_into"]
       .map((k) => [h("dt", {}, k), h("dd", {}, String(s[k] ?? "-"))])),
     h("h2", {}, "Files"),
     Object.entries(s.files).map(([path, text]) => h("section", { class: "file" }, h("h3", { class: "mono" }, path), h("pre", { class: "block" }, text))),
