@@ -48,7 +48,7 @@ from memoir.sessions import session as everyday
 from memoir.sessions.session import Session, Target
 from memoir.skills import usage as skills_usage
 from memoir.skills.adopt import placed_skill_folders
-from memoir.skills.tools import adopt_placed_skills
+from memoir.skills.tools import adopt_placed_skills, external_skills_skipped
 from memoir.threats import redacted_preview
 from memoir.tools import DEFAULT_TOOLS, Toolset
 from memoir.tools.results import MemoryResult, SessionSearchResult
@@ -340,6 +340,9 @@ def home_status(home: Memoir) -> dict[str, Any]:
         # Skill folders placed in the tree by hand and not adopted yet (a session start
         # or a skills tool adopts them; one that breaks a rule stays listed here).
         "placed": placed_skill_folders(home.files, state),
+        # Skill folders of skills.external_dirs that memoir does not take, and why
+        # (nested deeper than category/name, a bad name, a malformed SKILL.md, a link).
+        "external_skipped": external_skills_skipped(home),
         # Projected files deleted by hand (a home opened for writing writes them
         # again at once; a read-only one reports them).
         "missing": missing,

@@ -159,6 +159,8 @@ def status(ctx: click.Context) -> None:
     for path in info["placed"]:
         click.echo(f"drift    {path}/ was placed by hand and is not adopted yet: the next "
                    "session or `memoir adopt` adopts it, or says why it cannot")
+    for path, why in info["external_skipped"].items():
+        click.echo(f"skipped  {path}/ in an external skills folder is not seen: {why}")
     for path in info["missing"]:
         click.echo(f"missing  {path} was deleted: the journal still has it, and the next "
                    "write or `memoir rebuild` writes it again")

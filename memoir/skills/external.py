@@ -39,29 +39,57 @@ class ExternalSkill:
     folder: Path
 
 
-def external_skills(roots: Mapping[str, str]) -> dict[str, ExternalSkill]:
+def external_skills(roots: Mapping[str, str], skipped: dict[str, str] | None = None,
+                    ) -> dict[str, ExternalSkill]:
     """Every skill in the folders of ``roots`` (entry -> folder, as
     :func:`memoir.engine.places.external_roots` finds them), by name (the first folder
     wins on a collision).  A folder that is missing or overlaps the home's own files is skipped
-    (:func:`memoir.engine.places.external_roots`); an unreadable SKILL.md is skipped."""
+    (:func:`memoir.engine.places.external_roots`).  A skill folder memoir does not take
+    — deeper than ``[category/]name`` (Hermes finds those too: a difference,
+    docs/differences.md), a bad name, a name an earlier folder took, an unreadable or
+    malformed SKILL.md, a link — is named in ``skipped`` (its path under the entry, as a
+    person wrote it -> why), never silently left out."""
     found: dict[str, ExternalSkill] = {}
+    links: dict[str, str] = {}
     for entry, folder_of in roots.items():
         root = Path(folder_of)
-        for folder in skill_folders(root):
+
+        def skip(folder: Path, why: str, entry: str = entry, root: Path = root) -> None:
+            if skipped is not None:
+                below = folder.relative_to(root).as_posix()
+                skipped[f"{entry.rstrip('/')}/{below}"] = why
+
+        for folder in skill_folders(root, links):
             parts = folder.relative_to(root).parts
             name = parts[-1]
-            if len(parts) > 2 or name in found or check_name(name):
+            if len(parts) > 2:
+                skip(folder, "nested deeper than category/name: memoir does not see it "
+                             "(move it to <category>/<name>)")
+                continue
+            problem = check_name(name)
+            if problem:
+                skip(folder, problem)
+                continue
+            if name in found:
+                skip(folder, f"a skill named '{name}' was found first in "
+                             f"{found[name].record.root}")
                 continue
             try:
                 content = read_text(folder / SKILL_FILE, limit=MAX_FILE_BYTES,
                                     follow_links=False, what="SKILL.md")
-            except ValidationError:
+            except ValidationError as exc:
+                skip(folder, str(exc))
                 continue
-            if check_found_skill_md(content):
+            problem = check_found_skill_md(content)
+            if problem:
+                skip(folder, problem)
                 continue
             record = SkillRecord(
                 name=name, category=parts[0] if len(parts) == 2 else None,
                 provenance="external", created_by="external", content=content,
                 files=read_skill_files(folder, name, {}), root=entry)
             found[name] = ExternalSkill(record, root, folder)
+        for link in list(links):
+            skip(Path(link), "a link: memoir never follows one out of an external folder")
+            del links[link]
     return found

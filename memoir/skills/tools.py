@@ -86,6 +86,7 @@ __all__ = [
     "adopt_skill_edits",
     "change_lifecycle",
     "external_skill_records",
+    "external_skills_skipped",
     "placed_skill_records",
     "record_use",
     "skill_manage_call",
@@ -149,6 +150,15 @@ def unjournaled_skill_records(engine: Home) -> list[SkillRecord]:
     placed = placed_skill_records(engine)
     taken = {r.name for r in placed}
     return placed + [r for r in external_skill_records(engine) if r.name not in taken]
+
+
+def external_skills_skipped(engine: Home) -> dict[str, str]:
+    """The skill folders of ``skills.external_dirs`` that memoir does not take (too
+    deep, a bad name, a name taken, a malformed SKILL.md, a link), by their path under
+    the entry, with why (``memoir status`` lists them)."""
+    skipped: dict[str, str] = {}
+    external_skills(_roots(engine), skipped)
+    return dict(sorted(skipped.items()))
 
 
 def _roots(engine: Home) -> dict[str, str]:

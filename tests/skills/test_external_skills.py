@@ -333,3 +333,45 @@ def test_memoir_adopt_takes_in_a_teammates_changes(tmp_path: Path) -> None:
         assert record.content == skill("team-tool", "1. Pulled.\n")
         assert record.files["references/new.md"] == "from a teammate"
         assert not h.drift()
+
+
+def test_external_folders_memoir_does_not_take_are_named_by_status(tmp_path: Path) -> None:
+    """Hermes finds a skill at any depth; memoir keeps a skill's place as
+    ``[category/]name``.  A deeper folder, a bad name, a name found twice, a malformed
+    SKILL.md and a link are each named by `memoir status` with why — never silently
+    left out — and the skills it takes are unaffected."""
+    shared = shared_folder(tmp_path)
+    other = tmp_path / "other"
+    (other / "team-tool").mkdir(parents=True)
+    (other / "team-tool/SKILL.md").write_text(skill("team-tool"))  # taken in `shared`
+    (shared / "infra/k8s/rollout").mkdir(parents=True)
+    (shared / "infra/k8s/rollout/SKILL.md").write_text(skill("rollout"))
+    (shared / "Bad Name").mkdir()
+    (shared / "Bad Name/SKILL.md").write_text(skill("bad"))
+    (shared / "empty").mkdir()
+    (shared / "empty/SKILL.md").write_text("")
+    (tmp_path / "elsewhere/linked").mkdir(parents=True)
+    (tmp_path / "elsewhere/linked/SKILL.md").write_text(skill("linked"))
+    (shared / "linked").symlink_to(tmp_path / "elsewhere/linked")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        f"skills:\n  external_dirs:\n    - {shared}\n    - {other}\n")
+    memoir.open(home).close()
+    out = CliRunner().invoke(cli, ["--home", str(home), "--json", "status"])
+    assert out.exit_code == 0, out.output
+    skipped = json.loads(out.output)["external_skipped"]
+    assert sorted(skipped) == sorted([f"{shared}/infra/k8s/rollout", f"{shared}/Bad Name",
+                                      f"{shared}/empty", f"{shared}/linked",
+                                      f"{other}/team-tool"])
+    assert "deeper than category/name" in skipped[f"{shared}/infra/k8s/rollout"]
+    assert "Invalid skill name" in skipped[f"{shared}/Bad Name"]
+    assert "link" in skipped[f"{shared}/linked"]
+    assert f"found first in {shared}" in skipped[f"{other}/team-tool"]
+    assert skipped[f"{shared}/empty"]  # a reason, whatever its words
+    text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
+    assert f"skipped  {shared}/infra/k8s/rollout/ in an external skills folder is not " \
+           "seen: nested deeper" in text
+    with opened(home, [str(shared), str(other)]) as h:
+        names = [s["name"] for s in skills_list_call(h, {})["skills"]]
+        assert names == ["team-tool"]
