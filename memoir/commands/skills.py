@@ -30,8 +30,7 @@ from memoir.commands.base import (
     yes_option,
 )
 from memoir.engine.commit import Caller, Decision
-from memoir.errors import MemoirError, NotFoundError
-from memoir.events.skills import SkillCreated
+from memoir.errors import NotFoundError
 from memoir.events.types import Event, Payload
 from memoir.fs.outside import read_text
 from memoir.ids import short_id
@@ -42,14 +41,9 @@ from memoir.skills.adopt import adopt_skills
 from memoir.skills.guards import delete_events
 from memoir.skills.history import skill_at, skill_history, skill_row
 from memoir.skills.importer import PROVENANCES, import_skills
-from memoir.skills.manage import layout_clash
+from memoir.skills.manage import person_create_events, person_skill_problem
 from memoir.skills.model import (
     MAX_FILE_BYTES,
-    PROTECTED_SKILLS,
-    check_category,
-    check_name,
-    check_skill_md,
-    parse_frontmatter,
 )
 from memoir.skills.tools import change_lifecycle, unjournaled_skill_records
 
@@ -259,25 +253,13 @@ def delete_command(ctx: click.Context, name: str, yes: bool) -> None:
 def create_command(ctx: click.Context, name: str, source: Path, category: str | None) -> None:
     """Add a skill written by a person (provenance `user`)."""
     content = read_text(source, limit=MAX_FILE_BYTES, what="SKILL.md")
-    problem = check_name(name) or check_category(category) or check_skill_md(content, name)
+    problem = person_skill_problem(name, category, content)
     if problem:
         raise UserError(f"{source}: {problem}", exit=Exit.REFUSED)
-    said = parse_frontmatter(content)[0].get("name")
-    if isinstance(said, str) and said.strip() and said.strip() != name:
-        raise UserError(f"{source}: its frontmatter names the skill {said.strip()!r}, not "
-                        f"{name!r}; make them agree (or create it as {said.strip()!r})",
-                        exit=Exit.REFUSED)
     category = (category or "").strip() or None
 
     def build(state: State) -> list[Payload]:
-        existing = state.skills.skills.get(name)
-        if existing is not None:
-            raise MemoirError(f"a skill named '{name}' already exists at {skill_dir(existing)}")
-        clash = layout_clash(state, name, category)
-        if clash:
-            raise MemoirError(clash)
-        return [SkillCreated(name=name, category=category, content=content, provenance="user",
-                             protected=name in PROTECTED_SKILLS)]
+        return person_create_events(state, name, category, content)
 
     run, events = skill_run(open_home(ctx), f"create skill {name}", build)
     where = f"skills/{category}/{name}" if category else f"skills/{name}"

@@ -31,6 +31,7 @@ import msgspec
 
 from memoir.credentials import credential_message, find_credentials
 from memoir.engine.caller import ReadMark
+from memoir.errors import MemoirError
 from memoir.events.skills import (
     Provenance,
     SkillContentSet,
@@ -75,7 +76,7 @@ from memoir.threats import first_threat_id
 
 __all__ = [
     "ACTIONS", "WRITES", "ManageOutcome", "ReadMark", "archive_key", "decide_manage",
-    "layout_clash", "prescan",
+    "layout_clash", "person_create_events", "person_skill_problem", "prescan",
     "text_digest",
 ]
 
@@ -526,3 +527,32 @@ def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,
         return _fail(f"Unknown action '{action}'. Use: create, edit, patch, delete, "
                      "write_file, remove_file")
     return handler()
+
+
+def person_skill_problem(name: str, category: str | None, content: str) -> str | None:
+    """Why a skill a person writes (``memoir skills create``, the web view's editor)
+    cannot be created as given: the name, category and SKILL.md rules, and a
+    frontmatter name that disagrees with the skill's.  None: it can."""
+    problem = check_name(name) or check_category(category) or check_skill_md(content, name)
+    if problem:
+        return problem
+    said = parse_frontmatter(content)[0].get("name")
+    if isinstance(said, str) and said.strip() and said.strip() != name:
+        return (f"its frontmatter names the skill {said.strip()!r}, not {name!r}; make "
+                f"them agree (or create it as {said.strip()!r})")
+    return None
+
+
+def person_create_events(state: State, name: str, category: str | None,
+                         content: str) -> list[Payload]:
+    """The ``skill.created`` of a person's skill (provenance ``user``), checked against
+    the state: the name free, the folder clear of other skills' (raises MemoirError)."""
+    category = (category or "").strip() or None
+    existing = state.skills.skills.get(name)
+    if existing is not None:
+        raise MemoirError(f"a skill named '{name}' already exists at {skill_dir(existing)}")
+    clash = layout_clash(state, name, category)
+    if clash:
+        raise MemoirError(clash)
+    return [SkillCreated(name=name, category=category, content=content, provenance="user",
+                         protected=name in PROTECTED_SKILLS)]

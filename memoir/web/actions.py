@@ -1,6 +1,7 @@
-"""The few things a person may do from the web view, each one journaled run whose
-actor is ``user``: revert a run (a dry run first), pin or unpin a skill, accept or
-reject a skill candidate, approve or reject a pending write.  The same functions as the
+"""The things a person may do from the web view, each one journaled run whose actor is
+``user``: revert a run (a dry run first), pin or unpin a skill, accept or reject a skill
+candidate, approve or reject a pending write, and the edits of :mod:`memoir.web.edits`
+(memory entries, skills, forgets).  The same functions as the
 CLI's commands; the page adds nothing to what they decide."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from memoir.oversight.approvals import approve, reject
 from memoir.oversight.audit import diff_after
 from memoir.oversight.revert import RevertConflict, RevertPlan, revert_run
 from memoir.skills.tools import change_lifecycle
+from memoir.web.edits import EDITS
 
 __all__ = ["act"]
 
@@ -116,6 +118,7 @@ ACTIONS = {
     "candidate/reject": _reject_candidate,
     "pending/approve": _approve,
     "pending/reject": _reject_pending,
+    **EDITS,
 }
 
 

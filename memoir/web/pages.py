@@ -24,8 +24,19 @@ from memoir.skills.history import skill_history, skill_row
 from memoir.skills.tools import unjournaled_skill_records
 from memoir.web.timeline import who
 
-__all__ = ["blame", "curator_passes", "insights", "memory", "pending_writes",
-           "point", "session", "sessions", "skill", "skills"]
+__all__ = [
+    "blame",
+    "curator_passes",
+    "insights",
+    "memory",
+    "pending_writes",
+    "point",
+    "session",
+    "sessions",
+    "skill",
+    "skills",
+    "usage_of",
+]
 
 #: Records a blame reads at most, newest first, before it names the rest as older.
 BLAME_BUDGET = 200_000
@@ -65,12 +76,23 @@ def memory(home: Memoir, seq: int) -> dict[str, Any]:
     """MEMORY.md and USER.md as of ``seq``: the entries and the prompt blocks a session
     pinned there saw (memory snapshots make any seq cheap)."""
     enabled = enabled_targets(home.config)
-    entries, blocks = home.at(seq, lambda state: ({
+    entries, blocks, limits = home.at(seq, lambda state: ({
         target: [{"id": e.id, "text": e.text} for e in state.memory.target(target).entries]
-        for target in TARGETS}, render_blocks(state, enabled)))  # one view for both
+        for target in TARGETS}, render_blocks(state, enabled),
+        dict(state.memory.limits)))  # one view for all three
     return {"seq": seq, "head": home.head, "entries": entries,
             "chars": {t: sum(len(e["text"]) for e in entries[t]) for t in TARGETS},
+            "usage": {t: usage_of([e["text"] for e in entries[t]], limits[t])
+                      for t in TARGETS},
             "blocks": blocks}
+
+
+def usage_of(texts: list[str], limit: int) -> dict[str, int]:
+    """How full a target holding ``texts`` is, counted as the memory tool counts it
+    (the entries joined by the ``§`` line), against ``limit``."""
+    chars = len("\n§\n".join(texts))
+    return {"chars": chars, "limit": limit,
+            "percent": round(100 * chars / limit) if limit else 0}
 
 
 def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:

@@ -4,7 +4,6 @@ token, a run that does not exist, a conflicting revert, a read-only home)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,61 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 import memoir
-from memoir.web.app import WebApp
 from memoir.web.timeline import SCAN_BUDGET
-from tests.web.seed import seed
-
-TOKEN = "a-test-token-of-some-length"
-BASE = "http://127.0.0.1:8770"
-
-
-@pytest.fixture(autouse=True)
-def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMOIR_DURABILITY", "never")
-
-
-class Web:
-    def __init__(self, path: Path, ids: dict[str, str], *, readonly: bool = False) -> None:
-        self.path = path
-        self.ids = ids
-        self.home = memoir.open(path, readonly=readonly)
-        self.app = WebApp(self.home, token=TOKEN, host="127.0.0.1", port=8770)
-        self.client = TestClient(self.app.app, base_url=BASE)
-        self.client.headers["Authorization"] = f"Bearer {TOKEN}"
-
-    def get(self, path: str, status: int = 200) -> Any:
-        response = self.client.get(path)
-        assert response.status_code == status, response.text
-        return response.json()
-
-    def act(self, action: str, body: dict[str, Any], status: int = 200) -> Any:
-        response = self.client.post(f"/api/act/{action}", json=body,
-                                    headers={"X-Memoir-Token": TOKEN})
-        assert response.status_code == status, response.text
-        return response.json()
-
-
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    path = tmp_path_factory.mktemp("web") / "home"
-    return path, seed(path)
-
-
-@pytest.fixture
-def web(tmp_path: Path, seeded: tuple[Path, dict[str, str]]) -> Iterator[Web]:
-    """A fresh copy of the seeded home, served in process."""
-    import shutil
-
-    path = tmp_path / "home"
-    shutil.copytree(seeded[0], path, symlinks=True)
-    w = Web(path, seeded[1])
-    yield w
-    w.home.close()
-
-
-def journal_lines(path: Path) -> int:
-    return len((path / "journal.jsonl").read_bytes().splitlines())
-
+from tests.web.client import BASE, TOKEN, Web, journal_lines
 
 # -- the gate ----------------------------------------------------------------------------
 

@@ -250,3 +250,62 @@ def test_another_local_server_gets_nothing_from_the_browser(page: Any, served: A
         assert heard and all(token not in headers for headers in heard)
     finally:
         sniff.shutdown()
+
+
+def test_memory_and_skills_are_written_from_the_page(page: Any, served: Any,
+                                                     tmp_path: Path) -> None:
+    """Issue 39 item 1 in a browser: add, edit and remove an entry (the usage bar
+    follows), create and edit a skill, forget an entry after its preview; each a run
+    of actor user, on the timeline at once."""
+    server, home, _ids = served
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations
+    visit(page, server.base, "memory")
+    before = page.get_attribute("#usage-user", "value")
+    page.fill("#add-user textarea", "Reads the news in Portuguese.")
+    page.click("#add-user button[type=submit]")
+    row = "#target-user tr:has-text('Reads the news in Portuguese.')"
+    page.wait_for_selector(row)
+    assert int(page.get_attribute("#usage-user", "value") or 0) > int(before or 0)
+    page.click(f"{row} button.edit")
+    page.fill(f"{row} form.edit-entry textarea", "Reads the news in Portuguese and French.")
+    # A write by another process meanwhile: the live page does not redraw the open
+    # editor under the person's hands.
+    page.wait_for_selector("#live.on")
+    head = page.get_attribute("#live", "data-head") or "0"
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
+                    "Written elsewhere while editing."], check=True, capture_output=True)
+    page.wait_for_function(f"() => Number(document.querySelector('#live').dataset.head || 0)"
+                           f" > {int(head)}")
+    assert page.input_value(f"{row} form.edit-entry textarea") == \
+        "Reads the news in Portuguese and French."
+    page.click(f"{row} form.edit-entry button[type=submit]")
+    page.wait_for_selector("#target-user >> text=Reads the news in Portuguese and French.")
+    page.click("#target-user tr:has-text('and French') button.remove")
+    page.wait_for_function("() => !document.querySelector('#target-user')"
+                           "?.textContent.includes('and French')")
+    shot(page, tmp_path / "memory-edit.png")
+
+    page.click("#target-memory tr:has-text('db-staging') button.forget")
+    page.wait_for_function("() => !document.querySelector('#target-memory')"
+                           "?.textContent.includes('db-staging')")
+
+    visit(page, server.base, "skills")
+    page.click("details.new-skill summary")
+    page.fill("#new-skill-name", "rotate-keys")
+    page.fill("#new-skill-content", "---\nname: rotate-keys\ndescription: rotate keys\n---\n"
+              "# rotate-keys\n\n1. Rotate.\n")
+    page.click("#new-skill button[type=submit]")
+    page.wait_for_selector("h1 >> text=Skill rotate-keys")
+    page.click("details.edit-skill summary")
+    page.fill("#skill-content", "---\nname: rotate-keys\ndescription: rotate keys\n---\n"
+              "# rotate-keys\n\n1. Rotate.\n2. Verify.\n")
+    page.click("#skill-edit button[type=submit]")
+    page.wait_for_selector(".file >> text=2. Verify.")
+
+    visit(page, server.base, "timeline")
+    page.wait_for_selector("#timeline-rows >> text=rotate-keys")
+    journal = (home / "journal.jsonl").read_text(encoding="utf-8")
+    for kind in ('"memory.entry_added"', '"memory.entry_replaced"', '"memory.entry_removed"',
+                 '"journal.forgotten"', '"skill.created"', '"skill.content_set"'):
+        assert kind in journal, kind
+    assert "db-staging" not in journal

@@ -271,15 +271,27 @@ async function memoryPage(params) {
     location.hash = at.value.trim() ? `#/memory?at=${encodeURIComponent(at.value.trim())}` : `#/memory?seq=${seqInput.value}`;
   } }, "As of seq ", seqInput, slider, at, h("button", { type: "submit" }, "Show"),
   past ? link("#/memory", "back to now") : null);
+  const editable = !past && !status.readonly;
   const sections = ["memory", "user"].map((target) => {
     const rows = view.entries[target].map((e) => h("tr", { "data-entry": e.id },
       h("td", { class: "entry" }, e.text),
       h("td", { class: "blame", "data-blame": e.id }, "…"),
-      h("td", {}, h("button", { class: "small", onclick: (ev) => entryHistory(target, e.id, ev.target) }, "history"))));
+      h("td", { class: "actions" }, h("button", { class: "small", onclick: (ev) => entryHistory(target, e.id, ev.target) }, "history"),
+        editable ? [
+          h("button", { class: "small edit", onclick: (ev) => editEntry(target, e, ev.target.closest("tr")) }, "edit"),
+          h("button", { class: "small remove", onclick: () => removeEntry(target, e) }, "remove"),
+          h("button", { class: "small danger forget", onclick: () => forgetIt("entry", e.id, target, `the entry "${e.text.slice(0, 60)}" and every version of it`) }, "forget"),
+        ] : null)));
+    const use = view.usage[target];
+    const file = target === "memory" ? "MEMORY.md" : "USER.md";
     return h("section", { id: `target-${target}` },
-      h("h2", {}, target === "memory" ? "MEMORY.md" : "USER.md",
-        h("span", { class: "quiet" }, ` ${view.entries[target].length} entries, ${view.chars[target]} chars`)),
-      rows.length ? table(["Entry", "Written by", ""], rows, { class: "entries" }) : h("p", { class: "quiet" }, "empty"));
+      h("h2", {}, file,
+        h("span", { class: "quiet" }, ` ${view.entries[target].length} ${view.entries[target].length === 1 ? "entry" : "entries"}`)),
+      h("div", { class: "usage" }, h("meter", { id: `usage-${target}`, min: 0, max: use.limit, value: use.chars, high: use.limit * 0.8, "aria-label": `${file} usage` }),
+        h("span", { class: "quiet" }, ` ${use.percent}% — ${use.chars.toLocaleString("en")}/${use.limit.toLocaleString("en")} chars`)),
+      rows.length ? table(["Entry", "Written by", ""], rows, { class: "entries" })
+        : h("p", { class: "quiet" }, editable ? `Empty: add what the agent should know${target === "user" ? " about you" : ""} below, or let it save facts as you work.` : "empty"),
+      editable ? addForm(target) : null);
   });
   const blocks = h("details", { class: "blocks", open: past },
     h("summary", {}, past ? `The prompt blocks a session pinned at seq ${view.seq} saw` : "The prompt blocks a session starting now sees"),
@@ -295,6 +307,56 @@ async function memoryPage(params) {
     }).catch((e) => toast(e.message, true));
   }
   current.refresh = past ? null : () => memoryPage(params);
+}
+
+// -- writing from the page: each a run of actor "user", with the CLI's rules --------------
+
+function addForm(target) {
+  const text = h("textarea", { name: "content", rows: 2, placeholder: `a new ${target === "memory" ? "MEMORY.md" : "USER.md"} entry`, "aria-label": `New ${target} entry` });
+  return h("form", { class: "add-entry", id: `add-${target}`, onsubmit: async (e) => {
+    e.preventDefault();
+    if (!text.value.trim()) return;
+    await write("memory/add", { target, content: text.value }, "added");
+  } }, text, h("button", { type: "submit" }, "Add"));
+}
+
+function editEntry(target, entry, row) {
+  const text = h("textarea", { rows: Math.min(8, entry.text.split("\n").length + 1), "aria-label": "Entry text" }, entry.text);
+  const cell = row.querySelector(".entry");
+  cell.replaceChildren(h("form", { class: "edit-entry", onsubmit: async (e) => {
+    e.preventDefault();
+    await write("memory/replace", { target, entry: entry.id, content: text.value }, "replaced");
+  } }, text, h("button", { type: "submit" }, "Save"), h("button", { type: "button", onclick: () => route() }, "Cancel")));
+  text.focus();
+}
+
+async function removeEntry(target, entry) {
+  if (!confirm(`Remove this entry from ${target === "memory" ? "MEMORY.md" : "USER.md"}?\n\n${entry.text}\n\n(memoir revert undoes it; forget removes it for good.)`)) return;
+  await write("memory/remove", { target, entry: entry.id }, "removed");
+}
+
+// One write: its run on success (the timeline has it at once), the CLI's words on
+// refusal; then the page is drawn again, or the one at `next` (a hash) is opened.
+async function write(action, body, done, next) {
+  try {
+    const result = await act(action, body);
+    toast(result.run ? `${done} (run ${result.run})${result.usage ? ` — ${result.usage.percent}% used` : ""}` : result.message || "nothing changed");
+    if (next && location.hash !== next) location.hash = next; else route();
+    return result;
+  } catch (error) { toast(error.message, true); return null; }
+}
+
+// Forget: a preview first (nothing changes), then the very plan shown is confirmed.
+async function forgetIt(selector, value, target, what) {
+  try {
+    const body = { selector, value, ...(target ? { target } : {}) };
+    const plan = await act("forget", body);
+    const kept = plan.kept.length ? `\n${plan.kept.length} record(s) holding it are kept (see memoir forget).` : "";
+    if (!confirm(`Forget ${what} for good?\n\nThis removes ${plan.records.length} journal record(s) and ${plan.bodies} recorded message(s); it cannot be undone (backups made before now still hold it).${kept}`)) return;
+    const done = await act("forget", { ...body, confirm: plan.plan });
+    toast(`forgot ${done.records.length} record(s) and ${done.bodies} message(s) (run ${done.run})`);
+    route();
+  } catch (error) { toast(error.message, true); }
 }
 
 // A page of an entry's records, newest first; "older" asks for the next page (each
@@ -329,7 +391,8 @@ async function skillsPage() {
     h("td", {}, status.readonly || s.archived ? null : h("button", { class: "small pin", onclick: () => pin(s.name, !s.pinned) }, s.pinned ? "unpin" : "pin"))));
   show(h("h1", {}, "Skills"),
     rows.length ? table(["Name", "Category", "State", "Provenance", "Owner", "Pin", "Used", "Viewed", "Patched", "Last activity", ""], rows, { id: "skills" })
-      : h("p", { class: "quiet" }, "No skills yet."),
+      : h("p", { class: "quiet" }, status.readonly ? "No skills yet." : "No skills yet: write one below, or let the agent save one when a task took several steps."),
+    status.readonly ? null : newSkillForm(),
     h("h2", {}, "Curator passes"),
     passes.length ? h("div", { id: "passes" }, passes.map((p) => h("details", { class: "pass" },
       h("summary", {}, when(p.ts), " ", runLink(p.run), " ", p.summary, p.reverted_by ? h("span", { class: "tag" }, `reverted by ${p.reverted_by}`) : null),
@@ -349,9 +412,48 @@ async function pin(name, on) {
   } catch (error) { toast(error.message, true); }
 }
 
+function newSkillForm() {
+  const name = h("input", { name: "name", id: "new-skill-name", placeholder: "name (lowercase, e.g. rotate-keys)", "aria-label": "Skill name" });
+  const category = h("input", { name: "category", id: "new-skill-category", placeholder: "category (optional)", "aria-label": "Category" });
+  const content = h("textarea", { name: "content", id: "new-skill-content", rows: 10, "aria-label": "SKILL.md" },
+    "---\nname: \ndescription: \n---\n# \n\n1. \n");
+  name.addEventListener("input", () => {
+    content.value = content.value.replace(/^name: .*$/m, `name: ${name.value.trim()}`);
+  });
+  return h("details", { class: "new-skill" }, h("summary", {}, "New skill"),
+    h("form", { id: "new-skill", onsubmit: async (e) => {
+      e.preventDefault();
+      const skill = name.value.trim();
+      await write("skill/create", { name: skill, category: category.value.trim() || null, content: content.value }, "created", `#/skill/${encodeURIComponent(skill)}`);
+    } }, h("div", { class: "filters" }, name, category), content, h("div", {}, h("button", { type: "submit" }, "Create"))));
+}
+
+function skillEditor(s) {
+  const content = h("textarea", { id: "skill-content", rows: Math.min(30, s.files["SKILL.md"].split("\n").length + 2), "aria-label": "SKILL.md" }, s.files["SKILL.md"]);
+  return h("details", { class: "edit-skill" }, h("summary", {}, "Edit SKILL.md"),
+    h("form", { id: "skill-edit", onsubmit: async (e) => {
+      e.preventDefault();
+      await write("skill/edit", { name: s.name, content: content.value }, "saved");
+    } }, content, h("div", {}, h("button", { type: "submit" }, "Save"))));
+}
+
+function forgetSkill(name) {
+  return forgetIt("skill", name, null, `skill '${name}': every version of its files and the texts they held`);
+}
+
+async function archiveSkill(name) {
+  const reason = prompt(`Archive skill '${name}'? It moves to skills/.archive/ (memoir skills restore brings it back).\n\nWhy:`, "archived by the user");
+  if (reason === null) return;
+  await write("archive", { name, reason: reason || "archived by the user" }, "archived");
+}
+
 async function skillPage(name) {
   const s = await get(`/api/skills/${encodeURIComponent(name)}`);
+  const editable = !status.readonly && !s.archived && s.journaled !== false;
   show(h("h1", {}, `Skill ${s.name}`),
+    editable ? h("div", { class: "filters" }, h("button", { id: "archive-skill", onclick: () => archiveSkill(s.name) }, "Archive"),
+      h("button", { class: "danger", id: "forget-skill", onclick: () => forgetSkill(s.name) }, "Forget")) : null,
+    editable ? skillEditor(s) : null,
     s.journaled === false ? h("p", { class: "quiet", id: "unjournaled" }, `Read from ${s.path}: the journal does not hold this skill yet; its next use or change brings it in.`) : null,
     h("dl", { class: "facts" }, ["path", "state", "provenance", "created_by", "pinned", "use_count", "view_count", "patch_count", "created_at", "last_activity_at", "archive_reason", "absorbed_into"]
       .map((k) => [h("dt", {}, k), h("dd", {}, String(s[k] ?? "-"))])),
@@ -403,6 +505,8 @@ function said(m) {
 async function sessionPage(id) {
   const s = await get(`/api/sessions/${encodeURIComponent(id)}`);
   show(h("h1", {}, `Session ${s.session_id}`),
+    !status.readonly && s.messages.length ? h("div", { class: "filters" }, h("button", { class: "danger", id: "forget-session",
+      onclick: () => forgetIt("session", s.session_id, null, "this conversation (its recorded messages, turns, summary, recalled context and reviews)") }, "Forget this conversation")) : null,
     h("dl", { class: "facts" }, h("dt", {}, "who"), h("dd", {}, `${s.who} (${s.actor})`), h("dt", {}, "platform"), h("dd", {}, s.platform),
       h("dt", {}, "started"), h("dd", {}, when(s.started_at)), h("dt", {}, "ended"), h("dd", {}, when(s.ended_at)),
       h("dt", {}, "turns"), h("dd", {}, s.turns), h("dt", {}, "pinned at"), h("dd", {}, link(`#/memory?seq=${s.pinned_seq}`, `seq ${s.pinned_seq}`))),
@@ -483,6 +587,12 @@ async function route() {
   document.body.dataset.ready = "1";
 }
 
+function editing() {
+  if (main.querySelector("form.edit-entry")) return true;
+  return [...main.querySelectorAll("textarea, input[type=text], input:not([type])")]
+    .some((field) => field.value !== field.defaultValue);
+}
+
 // The live stream: server-sent events read with fetch (EventSource cannot send the
 // Authorization header), reconnecting after the last seq seen.
 function live() {
@@ -501,7 +611,13 @@ function live() {
     badge.textContent = `live · seq ${record.seq}`;
     badge.dataset.head = record.seq;
     clearTimeout(pending);
-    pending = setTimeout(() => { if (current.refresh) current.refresh().catch(failed); }, 100);
+    pending = setTimeout(refresh, 100);
+  };
+  // A page being written in (an entry's editor open, a field changed) is not drawn
+  // again under the person's hands: the refresh waits until they are done.
+  const refresh = () => {
+    if (editing()) { pending = setTimeout(refresh, 1000); return; }
+    if (current.refresh) current.refresh().catch(failed);
   };
   const connect = async () => {
     try {
