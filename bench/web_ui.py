@@ -66,6 +66,40 @@ class _Client:
         server = float(response.getheader("Server-Timing", "app;dur=nan").split("dur=")[1])
         return json.loads(body), server, took
 
+    def post(self, path: str, body: dict[str, Any]) -> tuple[Any, float, float]:
+        """A change, as the page sends it (the token twice: bearer and header)."""
+        started = time.perf_counter()
+        self.conn.request("POST", path, body=json.dumps(body),
+                          headers={"Authorization": f"Bearer {self.token}",
+                                   "X-Memoir-Token": self.token,
+                                   "Content-Type": "application/json"})
+        response = self.conn.getresponse()
+        data = response.read()
+        took = (time.perf_counter() - started) * 1000
+        if response.status != 200:
+            raise RuntimeError(f"POST {path}: {response.status} {data[:300]!r}")
+        server = float(response.getheader("Server-Timing", "app;dur=nan").split("dur=")[1])
+        return json.loads(data), server, took
+
+
+def _edits(client: _Client, repeats: int) -> dict[str, list[float]]:
+    """Round trips (ms) of a person's add, replace and remove from the memory page,
+    each answered once journaled (the page then redraws from the answer's usage)."""
+    took: dict[str, list[float]] = {"add": [], "replace": [], "remove": []}
+    usage = client.get("/api/memory")[0]["usage"]
+    target = max(usage, key=lambda t: usage[t]["limit"] - usage[t]["chars"])  # the roomier
+    for n in range(repeats):
+        text = f"Bench {n}: VPN closes 19:00."
+        took["add"].append(client.post("/api/act/memory/add",
+                                       {"target": target, "content": text})[2])
+        view = client.get("/api/memory")[0]
+        entry = next(e["id"] for e in view["entries"][target] if e["text"] == text)
+        took["replace"].append(client.post("/api/act/memory/replace", {
+            "target": target, "entry": entry, "content": text + " (20:00)"})[2])
+        took["remove"].append(client.post("/api/act/memory/remove",
+                                          {"target": target, "entry": entry})[2])
+    return took
+
 
 def _start(home: Path) -> tuple[subprocess.Popen[str], str, float]:
     started = time.perf_counter()
@@ -155,6 +189,8 @@ def run(ctx: Context) -> list[Figure]:
             phases["runs"] = server.memory_info().rss / 2**20
             memory = [client.get(f"/api/memory?seq={seq}") for seq in seqs for _ in range(3)]
             phases["memory"] = server.memory_info().rss / 2**20
+            edits = _edits(client, repeats)
+            phases["edits"] = server.memory_info().rss / 2**20
             live = [_live_latency(url, home) for _ in range(ctx.pick(3, 5))]
             phases["live"] = server.memory_info().rss / 2**20
             ctx.log("  live: " + ", ".join(f"{x * 1000:.0f} ms" for x in live))
@@ -190,6 +226,22 @@ def run(ctx: Context) -> list[Figure]:
                 started = time.perf_counter()
                 handle.prompt_blocks(seq)
                 blocks.append((time.perf_counter() - started) * 1000)
+        # The same writes in process, through the memory tool's path (what the page's
+        # request does once it reaches the route).
+        direct = []
+        with Memoir(home) as handle:
+            session = handle.start_session()
+            target = max(("memory", "user"), key=lambda t: handle.state.memory.limits[t] - len(
+                "\n§\n".join(handle.state.memory.target(t).texts())))
+            for n in range(repeats):
+                text = f"Direct {n}: VPN closes 19:00."
+                started = time.perf_counter()
+                result = session.call_tool("memory", {"action": "add", "target": target,
+                                                      "content": text})
+                direct.append((time.perf_counter() - started) * 1000)
+                assert result["success"], result
+                session.call_tool("memory", {"action": "remove", "target": target,
+                                             "old_text": text})
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -233,6 +285,14 @@ def run(ctx: Context) -> list[Figure]:
                notes={"max_ms": round(max(served), 1), "seqs": seqs,
                       "per_seq_ms": [round(statistics.median(served[i * 3:i * 3 + 3]), 1)
                                      for i in range(len(seqs))]}),
+        Figure(bench=NAME, name="memory edit from the page: add, replace, remove, round "
+                                "trip (median)",
+               value=median([*edits["add"], *edits["replace"], *edits["remove"]]), unit="ms",
+               better="lower", baseline_name="a memory tool add in process (same home)",
+               baseline_value=median(direct), target=Target("value", "<", 100),
+               notes={k: round(median(v), 1) for k, v in edits.items()} | {
+                   "p95_ms": round(p95([*edits["add"], *edits["replace"],
+                                        *edits["remove"]]), 1)}),
         Figure(bench=NAME, name="live: another process's append to the record on the stream",
                value=median(live) * 1000, unit="ms", better="lower",
                target=Target("value", "<", 1000),

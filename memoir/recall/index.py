@@ -150,9 +150,13 @@ class Hit:
     fused: float | None = None
     recall: str = "bm25"
     coverage: float | None = None
+    #: The snippet without the [brackets], and the words that matched, for a page
+    #: that marks them itself (brackets collide with code).
+    excerpt: str = ""
+    words: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "words": list(self.words)}
 
 
 class SearchIndex:
@@ -358,7 +362,8 @@ class SearchIndex:
                             turn, role, started, last, platform, title(first),
                             semantic=_round(cosine),
                             fused=_round(score) if mode != "bm25" else None, recall=mode,
-                            coverage=None if share is None else round(share, 3)))
+                            coverage=None if share is None else round(share, 3),
+                            excerpt=snippet(text, shown, mark=False), words=tuple(shown)))
         return hits[:limit]
 
     def _lexical(self, terms: list[str], words: list[str], query: str, scan: int,

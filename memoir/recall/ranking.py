@@ -298,14 +298,15 @@ def recency_weight(last_active: str, now: dt.datetime,
     return older
 
 
-def snippet(text: str, words: list[str], size: int = 14) -> str:
-    """About ``size`` words of ``text`` around the first match, matches in [brackets]."""
+def snippet(text: str, words: list[str], size: int = 14, *, mark: bool = True) -> str:
+    """About ``size`` words of ``text`` around the first match, matches in [brackets]
+    (``mark`` False: left as they are, for a page that highlights them itself)."""
     tokens = text.split()
     found = re.compile("|".join(re.escape(w) for w in words if w) or "(?!)", re.IGNORECASE)
     at = next((i for i, t in enumerate(tokens) if found.search(t)), 0)
     start = max(0, at - size // 3)
     window = tokens[start:start + size]
-    marked = [f"[{t}]" if found.search(t) else t for t in window]
+    marked = [f"[{t}]" if mark and found.search(t) else t for t in window]
     return ("…" if start else "") + " ".join(marked) + ("…" if start + size < len(tokens)
                                                        else "")
 

@@ -50,6 +50,7 @@ from memoir.errors import ConflictError, MemoirError, NotFoundError, ValidationE
 from memoir.events.present import event_row
 from memoir.web import LOOPBACK, history, pages
 from memoir.web.actions import ACTIONS, act
+from memoir.web.search import search
 from memoir.web.timeline import Filters, item_detail, timeline
 
 __all__ = ["ASSETS", "WebApp"]
@@ -104,6 +105,7 @@ class WebApp:
              lambda r: pages.session(self.home, r.path_params["session_id"])),
             ("/api/insights", lambda r: pages.insights(self.home)),
             ("/api/pending", lambda r: pages.pending_writes(self.home)),
+            ("/api/search", lambda r: search(self.home, r.query_params.get("q", ""))),
         ]
         routes = [Route(path, self._json_route(read), methods=["GET"]) for path, read in get]
         routes.append(Route("/api/memory/history", self._json_route(self._history, locked=False),

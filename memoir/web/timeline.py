@@ -15,6 +15,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from memoir.clock import format_ts, parse_moment
 from memoir.engine.port import Home
 from memoir.errors import NotFoundError, ValidationError
@@ -128,31 +130,46 @@ def _keeps(item: dict[str, Any], f: Filters) -> bool:
     ts = item["ts"][:26]
     if f.since is not None and ts < f.since[:26]:
         return False
-    if f.until is not None and ts > f.until[:26]:
-        return False
-    if f.text is not None:
-        haystack = " ".join(str(item.get(k) or "") for k in ("id", "summary", "kind", "actor",
-                                                            "change"))
-        if f.text.casefold() not in haystack.casefold():
-            return False
-    return True
+    return f.until is None or ts <= f.until[:26]
+
+
+def _says(item: dict[str, Any], needle: str) -> bool:
+    """Whether the item's own row shows ``needle`` (casefolded)."""
+    row = " ".join(str(item.get(k) or "") for k in ("id", "summary", "kind", "actor", "who",
+                                                   "change"))
+    return needle in row.casefold()
+
+
+def _mentions(event: Event, needle: str) -> bool:
+    """Whether a record's type, actor or data hold ``needle`` (casefolded): what
+    ``memoir log --grep`` searches, so the timeline finds every run a log finds."""
+    text = f"{event.type} {event.actor} {msgspec.json.encode(event.data).decode()}"
+    return needle in text.casefold()
 
 
 def timeline(home: Home, *, before: int | None = None, limit: int = 50,
              filters: Filters = Filters()) -> dict[str, Any]:
     """A page of the timeline: items newest first, from records below ``before``
     (default: the head).  ``next`` is where the following page starts (None: the
-    journal's start was reached); ``scanned`` how many records this page read."""
+    journal's start was reached); ``scanned`` how many records this page read.
+
+    A text filter (``q``) keeps an item whose row shows the words or any of whose
+    records holds them in its type, actor or data — a review or curator run is found
+    by what it saved, not only by its summary.  A run whose matching record lies below
+    the records a page reads is not on that page."""
     state = home.state
     head = state.seq
     until = head if before is None else min(before - 1, head)
-    items: list[dict[str, Any]] = []
+    needle = filters.text.casefold() if filters.text is not None else None
+    shown: list[dict[str, Any]] = []  # every item kept so far, in order
+    hits = 0
+    waiting: dict[str, dict[str, Any]] = {}  # runs kept but for the text, by run id
     seen: set[str] = set()
     listed: dict[str, dict[str, Any]] = {}
     scanned = 0
     following: int | None = None
     for event in home.events(reverse=True, until=until):
-        if len(items) >= limit or scanned >= SCAN_BUDGET:
+        if hits >= limit or scanned >= SCAN_BUDGET:
             following = event.seq + 1  # this record is the next page's first
             break
         if filters.since is not None and event.ts[:26] < filters.since[:26]:
@@ -160,10 +177,13 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
         scanned += 1
         if event.run is not None:
             if event.run in seen:
-                shown = listed.get(event.run)
-                if shown is not None and event.type.startswith(CHANGES) and \
+                item = listed.get(event.run)
+                if item is not None and event.type.startswith(CHANGES) and \
                         event.type not in TELEMETRY:
-                    shown["change"] = summary(event)  # the run's first change shown
+                    item["change"] = summary(event)  # the run's first change shown
+                if needle is not None and event.run in waiting and _mentions(event, needle):
+                    waiting.pop(event.run)["_hit"] = True
+                    hits += 1
                 continue
             seen.add(event.run)
             info = state.runs.get(event.run)
@@ -176,10 +196,16 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
             if event.type in TELEMETRY and not filters.telemetry:
                 continue
             item = _loose_item(event, state)
-        if _keeps(item, filters):
-            items.append(item)
-            if item["run"] is not None:
-                listed[item["run"]] = item
+        if not _keeps(item, filters):
+            continue
+        item["_hit"] = needle is None or _says(item, needle) or _mentions(event, needle)
+        shown.append(item)
+        if item["run"] is not None:
+            listed[item["run"]] = item
+            if not item["_hit"]:
+                waiting[item["run"]] = item
+        hits += item["_hit"]
+    items = [item for item in shown if item.pop("_hit")]
     return {"head": head, "items": items, "scanned": scanned, "next": following}
 
 

@@ -123,6 +123,33 @@ def test_the_timeline_names_who_did_what_newest_first(web: Web) -> None:
     assert [i for i in everything if i.get("type") == "session.turn_recorded"]
 
 
+def test_the_timeline_text_filter_finds_what_memoir_log_grep_finds(web: Web) -> None:
+    """A review run whose summary and shown change do not hold the words, but one of
+    whose records does (issue 39 item 2: `q=psycopg` found nothing where `memoir log
+    --grep psycopg` found 7 records): the run is on the timeline."""
+    from memoir.engine.commit import Caller, Decision
+    from memoir.events.memory import EntryAdded
+
+    def saved(_state: object) -> Decision[None]:
+        return Decision(events=[
+            EntryAdded(target="memory", entry_id=f"e-{n:012x}", text=text)
+            for n, text in enumerate(["The repo pins Python 3.11.",
+                                      "Database access goes through Psycopg 3 pools.",
+                                      "CI runs on two cores."], 0xabc)])
+
+    by = Caller(actor="reviewer.memory", run="review-psy", run_kind="review",
+                run_summary="background review of a session")
+    web.home.commit(saved, by=by)
+    found = [i["id"] for i in web.get("/api/timeline?q=psycopg")["items"]]
+    assert found == ["review-psy"]
+    log = [e for e in web.home.events() if "psycopg" in
+           f"{e.type} {e.actor} {e.data}".casefold()]
+    assert {e.run for e in log} == {"review-psy"}
+    # Other filters still apply with it; words nothing holds find nothing.
+    assert [i["id"] for i in web.get("/api/timeline?q=psycopg&actor=person")["items"]] == []
+    assert web.get("/api/timeline?q=no-such-words-anywhere")["items"] == []
+
+
 def test_the_timeline_filters(web: Web) -> None:
     def ids(query: str) -> list[str]:
         return [i["id"] for i in web.get(f"/api/timeline?{query}")["items"]]
@@ -500,3 +527,26 @@ def test_the_server_takes_its_lock_per_window_of_a_history_scan(
     taken.clear()
     web.get("/api/status")
     assert len(taken) == 1
+
+
+def test_one_search_finds_every_kind(web: Web) -> None:
+    """Issue 39 item 2: one query over memory entries, skills, sessions (the episodic
+    index) and runs and records (the timeline's text filter), grouped by kind, with
+    the words matched named for the page to mark."""
+    found = web.get("/api/search?q=staging")
+    assert found["query"] == "staging" and "staging" in found["words"]
+    assert [e["text"] for e in found["memory"]] == ["Staging database is db-staging:5432."]
+    assert [s["name"] for s in found["skills"]] == ["deploy-staging"]
+    assert found["skills"][0]["description"] == "how to deploy-staging"
+    assert web.ids["agent_session"] in [h["session"] for h in found["sessions"]]
+    hit = next(h for h in found["sessions"] if h["session"] == web.ids["agent_session"])
+    assert "[" not in hit["excerpt"] and "staging" in hit["excerpt"].casefold()
+    assert found["runs"] and all(k in found["runs"][0] for k in ("id", "who", "summary"))
+    assert found["counts"] == {k: len(found[k]) for k in ("memory", "skills", "sessions",
+                                                          "runs")}
+    # Every word of the query, in any case; words no text holds find nothing.
+    assert [e["id"] for e in web.get("/api/search?q=DATABASE%20staging")["memory"]] == \
+        [e["id"] for e in found["memory"]]
+    assert web.get("/api/search?q=staging%20nowhere-at-all")["memory"] == []
+    assert "give something" in web.get("/api/search?q=%20", status=400)["error"]
+    assert "longer than" in web.get("/api/search?q=" + "x" * 501, status=400)["error"]

@@ -39,7 +39,7 @@ function h(tag, attrs, ...children) {
 }
 
 function show(...nodes) {
-  main.replaceChildren(...nodes.flat());
+  main.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
 }
 
 function toast(text, bad) {
@@ -65,6 +65,14 @@ function runLink(run) {
 
 function sessionLink(session) {
   return session ? link(`#/session/${encodeURIComponent(session)}`, session, { class: "mono" }) : "-";
+}
+
+// `text` with each of `words` (any case) in a <mark>: text nodes only, never markup.
+function marked(text, words) {
+  const wanted = (words || []).filter((w) => w && w.length > 0);
+  if (!text || !wanted.length) return text || "";
+  const pattern = new RegExp(`(${wanted.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "gi");
+  return String(text).split(pattern).map((part, i) => (i % 2 ? h("mark", {}, part) : part));
 }
 
 function table(headers, rows, attrs) {
@@ -169,7 +177,7 @@ async function timelinePage(params) {
     if (form.elements.all.checked) next.set("all", "1");
     location.hash = `#/timeline?${next}`;
   } },
-  FILTERS.map(([name, label]) => h("input", { name, placeholder: label, value: params.get(name) || "" })),
+  FILTERS.map(([name, label]) => h("input", { name, placeholder: label, "aria-label": `Filter: ${label}`, value: params.get(name) || "" })),
   h("label", {}, h("input", { type: "checkbox", name: "all", checked: params.get("all") === "1" }), " telemetry"),
   h("button", { type: "submit" }, "Filter"));
   const body = h("tbody", { id: "timeline-rows" });
@@ -262,10 +270,10 @@ async function memoryPage(params) {
   if (params.get("at")) query.set("at", params.get("at"));
   const view = await get(`/api/memory?${query}`);
   const past = view.seq !== view.head;
-  const seqInput = h("input", { type: "number", name: "seq", id: "seq", min: 0, max: view.head, value: view.seq });
-  const slider = h("input", { type: "range", id: "seq-range", min: 0, max: view.head, value: view.seq,
+  const seqInput = h("input", { type: "number", name: "seq", id: "seq", min: 0, max: view.head, value: view.seq, "aria-label": "As of seq" });
+  const slider = h("input", { type: "range", id: "seq-range", min: 0, max: view.head, value: view.seq, "aria-label": "Seq",
     oninput: () => { seqInput.value = slider.value; }, onchange: () => { location.hash = `#/memory?seq=${slider.value}`; } });
-  const at = h("input", { name: "at", id: "at", placeholder: "or a date: 2026-11-01, 2 days ago" });
+  const at = h("input", { name: "at", id: "at", placeholder: "or a date: 2026-11-01, 2 days ago", "aria-label": "As of a date" });
   const form = h("form", { class: "timecontrol", onsubmit: (e) => {
     e.preventDefault();
     location.hash = at.value.trim() ? `#/memory?at=${encodeURIComponent(at.value.trim())}` : `#/memory?seq=${seqInput.value}`;
@@ -476,12 +484,12 @@ async function sessionsPage(params) {
     e.preventDefault();
     const value = e.target.elements.q.value.trim();
     location.hash = value ? `#/sessions?q=${encodeURIComponent(value)}` : "#/sessions";
-  } }, h("input", { name: "q", id: "session-query", placeholder: "search past sessions", value: q }), h("button", { type: "submit" }, "Search"));
+  } }, h("input", { name: "q", id: "session-query", type: "search", placeholder: "search past sessions", "aria-label": "Search past sessions", value: q }), h("button", { type: "submit" }, "Search"));
   let list;
   if (data.hits) {
     list = data.hits.length ? table(["Session", "Score", "Last active", "Title", "Where"], data.hits.map((hit) => h("tr", { class: "hit" },
       h("td", {}, sessionLink(hit.session)), h("td", { class: "num" }, hit.score.toFixed(3)), h("td", { class: "mono" }, when(hit.last_active)),
-      h("td", {}, hit.title || ""), h("td", {}, hit.snippet))), { id: "hits" }) : h("p", { class: "quiet", id: "hits" }, "No session matches.");
+      h("td", {}, hit.title || ""), h("td", {}, marked(hit.excerpt || hit.snippet, hit.words)))), { id: "hits" }) : h("p", { class: "quiet", id: "hits" }, "No session matches.");
   } else {
     list = data.sessions.length ? table(["Session", "Last active", "Turns", "Platform", "Title"], data.sessions.map((s) => h("tr", {},
       h("td", {}, sessionLink(s.session)), h("td", { class: "mono" }, when(s.last_active)), h("td", { class: "num" }, s.turns),
@@ -518,6 +526,36 @@ async function sessionPage(id) {
       : h("p", { class: "quiet" }, "No review of this session."),
     h("h2", {}, "Transcript"),
     h("ol", { class: "transcript", id: "transcript" }, s.messages.map(said)));
+}
+
+// -- search: everything at once, grouped by kind -----------------------------------------
+
+async function searchPage(params) {
+  const q = params.get("q") || "";
+  const box = document.getElementById("search");
+  if (box && box.value !== q) box.value = q;
+  if (!q.trim()) {
+    show(h("h1", {}, "Search"), h("p", { class: "quiet" }, "Type in the search box (press / to get there): memory entries, skills, past sessions, runs and records."));
+    return;
+  }
+  const r = await get(`/api/search?q=${encodeURIComponent(q)}`);
+  const words = r.words;
+  const group = (id, title, items, render) => h("section", { id: `found-${id}` },
+    h("h2", {}, title, h("span", { class: "quiet" }, ` ${items.length}`)),
+    items.length ? h("ul", { class: "found" }, items.map(render)) : h("p", { class: "quiet" }, "nothing"));
+  const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
+  show(h("h1", {}, `Search: ${r.query}`),
+    total ? null : h("p", { class: "quiet", id: "found-none" }, "Nothing matches. Try fewer words, or another spelling; the timeline's filters search by who, kind and date."),
+    group("memory", "Memory", r.memory, (e) => h("li", { "data-entry": e.id }, h("span", { class: "tag" }, e.target === "memory" ? "MEMORY.md" : "USER.md"), " ",
+      link(`#/memory`, marked(e.text, words)))),
+    group("skills", "Skills", r.skills, (s) => h("li", { "data-skill": s.name }, link(`#/skill/${encodeURIComponent(s.name)}`, marked(s.name, words)),
+      s.description ? [" — ", marked(s.description, words)] : null, s.line ? h("div", { class: "quiet mono" }, marked(s.line, words)) : null)),
+    group("sessions", "Sessions", r.sessions, (hit) => h("li", { "data-session": hit.session }, sessionLink(hit.session), ` ${when(hit.last_active)} `,
+      hit.title ? h("b", {}, marked(hit.title, words)) : null, h("div", {}, marked(hit.excerpt || hit.snippet, words)))),
+    group("runs", "Runs and records", r.runs, (item) => h("li", { "data-id": item.id }, link(`#/item/${encodeURIComponent(item.id)}`, item.id, { class: "mono" }),
+      ` ${when(item.ts)} `, h("b", {}, item.who), " ", marked(item.summary, words), item.change ? h("div", { class: "quiet" }, marked(item.change, words)) : null)),
+    r.runs_next ? h("p", { class: "quiet" }, `Runs: the ${r.runs_scanned.toLocaleString("en")} most recent records were read; `,
+      link(`#/timeline?q=${encodeURIComponent(q)}`, "the timeline"), " pages further back.") : null);
 }
 
 // -- insights and pending writes -------------------------------------------------------
@@ -571,6 +609,7 @@ const PAGES = {
   session: (rest) => sessionPage(decodeURIComponent(rest)),
   insights: () => insightsPage(),
   pending: () => pendingPage(),
+  search: (rest, params) => searchPage(params),
 };
 
 async function route() {
@@ -650,7 +689,90 @@ function live() {
   connect();
 }
 
+// -- keys: / search, j/k through a list, Enter opens, g then a letter goes to a page, ? --
+
+const GO = { t: "timeline", m: "memory", s: "skills", e: "sessions", i: "insights", p: "pending", "/": "search" };
+const KEYS = [["/", "search (Esc leaves the box)"], ["j / k", "next / previous row of the list"], ["Enter", "open the selected row"],
+  ["g t", "timeline"], ["g m", "memory"], ["g s", "skills"], ["g e", "sessions"], ["g i", "insights"], ["g p", "pending"],
+  ["?", "this list"]];
+
+function rows() {
+  return [...main.querySelectorAll("tbody tr, ul.found > li, ol.records > li, ol.transcript > li, #passes > details")];
+}
+
+function select(step) {
+  const all = rows();
+  if (!all.length) return;
+  const at = all.findIndex((r) => r.classList.contains("selected"));
+  const next = all[Math.max(0, Math.min(all.length - 1, at < 0 ? 0 : at + step))];
+  for (const r of all) r.classList.remove("selected");
+  next.classList.add("selected");
+  next.setAttribute("tabindex", "-1");
+  next.focus({ preventScroll: true });
+  next.scrollIntoView({ block: "nearest" });
+}
+
+function keysHelp() {
+  const old = document.getElementById("keys");
+  if (old) { old.remove(); return; }
+  const box = h("div", { id: "keys", role: "dialog", "aria-label": "Keyboard shortcuts", class: "keys" },
+    h("h2", {}, "Keys"), h("dl", { class: "facts" }, KEYS.map(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
+    h("button", { onclick: () => box.remove() }, "Close"));
+  document.body.append(box);
+  box.querySelector("button").focus();
+}
+
+function keys() {
+  const form = document.getElementById("search-form");
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const q = form.elements.q.value.trim();
+    location.hash = q ? `#/search?q=${encodeURIComponent(q)}` : "#/search";
+  });
+  let go = false;
+  document.addEventListener("keydown", (e) => {
+    const typing = e.target.closest && e.target.closest("input, textarea, select, [contenteditable]");
+    if (e.key === "Escape") {
+      if (typing) e.target.blur();
+      document.getElementById("keys")?.remove();
+      return;
+    }
+    if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
+    if (go) {
+      go = false;
+      if (GO[e.key]) { e.preventDefault(); location.hash = `#/${GO[e.key]}`; }
+      return;
+    }
+    if (e.key === "/") { e.preventDefault(); document.getElementById("search").focus(); }
+    else if (e.key === "g") { go = true; setTimeout(() => { go = false; }, 1500); }
+    else if (e.key === "j" || e.key === "k") { e.preventDefault(); select(e.key === "j" ? 1 : -1); }
+    else if (e.key === "Enter") {
+      const chosen = main.querySelector(".selected a[href]");
+      if (chosen) { e.preventDefault(); chosen.click(); }
+    } else if (e.key === "?") { e.preventDefault(); keysHelp(); }
+  });
+}
+
+// -- the colour scheme: the system's, or the one the person chose (kept in this browser) --
+
+function theme() {
+  const root = document.documentElement;
+  const chosen = localStorage.getItem("memoir-theme");
+  if (chosen) root.dataset.theme = chosen;
+  const button = document.getElementById("theme");
+  const dark = () => (root.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")) === "dark";
+  const label = () => { button.textContent = dark() ? "Light" : "Dark"; button.setAttribute("aria-pressed", String(dark())); };
+  button.addEventListener("click", () => {
+    root.dataset.theme = dark() ? "light" : "dark";
+    localStorage.setItem("memoir-theme", root.dataset.theme);
+    label();
+  });
+  label();
+}
+
 (async () => {
+  theme();
+  keys();
   try { status = await get("/api/status"); } catch (error) { failed(error); return; }
   document.getElementById("home").textContent = status.home;
   if (status.readonly) document.body.classList.add("readonly");
