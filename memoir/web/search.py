@@ -24,6 +24,8 @@ __all__ = ["search"]
 
 #: Results per kind.
 PER_KIND = 20
+#: Records the runs' part reads at most, newest first (the timeline pages further).
+RUNS_BUDGET = 5_000
 #: The longest query taken (a search box, not a document).
 MAX_QUERY = 500
 
@@ -75,7 +77,7 @@ def search(home: Memoir, query: str) -> dict[str, Any]:
         if len(skills) >= PER_KIND:
             break
     sessions = pages.sessions(home, query, limit=PER_KIND)["hits"]
-    runs = timeline(home, limit=PER_KIND, filters=Filters(text=query))
+    runs = timeline(home, limit=PER_KIND, filters=Filters(text=query), budget=RUNS_BUDGET)
     found = {"memory": memory, "skills": skills, "sessions": sessions,
              "runs": runs["items"]}
     marked = sorted({*words, *(w for hit in sessions for w in hit.get("words", ()))},

@@ -148,10 +148,11 @@ def _mentions(event: Event, needle: str) -> bool:
 
 
 def timeline(home: Home, *, before: int | None = None, limit: int = 50,
-             filters: Filters = Filters()) -> dict[str, Any]:
+             filters: Filters = Filters(), budget: int = SCAN_BUDGET) -> dict[str, Any]:
     """A page of the timeline: items newest first, from records below ``before``
     (default: the head).  ``next`` is where the following page starts (None: the
-    journal's start was reached); ``scanned`` how many records this page read.
+    journal's start was reached); ``scanned`` how many records this page read (at most
+    ``budget``).
 
     A text filter (``q``) keeps an item whose row shows the words or any of whose
     records holds them in its type, actor or data — a review or curator run is found
@@ -169,7 +170,7 @@ def timeline(home: Home, *, before: int | None = None, limit: int = 50,
     scanned = 0
     following: int | None = None
     for event in home.events(reverse=True, until=until):
-        if hits >= limit or scanned >= SCAN_BUDGET:
+        if hits >= limit or scanned >= budget:
             following = event.seq + 1  # this record is the next page's first
             break
         if filters.since is not None and event.ts[:26] < filters.since[:26]:

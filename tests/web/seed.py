@@ -28,6 +28,26 @@ def failing() -> list[dict[str, Any]]:
         {"role": "assistant", "content": "The database refused the connection."}]
 
 
+def fixed() -> list[dict[str, Any]]:
+    """The same failure, then a question to the person, then the call that worked:
+    the insight's resolution is that call, never the question."""
+    return [
+        {"role": "user", "content": "Try the migrations again."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "b", "type": "function",
+             "function": {"name": "terminal", "arguments": '{"cmd": "make migrate"}'}}]},
+        {"role": "tool", "tool_call_id": "b",
+         "content": json.dumps({"success": False, "error": ERROR})},
+        {"role": "assistant", "content": "Are you on the VPN?"},
+        {"role": "user", "content": "Yes, I am now."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function", "function": {
+                "name": "terminal",
+                "arguments": '{"cmd": "make migrate PGHOST=10.0.0.1 PGSSLMODE=require"}'}}]},
+        {"role": "tool", "tool_call_id": "c", "content": json.dumps({"success": True})},
+        {"role": "assistant", "content": "Migrated."}]
+
+
 def seed(home: Path) -> dict[str, str]:
     """Fill ``home``; returns the ids the tests look for."""
     home.mkdir(parents=True, exist_ok=True)
@@ -45,6 +65,7 @@ def seed(home: Path) -> dict[str, str]:
                                    "content": "Prefers answers with the command first."})
         agent.record_turn(failing())
         agent.record_turn(failing())
+        agent.record_turn(fixed())
         held = agent.call_tool("skill_manage", {"action": "create", "name": "fix-psql",
                                                 "content": SKILL.format("fix-psql")})
         agent.end()

@@ -275,12 +275,16 @@ def test_skills_curator_sessions_insights_and_pending(web: Web) -> None:
     assert hits[0]["session"] == web.ids["agent_session"]
     session = web.get(f"/api/sessions/{web.ids['agent_session']}")
     roles = [m["role"] for m in session["messages"]]
-    assert roles.count("tool") == 2 and roles.count("user") == 2
+    assert roles.count("tool") == 4 and roles.count("user") == 4  # three turns
     call = next(m for m in session["messages"] if m.get("tool_calls"))
     assert call["tool_calls"][0]["function"]["name"] == "terminal"
     assert web.get("/api/sessions/s-nope", status=404)["error"]
     insights = web.get("/api/insights")
     assert [c["state"] for c in insights["candidates"]] == ["candidate"]
+    # Its resolution is the call that then worked, not the question asked before it
+    # (issue 39 item 4).
+    resolution = insights["candidates"][0]["resolution"]
+    assert "PGSSLMODE=require" in resolution and "VPN" not in resolution
     [held] = web.get("/api/pending")
     assert (held["id"], held["subsystem"]) == (web.ids["pending"], "skills")
 

@@ -152,6 +152,10 @@ def test_every_page_opens_on_a_seeded_home(page: Any, served: Any, tmp_path: Pat
 
     visit(page, base, "insights")
     assert page.locator("#candidates tr[data-candidate]").count() == 1
+    fix = page.inner_text("#candidates tr[data-candidate] .resolution")
+    assert "PGSSLMODE=require" in fix and "VPN" not in fix
+    assert "candidate" in page.inner_text("#candidates tr[data-candidate]")
+    assert "PGSSLMODE=require" in page.inner_text("#insights")
     shot(page, tmp_path / "insights.png")
 
     visit(page, base, "pending")

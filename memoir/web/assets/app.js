@@ -562,17 +562,22 @@ async function searchPage(params) {
 
 async function insightsPage() {
   const data = await get("/api/insights");
+  const resolution = (i) => i.resolution ? h("span", { class: "resolution" }, i.resolution)
+    : h("span", { class: "quiet" }, "no fix seen yet");
   const candidates = data.candidates.map((c) => h("tr", { "data-candidate": c.signature },
-    h("td", { class: "mono" }, c.signature), h("td", {}, c.tool || "-"), h("td", { class: "num" }, c.count), h("td", {}, c.resolution || ""),
+    h("td", { class: "mono" }, c.signature), h("td", {}, c.tool || "-"), h("td", {}, c.state), h("td", { class: "num" }, c.count), h("td", {}, resolution(c)),
     h("td", {}, status.readonly ? null : [
       h("button", { class: "small accept", onclick: () => decide("candidate/accept", { signature: c.signature }) }, "accept"),
       h("button", { class: "small reject", onclick: () => decide("candidate/reject", { signature: c.signature }) }, "reject")])));
   show(h("h1", {}, "Insights"),
     h("h2", {}, "Skill candidates"),
-    candidates.length ? table(["Signature", "Tool", "Seen", "Resolution", ""], candidates, { id: "candidates" }) : h("p", { class: "quiet" }, "No candidates."),
+    candidates.length ? table(["Signature", "Tool", "State", "Seen", "What fixed it", ""], candidates, { id: "candidates" })
+      : h("p", { class: "quiet" }, "No candidates: an error seen often enough, with the call that fixed it, becomes one (insights.candidate_after)."),
     h("h2", {}, "Every error signature"),
-    table(["Signature", "Tool", "State", "Seen", "Last seen"], data.insights.map((i) => h("tr", {},
-      h("td", { class: "mono" }, i.signature), h("td", {}, i.tool || "-"), h("td", {}, i.state), h("td", { class: "num" }, i.count), h("td", { class: "mono" }, when(i.last_seen))))));
+    data.insights.length ? table(["Signature", "Tool", "State", "Seen", "What fixed it", "Last seen"], data.insights.map((i) => h("tr", { "data-signature": i.signature },
+      h("td", { class: "mono" }, i.signature, i.example ? h("div", { class: "quiet" }, i.example) : null), h("td", {}, i.tool || "-"), h("td", {}, i.state),
+      h("td", { class: "num" }, i.count), h("td", {}, resolution(i)), h("td", { class: "mono" }, when(i.last_seen)))), { id: "insights" })
+      : h("p", { class: "quiet" }, "No errors counted yet: failed tool calls in recorded turns are counted here."));
   current.refresh = insightsPage;
 }
 
