@@ -199,7 +199,7 @@ def test_pin_and_approve_through_the_page(page: Any, served: Any) -> None:
         "?.textContent.includes('pinned')")
     visit(page, server.base, "pending")
     page.click(f"#pending tr[data-pending='{ids['pending']}'] button.approve")
-    page.wait_for_selector("text=Nothing waits for approval.")
+    page.wait_for_selector("text=Nothing waits for approval")
     journal = (home / "journal.jsonl").read_text(encoding="utf-8")
     assert '"skill.pinned"' in journal and '"write.approved"' in journal
 

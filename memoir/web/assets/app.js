@@ -191,7 +191,7 @@ async function timelinePage(params) {
     for (const item of page.items) body.append(timelineRow(item));
     next = page.next;
     more.hidden = next === null;
-    if (!page.items.length && !before) body.append(h("tr", {}, h("td", { colspan: 6, class: "quiet" }, "Nothing matches.")));
+    if (!page.items.length && !before) body.append(h("tr", {}, h("td", { colspan: 6, class: "quiet" }, current.params.toString() ? "Nothing matches these filters: clear one, or page back with Older." : "Nothing recorded yet: an agent's first memory write, `memoir memory add` or a session started through memoir appears here.")));
   };
   more.addEventListener("click", () => load(next).catch(failed));
   await load(null);
@@ -489,11 +489,11 @@ async function sessionsPage(params) {
   if (data.hits) {
     list = data.hits.length ? table(["Session", "Score", "Last active", "Title", "Where"], data.hits.map((hit) => h("tr", { class: "hit" },
       h("td", {}, sessionLink(hit.session)), h("td", { class: "num" }, hit.score.toFixed(3)), h("td", { class: "mono" }, when(hit.last_active)),
-      h("td", {}, hit.title || ""), h("td", {}, marked(hit.excerpt || hit.snippet, hit.words)))), { id: "hits" }) : h("p", { class: "quiet", id: "hits" }, "No session matches.");
+      h("td", {}, hit.title || ""), h("td", {}, marked(hit.excerpt || hit.snippet, hit.words)))), { id: "hits" }) : h("p", { class: "quiet", id: "hits" }, "No session matches: try other words, or fewer.");
   } else {
     list = data.sessions.length ? table(["Session", "Last active", "Turns", "Platform", "Title"], data.sessions.map((s) => h("tr", {},
       h("td", {}, sessionLink(s.session)), h("td", { class: "mono" }, when(s.last_active)), h("td", { class: "num" }, s.turns),
-      h("td", {}, s.platform), h("td", {}, s.title || ""))), { id: "sessions" }) : h("p", { class: "quiet" }, "No conversations recorded.");
+      h("td", {}, s.platform), h("td", {}, s.title || ""))), { id: "sessions" }) : h("p", { class: "quiet" }, "No conversations recorded yet: sessions a host records (record_turn, the MCP server, the Hermes provider) or `memoir sessions import` brings in appear here.");
   }
   show(h("h1", {}, "Sessions"), search, list);
 }
@@ -590,7 +590,7 @@ async function pendingPage() {
       h("td", {}, status.readonly ? null : [
         h("button", { class: "small approve", onclick: () => decide("pending/approve", { ids: [w.id] }) }, "approve"),
         h("button", { class: "small reject", onclick: () => decide("pending/reject", { ids: [w.id] }) }, "reject")]))), { id: "pending" })
-      : h("p", { class: "quiet" }, "Nothing waits for approval."));
+      : h("p", { class: "quiet" }, "Nothing waits for approval (writes are held only with memory.write_approval or skills.write_approval on)."));
   current.refresh = pendingPage;
 }
 
