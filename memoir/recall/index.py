@@ -150,8 +150,7 @@ class Hit:
     fused: float | None = None
     recall: str = "bm25"
     coverage: float | None = None
-    #: The snippet without the [brackets], and the words that matched, for a page
-    #: that marks them itself (brackets collide with code).
+    #: The snippet without [brackets] and the words matched, for a page marking them.
     excerpt: str = ""
     words: tuple[str, ...] = ()
 

@@ -148,16 +148,17 @@ def _mentions(event: Event, needle: str) -> bool:
 
 
 def timeline(home: Home, *, before: int | None = None, limit: int = 50,
-             filters: Filters = Filters(), budget: int = SCAN_BUDGET) -> dict[str, Any]:
+             filters: Filters = Filters(), budget: int | None = None) -> dict[str, Any]:
     """A page of the timeline: items newest first, from records below ``before``
     (default: the head).  ``next`` is where the following page starts (None: the
     journal's start was reached); ``scanned`` how many records this page read (at most
-    ``budget``).
+    ``budget``, default :data:`SCAN_BUDGET`).
 
     A text filter (``q``) keeps an item whose row shows the words or any of whose
     records holds them in its type, actor or data — a review or curator run is found
     by what it saved, not only by its summary.  A run whose matching record lies below
     the records a page reads is not on that page."""
+    budget = SCAN_BUDGET if budget is None else budget
     state = home.state
     head = state.seq
     until = head if before is None else min(before - 1, head)

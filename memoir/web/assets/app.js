@@ -632,7 +632,7 @@ async function route() {
 }
 
 function editing() {
-  if (main.querySelector("form.edit-entry")) return true;
+  if (main.querySelector("form.edit-entry, details.new-skill[open], details.edit-skill[open]")) return true;
   return [...main.querySelectorAll("textarea, input[type=text], input:not([type])")]
     .some((field) => field.value !== field.defaultValue);
 }
