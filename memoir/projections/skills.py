@@ -48,6 +48,7 @@ __all__ = [
     "SkillRecord",
     "SkillSources",
     "SkillsState",
+    "created_owner",
     "event_names",
     "external_key",
     "fold_skill_event",
@@ -266,6 +267,12 @@ def _rename(skills: SkillsState, old: str, new: str) -> SkillRecord | None:
     return record
 
 
+def created_owner(data: SkillCreated) -> str:
+    """Who a new skill belongs to: the event's ``created_by``, else its provenance
+    (``agent`` for the agent's own)."""
+    return data.created_by or data.provenance
+
+
 def _created(skills: SkillsState, event: Event) -> None:
     data = event.data
     assert isinstance(data, SkillCreated)
@@ -273,7 +280,7 @@ def _created(skills: SkillsState, event: Event) -> None:
     if data.archived_as and existing is not None and existing.archived \
             and data.archived_as not in skills.skills:
         _rename(skills, data.name, data.archived_as)
-    created_by = data.created_by or ("agent" if data.provenance == "agent" else data.provenance)
+    created_by = created_owner(data)
     skills.skills[data.name] = SkillRecord(
         name=data.name, category=data.category, provenance=data.provenance,
         created_by=created_by, created_at=event.ts, content=data.content,

@@ -44,7 +44,7 @@ from memoir.events.types import Event, Payload
 from memoir.ids import short_id
 from memoir.logs import get_logger
 from memoir.projections.approvals import PendingWrite
-from memoir.projections.skills import SKILL_FILE, SkillRecord, skill_dir
+from memoir.projections.skills import SKILL_FILE, SkillRecord, created_owner, skill_dir
 from memoir.projections.state import State
 from memoir.skills.adopt import (
     adoption_bases,
@@ -138,7 +138,7 @@ def placed_skill_records(engine: Home) -> list[SkillRecord]:
             if isinstance(event, SkillCreated):
                 records.append(SkillRecord(
                     name=event.name, category=event.category, provenance=event.provenance,
-                    created_by=event.created_by or event.provenance, content=event.content,
+                    created_by=created_owner(event), content=event.content,
                     files=dict(event.files), protected=event.protected))
     return sorted(records, key=lambda r: (r.category or "", r.name))  # as skills list
 

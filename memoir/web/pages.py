@@ -15,7 +15,7 @@ from memoir.insights.pipeline import insight_rows
 from memoir.lookup import did_you_mean
 from memoir.oversight.approvals import pending, pending_row
 from memoir.oversight.audit import blame_skill
-from memoir.projections.memory import TARGETS
+from memoir.projections.memory import TARGETS, usage_numbers
 from memoir.projections.skills import SKILL_FILE
 from memoir.prompt.blocks import enabled_targets, render_blocks
 from memoir.recall.index import SearchIndex
@@ -88,11 +88,10 @@ def memory(home: Memoir, seq: int) -> dict[str, Any]:
 
 
 def usage_of(texts: list[str], limit: int) -> dict[str, int]:
-    """How full a target holding ``texts`` is, counted as the memory tool counts it
-    (the entries joined by the ``§`` line), against ``limit``."""
-    chars = len("\n§\n".join(texts))
-    return {"chars": chars, "limit": limit,
-            "percent": round(100 * chars / limit) if limit else 0}
+    """How full a target holding ``texts`` is, as the memory tool's results say it
+    (:func:`memoir.projections.memory.usage_numbers`)."""
+    chars, percent = usage_numbers(texts, limit)
+    return {"chars": chars, "limit": limit, "percent": percent}
 
 
 def blame(home: Memoir, target: str, seq: int) -> dict[str, Any]:
