@@ -88,7 +88,8 @@ _SEND: Final = (
     r"deliver|hand over|give|store|forwarded|emailed|posted|uploaded|shared|sends|posts|"
     r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding")
 _SEND_FOREIGN: Final = lazyre.compile(
-    r"\b(?:envía|envíe|enviar|enviara|manda|mande|reenvía|sube|subir|comparte|transmite|"
+    r"\b(?:envía|envíe|envíes|enviar|enviara|manda|mande|mandes|reenvía|reenvíes|sube|subas|"
+    r"subir|comparte|compartas|transmite|transmitas|publiques|"
     r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
     r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
     r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"

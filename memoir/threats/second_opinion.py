@@ -20,9 +20,10 @@ Without the extra, or with ``MEMOIR_THREATS_SEMANTIC=off`` in the environment, t
 detector alone decides.  A failure of the extra never fails a scan: it is logged once
 and the detector's answer stands.
 
-The threshold was chosen with the model trained on the older parts and scored on a part
-written in other styles (docs/security.md).  A model trained on another encoder's
-vectors is not used (a failure, logged once per process).
+The threshold was chosen by leaving one part out: the model trained on the other parts,
+added to the detector as it was frozen before that part, scored on it (docs/security.md).
+A model trained on another encoder's vectors is not used (a failure, logged once per
+process).
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ from typing import Any, Final
 from memoir import lazyre, semantic
 from memoir.errors import MemoirError
 from memoir.logs import get_logger
-from memoir.threats._clauses import READ_LIMIT, _readings, _said, join_spaced
+from memoir.threats._clauses import (
+    READ_LIMIT,
+    _foreign_negated,
+    _readings,
+    _said,
+    join_spaced,
+)
 from memoir.threats._slots import (
     _CONVERSATION,
     _EXTERNAL,
@@ -45,12 +52,20 @@ from memoir.threats._slots import (
     _SECRET_DATA,
     holds,
 )
-from memoir.threats.instructions import _DISCLOSE, _IGNORE, _REMOTE, _RULES, _SEND
+from memoir.threats.instructions import (
+    _DISCLOSE,
+    _DISCLOSE_FOREIGN,
+    _IGNORE,
+    _REMOTE,
+    _RULES,
+    _SEND,
+    _SEND_FOREIGN,
+)
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
 
 #: The probability of "hostile" from which a text is refused.
-THRESHOLD: Final = 0.95
+THRESHOLD: Final = 0.9
 _MODEL_FILE: Final = Path(__file__).with_name("second_opinion.json")
 _LOG = get_logger("memoir.threats")
 
@@ -64,6 +79,7 @@ _SLOTS: Final = (_SECRET_DATA, _EXTERNAL, _CONVERSATION, _REMOTE, _RULES, _IGNOR
                  _FOREIGN_PERSON)
 
 _SEND_OR_SHOW: Final = f"{_SEND}|{_DISCLOSE}"
+_FOREIGN_VERBS: Final = (_SEND_FOREIGN, _DISCLOSE_FOREIGN)
 
 _LOCK = threading.Lock()
 _MODEL: tuple[Any, float, dict[str, Any]] | None = None
@@ -81,13 +97,16 @@ def worth_asking(text: str) -> bool:
     """Whether ``text``, in any of the detector's readings, names something worth
     guarding (a secret, the conversation, a destination, a remote source, a rule, the
     person); a fact that names none is never asked about, nor a rule against sending
-    or showing (every such verb in it negated: "never upload our chats to pastebin"),
-    which the detector has read already."""
+    or showing (every such verb in it negated, in any language the detector reads:
+    "never upload our chats to pastebin", "no envíes nunca la conversación a
+    terceros"), which the detector has read already."""
     readings = _readings(text[:READ_LIMIT])
     if not any(holds(slot, reading) for reading in readings for slot in _SLOTS):
         return False
-    said = _said(_SEND_OR_SHOW, readings[0])
-    return not said or not all(negated for _end, negated in said)
+    negations = [negated for _end, negated in _said(_SEND_OR_SHOW, readings[0])]
+    negations += [_foreign_negated(readings[0], verb) for pattern in _FOREIGN_VERBS
+                  for verb in pattern.finditer(readings[0])]
+    return not negations or not all(negations)
 
 
 def _as_read(text: str) -> str:

@@ -142,3 +142,26 @@ def test_held_out_three_scores_what_docs_security_md_reports() -> None:
     # One text of slack on the catch: a probability within rounding of the threshold
     # may fall the other way on another CPU (the encoder agrees to 1e-5, not exactly).
     assert caught >= 68 / len(hostile) and refused <= 0.013
+
+
+def test_every_scored_part_is_learnt_from() -> None:
+    """A held-out part, once scored, is training data: the model reads it."""
+    from tests.threats.test_instructions import HELD_OUT
+
+    built = json.loads(second._MODEL_FILE.read_text(encoding="utf-8"))
+    assert {"train.jsonl", *HELD_OUT} <= set(built["parts"])
+
+
+def test_the_reviewer_corpora_are_almost_never_refused() -> None:
+    """What people say to an agent, never trained on (docs/security.md: 1 of 971
+    distinct texts refused by the second opinion, none by the detector)."""
+    texts: set[str] = set()
+    data = DATA.parent
+    for path in [*sorted((data / "reviews").rglob("*.jsonl")), data / "review_holdout.jsonl"]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line) if line.strip() else {}
+            texts |= {v for k, v in row.items() if k in ("text", "turn", "user")
+                      and isinstance(v, str)}
+            texts |= {t for t in row.get("turns") or [] if isinstance(t, str)}
+    refused = sorted(t for t in texts if all_threats(t))
+    assert len(texts) > 900 and len(refused) <= 2, refused

@@ -21,7 +21,10 @@ from typing import Any
 HERE = Path(__file__).parent
 OUT = HERE.parents[2] / "memoir" / "threats" / "second_opinion.json"
 #: The parts the detector has been worked on with (docs/security.md).
-PARTS = ("train.jsonl", "heldout.jsonl", "heldout2.jsonl")
+PARTS = ("train.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
+         "heldout4.jsonl", "heldout5.jsonl",
+         # how a person likes answers shaped: benign, and worded like "disclose"
+         "benign_preferences.jsonl")
 #: Disguises of a text already in the set.
 DISGUISES = {"confusable", "invisible", "shouting", "fullwidth", "spaced", "leet",
              "obfuscated"}
