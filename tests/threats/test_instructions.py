@@ -73,6 +73,9 @@ HELD_OUT = {
     # 546fe31; then worked on (claims of a system's voice, continued lines, more words
     # for rules set aside, for keeping from the person, for binding authority)
     "heldout5.jsonl": (0.96, 0.007),
+    # scored once at 0.761 / 0.042 (0.862 / 0.042 with the second opinion retrained on
+    # #1-#5), frozen at da2dd21
+    "heldout6.jsonl": (0.76, 0.043),
 }
 
 
