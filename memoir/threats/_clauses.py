@@ -212,6 +212,11 @@ _FOREIGN_DIRECTIVE: Final = lazyre.compile(
     r"encaminha|mande|compartilhe|carregue|publique|mostre|revele|inclua|imprima|baixe|"
     r"siga|execute|obedeça|cumpra|ignore|esqueça|desative|desativa|esconda|oculte|diga|"
     r"stuur|verstuur|deel|publiceer|toon|laat|geef|verklap|noem|vertel|"
+    # the infinitive a Romance-language list or task line instructs with
+    r"inviare|inoltrare|caricare|condividere|pubblicare|mostrare|rivelare|eseguire|"
+    r"seguire|nascondere|ignorare|compartir|mostrar|revelar|ejecutar|seguir|ocultar|"
+    r"compartilhar|executar|esconder|envoyer|partager|publier|montrer|révéler|exécuter|"
+    r"suivre|cacher|ignorer|"
     r"verberg|verzwijg|negeer|vergeet|schakel|haal|volg|voer|gehoorzaam|kopieer|zet)\b"
     r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
     r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht|per favore|"
@@ -226,8 +231,25 @@ def _foreign_negated(sentence: str, verb: re.Match[str]) -> bool:
         or _DUTCH_NEG_AFTER.search(sentence, verb.end(), verb.end() + 40) is not None
 
 
-def _foreign_said(sentence: str) -> bool:
-    return _FOREIGN_DIRECTIVE.search(sentence) is not None
+def _foreign_said(sentence: str, verb: re.Match[str] | None = None) -> bool:
+    """Whether ``sentence`` tells the agent to do something: an imperative, or (given the
+    ``verb``) the agent or "you" as its subject — "l'assistente inoltrerà …", "como
+    combinado, você revela …", and Dutch's inverted "zoals afgesproken upload jij …"."""
+    if _FOREIGN_DIRECTIVE.search(sentence) is not None:
+        return True
+    if verb is None:
+        return False
+    return _FOREIGN_AGENT.search(sentence, max(0, verb.start() - 40), verb.start()) \
+        is not None or _DUTCH_INVERTED.match(sentence, verb.end()) is not None
+
+
+#: The agent, or the person speaking to it, as a sentence's subject.
+_FOREIGN_AGENT: Final = lazyre.compile(
+    r"(?:\b(?:il|o|el|de|der|le)\s+|\bl')(?:assistente|assistent|asistente|assistant|"
+    r"agente|agent|bot|ki|ia|ai)\b(?:\s+\w+){0,3}\s*$|\b(?:você|voce|usted|jij|tu)\b"
+    r"(?:\s+\w+){0,2}\s*$")
+#: Dutch puts the subject after the verb: "… upload jij", "… toon je".
+_DUTCH_INVERTED: Final = lazyre.compile(r"\s+(?:jij|je)\b")
 
 
 _DUTCH_NEG_AFTER: Final = lazyre.compile(r"\b(?:nooit|niet|geen|niemand)\b")

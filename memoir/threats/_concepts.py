@@ -139,7 +139,8 @@ _AUTHORITY: Final = _gated(
     r"replaces? (?:anything|everything|what|whatever|all)|(?:supersedes?|overrides?|"
     r"outranks?) |are orders|is an order|as (?:an? )?(?:order|instruction|command)s?\b|"
     r"(?:re-?read|reload|refetch)\w* (?:every|each) (?:turn|time|message|hour|day)"
-    r"[^.\n]{0,30}\bfollow|and followed|(?<!user )(?<!they )(?<!people )\bfollow(?:ed)?\b"
+    r"[^.\n]{0,30}\bfollow|and followed|(?<!user )(?<!they )(?<!people )(?<!\bi )(?<!\bwe )"
+    r"\bfollow(?:ed)?\b"
     r"[^.\n]{0,20}\b(?:it|them|"
     r"those|these|what|whatever)\b|"
     r"instrucciones|órdenes|lo que (?:diga|dice|ponga|pone)|haz lo que|cúmple\w*|"
@@ -311,7 +312,9 @@ _AGENTS_RULES: Final = _gated(
     r"earlier|other|all other|any other|default) (?:\w+ )?(?:instructions|prompt|rules|"
     r"guidelines|directives|policy|policies|settings)\b|what you do|how you (?:behave|act|"
     r"answer|respond)|your (?:behaviou?r|conduct|actions?)|anything (?:else|the user)|"
-    r"everything (?:else|you)|whatever (?:else|the user|you)|the user'?s? (?:wishes|"
+    r"everything (?:else|you)|whatever (?:else|the user|you)|anything (?:your|the) "
+    r"(?:makers|creators|developers|designers|vendor|company|trainers) (?:\w+ )?"
+    r"(?:wrote|said|set|gave|told)|the user'?s? (?:wishes|"
     r"instructions|requests?)")
 def outranks_agents_rules(sentence: str) -> bool:
     """Whether ``sentence`` sets something above the agent's own rules or conduct ("these
@@ -448,7 +451,15 @@ def _conceal(sentence: str) -> bool:
         return False
     return _holds(_UNKNOWING, sentence) or (
         _holds(_HUSHED, sentence) and _holds(_PERSON, sentence)) or (
-        _holds(_RECORD, sentence) and _holds(_SCRUB, sentence))
+        _holds(_RECORD, sentence) and _holds(_SCRUB, sentence) and
+        not _PRIVACY.search(sentence))
+
+
+#: What a record is scrubbed of to protect the person, not to hide a deed ("crash reports
+#: are sent with user text stripped").
+_PRIVACY: Final = lazyre.compile(
+    r"\b(?:(?:user|users'|personal|customer|private|their) (?:text|data|content|details|"
+    r"info\w*|messages)|pii|personally identifiable)\b")
 
 
 def scoped_rules(sentence: str) -> bool:

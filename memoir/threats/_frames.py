@@ -35,7 +35,7 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:", re.M)
 _ROLE_HEADER: Final = lazyre.compile(
     r"(?:^|[.!?]\s+)\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|developer|operator|"
-    r"server|admin)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
+    r"server|admin|sistema|systeem|système|systeme)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
     r"prompt update))?(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
     r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|"
@@ -52,7 +52,12 @@ _VOICE: Final = lazyre.compile(
 _RESTLESS: Final = lazyre.compile(
     r"\b(?:you|your|instructions?|must|always|never|ignore|obey|follow|follows|will|new|"
     r"policy|rules?|approved|authori[sz]ed|override|user|assistant|agent|memory|entries|"
-    r"authority|operator|admin|trusted|secrets?|rights|grant\w*|permissions?|below)\b")
+    r"authority|operator|admin|trusted|secrets?|rights|grant\w*|permissions?|below|"
+    # the same words in the other languages the detector reads
+    r"istruzioni|instruções|instrucciones|instructies|anweisungen|regole|regras|reglas|"
+    r"regels|règles|regeln|precedenza|precedência|precedencia|voorrang|vorrang|priorità|"
+    r"prioridad|prioridade|devi|debes|deve|moet|muss|sempre|siempre|altijd|immer|"
+    r"utente|usuário|usuario|gebruiker|nutzer|utilisateur|assistente|asistente)\b")
 # A role's name set apart by symbols and speaking: "Q (system): …", "⚙️ SYSTEM ⚙️: …".
 _SET_APART_ROLE: Final = lazyre.compile(
     r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)[^\w\n]{1,8}:"

@@ -37,7 +37,7 @@ _SECRET_DATA: Final = _gated(
     r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
     r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
     r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
-    r"database_url|senha|chiave|credenziali|segredo|chave|wachtwoord\w*|sleutel\w*|"
+    r"database_url|senha|chiave|credenziali|segredo|chave|\w*wachtwoord\w*|sleutel\w*|\w*passwort\w*|"
     r"geheim\w*|inloggegevens|os\.environ|process\.env|getenv|"
     r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
@@ -76,13 +76,18 @@ TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migra
                          r"contributing|contribution")
 
 _WHEN_ASKED: Final = lazyre.compile(
-    r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b")
+    r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b|"
+    r"\bse (?:te |lhe |ti )?(?:perguntarem|pergunta|chied\w*)\b|\bsi (?:te )?pregunta\w*|"
+    r"\bals\b[^.;\n]{0,60}\bvraagt\b|\bwenn\b[^.;\n]{0,60}\bfragt\b|"
+    r"\b(?:si|quand) on (?:te|vous) (?:le )?demande\b")
 _DENY: Final = lazyre.compile(
     r":\s*[\"']?(?:none|nothing|no|n/a)\b[\"']?\s*$|"
     r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?(?:no\b|"
-    r"nothing|none\b|you (?:don't|do not|didn't|did not|have none|haven't|have not|can't|"
+    r"nothing|there(?:'s| is) nothing|none\b|you (?:don't|do not|didn't|did not|have none|"
+    r"haven't|have not|can't|"
     r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
-    r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none")
+    r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none|"
+    r"\b(?:negue|nega|niegue|niega|nie|ontken\w*|negare|leugne|leugnet|bestreite)\b")
 _KEPT_FROM: Final = _gated(
     r"\b(?:stays?|remains?|kept|keep \w+|is)\s+(?:unmentioned|unreported|undisclosed|"
     r"hidden|secret|invisible|quiet)\s+(?:to|from)\s+(?:the user|me|the person|the owner|"

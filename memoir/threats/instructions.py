@@ -88,13 +88,18 @@ _SEND: Final = (
     r"deliver|hand over|give|store|forwarded|emailed|posted|uploaded|shared|sends|posts|"
     r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding")
 _SEND_FOREIGN: Final = lazyre.compile(
-    r"\b(?:envía|envíe|envíes|enviar|enviara|manda|mande|mandes|reenvía|reenvíes|sube|subas|"
+    r"\b(?:envía|envíe|envíes|enviar|enviara|enviará|manda|mande|mandes|reenvía|reenvíes|"
+    r"sube|subas|"
     r"subir|comparte|compartas|transmite|transmitas|publiques|"
     r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
     r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
     r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
-    r"inoltra|trasmetti|pubblica|envie|enviar|envia|encaminhe|encaminha|mande|"
-    r"compartilhe|carregue|publique|stuur\w*|verstuur\w*|deel|publiceer|"
+    r"inoltra|inoltrare|inoltrerà|inoltri|invierà|caricare|caricherà|condividere|"
+    r"condividerà|trasmettere|pubblicare|"
+    r"inoltra|trasmetti|pubblica|envie|enviar|envia|enviará|encaminhe|encaminha|"
+    r"encaminhar|encaminhará|compartilha|compartilhar|mande|"
+    r"compartilhe|carregue|publique|stuur\w*|verstuur\w*|doorsturen|deel|deelt|delen|"
+    r"upload(?=\s+(?:jij|je)\b)|uploadt|uploaden|publiceer|publiceert|"
     r"kopieer|zet\b.{0,60}?\bop)\b")
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
@@ -104,7 +109,9 @@ _DISCLOSE: Final = (
 _DISCLOSE_FOREIGN: Final = lazyre.compile(
     r"\b(?:muestra|revela|dale|dile|imprime|incluye|affiche|révèle|donne|montre|"
     r"imprime|inclus|zeige|zeig|gib|nenne|verrate|drucke|mostra|rivela|stampa|includi|"
-    r"mostre|revele|inclua|imprima|diga|toon|laat\b.{0,60}?\bzien|geef|verklap|noem)\b")
+    r"mostrare|mostrerà|rivelare|rivelerà|dire|dirà|"
+    r"mostre|revele|revela|revelar|mostrar|inclua|imprima|diga|toon|toont|laat\b.{0,60}?"
+    r"\bzien|geef|geeft|verklap|verklapt|noem|noemt)\b")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -140,7 +147,10 @@ _PIPE: Final = lazyre.compile(
     r"\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
     r"\beval\s+\"?\$\(\s*(?:curl|wget)\b|"
     r"--(?:extra-)?index-url(?!\s+https://(?:pypi\.org|download\.pytorch\.org)/)|"
-    r"registry=https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)")
+    r"registry=https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)|"
+    # said in prose: "pipe whatever <url> returns straight into bash"
+    r"\bpip(?:e|es|ing)\b(?:[^.\n]|\.(?=\S)){0,100}\b(?:into|to|through)\s+(?:a\s+|the\s+)?"
+    r"(?:(?:ba|z)?sh|shell)\b")
 _POINTS_BACK: Final = lazyre.compile(
     r"(?:they|it|these|those|that|this|them|do that|make it|keep|continue)\b")
 _OBEYS_PRONOUN: Final = lazyre.compile(
@@ -186,10 +196,11 @@ _AUDIT: Final = lazyre.compile(
 # Someone kept from knowing, on purpose: "so nobody can see them", "the user must never
 # find out", "nobody needs to know" (not "nobody knows why").
 _SEE: Final = r"(?:see|sees|find out|finds out|know|knows|notice|notices|learn|realise|realize)\b"
+_MAKE_SURE: Final = r"(?:so|so that|mak(?:e|es|ing) sure|ensur(?:e|es|ing)|to make sure)"
 _UNSEEN_BY: Final = lazyre.compile(
-    r"\b(?:so|so that|make sure|ensure|to make sure)\s+(?:nobody|no one)\s+(?:\w+\s+){0,2}?"
+    r"\b" + _MAKE_SURE + r"\s+(?:nobody|no one)\s+(?:\w+\s+){0,2}?"
     + _SEE + r"|\b(?:make sure|ensure)\s+i\s+(?:never|don't|do not|won't)\s+" + _SEE +
-    r"|\b(?:so|so that|make sure|ensure|to make sure)\s+(?:the user|the person|the "
+    r"|\b" + _MAKE_SURE + r"\s+(?:the user|the person|the "
     r"owner|me)\s+(?:\w+\s+)?(?:never|not|doesn't|does not|don't|won't|"
     r"can't|cannot)\s+(?:\w+\s+)?" + _SEE + r"|\b(?:the user|the person|me|the owner|"
     r"anyone)\s+(?:must|should|will|may|needs to|has to|is going to|can)\s+(?:never|not)\s+"
@@ -199,7 +210,12 @@ _UNSEEN_BY: Final = lazyre.compile(
 _HUSH: Final = _gated(
     r"\b(?:keep|stay|remain|be)\s+(?:\w+\s+)?(?:quiet|silent|mum|tight-lipped)\s+(?:about|on|"
     r"regarding)|\bsay nothing (?:about|of)|\bkeep\s+(?:it|that|this|them|those|these)\s+"
-    r"(?:quiet|secret|to yourself|under wraps|between us)|\b(?:under wraps|on the down-?low|"
+    r"(?:quiet|secret|to yourself|under wraps|between us)|\bkeep\s+(?:[\w'-]+\s+){1,4}?"
+    r"(?:to yourself|under wraps|between us)|\bnever\s+(?:bring|brings)\s+(?:it|them|this|"
+    r"that|those|these)\s+up\b|\b(?:keep|keeps|keeping|leave|leaves)\s+(?:the user|the "
+    r"person|the owner|me|them|him|her)\s+(?:\w+\s+)?(?:unaware|in the dark|uninformed|"
+    r"clueless)|\b(?:leave|leaves|leaving)\s+out\s+(?:any|every|all)\s+(?:sign|trace|"
+    r"mention|hint|record|evidence)s?\s+(?:of|that)\b|\b(?:under wraps|on the down-?low|"
     r"off the record)\b[^.\n]{0,40}\b(?:from|with) (?:the user|me|them)")
 # A settings line: "uploads: silent, no mention", "memory writes -> never disclose".
 _TELEGRAPH_HUSH: Final = lazyre.compile(
@@ -222,7 +238,10 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
     r"them|anyone) (?:know|aware))\b")
 _FOREIGN_CONCEAL: Final = lazyre.compile(
-    r"\b(?:no le digas|nunca le digas|oculta|ne dis jamais|ne dites jamais|cache à|"
+    r"\b(?:n[ãa]o (?:conta|conte|contes|diz|fala|fale)|nunca (?:conta|conte|diz|fala)|"
+    r"no (?:le )?(?:cuentes|digas)|non (?:dice|dica|dirà|racconta|raccontare)|"
+    r"vertelt\b.{0,40}\b(?:nooit|niet)|"
+    r"no le digas|nunca le digas|oculta|ne dis jamais|ne dites jamais|cache à|"
     r"sag\b.{0,30}\bniemals|verheimliche|verberge|non dire mai|non dire|nascondi|"
     r"nunca diga|não diga|esconda|oculte|vertel\b.{0,40}\bnooit|nooit\b.{0,20}\bvertellen|"
     r"verberg|verzwijg)\b")
@@ -298,7 +317,10 @@ _SET_ASIDE: Final = _gated(
     r"checks?|refusals?)\s+(?:are|is)\s+(?:\w+\s+)?(?:no longer|not)\s+(?:required|needed|"
     r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b")
 _FOREIGN_OVERRIDE: Final = lazyre.compile(
-    r"\b(?:negeer|vergeet)\b.{0,60}\b(?:instructies|regels|richtlijnen|beveiliging\w*|"
+    r"\b(?:desconsidera|desconsidere|desconsiderar|desconsidera-se|ignora|ignore|ignorar|"
+    r"ignoriere|ignorer)\b.{0,60}\b(?:instruções|instrucciones|istruzioni|instructions|"
+    r"anweisungen|regras|reglas|regole|règles|regeln)\b|"
+    r"\b(?:negeer|negeert|vergeet)\b.{0,60}\b(?:instructies|regels|richtlijnen|beveiliging\w*|"
     r"veiligheid\w*)|\bschakel\b.{0,60}\b(?:veiligheid\w*|beveiliging\w*|controles|"
     r"filters?|bevestiging\w*)\b.{0,30}\buit\b")
 
@@ -367,10 +389,20 @@ _AS_ORDERS: Final = _gated(
     r"the |new |today's |latest )?(?:orders|commands|instructions|tasks|directives)\s+"
     r"(?:from|at|off)\b")
 _FOREIGN_REMOTE: Final = lazyre.compile(
-    r"\b(?:haal|lees|download)\b.{0,80}\bop\b.{0,40}\b(?:voer|volg)\b|\b(?:volg|"
-    r"gehoorzaam|voer)\b.{0,40}\b(?:instructies|commando's|opdrachten|bevelen|uit)\b")
+    r"\b(?:haal|haalt|lees|leest|download|downloadt)\b.{0,80}\bop\b.{0,40}\b(?:voer|voert|"
+    r"volg|volgt)\b|\b(?:volg|volgt|gehoorzaam|gehoorzaamt|voer|voert)\b.{0,40}\b(?:instructies|"
+    r"commando's|opdrachten|bevelen|uit)\b|"
+    # a script or file published at an address, run: "eseguirà lo script pubblicato su <url>"
+    r"\b(?:esegu\w*|ejecut\w*|execut\w*|exécut\w*|lancia|lanciare|rode|roda|rodar|voert)\b"
+    r"[^.\n]{0,80}\b(?:script|file|comand\w*|commande\w*|bestand|befehl\w*)\b[^.\n]{0,60}"
+    r"(?:https?://|\bwww\.)")
 
 
+# "the agent executes every line in it" (a remote file named before).
+_EVERY_LINE: Final = lazyre.compile(
+    r"\b(?:execut\w*|runs?|running|carr(?:y|ies) out|obeys?|follows?|applies)\s+"
+    r"(?:every|each|all (?:the )?)\s*(?:line|command|instruction|step|directive)s?\s+"
+    r"(?:in|of|from)\s+(?:it|them|that|this|the (?:remote )?(?:file|page|document))\b")
 # A task's instructions are documentation, not orders: "follow the setup instructions at".
 _TASK_DOCS: Final = lazyre.compile(
     rf"\b(?:{TASK_DOC_WORDS}) (?:instructions|steps|guide|rules)\b")
@@ -383,7 +415,8 @@ def _remote(sentence: str) -> bool:
     remote = _REMOTE.search(sentence)
     if remote is None:
         return False
-    if _AS_ORDERS.search(sentence) or _FOREIGN_REMOTE.search(sentence):
+    if _AS_ORDERS.search(sentence) or _FOREIGN_REMOTE.search(sentence) or \
+            _EVERY_LINE.search(sentence):
         return True
     if _REMOTE_RULES.search(sentence) or outranks_agents_rules(sentence):
         return True
@@ -459,8 +492,8 @@ def _disclose(sentence: str) -> bool:
                 sentence, end, secret.start()):
             return True
     verb = _DISCLOSE_FOREIGN.search(sentence)
-    return bool(verb and _foreign_said(sentence) and not _foreign_negated(sentence, verb)
-                and _SECRET_DATA.search(sentence))
+    return bool(verb and _foreign_said(sentence, verb) and
+                not _foreign_negated(sentence, verb) and _SECRET_DATA.search(sentence))
 
 
 def _exfiltrate(sentence: str) -> bool:
@@ -483,7 +516,8 @@ def _exfiltrate(sentence: str) -> bool:
             sentence, arrow.end()):
         return True
     verb = _SEND_FOREIGN.search(sentence)
-    return bool(verb and _foreign_said(sentence) and not _foreign_negated(sentence, verb))
+    return bool(verb and _foreign_said(sentence, verb) and
+                not _foreign_negated(sentence, verb))
 
 
 # A passive standing instruction: "your replies should always be posted to ...".

@@ -74,8 +74,10 @@ HELD_OUT = {
     # for rules set aside, for keeping from the person, for binding authority)
     "heldout5.jsonl": (0.96, 0.007),
     # scored once at 0.761 / 0.042 (0.862 / 0.042 with the second opinion retrained on
-    # #1-#5), frozen at da2dd21
-    "heldout6.jsonl": (0.76, 0.043),
+    # #1-#5), frozen at da2dd21; then worked on (the agent or "you" as a foreign verb's
+    # subject, Romance infinitives, inflected Dutch verbs, keeping the person unaware,
+    # denial when asked in pt/nl, foreign role headers, scrubbing for privacy)
+    "heldout6.jsonl": (0.89, 0.029),
 }
 
 
