@@ -171,7 +171,7 @@ def memory_replace(ctx: click.Context, target: str, entry: str, text: str) -> No
     text = _text_argument(text)
     old = _pick(open_home(ctx, readonly=True), target, entry)
     _memory_write(ctx, {"action": "replace", "target": target, "old_text": old.text,
-                        "content": text}, text)
+                        "entry_id": old.id, "content": text}, text)
 
 
 @memory.command("remove")
@@ -182,7 +182,8 @@ def memory_replace(ctx: click.Context, target: str, entry: str, text: str) -> No
 def memory_remove(ctx: click.Context, target: str, entry: str) -> None:
     """Remove ENTRY (its id, a prefix of it, or a part of its text)."""
     old = _pick(open_home(ctx, readonly=True), target, entry)
-    _memory_write(ctx, {"action": "remove", "target": target, "old_text": old.text}, old.text)
+    _memory_write(ctx, {"action": "remove", "target": target, "old_text": old.text,
+                        "entry_id": old.id}, old.text)
 
 
 @memory.command("reset")

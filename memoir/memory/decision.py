@@ -376,6 +376,9 @@ def decide(
     action = args.get("action")
     content = args.get("content")
     old_text = args.get("old_text")
+    entry_id = args.get("entry_id")
+    if entry_id is not None and (not isinstance(entry_id, str) or not entry_id.strip()):
+        return _error("'entry_id' must be the id of an entry (a non-empty string).")
     # Hermes would crash on a non-string or on text that cannot be written as UTF-8
     # (lone surrogates); refuse it plainly instead.
     checked = {"add": ("content",), "replace": ("content", "old_text"),
@@ -413,9 +416,9 @@ def decide(
         return _add(state, target, str(content).strip(), mint, edited)
     if action == "replace":
         return _replace(state, target, str(old_text).strip(), str(content).strip(), mint,
-                        edited)
+                        edited, entry_id)
     if action == "remove":
-        return _remove(state, target, str(old_text).strip(), mint, edited)
+        return _remove(state, target, str(old_text).strip(), mint, edited, entry_id)
     return _error(f"Unknown action '{action}'. Use: add, replace, remove")
 
 
@@ -449,7 +452,21 @@ def _add(state: MemoryState, target: Target, content: str, mint: Callable[[], st
     return work.success("Entry added.")
 
 
-def _match(work: _Work, old_text: str, action: str) -> int | MemoryOutcome:
+def _match(work: _Work, old_text: str, action: str,
+           entry_id: str | None = None) -> int | MemoryOutcome:
+    """The index of the one entry ``old_text`` names; with ``entry_id`` (memoir's
+    selector: a person's command names the entry it means), that entry, if it still
+    holds ``old_text`` — an entry contained in another is then never ambiguous."""
+    if entry_id is not None:
+        chosen = [i for i, e in enumerate(work.entries)
+                  if e.id == entry_id and old_text in e.text]
+        if chosen:
+            return chosen[0]
+        return work.failure(
+            f"No entry {entry_id} holding '{old_text}'; it was changed or removed since it "
+            f"was read. Check current_entries below and retry.",
+            usage=False,
+        )
     hits, texts = work.find(old_text)
     if not hits:
         return work.failure(
@@ -468,7 +485,8 @@ def _match(work: _Work, old_text: str, action: str) -> int | MemoryOutcome:
 
 
 def _replace(state: MemoryState, target: Target, old_text: str, content: str,
-             mint: Callable[[], str], edited: Container[str]) -> MemoryOutcome:
+             mint: Callable[[], str], edited: Container[str],
+             entry_id: str | None = None) -> MemoryOutcome:
     if not old_text:
         return _store_error("old_text cannot be empty.")
     if not content:
@@ -480,7 +498,7 @@ def _replace(state: MemoryState, target: Target, old_text: str, content: str,
     if kind is not None:
         return _drift_outcome(_Work(state, target, mint), target, kind)
     work = _Work(state, target, mint)
-    index = _match(work, old_text, "replace")
+    index = _match(work, old_text, "replace", entry_id)
     if isinstance(index, MemoryOutcome):
         return index
     texts = work.texts()
@@ -497,14 +515,14 @@ def _replace(state: MemoryState, target: Target, old_text: str, content: str,
 
 
 def _remove(state: MemoryState, target: Target, old_text: str, mint: Callable[[], str],
-            edited: Container[str]) -> MemoryOutcome:
+            edited: Container[str], entry_id: str | None = None) -> MemoryOutcome:
     if not old_text:
         return _store_error("old_text cannot be empty.")
     kind = _drift(state, target, edited, guarded=True)
     if kind is not None:
         return _drift_outcome(_Work(state, target, mint), target, kind)
     work = _Work(state, target, mint)
-    index = _match(work, old_text, "remove")
+    index = _match(work, old_text, "remove", entry_id)
     if isinstance(index, MemoryOutcome):
         return index
     work.remove(index)

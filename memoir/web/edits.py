@@ -79,7 +79,9 @@ def _memory(home: Memoir, body: dict[str, Any], action: str) -> dict[str, Any]:
     target = _target(body)
     args: dict[str, Any] = {"action": action, "target": target}
     if action in ("replace", "remove"):
-        args["old_text"] = _entry_text(home, target, _text(body, "entry"))
+        entry_id = _text(body, "entry")
+        args["old_text"] = _entry_text(home, target, entry_id)
+        args["entry_id"] = entry_id  # the entry meant, even if its text is in another
     if action in ("add", "replace"):
         args["content"] = _text(body, "content")
     by = _caller(f"{action} a {target} entry from the web view")

@@ -611,3 +611,27 @@ def test_tables_fit_a_terminal_and_are_plain_when_piped(
     monkeypatch.delenv("NO_COLOR")
     table(["RUN", "SUMMARY"], rows)
     assert "\x1b[1m" in capsys.readouterr().out  # bold headers on a terminal
+
+
+def test_an_entry_whose_text_is_inside_another_is_removed_and_replaced_by_id(
+        home: Path) -> None:
+    """`memoir memory remove ID` means that entry, even when its whole text is part of
+    another entry's (the memory tool's substring match would call it ambiguous)."""
+    ok(home, "memory", "add", "Uses uv")
+    ok(home, "memory", "add", "Uses uv for every Python project")
+    listed = jok(home, "memory", "list", "--target", "memory")
+    assert isinstance(listed, dict)
+    short, long = (e["id"] for e in listed["memory"])
+    ok(home, "memory", "replace", short, "Uses ruff")
+    ok(home, "memory", "add", "Uses ruff")  # a duplicate: nothing to do
+    ok(home, "memory", "add", "Uses ruff and mypy")
+    listed = jok(home, "memory", "list", "--target", "memory")
+    assert isinstance(listed, dict)
+    assert [e["text"] for e in listed["memory"]] == [
+        "Uses ruff", "Uses uv for every Python project", "Uses ruff and mypy"]
+    ok(home, "memory", "remove", short)
+    after = jok(home, "memory", "list", "--target", "memory")
+    assert isinstance(after, dict)
+    assert [e["text"] for e in after["memory"]] == [
+        "Uses uv for every Python project", "Uses ruff and mypy"]
+    assert long in [e["id"] for e in after["memory"]]

@@ -159,6 +159,26 @@ def test_ambiguous_match_lists_80_char_previews_and_is_not_a_failure() -> None:
     assert not out.failure and not out.events
 
 
+def test_an_entry_id_selects_the_entry_its_text_alone_cannot() -> None:
+    """memoir's ``entry_id`` (a person's command names the entry it means): the entry
+    whose text is inside another's is removed; without it the tool answers as Hermes."""
+    state = state_with(memory=["shared", "shared and more"])
+    assert run(state, action="remove", old_text="shared").result["error"].startswith(
+        "Multiple entries matched")
+    out = run(state, action="remove", old_text="shared", entry_id="m1")
+    assert out.result["success"] is True
+    assert out.events == [EntryRemoved(target="memory", entry_id="m1", previous="shared",
+                                       position=0)]
+    replaced = run(state, action="replace", old_text="shared", entry_id="m2", content="x")
+    assert replaced.events == [EntryReplaced(target="memory", entry_id="m2", text="x",
+                                             previous="shared and more")]
+    stale = run(state, action="remove", old_text="shared", entry_id="m9")
+    assert stale.result["success"] is False and "m9" in stale.result["error"]
+    assert not stale.events
+    bad = run(state, action="remove", old_text="shared", entry_id=7)
+    assert bad.result["success"] is False and "entry_id" in bad.result["error"]
+
+
 def test_identical_duplicates_match_as_one_and_are_collapsed_on_write() -> None:
     state = state_with(memory=["same", "other", "same"])
     out = run(state, action="replace", old_text="sam", content="new")

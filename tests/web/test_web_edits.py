@@ -164,3 +164,16 @@ def test_a_read_only_page_writes_nothing(web: Web) -> None:
         assert "read-only" in refused["error"]
     finally:
         looking.home.close()
+
+
+def test_an_entry_inside_another_is_removed_from_the_page(web: Web) -> None:
+    """The page names the entry by id: "Likes tea" is removed although "Likes tea with
+    lemon" also holds its text."""
+    web.act("memory/add", {"target": "user", "content": "Likes tea with lemon."})
+    web.act("memory/add", {"target": "user", "content": "Likes tea"})
+    [short] = [e for e in entries(web, "user") if e["text"] == "Likes tea"]
+    web.act("memory/replace", {"target": "user", "entry": short["id"],
+                               "content": "Likes tea"})  # unchanged text: still one entry
+    web.act("memory/remove", {"target": "user", "entry": short["id"]})
+    texts = [e["text"] for e in entries(web, "user")]
+    assert "Likes tea" not in texts and "Likes tea with lemon." in texts
