@@ -391,6 +391,13 @@ def test_every_page_at_three_widths_in_both_schemes(browser: Any, served: Any,
                 assert page.evaluate(AUDIT) == [], f"{name} at {width} px, {scheme}"
                 # A missing value is never drawn as the word (the seeded home holds none).
                 assert not re.search(r"\b(null|undefined)\b", page.inner_text("main")), name
+                if route == "timeline" and width == 390:
+                    # a phone reads the timeline as cards: nothing scrolls inside it either
+                    inner = page.evaluate(
+                        "() => { const t = document.querySelector('table.timeline');"
+                        " return t.scrollWidth - t.clientWidth; }")
+                    assert inner <= 0, f"the timeline scrolls sideways by {inner} px"
+                    assert page.locator("table.timeline thead").is_hidden()
                 bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
                 assert (bg == "rgb(15, 18, 22)") == (scheme == "dark"), bg
                 shot(page, tmp_path / f"{name}-{width}-{scheme}.png")

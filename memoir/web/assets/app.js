@@ -203,15 +203,16 @@ async function timelinePage(params) {
 
 function timelineRow(item) {
   const reverted = item.reverted_by ? h("span", { class: "tag" }, `reverted by ${item.reverted_by}`) : null;
+  // data-label: on a narrow screen each row is a card and its cells say what they are.
   return h("tr", { class: "item", "data-id": item.id },
-    h("td", { class: "mono" }, when(item.ts)),
-    h("td", {}, h("span", { class: `who who-${item.who.replace(/\W/g, "")}` }, item.who),
+    h("td", { class: "mono when" }, when(item.ts)),
+    h("td", { class: "who-cell" }, h("span", { class: `who who-${item.who.replace(/\W/g, "")}` }, item.who),
       item.who !== item.actor ? h("span", { class: "quiet" }, ` ${item.actor}`) : null),
-    h("td", {}, item.kind),
-    h("td", {}, sessionLink(item.session)),
-    h("td", {}, link(`#/item/${encodeURIComponent(item.id)}`, item.summary || item.id), " ", reverted,
+    h("td", { class: "kind" }, item.kind),
+    h("td", { class: "session", "data-label": "session" }, sessionLink(item.session)),
+    h("td", { class: "what" }, link(`#/item/${encodeURIComponent(item.id)}`, item.summary || item.id), " ", reverted,
       item.change && item.run ? h("div", { class: "change quiet" }, item.change) : null),
-    h("td", { class: "num" }, item.events));
+    h("td", { class: "num", "data-label": "events" }, item.events));
 }
 
 async function itemPage(id) {
