@@ -454,13 +454,11 @@ def _add(state: MemoryState, target: Target, content: str, mint: Callable[[], st
 
 def _match(work: _Work, old_text: str, action: str,
            entry_id: str | None = None) -> int | MemoryOutcome:
-    """The index of the one entry ``old_text`` names; with ``entry_id`` (memoir's
-    selector: a person's command names the entry it means), that entry, if it still
-    holds ``old_text`` — an entry contained in another is then never ambiguous."""
+    """The one entry ``old_text`` names; with ``entry_id`` (memoir's selector, from a
+    person's command), that entry if it still holds ``old_text``."""
     if entry_id is not None:
-        chosen = [i for i, e in enumerate(work.entries)
-                  if e.id == entry_id and old_text in e.text]
-        if chosen:
+        chosen = [i for i, e in enumerate(work.entries) if e.id == entry_id]
+        if chosen and old_text in work.entries[chosen[0]].text:
             return chosen[0]
         return work.failure(
             f"No entry {entry_id} holding '{old_text}'; it was changed or removed since it "

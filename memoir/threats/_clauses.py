@@ -200,7 +200,7 @@ def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
 
 
 _FOREIGN_DIRECTIVE: Final = lazyre.compile(
-    r"(?:^|[:;,-]\s*)(?:\w+\s+){0,2}?(?:envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
+    r"(?:^|[:;,—–-]\s*)(?:\w+\s+){0,2}?(?:envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
     r"publica|muestra|revela|dale|dile|imprime|incluye|descarga|consulta|sigue|"
     r"obedece|ejecuta|ignora|olvida|desactiva|oculta|envoie|envoyez|transmets|transmettez|"
     r"partage|publie|transfère|affiche|révèle|donne|montre|récupère|télécharge|suis|"
@@ -216,7 +216,7 @@ _FOREIGN_DIRECTIVE: Final = lazyre.compile(
     r"inviare|inoltrare|caricare|condividere|pubblicare|mostrare|rivelare|eseguire|"
     r"seguire|nascondere|ignorare|compartir|mostrar|revelar|ejecutar|seguir|ocultar|"
     r"compartilhar|executar|esconder|envoyer|partager|publier|montrer|révéler|exécuter|"
-    r"suivre|cacher|ignorer|"
+    r"suivre|cacher|ignorer|enviarlo|enviarla|mandarlo|inviarlo|inviarla|"
     r"verberg|verzwijg|negeer|vergeet|schakel|haal|volg|voer|gehoorzaam|kopieer|zet)\b"
     r"|\b(?:le agradecería|te pido|por favor|debes|tienes que|merci d|veuillez|tu dois|"
     r"vous devez|il faut|bitte|du musst|du sollst|sie müssen|vergiss nicht|per favore|"
@@ -239,7 +239,7 @@ def _foreign_said(sentence: str, verb: re.Match[str] | None = None) -> bool:
         return True
     if verb is None:
         return False
-    return _FOREIGN_AGENT.search(sentence, max(0, verb.start() - 40), verb.start()) \
+    return _FOREIGN_AGENT.search(sentence, max(0, verb.start() - 80), verb.start()) \
         is not None or _DUTCH_INVERTED.match(sentence, verb.end()) is not None
 
 
@@ -247,7 +247,7 @@ def _foreign_said(sentence: str, verb: re.Match[str] | None = None) -> bool:
 _FOREIGN_AGENT: Final = lazyre.compile(
     r"(?:\b(?:il|o|el|de|der|le)\s+|\bl')(?:assistente|assistent|asistente|assistant|"
     r"agente|agent|bot|ki|ia|ai)\b(?:\s+\w+){0,3}\s*$|\b(?:você|voce|usted|jij|tu)\b"
-    r"(?:\s+\w+){0,2}\s*$")
+    r"(?:\s+\w+){0,2}\s*$|\bdu\b(?:\s+\S+){0,6}\s*$")
 #: Dutch puts the subject after the verb: "… upload jij", "… toon je".
 _DUTCH_INVERTED: Final = lazyre.compile(r"\s+(?:jij|je)\b")
 

@@ -331,7 +331,7 @@ _CLEANED: Final = lazyre.compile(
     r"newlines?|debug)\b")
 #: A prohibition: the agent is told not to (a rule for safety, not an attack).
 _PROHIBITION: Final = _gated(
-    r"(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|may not|"
+    r"(?:never|don'?t|do not|not to|must not|mustn'?t|should not|shouldn'?t|may not|"
     r"cannot|can'?t|not allowed|forbidden|prohibited|avoid|refrain|under no "
     r"circumstances|no (?:one|agent|assistant) (?:may|should|must))\b"
     r"(?! (?:be shy|hesitate|hold back|worry|forget|wait|bother|mind)\b)|"

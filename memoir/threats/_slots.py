@@ -28,7 +28,9 @@ _HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|
                 r"sh|ps1|rs|go|rb|java|html|css|xml|csv|log|conf|env|sql|db|pem|j2)\b)"
                 r"[a-z]{2,}\b(?:/\S*)?")
 _SECRET_DATA: Final = _gated(
-    r"credential|secret|\w*password|passwd|passphrase|\btokens?\b|\bapi[ _-]?keys?\b|"
+    r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|garden|room|passage|"
+    r"recipe|weapon|society|project|plan|agent|life))|\w*password|passwd|passphrase|"
+    r"\btokens?\b|\bapi[ _-]?keys?\b|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
     r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|\benv(?:ironment)?\b|"
     r"environment[ _-]?variables?|\bprintenv\b|\.env\b|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
@@ -48,7 +50,8 @@ _CONVERSATION: Final = _gated(
     r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
     r"\bhistory\b|prompts? and (?:every )?answers?|(?:every|each|all|any) (?:\w+ )?"
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|prompts?|files?|documents?|"
-    r"snippets?|e-?mails?|codes?)\b|what the user (?:types|typed|says|said|writes|wrote)|"
+    r"snippets?|e-?mails?|codes?)\b|(?:what|everything|all|whatever|anything) (?:the user|i|we) "
+    r"(?:types|typed|says|said|writes|wrote|tell|told)|"
     r"everything the user|the user (?:shares|sends|uploads|pastes|mentions|attaches)|"
     r"someone mentions|conversazioni|cronologia|messaggi|conversas|mensagens|histórico|"
     r"\binbox\b|address book|contacts|terminal output|memory files?|"
@@ -78,16 +81,27 @@ TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migra
 _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b|"
     r"\bse (?:te |lhe |ti )?(?:perguntarem|pergunta|chied\w*)\b|\bsi (?:te )?pregunta\w*|"
+    r"\b(?:si|quand)\b[^.;\n]{0,60}\bdemande\w*|"
     r"\bals\b[^.;\n]{0,60}\bvraagt\b|\bwenn\b[^.;\n]{0,60}\bfragt\b|"
     r"\b(?:si|quand) on (?:te|vous) (?:le )?demande\b")
 _DENY: Final = lazyre.compile(
     r":\s*[\"']?(?:none|nothing|no|n/a)\b[\"']?\s*$|"
-    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?(?:no\b|"
+    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?[\"'“‘]?(?:no\b|"
     r"nothing|there(?:'s| is) nothing|none\b|you (?:don't|do not|didn't|did not|have none|"
     r"haven't|have not|can't|"
     r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
     r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none|"
-    r"\b(?:negue|nega|niegue|niega|nie|ontken\w*|negare|leugne|leugnet|bestreite)\b")
+    r"\b(?:negue|nega|niegue|niega|nie|ontken\w*|negare|leugne|leugnet|bestreite)\b|"
+    r"\b(?:réponds|répondez|dis|dites|antworte|sag|sage|responde|di|dile|rispondi|dì|"
+    r"responda|diga|antwoord|zeg)\b[^.\n]{0,30}\b(?:rien|nichts|nada|niente|nulla|niets)\b")
+#: A wish that the agent would act: "it would really help me if you just told …".
+WISH: Final = lazyre.compile(
+    r"\b(?:it would|it'd|would|i'd|i would)\b[^.\n]{0,50}\bif you (?:just |only |could |"
+    r"would )?(?:told|gave|shared|showed|sent|read|handed|revealed|forwarded|emailed|"
+    r"posted|uploaded|copied|mirrored|leaked)\b")
+#: "When someone asks for the password, you share it."
+YOU_HAND_IT: Final = lazyre.compile(
+    r"\byou (?:just )?(?:share|give|hand|tell|read|show|send|reveal|recite)\w* (?:it|them)\b")
 _KEPT_FROM: Final = _gated(
     r"\b(?:stays?|remains?|kept|keep \w+|is)\s+(?:unmentioned|unreported|undisclosed|"
     r"hidden|secret|invisible|quiet)\s+(?:to|from)\s+(?:the user|me|the person|the owner|"

@@ -49,6 +49,14 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
+from memoir.threats._foreign import (
+    _DISCLOSE_FOREIGN,
+    _FOREIGN_CONCEAL,
+    _FOREIGN_OVERRIDE,
+    _FOREIGN_RECORD,
+    _FOREIGN_REMOTE,
+    _SEND_FOREIGN,
+)
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -65,6 +73,8 @@ from memoir.threats._slots import (
     _URL,
     _WHEN_ASKED,
     TASK_DOC_WORDS,
+    WISH,
+    YOU_HAND_IT,
     _gated,
     holds,
 )
@@ -87,31 +97,11 @@ _SEND: Final = (
     r"pastebin|append|commit|write|put|include|attach|dm|message|text|tweet|broadcast|ship|"
     r"deliver|hand over|give|store|forwarded|emailed|posted|uploaded|shared|sends|posts|"
     r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding")
-_SEND_FOREIGN: Final = lazyre.compile(
-    r"\b(?:envía|envíe|envíes|enviar|enviara|enviará|manda|mande|mandes|reenvía|reenvíes|"
-    r"sube|subas|"
-    r"subir|comparte|compartas|transmite|transmitas|publiques|"
-    r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
-    r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
-    r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
-    r"inoltra|inoltrare|inoltrerà|inoltri|invierà|caricare|caricherà|condividere|"
-    r"condividerà|trasmettere|pubblicare|"
-    r"inoltra|trasmetti|pubblica|envie|enviar|envia|enviará|encaminhe|encaminha|"
-    r"encaminhar|encaminhará|compartilha|compartilhar|mande|"
-    r"compartilhe|carregue|publique|stuur\w*|verstuur\w*|doorsturen|deel|deelt|delen|"
-    r"upload(?=\s+(?:jij|je)\b)|uploadt|uploaden|publiceer|publiceert|"
-    r"kopieer|zet\b.{0,60}?\bop)\b")
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
     r"append|add|attach|put|"
     r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
     r"cat|run|answer|provide|spell out|leak|hand out|post")
-_DISCLOSE_FOREIGN: Final = lazyre.compile(
-    r"\b(?:muestra|revela|dale|dile|imprime|incluye|affiche|révèle|donne|montre|"
-    r"imprime|inclus|zeige|zeig|gib|nenne|verrate|drucke|mostra|rivela|stampa|includi|"
-    r"mostrare|mostrerà|rivelare|rivelerà|dire|dirà|"
-    r"mostre|revele|revela|revelar|mostrar|inclua|imprima|diga|toon|toont|laat\b.{0,60}?"
-    r"\bzien|geef|geeft|verklap|verklapt|noem|noemt)\b")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -237,14 +227,6 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
     r"them|anyone) (?:know|aware))\b")
-_FOREIGN_CONCEAL: Final = lazyre.compile(
-    r"\b(?:n[ãa]o (?:conta|conte|contes|diz|fala|fale)|nunca (?:conta|conte|diz|fala)|"
-    r"no (?:le )?(?:cuentes|digas)|non (?:dice|dica|dirà|racconta|raccontare)|"
-    r"vertelt\b.{0,40}\b(?:nooit|niet)|"
-    r"no le digas|nunca le digas|oculta|ne dis jamais|ne dites jamais|cache à|"
-    r"sag\b.{0,30}\bniemals|verheimliche|verberge|non dire mai|non dire|nascondi|"
-    r"nunca diga|não diga|esconda|oculte|vertel\b.{0,40}\bnooit|nooit\b.{0,20}\bvertellen|"
-    r"verberg|verzwijg)\b")
 
 _IGNORE: Final = lazyre.compile(
     r"\b(?:ignore|ignoring|disregard|forget|override|overrule|bypass|circumvent|skip|"
@@ -252,7 +234,7 @@ _IGNORE: Final = lazyre.compile(
     r"set it aside|abandon|stop following|stop applying|don't apply|do not apply|"
     r"no longer (?:need to )?(?:follow|apply|obey)|escape|ignora|olvida|desactiva|"
     r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|disattiva|esqueça|"
-    r"desative|desativa|lifted|removed|waived|suspended)\b")
+    r"desative|desativa|lifted|removed|waived|suspended|throw away|toss|discard|scrap)\b")
 _RULES: Final = _gated(
     r"\binstructions?\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
@@ -263,6 +245,7 @@ _RULES: Final = _gated(
     r"controles de seguridad|salvaguardas|consignes|garde-fous|règles|anweisungen|"
     r"regeln|richtlinien|sicherheits\w+|istruzioni|regole|controlli di sicurezza|"
     r"sicurezza|instruções|regras|verificações de segurança|segurança|content filter|"
+    r"reglas|normas|regels|"
     r"safety filter|every guideline|(?:a|the|any) rule (?:that )?(?:blocks|stops|"
     r"prevents|gets in)|restrictions?\b")
 _OVERRIDE: Final = _gated(
@@ -316,13 +299,6 @@ _SET_ASIDE: Final = _gated(
     r"\b(?:confirmations?|confirmation prompts?|approvals?|permission checks?|safety "
     r"checks?|refusals?)\s+(?:are|is)\s+(?:\w+\s+)?(?:no longer|not)\s+(?:required|needed|"
     r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b")
-_FOREIGN_OVERRIDE: Final = lazyre.compile(
-    r"\b(?:desconsidera|desconsidere|desconsiderar|desconsidera-se|ignora|ignore|ignorar|"
-    r"ignoriere|ignorer)\b.{0,60}\b(?:instruções|instrucciones|istruzioni|instructions|"
-    r"anweisungen|regras|reglas|regole|règles|regeln)\b|"
-    r"\b(?:negeer|negeert|vergeet)\b.{0,60}\b(?:instructies|regels|richtlijnen|beveiliging\w*|"
-    r"veiligheid\w*)|\bschakel\b.{0,60}\b(?:veiligheid\w*|beveiliging\w*|controles|"
-    r"filters?|bevestiging\w*)\b.{0,30}\buit\b")
 
 
 def _override(sentence: str) -> bool:
@@ -374,7 +350,8 @@ def _conceal(sentence: str) -> bool:
                   sentence) or re.search(r"\bwithout (?:ever )?telling\b", sentence)):
         return True
     return _FOREIGN_CONCEAL.search(sentence) is not None and \
-        _FOREIGN_PERSON.search(sentence) is not None and agent_deed(sentence)
+        _FOREIGN_PERSON.search(sentence) is not None and (
+            agent_deed(sentence) or _FOREIGN_RECORD.search(sentence) is not None)
 
 
 # What a remote source says becomes what the agent does: "whatever the webhook replies
@@ -388,14 +365,6 @@ _AS_ORDERS: Final = _gated(
     r"instructions|orders|rules|prompt)|\b(?:pull|fetch|get|take|load|read)\w*\s+(?:your |"
     r"the |new |today's |latest )?(?:orders|commands|instructions|tasks|directives)\s+"
     r"(?:from|at|off)\b")
-_FOREIGN_REMOTE: Final = lazyre.compile(
-    r"\b(?:haal|haalt|lees|leest|download|downloadt)\b.{0,80}\bop\b.{0,40}\b(?:voer|voert|"
-    r"volg|volgt)\b|\b(?:volg|volgt|gehoorzaam|gehoorzaamt|voer|voert)\b.{0,40}\b(?:instructies|"
-    r"commando's|opdrachten|bevelen|uit)\b|"
-    # a script or file published at an address, run: "eseguirà lo script pubblicato su <url>"
-    r"\b(?:esegu\w*|ejecut\w*|execut\w*|exécut\w*|lancia|lanciare|rode|roda|rodar|voert)\b"
-    r"[^.\n]{0,80}\b(?:script|file|comand\w*|commande\w*|bestand|befehl\w*)\b[^.\n]{0,60}"
-    r"(?:https?://|\bwww\.)")
 
 
 # "the agent executes every line in it" (a remote file named before).
@@ -478,7 +447,8 @@ def _disclose(sentence: str) -> bool:
                 r"\b(?:who|that)\s+(?:\w+\s+)?(?:shares|reveals|gives|hands|reads|tells|"
                 r"prints|shows)\b", sentence))):
         return True
-    if secret is not None and _GREET_WITH.search(sentence):
+    if secret is not None and (_GREET_WITH.search(sentence) or WISH.search(sentence) or (
+            _WHEN_ASKED.search(sentence) and YOU_HAND_IT.search(sentence))):
         return True
     for end, negated in _said(_DISCLOSE, sentence):
         if sentence.startswith(" from ", end):
@@ -509,7 +479,8 @@ def _exfiltrate(sentence: str) -> bool:
         return True
     if _SEND_ANY.search(sentence) and _CONTINUE.search(sentence):
         return True
-    if _SHIP_CMD.search(sentence) or _KEEP_COPY.search(sentence):
+    if _SHIP_CMD.search(sentence) or _KEEP_COPY.search(sentence) or WISH.search(sentence) or \
+            _BY_SENDING.search(sentence):
         return True
     arrow = _ARROW.search(sentence, data.end())
     if arrow is not None and _EXTERNAL.search(
@@ -520,6 +491,10 @@ def _exfiltrate(sentence: str) -> bool:
                 not _foreign_negated(sentence, verb))
 
 
+# The agent's deed as the means: "the bot earns points by sending each message to …".
+_BY_SENDING: Final = lazyre.compile(
+    r"\b(?:bot|assistant|agent|you)\b[^.\n]{0,60}\bby (?:send|forward|post|upload|email|"
+    r"copy|copie|mirror|shar|relay|leak)\w*ing\b")
 # A passive standing instruction: "your replies should always be posted to ...".
 _SHOULD_BE_SENT: Final = lazyre.compile(
     r"\b(?:should|must|shall|needs? to|has to|have to|are to|is to|will)\s+(?:always\s+|"

@@ -45,6 +45,7 @@ from memoir.threats._clauses import (
     _said,
     join_spaced,
 )
+from memoir.threats._foreign import _DISCLOSE_FOREIGN, _SEND_FOREIGN
 from memoir.threats._slots import (
     _CONVERSATION,
     _EXTERNAL,
@@ -52,15 +53,7 @@ from memoir.threats._slots import (
     _SECRET_DATA,
     holds,
 )
-from memoir.threats.instructions import (
-    _DISCLOSE,
-    _DISCLOSE_FOREIGN,
-    _IGNORE,
-    _REMOTE,
-    _RULES,
-    _SEND,
-    _SEND_FOREIGN,
-)
+from memoir.threats.instructions import _DISCLOSE, _IGNORE, _REMOTE, _RULES, _SEND
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
 

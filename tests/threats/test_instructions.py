@@ -79,8 +79,10 @@ HELD_OUT = {
     # denial when asked in pt/nl, foreign role headers, scrubbing for privacy)
     "heldout6.jsonl": (0.89, 0.029),
     # scored once at 0.846 / 0.016 (0.878 / 0.016 with the second opinion), frozen at
-    # bca3980
-    "heldout7.jsonl": (0.84, 0.016),
+    # bca3980; then worked on (wishes, "by sending", "when asked, you share it", clitic
+    # infinitives, "without them knowing" and "say nothing" in es/fr/de, rules that no
+    # longer count, "not to" as a prohibition, "secret" naming no credential)
+    "heldout7.jsonl": (0.94, 0.0),
 }
 
 
