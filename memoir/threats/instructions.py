@@ -35,6 +35,12 @@ from typing import Final
 
 from memoir import lazyre
 from memoir.threats._clauses import (
+    _DISCLOSE_FOREIGN,
+    _FOREIGN_CONCEAL,
+    _FOREIGN_OVERRIDE,
+    _FOREIGN_RECORD,
+    _FOREIGN_REMOTE,
+    _SEND_FOREIGN,
     _SENTENCE,
     READ_LIMIT,
     _foreign_negated,
@@ -48,14 +54,6 @@ from memoir.threats._concepts import (
     concept_categories,
     outranks_agents_rules,
     scoped_rules,
-)
-from memoir.threats._foreign import (
-    _DISCLOSE_FOREIGN,
-    _FOREIGN_CONCEAL,
-    _FOREIGN_OVERRIDE,
-    _FOREIGN_RECORD,
-    _FOREIGN_REMOTE,
-    _SEND_FOREIGN,
 )
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (

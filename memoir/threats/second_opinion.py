@@ -39,13 +39,14 @@ from memoir import lazyre, semantic
 from memoir.errors import MemoirError
 from memoir.logs import get_logger
 from memoir.threats._clauses import (
+    _DISCLOSE_FOREIGN,
+    _SEND_FOREIGN,
     READ_LIMIT,
     _foreign_negated,
     _readings,
     _said,
     join_spaced,
 )
-from memoir.threats._foreign import _DISCLOSE_FOREIGN, _SEND_FOREIGN
 from memoir.threats._slots import (
     _CONVERSATION,
     _EXTERNAL,
