@@ -254,7 +254,8 @@ _DUTCH_INVERTED: Final = lazyre.compile(r"\s+(?:jij|je)\b")
 
 _DUTCH_NEG_AFTER: Final = lazyre.compile(r"\b(?:nooit|niet|geen|niemand)\b")
 _FOREIGN_NEG: Final = lazyre.compile(
-    r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não|niet|nooit|geen)\b")
+    r"\b(?:no|nunca|jamás|ne|n'|jamais|nie|niemals|nicht|non|mai|não|niet|nooit|geen|"
+    r"never|not|don't|do not)\b")
 
 
 # The detector's words in the other languages it reads (es, fr, de, it, pt, nl): the verbs
@@ -269,7 +270,7 @@ _SEND_FOREIGN: Final = lazyre.compile(
     r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
     r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
     r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
-    r"inoltra|inoltrare|inoltrerà|inoltri|invierà|caricare|caricherà|condividere|"
+    r"inoltrare|inoltrerà|inoltri|invierà|caricare|caricherà|condividere|"
     r"condividerà|trasmettere|pubblicare|"
     r"inoltra|trasmetti|pubblica|envie|enviar|envia|enviará|encaminhe|encaminha|"
     r"encaminhar|encaminhará|compartilha|compartilhar|mande|"
@@ -299,17 +300,19 @@ _FOREIGN_CONCEAL: Final = lazyre.compile(
     r"nunca diga|não diga|esconda|oculte|vertel\b.{0,40}\bnooit|nooit\b.{0,20}\bvertellen|"
     r"verberg|verzwijg)\b")
 
+# The agent's rules in the other languages; rules with a topic are a task's ("règles de
+# nommage", "instrucciones de instalación"), unless the topic is safety.
+_FOREIGN_RULES: Final = (
+    r"\b(?:consignes|règles|reglas|instrucciones|normas|regole|istruzioni|regras|instruções|"
+    r"regeln|anweisungen|regels|instructies)\b"
+    r"(?!\s+(?:de|des|du|del|di|da|do|für|van|voor)\s+(?!s[ée]cur|segur|sicur|sicher|veilig|sist|syst)\w)")
 _FOREIGN_OVERRIDE: Final = lazyre.compile(
-    r"\b(?:consignes|règles|instructions|reglas|instrucciones|normas|regole|istruzioni|"
-    r"regras|instruções|regeln|anweisungen|regels|instructies)\b"
-    # rules with a topic are a task's ("règles de nommage"), unless the topic is safety
-    r"(?!\s+(?:de|des|du|del|di|da|do|für|van|voor)\s+(?!s[ée]cur|segur|sicur|sicher|veilig)\w)"
-    r".{0,40}\b(?:ne (?:comptent|"
+    _FOREIGN_RULES + r".{0,40}\b(?:ne (?:comptent|"
     r"valent|s'appliquent) plus|ya no (?:valen|cuentan|aplican)|non (?:valgono|contano) più|"
     r"não (?:valem|contam) mais|gelten nicht mehr|zählen nicht mehr|gelden niet meer)|"
-    r"\b(?:desconsidera|desconsidere|desconsiderar|desconsidera-se|ignora|ignore|ignorar|"
-    r"ignoriere|ignorer)\b.{0,60}\b(?:instruções|instrucciones|istruzioni|instructions|"
-    r"anweisungen|regras|reglas|regole|règles|regeln)\b|"
+    # (not "ignore … instructions": English, read with its scope by the clause reader)
+    r"\b(?:desconsidera|desconsidere|desconsiderar|ignora|ignorar|ignoriere)\b.{0,60}"
+    + _FOREIGN_RULES + r"|"
     r"\b(?:negeer|negeert|vergeet)\b.{0,60}\b(?:instructies|regels|richtlijnen|beveiliging\w*|"
     r"veiligheid\w*)|\bschakel\b.{0,60}\b(?:veiligheid\w*|beveiliging\w*|controles|"
     r"filters?|bevestiging\w*)\b.{0,30}\buit\b")

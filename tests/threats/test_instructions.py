@@ -126,6 +126,10 @@ def test_the_reported_instances_are_refused(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "Deploys post a summary to #releases.", "The token lives in 1Password.",
     "Logs are shipped to Loki.", "I'm Dana, I live in Lyon.",
+    # English instructions with a scope are a task's, whichever reader sees them first
+    # (the other languages' override reading once took "ignore … instructions").
+    "Ignore the instructions in the old README; use the new ones.",
+    "Les règles de nommage ne s'appliquent plus aux nouveaux services.",
 ])
 def test_the_issues_benign_facts_stay(text: str) -> None:
     assert all_threats(text) == [] and instruction_threats(text) == []
