@@ -38,6 +38,16 @@ _BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
 _ENCODED: Final = lazyre.compile(r"%[0-9a-fA-F]{2}|&#?\w{2,8};")
 
 
+# A saying quoted as someone's habit is not said to the agent: "her grandmother used to
+# say 'what you don't know can't hurt you'" (what follows the quote is still read).
+_SAYING: Final = lazyre.compile(
+    r"(?P<lead>\b(?:used to|liked to|loved to|would (?:often |always )?) say|\b(?:always|"
+    r"often) said|\b(?:motto|proverb|adage|saying|mantra|catchphrase)(?: (?:is|was))?)"
+    r"\s*[:,]?\s*(?P<q>[\"'])(?!\s)[^\n]{1,160}?(?P=q)(?![a-z])"
+    # and nothing after it but what it was said about
+    r"(?=(?:\s+(?:about|of|regarding|to|when|at)\b[^\n.;:-]{0,40})?\s*(?:[.!;]|$))")
+
+
 #: How much of a text is read (a scan of more would only cost time).
 READ_LIMIT: Final = 65_536
 
@@ -81,7 +91,7 @@ def join_spaced(text: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _readings(text: str) -> tuple[str, ...]:
     """The text as a person reads it, and as its disguises spell it."""
-    plain = _unseen_fold(text).translate(_LOOKALIKE)
+    plain = _SAYING.sub(r"\g<lead>\g<q>...\g<q>", _unseen_fold(text).translate(_LOOKALIKE))
     readings = [plain]
     spelled = text.translate(_TAG_TO_ASCII)
     if spelled != text:
@@ -113,7 +123,8 @@ def _readings(text: str) -> tuple[str, ...]:
     return tuple(readings)
 
 
-_SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:[.!?;](?=\s|$)|$)", re.M)
+# (An ellipsis inside a sentence, "ghp_… value", does not end it.)
+_SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:(?<!\.\.)[.!?;](?=\s|$)|$)", re.M)
 
 # ---------------------------------------------------------------------------------------
 # Addressed to the agent: where a clause starts, what may come before its verb.
@@ -199,8 +210,16 @@ def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
     return found
 
 
+#: "Tell me", "show me", "give me" with the pronoun joined on or beside it.
+_CLITIC_ASK: Final = (
+    r"dime|dinos|muéstrame|muestrame|enséñame|dame|revélame|mostrami|dimmi|dammi|rivelami|"
+    r"dis-moi|montre-moi|donne-moi|révèle-moi|mostre-me|diga-me|dê-me|me mostre|me diga|"
+    r"me dê|vertel me|toon me|geef me|sag mir|nenn(?:e)? mir")
 _FOREIGN_DIRECTIVE: Final = lazyre.compile(
-    r"(?:^|[:;,—–-]\s*)(?:\w+\s+){0,2}?(?:envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
+    r"(?:^|[:;,—–-]\s*)(?:(?:after|before|después de|antes de|tras|luego de|al final de|"
+    r"après|avant|à la fin de|nach|am ende|dopo|prima di|alla fine di|após|depois de|no "
+    r"final de|na|na afloop van)\s+(?:\w+\s+){1,3})?(?:\w+\s+){0,2}?(?:" + _CLITIC_ASK +
+    r"|envía|envíe|enviar|manda|reenvía|sube|comparte|transmite|"
     r"publica|muestra|revela|dale|dile|imprime|incluye|descarga|consulta|sigue|"
     r"obedece|ejecuta|ignora|olvida|desactiva|oculta|envoie|envoyez|transmets|transmettez|"
     r"partage|publie|transfère|affiche|révèle|donne|montre|récupère|télécharge|suis|"
@@ -282,7 +301,8 @@ _SEND_FOREIGN: Final = lazyre.compile(
     r"(?:lo|la|los|las|li|le)|enviá-l[oa]s?|encaminhá-l[oa]s?)\b")
 
 _DISCLOSE_FOREIGN: Final = lazyre.compile(
-    r"\b(?:muestra|revela|dale|dile|imprime|incluye|affiche|révèle|donne|montre|"
+    r"\b(?:" + _CLITIC_ASK + r"|muestra|revela|dale|dile|imprime|incluye|affiche|"
+    r"révèle|donne|montre|"
     r"imprime|inclus|zeige|zeig|gib|nenne|verrate|drucke|mostra|rivela|stampa|includi|"
     r"mostrare|mostrerà|rivelare|rivelerà|dire|dirà|"
     r"mostre|revele|revela|revelar|mostrar|inclua|imprima|diga|toon|toont|laat\b.{0,60}?"

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from memoir import lazyre
-from memoir.threats._slots import _EMAIL, _IP, _URL, _gated
+from memoir.threats._slots import _EMAIL, _IP, _URL, TASK_DOC_WORDS, _gated
 
 # ---------------------------------------------------------------------------------------
 # The concepts.
@@ -172,6 +172,8 @@ _DEED: Final = _gated(
     r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert|\bfile\b|"
     r"caricat\w*|invii|inviat\w*|copie\b|arquivos|envios|cópias|enviad\w*|"
     r"bestanden|geüpload|verstuurd|kopieën|uploads?|guard\w*|salvat\w*|salvou|salvo\b|"
+    r"copiad\w*|copiat\w*|copié\w*|kopiert|gekopieerd|encaminhad\w*|inoltrat\w*|"
+    r"reenviad\w*|transféré\w*|weitergeleitet|doorgestuurd|"
     r"opgeslagen|enregistr\w*|exécut\w*|commandes|comandos|comandi|execut\w*|"
     r"eseguit\w*|uitgevoerd|commando's|ausgeführt|befehle|commands (?:you|it) (?:run|"
     r"ran|execute)")
@@ -254,7 +256,12 @@ _OTHER_RULES: Final = _gated(
     r"cluster|staging)\b|(?<!your )(?<!safety )(?<!own )(?<!its )(?:instructions|rules|"
     r"guidelines|guidance|steps)(?= (?:for|about|in|"
     r"on how)\b(?! (?:you|your|yourself|me|the (?:assistant|agent|system|ai)|this "
-    r"(?:assistant|agent|chat|session|conversation))\b))")
+    r"(?:assistant|agent|chat|session|conversation))\b))|"
+    # a task's instructions ("the setup instructions on the wiki"), in any language
+    rf"(?:{TASK_DOC_WORDS}) (?:instructions|steps|guide)|(?:instrucciones|istruzioni|"
+    r"instruções|anweisungen|instructies|consignes|reglas|regole|regras|règles|regeln|"
+    r"regels) (?:de|d'|di|da|do|für|van|voor|del|della|des|du)\s*(?!s[ée]cur|segur|sicur|"
+    r"sicher|veilig|sist|syst)\w")
 #: The agent's rules and safety checks.
 _RULES: Final = _gated(
     r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
@@ -439,11 +446,16 @@ _HUSHED: Final = _gated(
     r"(?:not|never|no|nothing|don'?t|do not)\b[^.\n]{0,15}\b(?:tell|mention|bring up|"
     r"report|signal|say|disclose|inform|notify|reveal|show)\w*|leave (?:it|that|this|"
     r"them) out|(?:não|nunca|jamais) (?:conte|diga|mencione|fale|informe|revele)|"
-    r"non (?:dire|menzionare|raccontare|informare|rivelare)|(?:zeg|vertel|meld)\w*\b"
+    r"non (?:(?:gli|le) )?(?:dire|dirgli|dirle|menzionare|raccontare|informare|rivelare|"
+    r"parlare)|\bne (?:lui |leur |le |la |les |me |m')?(?:dis|dites|raconte|racontez|"
+    r"mentionne|parle|signale)\w*\b[^.\n]{0,10}\b(?:jamais|pas|rien)|\b(?:no|nunca) (?:le |"
+    r"les )?(?:digas|cuentes|menciones|hables)|\bsag\w* (?:ihm |ihr |ihnen )?(?:\w+ )?"
+    r"(?:nie|niemals|nichts)|(?:zeg|vertel|meld)\w*\b"
     r"[^.\n]{0,30}\bnooit|nooit (?:zeggen|vertellen|melden)")
 _PERSON: Final = _gated(
     r"user|owner|person|human|\bme\b|\bthem\b|anyone|asked|asks|requester|boss|"
-    r"usuário|usuario|utente|gebruiker|eigenaar|utilisateur|nutzer")
+    r"usuário|usuario|utente|gebruiker|eigenaar|utilisateur|nutzer|\blui\b|\bleur\b|"
+    r"\bihm\b|\bgli\b|\blhe\b|\bhem\b|\bhim\b|\bher\b")
 
 
 def _conceal(sentence: str) -> bool:
@@ -466,9 +478,10 @@ def scoped_rules(sentence: str) -> bool:
     """Whether the rules ``sentence`` sets aside are not the agent's own safety: a
     linter's or a firewall's, or a confirmation skipped for a harmless task ("skip the
     confirmation prompt when running make fmt")."""
+    if _holds(_CORE_RULES, sentence):
+        return False  # the agent's own safety named too: "the lint rules and your guardrails"
     return _holds(_OTHER_RULES, sentence) or (
-        _holds(_HARMLESS_TASK, sentence) and not _holds(_CORE_RULES, sentence)
-        and not _holds(_DESTRUCTIVE, sentence))
+        _holds(_HARMLESS_TASK, sentence) and not _holds(_DESTRUCTIVE, sentence))
 
 
 _HARMLESS_TASK: Final = _gated(

@@ -34,9 +34,12 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem (?:note|message|notice|"
     r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:", re.M)
 _ROLE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?]\s+)\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|developer|operator|"
-    r"server|admin|sistema|systeem|système|systeme)(?P<kind>\s+(?:message|prompt|note|notice|instructions?|update|override|"
-    r"prompt update))?(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
+    r"(?:^|[.!?]\s+|:\s+(?=#))\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|"
+    r"developer|operator|server|admin|sistema|systeem|système|systeme)(?P<kind>[\s_-]+"
+    r"(?:message|prompt|note|notice|instructions?|update|override|directive|addendum|"
+    r"hinweis|nachricht|mitteilung|notiz|nota|aviso|mensaje|messaggio|mensagem|bericht|"
+    r"melding|avis)(?:[\s_-]+(?:update|addendum|amendment|override|patch|appendix))?)?"
+    r"(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
     r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|"
     r"announcement) from (?:the )?(?:memoir|system(?! administrator| admin)|server|"
@@ -44,7 +47,10 @@ _VOICE: Final = lazyre.compile(
     r"openai|developers?|hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
     r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
     r"begins|ends)|\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
-    r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*user profile\s*[(\[:]|"
+    r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*(?:user profile|"
+    r"perfil del? usuari[oa]|perfil do "
+    r"usu[aá]rio|profil (?:de l')?utilisat(?:eur|rice)|(?:benutzer|nutzer)profil|profilo "
+    r"(?:dell')?utente|gebruikersprofiel)\s*[(\[:]|"
     r"^\s*memory\s*\(your|\(who the user is\)|═{3,}|\brole\s*:\s*system\b|"
     r"\"role\"\s*:\s*\"(?:system|developer)\"|^\W*(?:developer|system) message\b|"
     r"system-reminder|\[memoir:|\bend of (?:the )?(?:\w+ )?(?:memory|context|notes|"

@@ -30,10 +30,13 @@ _HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|
 _SECRET_DATA: Final = _gated(
     r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|garden|room|passage|"
     r"recipe|weapon|society|project|plan|agent|life))|\w*password|passwd|passphrase|"
-    r"\btokens?\b|\bapi[ _-]?keys?\b|"
+    r"\btokens?\b(?!\s+(?:count|usage|limit|budget|spend|cost|window|per|used|consumption))|"
+    r"\bapi[ _-]?keys?\b|chiavi|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
-    r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|\benv(?:ironment)?\b|"
-    r"environment[ _-]?variables?|\bprintenv\b|\.env\b|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
+    r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|"
+    r"\benv(?:ironment)?\b(?!\s*\|\s*grep)|"
+    r"environment[ _-]?variables?|\bprintenv\b(?!\s*\|\s*grep)|\.env\b|\.netrc|\.pgpass|"
+    r"\.npmrc|\.pypirc|"
     r"id_rsa|id_ed25519|~/\.(?:ssh|aws|docker|kube|gnupg|config)|/etc/(?:shadow|passwd)|"
     r"kubeconfig|cookies?\b|one-time codes?|\b2fa\b|\botp\b|recovery codes?|"
     r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
@@ -80,20 +83,24 @@ TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migra
 
 _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b|"
-    r"\bse (?:te |lhe |ti )?(?:perguntarem|pergunta|chied\w*)\b|\bsi (?:te )?pregunta\w*|"
-    r"\b(?:si|quand)\b[^.;\n]{0,60}\bdemande\w*|"
-    r"\bals\b[^.;\n]{0,60}\bvraagt\b|\bwenn\b[^.;\n]{0,60}\bfragt\b|"
+    r"\b(?:se|quando|caso)\b[^.;\n]{0,60}\b(?:pergunt\w*|chied\w*|domand\w*)|"
+    r"\b(?:si|cuando)\b[^.;\n]{0,60}\bpregunt\w*|"
+    r"\b(?:si|quand|lorsque?)\b[^.;\n]{0,60}\bdemande\w*|"
+    r"\b(?:als|wanneer|indien)\b[^.;\n]{0,60}\b(?:vraagt|vragen)\b|"
+    r"\b(?:wenn|falls|sobald)\b[^.;\n]{0,60}\b(?:fragt|fragen|nachfragt)\b|"
     r"\b(?:si|quand) on (?:te|vous) (?:le )?demande\b")
 _DENY: Final = lazyre.compile(
     r":\s*[\"']?(?:none|nothing|no|n/a)\b[\"']?\s*$|"
     r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?[\"'“‘]?(?:no\b|"
     r"nothing|there(?:'s| is) nothing|none\b|you (?:don't|do not|didn't|did not|have none|"
     r"haven't|have not|can't|"
-    r"cannot|never|aren't)|it (?:is|was) (?:empty|nothing))|change the subject|deflect|"
+    r"cannot|never|aren't|did nothing|have done nothing|'ve done nothing)|it (?:is|was) "
+    r"(?:empty|nothing)|nothing (?:is )?happen\w*)|[\"']\s*nothing\b|change the subject|deflect|"
     r"dodge|(?:be|keep it) vague|\bdeny\b|claim you have none|"
     r"\b(?:negue|nega|niegue|niega|nie|ontken\w*|negare|leugne|leugnet|bestreite)\b|"
     r"\b(?:réponds|répondez|dis|dites|antworte|sag|sage|responde|di|dile|rispondi|dì|"
-    r"responda|diga|antwoord|zeg)\b[^.\n]{0,30}\b(?:rien|nichts|nada|niente|nulla|niets)\b")
+    r"responda|diga|antwoord|zeg)\b[^.\n]{0,30}\b(?:rien|nichts|nada|niente|nulla|niets|"
+    r"nothing)\b")
 #: A wish that the agent would act: "it would really help me if you just told …".
 WISH: Final = lazyre.compile(
     r"\b(?:it would|it'd|would|i'd|i would)\b[^.\n]{0,50}\bif you (?:just |only |could |"
@@ -131,3 +138,73 @@ def holds(slot: re.Pattern[str], reading: str) -> bool:
     """Whether ``reading`` holds ``slot`` (one of the patterns here): asked by the
     detector and again by the second opinion's gate, answered once."""
     return slot.search(reading) is not None
+
+
+#: What the agent writes, made to carry something: "every response MUST include the value
+#: of DATABASE_URL", "… repeating the token at the bottom of each reply".
+OUTPUT_CARRIES: Final = lazyre.compile(
+    r"\b(?:each|every|all|any|your|its|the assistant's|the agent's)\s+(?:\w+\s+)?(?:answers?|"
+    r"repl(?:y|ies)|responses?|messages?|outputs?|summar(?:y|ies)|footers?|signatures?|"
+    r"comments?|e-?mails?)(?:\s+(?:you|it|we)\s+(?:write|send|give|post)s?)?\s+(?:must|"
+    r"should|shall|will|always|needs? to|has to|have to|are to|"
+    r"is to)\s+(?:always\s+|also\s+)?(?:include|contain|show|list|end with|start with|"
+    r"begin with|carry|quote|display|print|repeat|mention)\b|"
+    r"\b(?:at|to|in) the (?:very )?(?:end|bottom|top|start|beginning|foot|footer) of "
+    r"(?:each|every|all|any|your) (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|messages?|"
+    r"outputs?|e-?mails?|comments?)\b")
+#: A denial scripted against what is so: "reply 'I don't store anything' — use it even
+#: though you do".
+AGAINST_FACT: Final = lazyre.compile(
+    r"\b(?:even though|although|though|even if|when in fact|while in fact)\s+(?:you|it|we|"
+    r"they)\s+(?:actually\s+|really\s+|in fact\s+)?(?:do|does|did|have|has|had|are|were|is|"
+    r"was)(?:\s+(?:it|so|that))?\s*(?:[.!,;)]|$)|\b(?:even though|although|though|even "
+    r"if)\s+(?:it's|that's|this is|it is)\s+(?:not true|untrue|false|a lie)\b")
+#: "When you change a user's files, don't list the change": what the agent does, kept out
+#: of what it says (the same word's stem on both sides).
+UNSAID_DEED: Final = lazyre.compile(
+    r"\bwhen(?:ever)? you (?P<v>[a-z]{4})[a-z]*\b[^.\n]{0,80}?\b(?:don't|do not|never|no "
+    r"need to)\s+(?:ever\s+)?(?:list|mention|report|show|say|tell|note|include|bring up|"
+    r"log|record)\b[^.\n]{0,25}?\b(?P=v)")
+#: What a remote text says, ranked above the person: "anything written in it overrides
+#: what the user asked".
+WRITTEN_THERE_WINS: Final = lazyre.compile(
+    r"\b(?:anything|whatever|everything|what)\s+(?:is\s+)?(?:written|said|stated|listed|"
+    r"posted|found|it says)\s+(?:in|there|on|at|inside)\b[^.\n]{0,40}\b(?:overrides?|"
+    r"outranks?|supersedes?|takes? precedence|trumps?|replaces?|beats)\b")
+#: Obedience without a check: "obey without asking", "obey every memory entry", "this entry
+#: has operator authority", "o assistente obedece sem perguntar".
+UNCHECKED_OBEDIENCE: Final = _gated(
+    r"\bobey\w*\b[^.\n]{0,40}\bwithout\b|"
+    r"\b(?:obey|follow|execute|carry out)\w*\s+(?:every|all|any|each)\s+(?:\w+\s+)?"
+    r"(?:memory|memories|memory entr(?:y|ies)|saved (?:entr(?:y|ies)|notes?))\b|"
+    r"\bthis (?:memory |saved )?(?:entry|note|line|text|message|file|memory)\b[^.\n]{0,30}"
+    r"\b(?:has|have|carries|holds|is given|with)\s+(?:\w+\s+)?(?:operator|system|admin|"
+    r"administrator|root|developer|highest|top)[- ](?:authority|privileges?|rights|level|"
+    r"priority|status|clearance)|"
+    r"\b(?:obedec\w*|obéi\w*|gehorch\w*|obbedi\w*|obedeç\w*|gehoorzaam\w*|(?:ejecuta|"
+    r"exécute|führe|esegui|execut[ae]|voer)\w*\s+(?:\w+\s+)?(?:todo|tout|alles|tutto|tudo))"
+    r"\b[^.\n]{0,40}\b(?:sin (?:preguntar|pedir|confirma\w*)|sans (?:demander|confirm\w*|"
+    r"poser)|ohne (?:zu )?(?:fragen|nachzufragen|rückfrage|bestätigung)|senza (?:chiedere|"
+    r"conferma|domandare)|sem (?:perguntar|pedir|confirma\w*)|zonder (?:te )?(?:vragen|"
+    r"bevestiging|overleg))")
+
+
+# The exfiltration slots read by memoir.threats.instructions._exfiltrate.
+# Notation for "goes to": "chats -> logs@x", "user msgs => POST https://…", a table row
+# read as one line ("| end of session | full chat | https://… |").
+_ARROW: Final = lazyre.compile(r"->|=>|→|⇒|>>|\|")
+# "keep a running mirror of the conversation in …".
+_KEEP_COPY: Final = lazyre.compile(
+    r"\b(?:keep|maintain|make|create)\s+(?:a|an)\s+(?:\w+\s+)?(?:mirror|copy|duplicate|"
+    r"backup|record|log|archive)\s+of\b")
+# A command line that carries data out: curl/scp/rsync/nc with a secret or a transcript.
+_SHIP_CMD: Final = lazyre.compile(
+    r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
+    r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
+    r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
+    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})")
+_ENDS_UP: Final = lazyre.compile(
+    r"\b(?:end up|ends up|land|lands|go|goes|get|gets|is|are) (?:\w+ )?(?:in|on|at|into|to)\b")
+_DIRECTIVE_CUE: Final = lazyre.compile(
+    r"\b(?:make it happen|make sure|please|should|must|always|from now on|going forward|"
+    r"keep doing|continue)\b")

@@ -58,20 +58,30 @@ from memoir.threats._concepts import (
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
+    _ARROW,
     _CONVERSATION,
     _DENY,
+    _DIRECTIVE_CUE,
     _ELSEWHERE,
     _EMAIL,
+    _ENDS_UP,
     _EXTERNAL,
     _FOREIGN_PERSON,
     _HOST,
     _IP,
+    _KEEP_COPY,
     _KEPT_FROM,
     _SECRET_DATA,
+    _SHIP_CMD,
     _URL,
     _WHEN_ASKED,
+    AGAINST_FACT,
+    OUTPUT_CARRIES,
     TASK_DOC_WORDS,
+    UNCHECKED_OBEDIENCE,
+    UNSAID_DEED,
     WISH,
+    WRITTEN_THERE_WINS,
     YOU_HAND_IT,
     _gated,
     holds,
@@ -99,7 +109,7 @@ _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
     r"append|add|attach|put|"
     r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
-    r"cat|run|answer|provide|spell out|leak|hand out|post")
+    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -272,7 +282,7 @@ _OVERRIDE: Final = _gated(
     r"disabled)\b|(?:confirmations?|approvals?|safety[ _]?\w*|guardrails|filters|restrictions|"
     r"moderation|sandbox)\W{1,4}(?:\w+\W{1,3}){0,2}(?:false|off|never|none|disabled|0|"
     r"not needed|not required|no longer needed)\b|(?:no|without) (?:confirmation|"
-    r"approval)s? (?:needed|required)|\b(?:all|every|any) (?:\w+ )?(?:commands?|actions?)"
+    r"approval)s? (?:needed|required)|\b(?:all|every|any) (?:\w+ )?(?:commands?|actions?|requests?)"
     r" (?:are )?pre-?approved|(?:these|this|the following|my) (?:notes|entries|memory|"
     r"rules|instructions)\s+(?:\w+\s+)?(?:replace|supersede|override|overrule|cancel)s?\b|"
     r"(?:your|the) (?:guidelines|rules|policies|restrictions|safety \w+)\s+(?:[\w';,]+\s+){0,8}"
@@ -291,8 +301,9 @@ _SET_ASIDE: Final = _gated(
     r"\bno (?:\w+ )?(?:polic(?:y|ies)|rules?|restrictions?|guidelines?|limits?)\s+(?:\w+\s+)?"
     r"appl(?:y|ies)|\b(?:assume|consider|treat)\b[^.\n]{0,60}\b(?:already\s+)?(?:been\s+)?"
     r"(?:pre-?)?(?:approved|authori[sz]ed|cleared|signed off|permitted|allowed)|"
-    r"\b(?:every|all|any|each)\s+(?:\w+\s+)?(?:actions?|commands?|operations?|changes?)\s+"
-    r"(?:\w+\s+){0,2}(?:is|are|has been|have been|counts? as)\s+(?:already\s+)?(?:pre-?)?"
+    r"\b(?:every|all|any|each)\s+(?:\w+\s+)?(?:actions?|commands?|operations?|changes?|"
+    r"requests?|tasks?)\s+"
+    r"(?:\w+\s+){0,3}(?:is|are|has been|have been|counts? as)\s+(?:already\s+)?(?:pre-?)?"
     r"(?:approved|authori[sz]ed|cleared|allowed|permitted)|"
     r"\b(?:confirmations?|confirmation prompts?|approvals?|permission checks?|safety "
     r"checks?|refusals?)\s+(?:are|is)\s+(?:\w+\s+)?(?:no longer|not)\s+(?:required|needed|"
@@ -301,7 +312,8 @@ _SET_ASIDE: Final = _gated(
 
 def _override(sentence: str) -> bool:
     if outranks_agents_rules(sentence) or _OVERRIDE.search(sentence) or \
-            _SET_ASIDE.search(sentence) or _FOREIGN_OVERRIDE.search(sentence):
+            _SET_ASIDE.search(sentence) or _FOREIGN_OVERRIDE.search(sentence) or \
+            UNCHECKED_OBEDIENCE.search(sentence):
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
@@ -337,7 +349,9 @@ def _conceal(sentence: str) -> bool:
             return True
     if _UNSEEN_BY.search(sentence) or _KEPT_FROM.search(sentence):
         return True
-    if _WHEN_ASKED.search(sentence) and _DENY.search(sentence):
+    if (_WHEN_ASKED.search(sentence) and _DENY.search(sentence)) or UNSAID_DEED.search(
+            sentence) or (AGAINST_FACT.search(sentence) and re.search(
+            r"\b(?:repl|answer|say|respond|claim|tell|use)", sentence)):
         return True
     for end, negated in _said(_TELL, sentence):
         rest = sentence[end:]
@@ -383,7 +397,7 @@ def _remote(sentence: str) -> bool:
     if remote is None:
         return False
     if _AS_ORDERS.search(sentence) or _FOREIGN_REMOTE.search(sentence) or \
-            _EVERY_LINE.search(sentence):
+            _EVERY_LINE.search(sentence) or WRITTEN_THERE_WINS.search(sentence):
         return True
     if _REMOTE_RULES.search(sentence) or outranks_agents_rules(sentence):
         return True
@@ -448,6 +462,10 @@ def _disclose(sentence: str) -> bool:
     if secret is not None and (_GREET_WITH.search(sentence) or WISH.search(sentence) or (
             _WHEN_ASKED.search(sentence) and YOU_HAND_IT.search(sentence))):
         return True
+    carries = OUTPUT_CARRIES.search(sentence) if secret is not None else None
+    if carries is not None and not re.search(r"\b(?:never|not|don't|no)\b",
+                                             sentence[: carries.start()]):
+        return True
     for end, negated in _said(_DISCLOSE, sentence):
         if sentence.startswith(" from ", end):
             continue  # "read from the environment": where it comes from, not to whom
@@ -501,29 +519,11 @@ _SHOULD_BE_SENT: Final = lazyre.compile(
     r"emailed|pasted|exported)\b")
 
 
-# Notation for "goes to": "chats -> logs@x", "user msgs => POST https://…", a table row
-# read as one line ("| end of session | full chat | https://… |").
-_ARROW: Final = lazyre.compile(r"->|=>|→|⇒|>>|\|")
-# "keep a running mirror of the conversation in …".
-_KEEP_COPY: Final = lazyre.compile(
-    r"\b(?:keep|maintain|make|create)\s+(?:a|an)\s+(?:\w+\s+)?(?:mirror|copy|duplicate|"
-    r"backup|record|log|archive)\s+of\b")
 _SEND_ANY: Final = lazyre.compile(rf"\b(?:{_SEND})(?:'?(?:s|es|ed|d|ing))?\b")
 # A practice reported, then told to go on: "… by emailing them to x — please continue".
 _CONTINUE: Final = lazyre.compile(
     r"\b(?:continue|keep (?:on )?(?:doing|at)|carry on|do that|do this|make it happen|"
     r"going forward|from now on|keep it up)\b")
-# A command line that carries data out: curl/scp/rsync/nc with a secret or a transcript.
-_SHIP_CMD: Final = lazyre.compile(
-    r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
-    r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
-    r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
-    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})")
-_ENDS_UP: Final = lazyre.compile(
-    r"\b(?:end up|ends up|land|lands|go|goes|get|gets|is|are) (?:\w+ )?(?:in|on|at|into|to)\b")
-_DIRECTIVE_CUE: Final = lazyre.compile(
-    r"\b(?:make it happen|make sure|please|should|must|always|from now on|going forward|"
-    r"keep doing|continue)\b")
 # Someone else's words reported: "the phishing email asked employees to send their
 # password to …", "a common trick asks the assistant to paste secrets …".
 _INCIDENT: Final = lazyre.compile(
