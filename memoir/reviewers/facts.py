@@ -38,7 +38,8 @@ __all__ = ["as_fact", "as_rule", "strip_frames"]
 _MARKED = (r"(?:(?:oh|ah|ok(?:ay)?|well|alright|right|yeah|yes|anyway|actually|honestly|"
            r"basically|also|oh right|ah right|ah ok)\s*[,:;.!—–-]+|"
            r"(?:oh|ah|ok(?:ay)?|well)\s+(?=(?:btw|fyi|so|and|also|by the way|ps)\b))")
-_FREE = (r"(?:btw|fyi|ps|p\.s\.|by the way|just (?:so you know|fyi|a heads[- ]up)|"
+_FREE = (r"(?:btw|fyi|ps|p\.s\.|fwiw|iirc|tbh|imo|imho|afaik|afaict|nb|psa|tl;?dr|"
+         r"from here on(?: out)?|by the way|just (?:so you know|fyi|a heads[- ]up)|"
          r"for the record|for future reference|fun fact|heads[- ]up|quick note|side note|"
          r"one more thing|good to know(?: for next time)?|note (?:for later|to self)|"
          r"for later|(?:please )?(?:remember|keep in mind|don't forget|do not forget|note|"
@@ -53,12 +54,67 @@ _LEAD_SAVED = lazyre.compile(f"^(?:{_SAVED}|{_MARKED}|{_FREE})\\s*", re.IGNORECA
 _TAIL = lazyre.compile(
     r"[\s,;—–-]*\b(?:by the way|btw|fyi|just so you know|just fyi|for the record|"
     r"for future reference|for later|if that helps|thanks|thank you|please|ok\??|"
-    r"as a heads[- ]up)\s*[.!]*$", re.IGNORECASE)
+    r"as a heads[- ]up|by the by|lol|lmao|haha|fwiw|iirc|tbh|imo|afaik)\s*[.!]*$",
+    re.IGNORECASE)
+# What carries nothing at the end of a message: emoji and the like.
+_SYMBOLS_AFTER = lazyre.compile(r"(?:\s*[^\w\s.,;:!?'\")\]}%$€£/`<>=+-])+\s*$")
+# A segment that opens a sentence up to its first mark ("For context, …", "Not sure if
+# it matters, but …", "Just to let you know, …"): dropped when it says nothing of the
+# world — every word a function word, a word people use to talk about their talking, or
+# an "-ly" comment — and a whole clause follows.  Closed word classes, not phrases.
+_SEGMENT = lazyre.compile(r"^([^,:;—–()\[\]\d\"`]{1,60}?)\s*(?:[,:;—–]|\s-\s)\s*"
+                          r"(?:(?:but|and|so)\s+)?(?=\S+\s+\S)")
+
+
+def _closed(words: str) -> frozenset[str]:
+    """A closed class of words, written one after another."""
+    return frozenset(words.split())
+
+
+_FUNCTION = _closed("""
+i me my we us our you your it its it's this that these those there here a an the to of
+for in on at as by with about from if whether so and but or just not no is are was were
+be been am i'm we're you're do does did have has had will would can could should might
+may what which who how all one some any more again very really quite too also still now
+then oh ah hey well ok okay yeah yes yep right um uh hmm lol haha let let's there's
+what's that's i've i'd i'll you'd you'll out off up while since though although once
+""")
+_TALK = _closed("""
+context aside note notes noting noted worth record reference info information matter
+matters relevant mention mentioning mentioned say said saying tell told telling know
+knowing knew aware clear sure honest frank curious wonder wondering remember
+remembering recall correctly think thinking thought thoughts guess believe forget forgot
+case need help helps helpful story short long random quick real side tangent background
+update reminder heads-up heads thing things point fun psa tip fyi fwiw iirc tbh imo imho
+afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check
+checked last way mind fact quickly gonna lie fair
+""")
+#: "-ly" words that say something of the world ("usually, we …"), not of the talk.
+_CONTENT_LY = _closed("""
+usually normally generally typically occasionally rarely currently recently previously
+originally temporarily locally internally eventually nightly weekly daily monthly
+yearly hourly early only mostly partly fully
+""")
+
+
+def _says_nothing(segment: str) -> bool:
+    words = re.findall(r"[a-z][a-z'-]*", segment.lower())
+    return bool(words) and len(words) <= 8 and all(
+        w in _FUNCTION or w in _TALK or (w.endswith("ly") and w not in _CONTENT_LY)
+        for w in words)
 # A scope said first ("in this repo, ..."), moved after what it scopes.
 _SCOPE = lazyre.compile(
     r"^((?:in|for|on|across) (?:this|our|the) (?:repo(?:sitory)?|project|codebase|"
-    r"monorepo|service|team|company|org(?:ani[sz]ation)?))\s*,\s*", re.IGNORECASE)
+    r"monorepo|service|team|company|org(?:ani[sz]ation)?))(?:\s*,\s*|\s+(?=(?:we|i)\s))",
+    re.IGNORECASE)
 _PLEASE = lazyre.compile(r"^please\s+|,?\s+please(?=[\s,.!]|$)", re.IGNORECASE)
+# A request's politeness around an instruction: "could you …?", "kindly …", "I'd like you
+# to …", "it would be great if you didn't …" ("don't …").
+_ASKED = lazyre.compile(
+    r"^(?:(?:could|can|would|will) you(?: please| kindly)?|kindly|i'd like you to|"
+    r"i would like you to|i want you to|i need you to|(?:it would|it'd) be (?:great|nice|"
+    r"good|helpful|better|awesome|ideal|lovely) if you(?: could| would)?)\s+(?:(didn't|"
+    r"did not|wouldn't|would not|don't|do not)\s+)?", re.IGNORECASE)
 # An instruction to the agent: an imperative verb, maybe after always/never/don't.
 _VERBS = (r"use|run|write|add|avoid|keep|put|make|call|answer|reply|respond|format|stop|"
           r"start|check|ask|commit|push|merge|deploy|test|name|mention|include|send|give|"
@@ -70,7 +126,8 @@ _VERBS = (r"use|run|write|add|avoid|keep|put|make|call|answer|reply|respond|form
           r"spell|capitali[sz]e|indent|sort|group|number|limit|cap")
 # An instruction to the agent: always/never/don't and any word, or a known verb alone.
 _ORDER = lazyre.compile(
-    r"^(?:(always\s+|never\s+|(?:don't|do not|dont)\s+(?:ever\s+)?)([a-z][\w-]*)|"
+    r"^(?:(always\s+|never\s+(?:ever\s+)?|(?:don't|do not|dont)\s+(?:ever\s+)?)"
+    r"([a-z][\w-]*)|"
     r"()(" + _VERBS + r"))\b(.*)$", re.IGNORECASE)
 #: Words after "never"/"always"/"don't" that make no instruction of it.
 _NOT_VERBS = frozenset(["again", "ever", "mind", "once", "worry", "the", "a", "an", "any",
@@ -88,7 +145,8 @@ _MODALS = frozenset(["can", "can't", "cannot", "could", "should", "must", "will"
                      "still", "just", "sometimes", "rarely", "all", "both"])
 #: How "I ..." opens a fact of the person ("" keeps the rest, None inflects its verb).
 _I_AS: dict[str, str | None] = {
-    "i'm": "", "i am": "", "i've": "Has ", "i have": "Has ", "i'll": "Will ",
+    "i'm": "", "i am": "", "i've": "Has ", "i have": "Has ",
+    "i've got": "Has ", "i got": "Has ", "i'll": "Will ",
     "i will": "Will ", "i'd": "Would ", "i was": "Was ", "i can't": "Can't ",
     "i cannot": "Cannot ", "i can": "Can ", "i don't": "Doesn't ", "i do not": "Does not ",
     "i didn't": "Didn't ", "i never": "Never ", "i always": "Always ",
@@ -146,9 +204,12 @@ def _cap(text: str) -> str:
 def _strip_frames(text: str, *, saving: bool = True) -> str:
     lead = _LEAD_SAVED if saving else _LEAD
     text = " ".join(text.split()).strip().rstrip(" ,;:")
+    text = _SYMBOLS_AFTER.sub("", text)
     for _ in range(6):
         before = text
         text = lead.sub("", text, count=1).strip()
+        if (m := _SEGMENT.match(text)) and _says_nothing(m.group(1)):
+            text = text[m.end():]
         text = _TAIL.sub("", text).strip().rstrip(" ,;:")
         if text == before:
             break
@@ -198,6 +259,8 @@ def _voice_memory(text: str) -> str:
             return f"The team {aux} {verb}{rest}"
         if long_neg:
             return f"The team does not {verb}{rest}"
+        if verb.lower() in _ADVERBS:  # "we always squash-merge" → "always squash-merges"
+            return f"The team {verb} {_inflected(rest.lstrip())}"
         if verb.lower() in _MODALS or verb.lower().endswith("ed"):
             return f"The team {verb}{rest}"
         return f"The team {_third(verb)}{rest}"
@@ -210,6 +273,8 @@ _JOINT = lazyre.compile(r"(,\s+|;\s+|\s+(?:and|but|so)\s+)(?=(?:I|I'm|I've|I'd|I
 def _voice_user(text: str) -> str:
     """Each clause that the person opens with "I" said of them ("I'm a night owl, I do
     my best work late" → "A night owl, does their best work late")."""
+    if _WITH_MINE.match(text):
+        return _voice_first(text)
     parts = _JOINT.split(text)
     out = [_voice_first(parts[0])]
     for joint, part in zip(parts[1::2], parts[2::2], strict=True):
@@ -218,7 +283,16 @@ def _voice_user(text: str) -> str:
     return "".join(out)
 
 
+#: "Me and my wife live in …": the person and someone of theirs, said of the person.
+_WITH_MINE = lazyre.compile(r"^(?:me and my|my (\w+) and (?:i|me)|i and my)\s+(?:(\w+)\s+)?"
+                            r"(live|work|run|own|share|rent|have|go)\b", re.IGNORECASE)
+
+
 def _voice_first(text: str) -> str:
+    if (w := _WITH_MINE.match(text)) and (w.group(1) or w.group(2)):
+        who = w.group(1) or w.group(2)
+        rest = text[w.end():].rstrip(" .!")
+        return f"{_cap(_third(w.group(3)))}{rest} with their {who}"
     m = _I.match(text)
     if m is None:
         if text.lower().startswith("my "):
@@ -254,7 +328,7 @@ def _inflected(rest: str) -> str:
     word = words[i].lower()
     if word in _SAID_AS:
         words[i] = _SAID_AS[word]
-    elif word not in _AS_SAID and word.isalpha():
+    elif word not in _AS_SAID and word.replace("-", "").isalpha():
         words[i] = _third(words[i])
     return " ".join(words)
 
@@ -265,6 +339,8 @@ def as_fact(sentence: str, target: str) -> str:
     original = " ".join(sentence.split()).strip()
     text = _strip_frames(original)
     text = _PLEASE.sub(" ", text).strip().strip(",").strip()
+    if m := _ASKED.match(text):
+        text = ("don't " if m.group(1) else "") + text[m.end():].rstrip(" ?")
     ordered = _order(text, target)
     if ordered is not None:
         text = ordered
