@@ -62,8 +62,17 @@ _SYMBOLS_AFTER = lazyre.compile(r"(?:\s*[^\w\s.,;:!?'\")\]}%$€£/`<>=+-])+\s*$
 # it matters, but …", "Just to let you know, …"): dropped when it says nothing of the
 # world — every word a function word, a word people use to talk about their talking, or
 # an "-ly" comment — and a whole clause follows.  Closed word classes, not phrases.
-_SEGMENT = lazyre.compile(r"^([^,:;—–()\[\]\d\"`]{1,60}?)\s*(?:[,:;—–]|\s-\s)\s*"
-                          r"(?:(?:but|and|so)\s+)?(?=\S+\s+\S)")
+_SEGMENT = lazyre.compile(r"^([^,:;—–()\[\]\d\"`]{1,60}?)(?:\s*(?P<mark>[,:;—–]|\s-\s)|\s+"
+                          r"that(?=\s))\s*(?:(?:but|and|so)\s+)?(?=\S+\s+\S)")
+# The same at the end ("…, if I'm not mistaken", "…, just saying", "…, you know?").
+_SEGMENT_AFTER = lazyre.compile(r"\s*(?:,|\s[—–-])\s*([^,:;—–()\[\]\d\"`]{1,50})[\s.!?]*$")
+# A single word of comment before a clause, with no mark ("Basically our API …").
+_WORD_BEFORE = lazyre.compile(r"^([a-z]+)\s+(?=(?:the|our|my|we|we're|i|i'm|i've|it|it's|"
+                              r"this|these|there|you|your)\b)", re.IGNORECASE)
+# A hedge that opens a clause: "I'd say I'm …", "I guess our …", "I mean, …".
+_HEDGE = lazyre.compile(r"^(?:i'd say|i would say|i guess|i suppose|i think|i believe|"
+                        r"i feel like|i reckon|i mean)(?:\s+that)?\s*,?\s+(?=\S+\s+\S)",
+                        re.IGNORECASE)
 
 
 def _closed(words: str) -> frozenset[str]:
@@ -87,7 +96,20 @@ remembering recall correctly think thinking thought thoughts guess believe forge
 case need help helps helpful story short long random quick real side tangent background
 update reminder heads-up heads thing things point fun psa tip fyi fwiw iirc tbh imo imho
 afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check
-checked last way mind fact quickly gonna lie fair
+checked last way mind fact quickly gonna lie fair before after much gentle truth told
+make mean mistaken useful talk favour favor saying possible appreciate something time
+makes sense between worries worry far
+nothing anything wrong correct say honestly admittedly frankly
+""")
+#: Sounds that open or close a turn ("ahh ok ok, …").
+_INTERJECTION = _closed("""
+oh ah ahh ahem hey hmm hmmm um umm uh erm well ok okay k kk yeah yea yep yup nope no
+right so lol haha hehe wow welp alright
+""")
+#: What a heading before a colon may name: the kind of note that follows.
+_KINDS = _closed("""
+team house project repo general important rule rules policy convention conventions
+note notes tip tips fact facts reminder update info context background
 """)
 #: "-ly" words that say something of the world ("usually, we …"), not of the talk.
 _CONTENT_LY = _closed("""
@@ -97,21 +119,62 @@ yearly hourly early only mostly partly fully
 """)
 
 
-def _says_nothing(segment: str) -> bool:
+#: What closes a request: "…, that'd be great", "…, thanks".
+_THAT_WOULD_HELP = lazyre.compile(
+    r",?\s*(?:that|it|this)(?:'d| would) be (?:great|nice|good|helpful|awesome|ideal|"
+    r"lovely|appreciated)\s*[.!]*$", re.IGNORECASE)
+
+
+def _base(verb: str) -> str:
+    """A verb's base form from its past ("stopped" → "stop", "used" → "use", "added" →
+    "add"): what "I'd appreciate it if you stopped …" asks for.  Other forms as they are."""
+    low = verb.lower()
+    if not low.endswith("ed") or len(low) < 4:
+        return verb
+    stem = verb[:-2]
+    if stem[-1] == stem[-2] and stem[-1].lower() in "pgtmnb":
+        return stem[:-1]
+    if low[-3] in "svczgkd" and low[-4] in "aeiouy" and low[-3:] != "eed":
+        return verb[:-1]
+    return stem
+
+
+def _opener_end(text: str) -> int:
+    """Where what opens ``text`` and says nothing ends (0 when nothing does)."""
+    if (m := _SEGMENT.match(text)) and _says_nothing(m.group(1),
+                                                     heading=m.group("mark") == ":"):
+        return m.end()
+    if (m := _WORD_BEFORE.match(text)) and _says_nothing(m.group(1), alone=True):
+        return m.end()
+    m = _HEDGE.match(text)
+    return m.end() if m else 0
+
+
+def _says_nothing(segment: str, *, heading: bool = False, alone: bool = False) -> bool:
+    """Whether ``segment`` says nothing of the world (a heading before a colon may name
+    what kind of note follows: "Team rule:", "Context:"; a word ``alone`` before a clause
+    must be a comment word, not a function word: "Basically …", not "The …")."""
     words = re.findall(r"[a-z][a-z'-]*", segment.lower())
+    if alone:
+        return len(words) == 1 and (words[0] in _TALK or words[0] in _INTERJECTION or (
+            words[0].endswith("ly") and words[0] not in _CONTENT_LY))
     return bool(words) and len(words) <= 8 and all(
-        w in _FUNCTION or w in _TALK or (w.endswith("ly") and w not in _CONTENT_LY)
-        for w in words)
+        w in _FUNCTION or w in _TALK or w in _INTERJECTION or (heading and w in _KINDS) or
+        (w.endswith("ly") and w not in _CONTENT_LY) for w in words)
 # A scope said first ("in this repo, ..."), moved after what it scopes.
 _SCOPE = lazyre.compile(
     r"^((?:in|for|on|across) (?:this|our|the) (?:repo(?:sitory)?|project|codebase|"
     r"monorepo|service|team|company|org(?:ani[sz]ation)?))(?:\s*,\s*|\s+(?=(?:we|i)\s))",
     re.IGNORECASE)
-_PLEASE = lazyre.compile(r"^please\s+|,?\s+please(?=[\s,.!]|$)", re.IGNORECASE)
+_PLEASE = lazyre.compile(r"^(?:please|pls|plz)\s+|,?\s+(?:please|pls|plz)(?=[\s,.!]|$)",
+                         re.IGNORECASE)
 # A request's politeness around an instruction: "could you …?", "kindly …", "I'd like you
 # to …", "it would be great if you didn't …" ("don't …").
 _ASKED = lazyre.compile(
     r"^(?:(?:could|can|would|will) you(?: please| kindly)?|kindly|i'd like you to|"
+    r"(?:would|is) it be possible (?:for you )?to|is it possible (?:for you )?to|do me a "
+    r"favou?r and|(?:i'd|i would) (?:really )?appreciate it if you(?: could| would)?|"
+    r"if you could|"
     r"i would like you to|i want you to|i need you to|(?:it would|it'd) be (?:great|nice|"
     r"good|helpful|better|awesome|ideal|lovely) if you(?: could| would)?)\s+(?:(didn't|"
     r"did not|wouldn't|would not|don't|do not)\s+)?", re.IGNORECASE)
@@ -208,8 +271,10 @@ def _strip_frames(text: str, *, saving: bool = True) -> str:
     for _ in range(6):
         before = text
         text = lead.sub("", text, count=1).strip()
-        if (m := _SEGMENT.match(text)) and _says_nothing(m.group(1)):
-            text = text[m.end():]
+        text = text[_opener_end(text):]
+        if (m := _SEGMENT_AFTER.search(text)) and _says_nothing(m.group(1)) and \
+                len(text[:m.start()].split()) >= 3:
+            text = text[:m.start()]
         text = _TAIL.sub("", text).strip().rstrip(" ,;:")
         if text == before:
             break
@@ -340,8 +405,12 @@ def as_fact(sentence: str, target: str) -> str:
     text = _strip_frames(original)
     text = _PLEASE.sub(" ", text).strip().strip(",").strip()
     if m := _ASKED.match(text):
-        text = ("don't " if m.group(1) else "") + text[m.end():].rstrip(" ?")
+        asked = _THAT_WOULD_HELP.sub("", text[m.end():]).rstrip(" ?.!")
+        verb, _, rest = asked.partition(" ")
+        text = ("don't " if m.group(1) else "") + _base(verb) + (" " + rest if rest else "")
     ordered = _order(text, target)
+    if ordered is None and target == "user" and re.match(r"no\s+[a-z]", text, re.I):
+        ordered = f"Prefers {text}"  # "Please, no emojis."
     if ordered is not None:
         text = ordered
     elif target == "memory":
