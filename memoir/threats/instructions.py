@@ -78,13 +78,13 @@ from memoir.threats._slots import (
     AGAINST_FACT,
     OUTPUT_CARRIES,
     TASK_DOC_WORDS,
-    UNCHECKED_OBEDIENCE,
-    UNSAID_DEED,
     WISH,
     WRITTEN_THERE_WINS,
     YOU_HAND_IT,
     _gated,
     holds,
+    unchecked_obedience,
+    unsaid_deed,
 )
 
 __all__ = ["CATEGORIES", "INSTRUCTION_IDS", "instruction_threats"]
@@ -313,7 +313,7 @@ _SET_ASIDE: Final = _gated(
 def _override(sentence: str) -> bool:
     if outranks_agents_rules(sentence) or _OVERRIDE.search(sentence) or \
             _SET_ASIDE.search(sentence) or _FOREIGN_OVERRIDE.search(sentence) or \
-            UNCHECKED_OBEDIENCE.search(sentence):
+            unchecked_obedience(sentence):
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
@@ -349,7 +349,7 @@ def _conceal(sentence: str) -> bool:
             return True
     if _UNSEEN_BY.search(sentence) or _KEPT_FROM.search(sentence):
         return True
-    if (_WHEN_ASKED.search(sentence) and _DENY.search(sentence)) or UNSAID_DEED.search(
+    if (_WHEN_ASKED.search(sentence) and _DENY.search(sentence)) or unsaid_deed(
             sentence) or (AGAINST_FACT.search(sentence) and re.search(
             r"\b(?:repl|answer|say|respond|claim|tell|use)", sentence)):
         return True
