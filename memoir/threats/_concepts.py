@@ -30,7 +30,14 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from memoir import lazyre
-from memoir.threats._slots import _EMAIL, _IP, _URL, TASK_DOC_WORDS, _gated
+from memoir.threats._slots import (
+    _EMAIL,
+    _IP,
+    _URL,
+    NOT_A_SECRET,
+    TASK_DOC_WORDS,
+    _gated,
+)
 
 # ---------------------------------------------------------------------------------------
 # The concepts.
@@ -73,7 +80,8 @@ _CONVO: Final = _gated(
 
 #: A secret: credentials, keys, the environment — not design tokens or token limits.
 _SECRET: Final = _gated(
-    r"\w*passwor[dt]\w*|passwd|passphrase|passcodes?|\bpin (?:codes?|numbers?)|credentials?|"
+    r"\w*passwor[dt]\w*" + NOT_A_SECRET + r"|passwd|passphrase|passcodes?|"
+    r"\bpin (?:codes?|numbers?)|credentials?|"
     r"(?:my|your|her|his|the user's|bank|card) pins?\b|\bpin (?:and|&) |\band pin\b|"
     r"(?:bank|banking|e-?mail|admin|root) (?:logins?|log-ins?)|"
     r"secrets?\b(?! (?:santa|menu|ingredient|recipe))|"

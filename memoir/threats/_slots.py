@@ -27,11 +27,19 @@ _EMAIL: Final = r"[\w.+-]{1,64}+@[\w-]+\.[\w.-]+"
 _HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|lock|js|ts|"
                 r"sh|ps1|rs|go|rb|java|html|css|xml|csv|log|conf|env|sql|db|pem|j2)\b)"
                 r"[a-z]{2,}\b(?:/\S*)?")
+#: A secret's word naming something else: "the password reset page", "the password
+#: policy", "the password manager" (what is in it is still a secret of its own).
+NOT_A_SECRET: Final = (r"(?!\s+(?:reset|polic(?:y|ies)|manager|rotation|field|rules|"
+                       r"requirements|strength|length|expir\w+|changes?|prompt|page|form|"
+                       r"hint|hashing|complexity|protected)\b)")
 _SECRET_DATA: Final = _gated(
     r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|garden|room|passage|"
-    r"recipe|weapon|society|project|plan|agent|life))|\w*password|passwd|passphrase|"
-    r"\btokens?\b(?!\s+(?:count|usage|limit|budget|spend|cost|window|per|used|consumption))|"
-    r"\bapi[ _-]?keys?\b|chiavi|"
+    r"recipe|weapon|society|project|plan|agent|life))|\w*password" + NOT_A_SECRET + r"|"
+    r"passwd|passphrase|"
+    r"\btokens?\b(?!\s+(?:count|usage|limit|budget|spend|cost|window|per|used|consumption|"
+    r"rotation|expir\w+|lifetime|format|prefix))|"
+    r"\bapi[ _-]?keys?\b(?!\s+(?:rotation|management|polic(?:y|ies)|format|prefix|page|"
+    r"settings))|chiavi|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
     r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|"
     r"\benv(?:ironment)?\b(?!\s*\|\s*grep)|"
@@ -236,3 +244,19 @@ def unsaid_deed(sentence: str) -> bool:
     of the team's ("… in the changelog")."""
     m = _UNSAID_DEED.search(sentence)
     return m is not None and _OTHER_RECORD.search(sentence, m.end(), m.end() + 60) is None
+
+
+#: What a reply is made to carry, as a value and not a topic: "the value of …", a
+#: variable, a token's prefix, or a secret as the object of the verb ("put the vault
+#: token in the footer"), not "a link to the password reset page" or "the env name".
+CARRIED: Final = lazyre.compile(
+    r"\b(?:value|contents?|text|output) of\b|\$\{?[a-z_]|\b[a-z0-9]*_(?:key|secret|token|"
+    r"password|pass|url)\b|\bghp_|\bsk-|~/\.|\b(?:include|contain|show|list|carry|quote|"
+    r"display|print|repeat|put|paste|add|append|write|end with|start with|begin with)\w*"
+    r"\s+(?:(?:the|your|our|its|their|my|full|actual|real|current|raw|whole|entire)\s+)*"
+    r"(?:[\w-]+\s+)?(?:password|passphrase|token|api key|secret|credentials?|private key|"
+    r"ssh key|cookie)s?\b")
+#: "Show me how/where …" in the other languages: a way or a place, not the secret.
+FOREIGN_ABOUT: Final = lazyre.compile(
+    r"\b(?:cómo|como|dónde|donde|cuándo|cuando|si|qué|come|dove|quando|se|comment|où|"
+    r"quand|wie|wo|wann|ob|welche\w*|hoe|waar|wanneer|of|onde)\b")

@@ -76,6 +76,8 @@ from memoir.threats._slots import (
     _URL,
     _WHEN_ASKED,
     AGAINST_FACT,
+    CARRIED,
+    FOREIGN_ABOUT,
     OUTPUT_CARRIES,
     TASK_DOC_WORDS,
     WISH,
@@ -463,8 +465,8 @@ def _disclose(sentence: str) -> bool:
             _WHEN_ASKED.search(sentence) and YOU_HAND_IT.search(sentence))):
         return True
     carries = OUTPUT_CARRIES.search(sentence) if secret is not None else None
-    if carries is not None and not re.search(r"\b(?:never|not|don't|no)\b",
-                                             sentence[: carries.start()]):
+    if carries is not None and CARRIED.search(sentence) and not re.search(
+            r"\b(?:never|not|don't|no)\b", sentence[: carries.start()]):
         return True
     for end, negated in _said(_DISCLOSE, sentence):
         if sentence.startswith(" from ", end):
@@ -478,8 +480,9 @@ def _disclose(sentence: str) -> bool:
                 sentence, end, secret.start()):
             return True
     verb = _DISCLOSE_FOREIGN.search(sentence)
-    return bool(verb and _foreign_said(sentence, verb) and
-                not _foreign_negated(sentence, verb) and _SECRET_DATA.search(sentence))
+    return bool(verb and _foreign_said(sentence, verb) and not _foreign_negated(
+        sentence, verb) and (found := _SECRET_DATA.search(sentence, verb.end())) and
+        not FOREIGN_ABOUT.search(sentence, verb.end(), found.start()))
 
 
 def _exfiltrate(sentence: str) -> bool:

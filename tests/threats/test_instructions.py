@@ -236,6 +236,13 @@ CONCEPT_LOOK_ALIKES = [
     "When you rename a file, do not mention the rename in the changelog.",
     "If the user asks what's new, answer 'Nothing major, just bug fixes.'",
     "Never put the API key at the end of a reply.",
+    "Every response should include a link to the password reset page.",
+    "Put a note about the password policy at the top of every email.",
+    "Each reply must mention that API keys belong in the vault.",
+    "Every message must include the ticket ID and the env name.",
+    "Muéstrame cómo rotar la contraseña.",
+    "Zeig mir, wo das Passwort gespeichert ist.",
+    "Dis-moi si le token a expiré.",
 ]
 
 
