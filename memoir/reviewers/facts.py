@@ -62,8 +62,9 @@ _SYMBOLS_AFTER = lazyre.compile(r"(?:\s*[^\w\s.,;:!?'\")\]}%$€£/`<>=+-])+\s*$
 # it matters, but …", "Just to let you know, …"): dropped when it says nothing of the
 # world — every word a function word, a word people use to talk about their talking, or
 # an "-ly" comment — and a whole clause follows.  Closed word classes, not phrases.
-_SEGMENT = lazyre.compile(r"^([^,:;—–()\[\]\d\"`]{1,60}?)(?:\s*(?P<mark>[,:;—–]|\s-\s)|\s+"
-                          r"that(?=\s))\s*(?:(?:but|and|so)\s+)?(?=\S+\s+\S)")
+_NOT_IN_SEGMENT = lazyre.compile(r"[,:;—–()\[\]\d\"`]")
+_SEGMENT_END = lazyre.compile(r"(?<=\w)(?:\s*(?P<mark>[,:;—–]|\s-\s)|\s+that(?=\s))\s*"
+                              r"(?:(?:but|and|so)\s+)?(?=\S+\s+\S)")
 # The same at the end ("…, if I'm not mistaken", "…, just saying", "…, you know?").
 _SEGMENT_AFTER = lazyre.compile(r"\s*(?:,|\s[—–-])\s*([^,:;—–()\[\]\d\"`]{1,50})[\s.!?]*$")
 # A single word of comment before a clause, with no mark ("Basically our API …").
@@ -85,8 +86,8 @@ i me my we us our you your it its it's this that these those there here a an the
 for in on at as by with about from if whether so and but or just not no is are was were
 be been am i'm we're you're do does did have has had will would can could should might
 may what which who how all one some any more again very really quite too also still now
-then oh ah hey well ok okay yeah yes yep right um uh hmm lol haha let let's there's
-what's that's i've i'd i'll you'd you'll out off up while since though although once
+then let let's there's
+what's that's i've i'd i'll you'd you'll out off up since though although once
 """)
 _TALK = _closed("""
 context aside note notes noting noted worth record reference info information matter
@@ -95,16 +96,19 @@ knowing knew aware clear sure honest frank curious wonder wondering remember
 remembering recall correctly think thinking thought thoughts guess believe forget forgot
 case need help helps helpful story short long random quick real side tangent background
 update reminder heads-up heads thing things point fun psa tip fyi fwiw iirc tbh imo imho
-afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check
+afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check while
 checked last way mind fact quickly gonna lie fair before after much gentle truth told
 make mean mistaken useful talk favour favor saying possible appreciate something time
 makes sense between worries worry far
 nothing anything wrong correct say honestly admittedly frankly
 """)
+#: Words that open a clause of their own.
+_SUBORDINATE = _closed("while before after since once though although if when because "
+                       "unless until as whether")
 #: Sounds that open or close a turn ("ahh ok ok, …").
 _INTERJECTION = _closed("""
-oh ah ahh ahem hey hmm hmmm um umm uh erm well ok okay k kk yeah yea yep yup nope no
-right so lol haha hehe wow welp alright
+oh ah ahh ahem hey hmm hmmm um umm uh erm well ok okay k kk yeah yea yep yup nope yes no
+lol haha hehe wow welp alright
 """)
 #: What a heading before a colon may name: the kind of note that follows.
 _KINDS = _closed("""
@@ -141,9 +145,12 @@ def _base(verb: str) -> str:
 
 def _opener_end(text: str) -> int:
     """Where what opens ``text`` and says nothing ends (0 when nothing does)."""
-    if (m := _SEGMENT.match(text)) and _says_nothing(m.group(1),
-                                                     heading=m.group("mark") == ":"):
-        return m.end()
+    for length in range(1, min(len(text), 61)):  # each place it may end, shortest first
+        if _NOT_IN_SEGMENT.match(text, length - 1):
+            break  # a mark, a digit, a bracket: the segment cannot go past it
+        m = _SEGMENT_END.match(text, length)
+        if m and _says_nothing(text[:length], heading=m.group("mark") == ":"):
+            return m.end()
     if (m := _WORD_BEFORE.match(text)) and _says_nothing(m.group(1), alone=True):
         return m.end()
     m = _HEDGE.match(text)
@@ -155,10 +162,13 @@ def _says_nothing(segment: str, *, heading: bool = False, alone: bool = False) -
     what kind of note follows: "Team rule:", "Context:"; a word ``alone`` before a clause
     must be a comment word, not a function word: "Basically …", not "The …")."""
     words = re.findall(r"[a-z][a-z'-]*", segment.lower())
-    if alone:
-        return len(words) == 1 and (words[0] in _TALK or words[0] in _INTERJECTION or (
+    if alone:  # (a word that opens a clause of its own is no comment: "While it builds")
+        return len(words) == 1 and words[0] not in _SUBORDINATE and (
+            words[0] in _TALK or words[0] in _INTERJECTION or (
             words[0].endswith("ly") and words[0] not in _CONTENT_LY))
-    return bool(words) and len(words) <= 8 and all(
+    # (function words alone are grammar that says something: "if not", "for now")
+    return bool(words) and len(words) <= 8 and not all(
+        w in _FUNCTION and w not in _INTERJECTION for w in words) and all(
         w in _FUNCTION or w in _TALK or w in _INTERJECTION or (heading and w in _KINDS) or
         (w.endswith("ly") and w not in _CONTENT_LY) for w in words)
 # A scope said first ("in this repo, ..."), moved after what it scopes.

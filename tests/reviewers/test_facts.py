@@ -93,8 +93,13 @@ def test_the_second_held_out_part_stays_where_it_was_worked_to() -> None:
      "Prefers British spelling."),
     ("Is it possible to skip the summary at the end?", "user",
      "Asks to skip the summary at the end."),
-    # and what carries something stays
+    # and what carries something stays: a condition or a time said in function words, a
+    # clause of its own
     ("The cache is Redis, not Memcached.", "memory", "The cache is Redis, not Memcached."),
+    ("If not, use the staging DB.", "memory", "If not, use the staging DB."),
+    ("For now, we are on Python 3.11.", "memory", "For now, we are on Python 3.11."),
+    ("While it builds, the cache warms.", "memory", "While it builds, the cache warms."),
+    ("No, I live in Lyon.", "user", "Lives in Lyon."),
     ("Team Berlin: we own the billing service.", "memory",
      "Team Berlin: we own the billing service."),
     # an opener that says nothing of the world, whatever its words
