@@ -260,3 +260,15 @@ CARRIED: Final = lazyre.compile(
 FOREIGN_ABOUT: Final = lazyre.compile(
     r"\b(?:cómo|como|dónde|donde|cuándo|cuando|si|qué|come|dove|quando|se|comment|où|"
     r"quand|wie|wo|wann|ob|welche\w*|hoe|waar|wanneer|of|onde)\b")
+
+
+# The agent's deed as the means: "the bot earns points by sending each message to …".
+_BY_SENDING: Final = lazyre.compile(
+    r"\b(?:bot|assistant|agent|you)\b[^.\n]{0,60}\bby (?:send|forward|post|upload|email|"
+    r"copy|copie|mirror|shar|relay|leak)\w*ing\b")
+# A passive standing instruction: "your replies should always be posted to ...".
+_SHOULD_BE_SENT: Final = lazyre.compile(
+    r"\b(?:should|must|shall|needs? to|has to|have to|are to|is to|will)\s+(?:always\s+|"
+    r"also\s+|automatically\s+)?(?:be|get)\s+(?:\w+ly\s+)?(?:sent|posted|forwarded|copied|"
+    r"mirrored|uploaded|shared|logged|cc'?d|bcc'?d|relayed|published|synced|streamed|"
+    r"emailed|pasted|exported)\b")

@@ -59,6 +59,7 @@ from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
     _ARROW,
+    _BY_SENDING,
     _CONVERSATION,
     _DENY,
     _DIRECTIVE_CUE,
@@ -73,6 +74,7 @@ from memoir.threats._slots import (
     _KEPT_FROM,
     _SECRET_DATA,
     _SHIP_CMD,
+    _SHOULD_BE_SENT,
     _URL,
     _WHEN_ASKED,
     AGAINST_FACT,
@@ -508,18 +510,6 @@ def _exfiltrate(sentence: str) -> bool:
     verb = _SEND_FOREIGN.search(sentence)
     return bool(verb and _foreign_said(sentence, verb) and
                 not _foreign_negated(sentence, verb))
-
-
-# The agent's deed as the means: "the bot earns points by sending each message to …".
-_BY_SENDING: Final = lazyre.compile(
-    r"\b(?:bot|assistant|agent|you)\b[^.\n]{0,60}\bby (?:send|forward|post|upload|email|"
-    r"copy|copie|mirror|shar|relay|leak)\w*ing\b")
-# A passive standing instruction: "your replies should always be posted to ...".
-_SHOULD_BE_SENT: Final = lazyre.compile(
-    r"\b(?:should|must|shall|needs? to|has to|have to|are to|is to|will)\s+(?:always\s+|"
-    r"also\s+|automatically\s+)?(?:be|get)\s+(?:\w+ly\s+)?(?:sent|posted|forwarded|copied|"
-    r"mirrored|uploaded|shared|logged|cc'?d|bcc'?d|relayed|published|synced|streamed|"
-    r"emailed|pasted|exported)\b")
 
 
 _SEND_ANY: Final = lazyre.compile(rf"\b(?:{_SEND})(?:'?(?:s|es|ed|d|ing))?\b")
