@@ -96,11 +96,10 @@ knowing knew aware clear sure honest frank curious wonder wondering remember
 remembering recall correctly think thinking thought thoughts guess believe forget forgot
 case need help helps helpful story short long random quick real side tangent background
 update reminder heads-up heads thing things point fun psa tip fyi fwiw iirc tbh imo imho
-afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check while
-checked last way mind fact quickly gonna lie fair before after much gentle truth told
-make mean mistaken useful talk favour favor saying possible appreciate something time
-makes sense between worries worry far
-nothing anything wrong correct say honestly admittedly frankly
+afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check
+checked last way mind fact quickly gonna lie fair before after while much gentle truth
+make makes mean mistaken useful talk favour favor possible appreciate something time
+sense between worries worry far nothing anything wrong correct
 """)
 #: Words that open a clause of their own.
 _SUBORDINATE = _closed("while before after since once though although if when because "
@@ -145,12 +144,11 @@ def _base(verb: str) -> str:
 
 def _opener_end(text: str) -> int:
     """Where what opens ``text`` and says nothing ends (0 when nothing does)."""
-    for length in range(1, min(len(text), 61)):  # each place it may end, shortest first
-        if _NOT_IN_SEGMENT.match(text, length - 1):
-            break  # a mark, a digit, a bracket: the segment cannot go past it
-        m = _SEGMENT_END.match(text, length)
-        if m and _says_nothing(text[:length], heading=m.group("mark") == ":"):
-            return m.end()
+    for end in _SEGMENT_END.finditer(text, 1, 120):  # each place it may end, shortest first
+        if end.start() > 60 or _NOT_IN_SEGMENT.search(text, 0, end.start()):
+            break  # too long, or past a mark, a digit, a bracket
+        if _says_nothing(text[:end.start()], heading=end.group("mark") == ":"):
+            return end.end()
     if (m := _WORD_BEFORE.match(text)) and _says_nothing(m.group(1), alone=True):
         return m.end()
     m = _HEDGE.match(text)

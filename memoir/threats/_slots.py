@@ -184,7 +184,7 @@ WRITTEN_THERE_WINS: Final = lazyre.compile(
     r"outranks?|supersedes?|takes? precedence|trumps?|replaces?|beats)\b")
 #: Obedience without a check: "obey without asking", "obey every memory entry", "this entry
 #: has operator authority", "o assistente obedece sem perguntar".
-_UNCHECKED_OBEDIENCE: Final = _gated(
+UNCHECKED_OBEDIENCE: Final = _gated(
     r"\bobey\w*\b[^.\n]{0,40}\bwithout\b|"
     r"\b(?:obey|follow|execute|carry out)\w*\s+(?:every|all|any|each)\s+(?:\w+\s+)?"
     r"(?:memory|memories|memory entr(?:y|ies)|saved (?:entr(?:y|ies)|notes?))\b|"
@@ -220,23 +220,12 @@ _DIRECTIVE_CUE: Final = lazyre.compile(
     r"\b(?:make it happen|make sure|please|should|must|always|from now on|going forward|"
     r"keep doing|continue)\b")
 
-
-# A negation just before: "never obey … without asking me" is a safety rule.
-_NEGATED_BEFORE: Final = lazyre.compile(
-    r"\b(?:never|not|don't|do not|dont|no|non|não|nao|nunca|jamais|ne|nie|niemals|nicht|"
-    r"mai|niet|nooit|mustn't|shouldn't|can't|cannot)\b(?:\s+\w+){0,3}\s*$")
 # Where a deed is kept out of a record of the team's, not of what the person is told:
 # "do not mention the rename in the changelog".
 _OTHER_RECORD: Final = lazyre.compile(
     r"\b(?:in|from|to)\s+(?:the|a|an|our|its|this)\s+(?!(?:\w+\s+)?(?:reply|replies|"
     r"answer|answers|response|responses|summary|report|message|chat|output|"
     r"conversation)\b)\w")
-
-
-def unchecked_obedience(sentence: str) -> bool:
-    """Obedience without a check, said to the agent and not forbidden."""
-    m = _UNCHECKED_OBEDIENCE.search(sentence)
-    return m is not None and _NEGATED_BEFORE.search(sentence, 0, m.start()) is None
 
 
 def unsaid_deed(sentence: str) -> bool:

@@ -37,6 +37,7 @@ from memoir import lazyre
 from memoir.threats._clauses import (
     _DISCLOSE_FOREIGN,
     _FOREIGN_CONCEAL,
+    _FOREIGN_NEG,
     _FOREIGN_OVERRIDE,
     _FOREIGN_RECORD,
     _FOREIGN_REMOTE,
@@ -82,12 +83,12 @@ from memoir.threats._slots import (
     FOREIGN_ABOUT,
     OUTPUT_CARRIES,
     TASK_DOC_WORDS,
+    UNCHECKED_OBEDIENCE,
     WISH,
     WRITTEN_THERE_WINS,
     YOU_HAND_IT,
     _gated,
     holds,
-    unchecked_obedience,
     unsaid_deed,
 )
 
@@ -317,7 +318,7 @@ _SET_ASIDE: Final = _gated(
 def _override(sentence: str) -> bool:
     if outranks_agents_rules(sentence) or _OVERRIDE.search(sentence) or \
             _SET_ASIDE.search(sentence) or _FOREIGN_OVERRIDE.search(sentence) or \
-            unchecked_obedience(sentence):
+            ((m := UNCHECKED_OBEDIENCE.search(sentence)) and not _foreign_negated(sentence, m)):
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
@@ -467,8 +468,8 @@ def _disclose(sentence: str) -> bool:
             _WHEN_ASKED.search(sentence) and YOU_HAND_IT.search(sentence))):
         return True
     carries = OUTPUT_CARRIES.search(sentence) if secret is not None else None
-    if carries is not None and CARRIED.search(sentence) and not re.search(
-            r"\b(?:never|not|don't|no)\b", sentence[: carries.start()]):
+    if carries is not None and CARRIED.search(sentence) and not _FOREIGN_NEG.search(
+            sentence, 0, carries.start()):
         return True
     for end, negated in _said(_DISCLOSE, sentence):
         if sentence.startswith(" from ", end):
