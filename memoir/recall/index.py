@@ -69,6 +69,7 @@ from memoir.recall.ranking import (
     in_spans,
     is_identifier,
     names_date,
+    or_plan,
     query_terms,
     query_words,
     recency_weight,
@@ -120,8 +121,6 @@ MIN_COSINE = 0.3
 #: and min-max normalisation gives a weak cosine a small share, not a rank.
 _FUSE_COSINE = 0.1
 _MODES = ("bm25", "dense", "hybrid")
-#: A word in more than this share of the documents is left out of an OR-ed query.
-_COMMON = 0.1
 
 
 @dataclass(frozen=True)
@@ -369,21 +368,21 @@ class SearchIndex:
                  limit: int) -> list[tuple[int, str, float]]:
         """The best documents by BM25: those holding every word of the query when they
         come from ``limit`` sessions (cheap: the shortest word list bounds the work),
-        else those holding any of its words but the commonest (OR-ing a word a tenth
-        of the documents hold would score all of them, for little)."""
+        else those holding any of its words but the commonest, planned by
+        :func:`~memoir.recall.ranking.or_plan`."""
         if any(t in ("AND", "OR", "NOT") for t in terms):
             return self._match(" ".join(terms), query, scan)  # as the person wrote it
         chosen = words or terms
         rows = self._match(" ".join(chosen), query, scan)
         if len(chosen) < 2 or len({sid for _r, sid, _s in rows}) >= limit:
             return rows
-        common = set(self._terms(chosen).common(_COMMON))
-        return self._match(" OR ".join([w for w in chosen if w not in common] or chosen),
-                           query, scan)
+        plan = or_plan(chosen, self._terms(chosen, every=True))
+        found = {row[0]: row for expression in plan for row in self._match(expression, query, scan)}
+        return sorted(found.values(), key=lambda row: (-row[2], row[0]))[:scan]
 
-    def _terms(self, words: list[str]) -> Terms:
+    def _terms(self, words: list[str], *, every: bool = False) -> Terms:
         with self._lock:
-            return Terms(words, _tokenizer(), self._connect())
+            return Terms(words, _tokenizer(), self._connect(), every=every)
 
     def _match(self, expression: str, query: str, scan: int) -> list[tuple[int, str, float]]:
         """(rowid, session, BM25 score) of the best documents.  Ordering by ``bm25()``
