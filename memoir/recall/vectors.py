@@ -15,12 +15,13 @@ Below :data:`ANN_FROM` vectors a search keeps them in memory as one matrix (load
 once, extended as documents are added) and ranks them all by cosine similarity with the
 query's vector: faster to start, and exact.  Past it, with the ``ann`` extra (usearch,
 docs/dependencies.md#approximate-nearest-neighbours), a writer also keeps them in an
-HNSW graph beside ``search.db`` — ``vectors-<generation>.usearch``, int8 vectors and the
-graph's links — which every searching process memory-maps, so a million messages cost
-the pages a query touches, not the matrix.  The graph only proposes candidates: each is
-scored again with its stored vector, so one replaced or dropped since the graph was
-built is scored as it is now or not at all, and the order among the candidates is the
-exact one.
+HNSW graph beside ``search.db`` — ``vectors-<generation>.usearch``, each vector's signs
+(48 bytes for 384 values, Hamming distance; int8 vectors before, 3x the file, whose
+mapped pages all end up resident: docs/benchmarks.md) and the graph's links — which
+every searching process memory-maps.  The graph only proposes candidates,
+:data:`OVERSAMPLE` times what is asked: each is scored again with its stored vector, so
+one replaced or dropped since the graph was built is scored as it is now or not at all,
+and the order among the candidates is the exact one.
 
 The graph file is derived and untrusted when read back: ``vectors.json`` names it with
 its size and CRC-32, the model and dimension, the largest document in it and how many;
@@ -199,7 +200,7 @@ class VectorIndex:
                 found[int(self._rows[i])] = (self._sessions[i], float(scores[i]))
         spread = scores
         if graph is not None:
-            proposed = set(graph.candidates(wanted, max(2 * scan, 40)))
+            proposed = set(graph.candidates(wanted, max(OVERSAMPLE * scan, 640)))
             wanted_docs = [d for d in proposed | {int(a) for a in asked}
                            if d <= graph.through and d not in found]
             found.update(self._scored(db, wanted_docs, wanted))
@@ -330,7 +331,10 @@ LOCK_FILE = "vectors.lock"
 _PREFIX, _SUFFIX = "vectors-", ".usearch"
 #: HNSW's parameters: links per node, and the breadth of the search when adding and
 #: when searching (bench/ann.py measured recall@10 against exact search with these).
-CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 64
+CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 256
+#: Candidates proposed per one asked (binary codes rank coarsely), and what the graph
+#: holds of each vector: its signs, one bit per value (``vectors.json`` says so).
+OVERSAMPLE, CODES = 32, "b1"
 _GRAPH_BATCH = 20_000
 _SAMPLE = 2048
 
@@ -376,7 +380,9 @@ class Graph:
 
     def candidates(self, query: Any, count: int) -> list[int]:
         """The ``count`` documents the graph finds nearest to ``query`` (unit length)."""
-        found = self.index.search(query, min(count, self.count))
+        import numpy as np
+
+        found = self.index.search(binary_code(np, query), min(count, self.count))
         return [int(key) for key in found.keys]
 
 
@@ -389,6 +395,11 @@ def _meta(folder: Path) -> tuple[dict[str, Any], tuple[int, int]] | None:
     except (OSError, ValueError):
         return None
     return (meta, (st.st_mtime_ns, st.st_size)) if isinstance(meta, dict) else None
+
+
+def _ours(meta: dict[str, Any], model: str, dim: int) -> bool:  # else built again
+    return meta.get("model") == model and meta.get("dim") == dim \
+        and meta.get("codes") == CODES
 
 
 def _regular(st: os.stat_result) -> bool:
@@ -426,7 +437,7 @@ def open_graph(folder: Path, model: str, dim: int) -> Graph | None:
         return None
     meta, when = read
     fields = _fields(meta)
-    if fields is None or meta.get("model") != model or meta.get("dim") != dim:
+    if fields is None or not _ours(meta, model, dim):
         return None
     name, size, crc, through, count, _gone = fields
     path = folder / name
@@ -477,8 +488,7 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
 
     Index = index_class()
     read = _meta(folder)
-    fields = _fields(read[0]) if read is not None and read[0].get("model") == model \
-        and read[0].get("dim") == dim else None
+    fields = _fields(read[0]) if read is not None and _ours(read[0], model, dim) else None
     through, gone_seen = (fields[3], fields[5]) if fields else (0, 0)
     (tail,) = db.execute("SELECT count(*) FROM vectors WHERE doc > ?", (through,)).fetchone()
     (gone_max,) = db.execute("SELECT coalesce(max(id), 0) FROM vectors_gone").fetchone()
@@ -488,17 +498,13 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
         if tail < ANN_FROM:
             return None
         gone_seen = gone_max  # what was dropped before is not in the new graph
-        index, what = Index(ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
-                            expansion_add=EXPANSION_ADD,
-                            expansion_search=EXPANSION_SEARCH), "built"
+        index, what = _new_index(Index, dim), "built"
     elif tail < EXTEND_AFTER and len(gone) < EXTEND_AFTER:
         return None
     else:
         old = folder / fields[0]
         if len(gone) > _GRAPH_BATCH or _crc(old) != fields[2]:  # rebuilt from the table
-            index, what, through = Index(
-                ndim=dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
-                expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH), "built", 0
+            index, what, through = _new_index(Index, dim), "built", 0
             gone, gone_seen = [], gone_max
         else:
             restored = Index.restore(str(old), view=False)
@@ -520,7 +526,7 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
     for batch in _batches(db, through, again, dim):
         keys = np.array([d for d, _v in batch], dtype=np.uint64)
         vectors = np.stack([decode(np, v, dim) for _d, v in batch])
-        index.add(keys, vectors, threads=os.cpu_count() or 1)
+        index.add(keys, binary_code(np, vectors), threads=os.cpu_count() or 1)
         largest = max(largest, int(keys.max()))
     generation = int(fields[0][len(_PREFIX):-len(_SUFFIX)]) + 1 if fields else 1
     name = f"{_PREFIX}{generation}{_SUFFIX}"
@@ -540,7 +546,7 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
         raise
     record = {"file": name, "bytes": os.stat(name, dir_fd=dfd).st_size,
               "crc32": _crc(folder / name), "model": model, "dim": dim,
-              "through": largest, "count": len(index),
+              "through": largest, "count": len(index), "codes": CODES,
               "gone_seen": gone[-1][0] if gone else gone_seen}
     meta_temp = safefs.write_temp(dfd, json.dumps(record).encode(), fsync=False)
     os.replace(meta_temp, META_FILE, src_dir_fd=dfd, dst_dir_fd=dfd)
@@ -551,6 +557,16 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
                 os.unlink(stale, dir_fd=dfd)
     log.info("nearest-neighbour graph " + what, vectors=len(index), file=name)
     return what
+
+
+def _new_index(Index: Any, dim: int) -> Any:
+    return Index(ndim=dim, metric="hamming", dtype="b1", connectivity=CONNECTIVITY,
+                 expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+
+
+def binary_code(np: Any, vectors: Any) -> Any:
+    """The graph's code of each row of ``vectors``: its signs (above 0: 1), packed."""
+    return np.packbits(vectors > 0, axis=-1)
 
 
 def _rows(db: Any, docs: list[int]) -> list[tuple[int, bytes]]:

@@ -281,3 +281,34 @@ def _model() -> str:
     from memoir import semantic
 
     return semantic.shared_encoder().version
+
+
+def test_a_graph_of_int8_vectors_is_not_used_and_the_next_writer_builds_codes(
+        home: Path) -> None:
+    """A graph written before the binary codes (``vectors.json`` without ``"codes"``) is
+    searched around (exactly), then built again, coded, by the next writer."""
+    _home(home)
+    meta = _meta(home)
+    assert meta["codes"] == ann.CODES == "b1"
+    graph = ann.index_class().restore(str(home / ".memoir" / str(meta["file"])), view=True)
+    assert "b1" in str(graph.dtype).lower() and "hamming" in str(graph.metric).lower()
+    del meta["codes"]
+    (home / ".memoir" / ann.META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    with memoir.open(home, readonly=True) as mem:
+        index = SearchIndex(mem, mem.learning.transcripts)
+        assert index.search("bread dough")
+        assert index._vector_index()._graph is None  # not ours: searched exactly
+        index.close()
+    with memoir.open(home) as mem:
+        index = SearchIndex(mem, mem.learning.transcripts)
+        index.search("bread dough")  # a writer builds it again before it searches
+        assert index._vector_index()._graph is not None
+        index.close()
+    assert _meta(home)["codes"] == "b1"  # written again by this version
+
+
+def test_a_binary_code_is_the_signs_of_the_vector_packed() -> None:
+    import numpy as np
+
+    vectors = np.array([[0.5, -0.1, 0.0, 2.0, -3.0, 0.01, -0.2, 0.3, 1.0]], dtype=np.float32)
+    assert ann.binary_code(np, vectors).tolist() == [[0b10010101, 0b10000000]]
