@@ -140,7 +140,7 @@ def status(ctx: click.Context) -> None:
                    f"(episodic.semantic: {recall['setting']})")
     else:
         why = "episodic.semantic: off" if recall["setting"] == "off" else \
-            f"the semantic extra is not installed (missing {', '.join(recall['missing'])})"
+            f"recall by meaning cannot run here (missing {', '.join(recall['missing'])})"
         click.echo(f"recall   BM25 only ({why})")
     reviewer = info["reviewer"]
     click.echo(f"reviewer {reviewer['backend']} (reviewers.backend: {reviewer['setting']})")

@@ -138,7 +138,7 @@ def by_meaning(config: Config) -> bool:
     """Whether skills are scored by meaning under this configuration."""
     setting = config.procedural.relevance
     return setting == "semantic" or (
-        setting == "auto" and recall_mode(config.episodic.semantic) == "hybrid")
+        setting == "auto" and recall_mode(config.episodic.semantic, load=True) == "hybrid")
 
 
 _FENCE_NOTE = ("[System note: recalled context from earlier sessions with this user — "

@@ -234,7 +234,7 @@ class SearchIndex:
     @property
     def mode(self) -> str:
         """The recall in effect: ``hybrid`` or ``bm25`` (see :func:`recall_mode`)."""
-        return recall_mode(self.engine.config.episodic.semantic)
+        return recall_mode(self.engine.config.episodic.semantic, load=True)
 
     def sync(self, *, embed: bool | None = None) -> int:
         """Index the session events appended since the last sync, and in hybrid recall

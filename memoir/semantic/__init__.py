@@ -56,27 +56,36 @@ MAX_TOKENS = 128
 
 
 _MISSING: list[str] | None = None
+#: Why the model could not be loaded in this process (None: it loaded, or was not tried).
+_BROKEN: str | None = None
 
 
 def missing() -> list[str]:
-    """The modules of the extra that cannot be imported (empty: the extra is here).
-    Looked up once per process: every recorded turn asks."""
+    """The modules of the stack that cannot be imported, and a model that failed to load
+    in this process (empty: recall by meaning works here).  The imports are looked up
+    once per process: every recorded turn asks."""
     global _MISSING
     if _MISSING is None:
         _MISSING = [name for name in _MODULES if importlib.util.find_spec(name) is None]
-    return list(_MISSING)
+    return list(_MISSING) + ([f"a model that loads ({_BROKEN})"] if _BROKEN else [])
 
 
 def available() -> bool:
     return not missing()
 
 
-def recall_mode(setting: str) -> str:
+def recall_mode(setting: str, *, load: bool = False) -> str:
     """``hybrid`` (BM25 and embeddings, fused) or ``bm25``, for ``episodic.semantic``:
-    ``auto`` is hybrid when the semantic extra can be imported, ``on`` always (a search
-    then fails naming what to install when it cannot), ``off`` never."""
+    ``auto`` is hybrid when the stack can be imported (and, with ``load``, the model
+    loads: it is loaded then), ``on`` always (a search then fails naming what is
+    missing), ``off`` never."""
     if setting == "off" or (setting == "auto" and not available()):
         return "bm25"
+    if load and setting == "auto":
+        try:
+            shared_encoder()
+        except ConfigError:  # logged and remembered by shared_encoder: BM25 from now on
+            return "bm25"
     return "hybrid"
 
 
@@ -179,18 +188,25 @@ _SHARED_LOCK = threading.Lock()
 
 
 def shared_encoder() -> Encoder:
-    """The process's encoder, loaded on first use (a :class:`ConfigError` naming what to
-    install when the extra is missing)."""
-    global _SHARED
+    """The process's encoder, loaded on first use (a :class:`ConfigError` naming what is
+    missing, or why the model did not load: the failure is remembered, so ``auto``
+    settings take words alone from then on)."""
+    global _SHARED, _BROKEN
     with _SHARED_LOCK:
         if _SHARED is None:
             absent = missing()
             if absent:
                 raise ConfigError(
-                    "episodic.semantic is on but the semantic extra (memoir-agent[semantic])"
-                    f" is not installed (missing: {', '.join(absent)}); {install_hint()}, "
-                    "or set episodic.semantic: auto")
-            _SHARED = Encoder()
+                    "episodic.semantic is on but recall by meaning cannot run here "
+                    f"(missing: {', '.join(absent)}); {install_hint()}, or set "
+                    "episodic.semantic: auto")
+            try:
+                _SHARED = Encoder()
+            except Exception as exc:  # a runtime or model that cannot load on this machine
+                _BROKEN = " ".join(str(exc).split())[:300] or type(exc).__name__
+                raise ConfigError(f"the embedding model cannot be loaded here ({_BROKEN}); "
+                                  "recall is by words and the reviewer the rules until it "
+                                  "can (set episodic.semantic: off to stop trying)") from None
         return _SHARED
 
 

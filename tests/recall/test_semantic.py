@@ -280,14 +280,15 @@ def test_without_the_extra_recall_is_bm25(home: Path, monkeypatch: pytest.Monkey
         assert hits[0].recall == "bm25" and hits[0].semantic is None
         assert mem.status()["recall"]["mode"] == "bm25"
     text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
-    assert "recall   BM25 only (the semantic extra is not installed (missing onnxruntime))" \
+    assert "recall   BM25 only (recall by meaning cannot run here (missing onnxruntime))" \
         in text
     assert "reviewer rules (reviewers.backend: auto)" in text
     # "on" without the extra: a search says what to install; the tool returns it.
     monkeypatch.setattr(semantic, "_SHARED", None)
     _config(home, "on")
     with memoir.open(home) as mem:
-        with pytest.raises(ConfigError, match=r"memoir-agent\[semantic\]"):
+        with pytest.raises(ConfigError, match=r"cannot run here \(missing: onnxruntime\); "
+                                              r"install it with: .*onnxruntime"):
             SearchIndex(mem, mem.learning.transcripts).search("batch size")
         result = mem.start_session().call_tool("session_search", {"query": "batch size"})
         assert result["success"] is False and "semantic" in result["error"]
@@ -417,3 +418,34 @@ def test_the_embedding_tables_stay_int8_and_give_the_same_vectors() -> None:
     assert np.array_equal(semantic.shared_encoder().encode(texts),
                           semantic.Encoder(dense).encode(texts))
     assert len(semantic._graph(weights, quantized=True)) < 40_000_000  # 66 MB before
+
+
+def test_a_model_that_cannot_load_leaves_recall_to_words(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall by meaning is installed by default (issue 37 item 8); where its model cannot
+    load (a runtime refusing this machine, a damaged file), ``auto`` searches by words,
+    the reviewer is the rules and status says why — nothing fails.  ``on`` says why."""
+    class Refused:
+        def __init__(self) -> None:
+            raise RuntimeError("onnxruntime: this CPU lacks an instruction it needs")
+
+    monkeypatch.setattr(semantic, "Encoder", Refused)
+    monkeypatch.setattr(semantic, "_SHARED", None)
+    monkeypatch.setattr(semantic, "_BROKEN", None)
+    monkeypatch.setattr(semantic, "_MISSING", [])
+    _config(home, "auto")
+    with memoir.open(home) as mem:
+        ids = _corpus(mem)
+        hits = SearchIndex(mem, mem.learning.transcripts).search("batch size")
+        assert [h.session for h in hits] == [ids["etl"]] and hits[0].recall == "bm25"
+        assert not semantic.available()
+        assert semantic.missing() == [
+            "a model that loads (onnxruntime: this CPU lacks an instruction it needs)"]
+        assert mem.status()["recall"]["mode"] == "bm25"
+    text = CliRunner().invoke(cli, ["--home", str(home), "status"]).output
+    assert "recall   BM25 only (recall by meaning cannot run here (missing a model that " \
+        "loads (onnxruntime: this CPU lacks an instruction it needs)))" in text
+    assert "reviewer rules (reviewers.backend: auto)" in text
+    _config(home, "on")
+    with memoir.open(home) as mem, pytest.raises(ConfigError, match="a model that loads"):
+        SearchIndex(mem, mem.learning.transcripts).search("batch size")

@@ -143,7 +143,8 @@ def test_without_the_extra_a_review_says_why(home: Path, monkeypatch: pytest.Mon
             session.record_turn([{"role": "user", "content": "We deploy with Nomad."},
                                  {"role": "assistant", "content": "OK."}])
         failed = [e for e in mem.events() if e.type == "review.failed"]
-    assert failed and "memoir-agent[semantic]" in str(failed[0].data)
+    assert failed and "cannot run here (missing: onnxruntime); install it with" in \
+        str(failed[0].data)
 
 
 def test_a_model_file_of_another_shape_is_refused() -> None:
