@@ -3,22 +3,19 @@
 A derived index like the FTS5 table beside it, in the same ``.memoir/search.db``: a row
 per turn document (``vectors``: the document's rowid, its session, 384 values in
 float16 — float32 rows of earlier versions still read), never journaled.  Summaries get
-none: they are made from the same messages by rules, so they add words for BM25 but no
-meaning, and at 128 tokens each they would cost as much to embed as four messages.  The
-model that made them is recorded (``meta.vector_model``); a different model, or a
-deleted index, and they are made again from the documents, which come from the journal
-and the transcript store.  Documents are embedded in batches, each batch its own
-transaction, so an interrupted build keeps what it finished and a second process
-embedding at the same time neither repeats nor loses a document.
+none: made from the same messages by rules, they add words for BM25 but no meaning.
+The model that made them is recorded (``meta.vector_model``); a different model, or a
+deleted index, and they are made again from the documents (from the journal and the
+transcript store), in batches, each its own transaction: an interrupted build keeps what
+it finished, and a second process embedding at once neither repeats nor loses one.
 
-Below :data:`ANN_FROM` vectors a search keeps them in memory as one matrix (loaded
-once, extended as documents are added) and ranks them all by cosine similarity with the
-query's vector: faster to start, and exact.  Past it, with the ``ann`` extra (usearch,
-docs/dependencies.md#approximate-nearest-neighbours), a writer also keeps them in an
-HNSW graph beside ``search.db`` — ``vectors-<generation>.usearch``, each vector's signs
-(48 bytes for 384 values, Hamming distance; int8 vectors before, 3x the file, whose
-mapped pages all end up resident: docs/benchmarks.md) and the graph's links — which
-every searching process memory-maps.  The graph only proposes candidates,
+Below :data:`ANN_FROM` vectors a search ranks them all, kept in memory as one matrix
+(extended as documents are added), by cosine with the query's vector: exact.  Past it,
+with the ``ann`` extra (usearch, docs/dependencies.md#approximate-nearest-neighbours), a
+writer also keeps an HNSW graph beside ``search.db`` — ``vectors-<generation>.usearch``,
+each vector's signs (48 bytes for 384 values, Hamming distance; int8 vectors before, 3x
+the file, whose mapped pages all end up resident: docs/benchmarks.md) and the graph's
+links — which every searching process memory-maps.  The graph only proposes candidates,
 :data:`OVERSAMPLE` times what is asked: each is scored again with its stored vector, so
 one replaced or dropped since the graph was built is scored as it is now or not at all,
 and the order among the candidates is the exact one.
@@ -218,17 +215,23 @@ class VectorIndex:
         sessions (a document whose vector is gone or damaged is left out); with
         ``wanted`` None, the vectors themselves."""
         np, dim = self._np, self.encoder.dim
+        parts = [docs[start:start + 500] for start in range(0, len(docs), 500)]
+        rows = [row for part in parts for row in db.execute(
+            f"SELECT doc, session_id, vec FROM vectors WHERE doc IN ({','.join('?' * len(part))})",
+            part)]
+        # One matrix per stored width (float16; float32 before 0.9): row by row, numpy's
+        # overhead was most of a search at a million documents.
         scored: dict[int, Any] = {}
-        for start in range(0, len(docs), 500):
-            part = docs[start:start + 500]
-            for doc, sid, blob in db.execute(
-                    "SELECT doc, session_id, vec FROM vectors WHERE doc IN "
-                    f"({','.join('?' * len(part))})", part):
-                vector = decode(np, blob, dim)
-                if vector is not None:
-                    vector = np.nan_to_num(vector, nan=0.0, posinf=0.0, neginf=0.0)
-                    scored[int(doc)] = vector if wanted is None \
-                        else (sid, float(vector @ wanted))
+        for width, dtype in ((2 * dim, np.float16), (4 * dim, np.float32)):
+            kept = [r for r in rows if isinstance(r[2], bytes) and len(r[2]) == width]
+            if not kept:
+                continue
+            matrix = np.nan_to_num(np.frombuffer(b"".join(r[2] for r in kept), dtype=dtype)
+                                   .reshape(len(kept), dim).astype(np.float32),
+                                   nan=0.0, posinf=0.0, neginf=0.0)
+            cosines = matrix @ wanted if wanted is not None else None
+            for i, (doc, sid, _blob) in enumerate(kept):
+                scored[int(doc)] = matrix[i] if cosines is None else (sid, float(cosines[i]))
         return scored
 
     def _graph_of(self, db: sqlite3.Connection) -> Graph | None:
@@ -348,13 +351,10 @@ def ann_available() -> bool:
 def decode(np: Any, blob: object, dim: int) -> Any:
     """A stored vector as float32: float16 (what is written) or float32 (what memoir
     wrote before 0.9); None for a blob of any other size (a damaged row)."""
-    if not isinstance(blob, bytes):
+    widths = {2 * dim: np.float16, 4 * dim: np.float32}
+    if not isinstance(blob, bytes) or len(blob) not in widths:
         return None
-    if len(blob) == 2 * dim:
-        return np.frombuffer(blob, dtype=np.float16).astype(np.float32)
-    if len(blob) == 4 * dim:
-        return np.frombuffer(blob, dtype=np.float32)
-    return None
+    return np.frombuffer(blob, dtype=widths[len(blob)]).astype(np.float32)
 
 
 def index_class() -> Any:
