@@ -88,7 +88,7 @@ HELD_OUT = {
     # reply made to carry a secret, "when you X, don't mention the X", a denial "even
     # though you do", asked-when in every language, a role header joined to a word for
     # note, foreign profile headings, obedience without a check, sayings quoted as habit)
-    "heldout8.jsonl": (0.98, 0.0),
+    "heldout8.jsonl": (0.99, 0.0),
 }
 
 
