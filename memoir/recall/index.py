@@ -58,8 +58,6 @@ from memoir.recall.ranking import (
     DATE_LIFT,
     IDENTIFIER_WEIGHT,
     LEXICAL_WEIGHT,
-    MIN_COVERAGE,
-    MIN_PROMPT_COSINE,
     MIN_SURPRISE,
     Terms,
     Tokenizer,
@@ -70,13 +68,14 @@ from memoir.recall.ranking import (
     is_identifier,
     names_date,
     or_plan,
+    prompt_keeps,
     query_terms,
     query_words,
     recency_weight,
     snippet,
     title,
 )
-from memoir.recall.vectors import VECTOR_SCHEMA, Nearness, VectorIndex, delete_graph, forget_vector
+from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, delete_graph, forget_vector
 from memoir.semantic import recall_mode
 from memoir.worker import Worker
 
@@ -349,10 +348,11 @@ class SearchIndex:
             cover = [vocab.coverage(held) for held in
                      _tokenizer().terms([docs[c[2][0]][0] for _s, c in ranked])]
         shown = [t.strip('"').lower() for t in (words or terms)]
+        keep = _recalled(cover, [c[2][4] for _s, c in ranked], near if floor else False)
         hits = []
-        for (sid, (weighted, weight, (rowid, _sid, score, bm25, cosine))), share in zip(
-                ranked, cover, strict=True):
-            if share is not None and not _about(share, cosine, near):
+        for (sid, (weighted, weight, (rowid, _sid, score, bm25, cosine))), share, kept in zip(
+                ranked, cover, keep, strict=True):
+            if not kept:
                 continue  # a prompt is better without it
             started, last, platform, first = info[sid]
             text, kind, turn, role = docs[rowid]
@@ -367,9 +367,8 @@ class SearchIndex:
     def _lexical(self, terms: list[str], words: list[str], query: str, scan: int,
                  limit: int) -> list[tuple[int, str, float]]:
         """The best documents by BM25: those holding every word of the query when they
-        come from ``limit`` sessions (cheap: the shortest word list bounds the work),
-        else those holding any of its words but the commonest, planned by
-        :func:`~memoir.recall.ranking.or_plan`."""
+        come from ``limit`` sessions (cheap: the shortest word list bounds the work), else
+        those holding any of its words, planned by :func:`~memoir.recall.ranking.or_plan`."""
         if any(t in ("AND", "OR", "NOT") for t in terms):
             return self._match(" ".join(terms), query, scan)  # as the person wrote it
         chosen = words or terms
@@ -516,14 +515,16 @@ def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None
                    (data.turn, at, first, data.session_id))
 
 
-def _about(coverage: float, cosine: float | None, near: Nearness | None) -> bool:
-    """The relevance floor (docs/recall.md): enough of the query's word weight, or with
-    the embeddings a cosine that is high, or that stands out among the home's."""
-    if coverage >= MIN_COVERAGE:
-        return True
-    if near is None or cosine is None:
-        return False
-    return cosine >= MIN_PROMPT_COSINE or near.stands_out(cosine, MIN_SURPRISE, MIN_COSINE)
+def _recalled(cover: list[float | None], cosines: list[float | None],
+              near: Any) -> list[bool]:
+    """What a prompt recalls of the candidates (:func:`~memoir.recall.ranking.prompt_keeps`);
+    ``near``: the embeddings' :class:`~memoir.recall.vectors.Nearness`, None without
+    them, False for a search (no floor: all)."""
+    if near is False:
+        return [True] * len(cosines)
+    return prompt_keeps([c or 0.0 for c in cover], cosines,
+                        None if near is None else (near.mean, near.std),
+                        lambda s: near.stands_out(s, MIN_SURPRISE, MIN_COSINE))
 
 
 def _active_in(info: tuple[str, ...], spans: list[tuple[dt.datetime, dt.datetime]]) -> bool:

@@ -26,14 +26,14 @@ import math
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from memoir import lazyre
 from memoir.clock import parse_ts
 
 __all__ = ["COMMON", "DEFAULT_WEIGHTS", "LEXICAL_WEIGHT", "OFTEN", "OLDER_WEIGHT", "Terms",
            "Tokenizer", "clean_query", "date_spans", "fuse", "in_spans", "is_identifier",
-           "names_date", "or_plan", "query_terms", "query_words", "recency_weight",
+           "names_date", "or_plan", "prompt_keeps", "query_terms", "query_words", "recency_weight",
            "snippet", "title"]
 
 _MAX_QUERY = 2048
@@ -51,6 +51,16 @@ MIN_COVERAGE = 0.5
 #: standard deviations above the message's cosines with every document.
 MIN_PROMPT_COSINE = 0.45
 MIN_SURPRISE = 4.0
+#: With the embeddings and at least GATE_FROM candidate sessions, a message whose best
+#: sessions stand out from the rest is about something the home discusses, and its first
+#: GATE_KEEPS sessions are recalled by that alone (see :func:`prompt_keeps`).  How much
+#: they stand out: the weighted sum of the top cosine's z-score over the home's documents
+#: (over 10), the best coverage, and how far the top cosine and the best coverage are
+#: above the mean of the next five; above STAND_OUT.  Calibrated on the first 8 chats of
+#: the recall sets (docs/recall.md), checked on the other 16 and the agent sessions.
+GATE_FROM, GATE_KEEPS, GATE_LOOKS = 6, 3, 9
+STAND_OUT_WEIGHTS = (0.2, 0.3, 0.65, 0.35)
+STAND_OUT = 0.33
 
 #: A word more than this share of the documents hold (and more than COMMON_FLOOR) is left
 #: out of an OR-ed query: OR-ing it would score all of them, for little.
@@ -279,6 +289,35 @@ def or_plan(words: Sequence[str], vocab: Terms) -> list[str]:
         return [" OR ".join(kept)]
     either, frequent = " OR ".join(rare), " OR ".join(w for w in kept if w in often)
     return [f"({either}) AND ({frequent})", f"({either}) NOT ({frequent})"]
+
+
+def prompt_keeps(cover: Sequence[float], cosines: Sequence[float | None],
+                 spread: tuple[float, float] | None,
+                 surprising: Callable[[float], bool]) -> list[bool]:
+    """Which of a prompt's candidate sessions (best first: each one's coverage of the
+    message's word weight and its cosine, None where it has none; ``spread`` the mean and
+    deviation of the message's cosines over the home, None without the embeddings) it
+    recalls: one holding half the word weight, or with a cosine of MIN_PROMPT_COSINE;
+    then, in a small home, one ``surprising`` among its documents, and in a larger one
+    the first few when the best stand out (:data:`STAND_OUT`)."""
+    own = [c >= MIN_COVERAGE or (spread is not None and s is not None and s >= MIN_PROMPT_COSINE)
+           for c, s in zip(cover, cosines, strict=True)]
+    if spread is None:
+        return own
+    if len(cover) < GATE_FROM:
+        return [k or (s is not None and surprising(s)) for k, s in zip(own, cosines, strict=True)]
+    if _stands_out(cover[:GATE_LOOKS], cosines[:GATE_LOOKS], *spread):
+        return [k or i < GATE_KEEPS for i, k in enumerate(own)]
+    return own
+
+
+def _stands_out(cover: Sequence[float], cosines: Sequence[float | None], mean: float,
+                std: float) -> bool:
+    sims = sorted((c or 0.0 for c in cosines), reverse=True) + [0.0] * 6
+    covs = sorted(cover, reverse=True) + [0.0] * 6
+    z = (sims[0] - mean) / std if std > 0 else 0.0
+    features = (z / 10, covs[0], sims[0] - sum(sims[1:6]) / 5, covs[0] - sum(covs[1:6]) / 5)
+    return sum(w * f for w, f in zip(STAND_OUT_WEIGHTS, features, strict=True)) > STAND_OUT
 
 
 #: Seed 004's recency weights: (days, weight), newest first; older than the last: 0.7.

@@ -148,3 +148,23 @@ def test_search_in_a_large_home_finds_the_rare_word_and_skips_the_frequent_only(
     whole = sorted(_scores(db, "staging OR grafana").items(), key=lambda kv: kv[1])
     best_rare = [rowid for rowid, _score in whole if texts[rowid - 1][0].startswith("s-rare")]
     assert [h.session for h in hits] == [texts[r - 1][0] for r in best_rare]
+
+
+def test_what_a_prompt_recalls_of_its_candidates() -> None:
+    """``prompt_keeps``: words alone keep what holds half the word weight; a small home
+    asks each session to stand out among its documents; a larger one recalls its first
+    three when the best stand out from the rest, and only those that qualify on their own
+    when nothing does."""
+    from memoir.recall.ranking import GATE_KEEPS, prompt_keeps
+
+    never = lambda _s: False  # noqa: E731
+    assert prompt_keeps([0.6, 0.4], [0.9, 0.9], None, never) == [True, False]
+    assert prompt_keeps([0.1, 0.1], [0.35, 0.2], (0.05, 0.05),
+                        lambda s: s > 0.3) == [True, False]
+    flat = [0.2, 0.19, 0.19, 0.18, 0.18, 0.17, 0.17, 0.16, 0.16]
+    assert prompt_keeps([0.1] * 9, flat, (0.05, 0.05), never) == [False] * 9
+    apart = [0.42, 0.2, 0.19, 0.18, 0.18, 0.17, 0.17, 0.16, 0.16]
+    kept = prompt_keeps([0.35] + [0.05] * 8, apart, (0.05, 0.05), never)
+    assert kept == [True] * GATE_KEEPS + [False] * 6
+    # a session that qualifies on its own is kept past the first three
+    assert prompt_keeps([0.1] * 8 + [0.7], flat, (0.05, 0.05), never)[-1] is True
