@@ -26,7 +26,7 @@ from typing import Any
 from memoir.config import Config, ProceduralConfig
 from memoir.engine.commit import Caller, Decision
 from memoir.engine.port import Home
-from memoir.errors import ValidationError
+from memoir.errors import ConfigError, ValidationError
 from memoir.events.sessions import ContextRecalled, RecalledHit, RecalledSkill
 from memoir.journal.transcripts import TranscriptStore
 from memoir.projections.skills import SkillRecord
@@ -112,11 +112,17 @@ class Procedural:
         """The scorer in use, built on the first prompt (an MCP server's instructions
         need only the index: they embed nothing)."""
         if self._scorer is None:
+            encoder = None
             if self.by_meaning:
+                try:
+                    encoder = shared_encoder()
+                except ConfigError:  # the model cannot be loaded here: by their words
+                    self.by_meaning = False
+            if encoder is not None:
                 self._scorer = MeaningScorer({
                     n: f"{n.replace('-', ' ')}: {description_of(r.content)}\n"
                        f"{parse_frontmatter(r.content)[1].strip()}"
-                    for n, r in self.records.items()}, shared_encoder())
+                    for n, r in self.records.items()}, encoder)
             else:
                 self._scorer = SkillScorer({
                     n: f"{n} {n.replace('-', ' ')} {description_of(r.content)} {r.content}"
@@ -138,7 +144,7 @@ def by_meaning(config: Config) -> bool:
     """Whether skills are scored by meaning under this configuration."""
     setting = config.procedural.relevance
     return setting == "semantic" or (
-        setting == "auto" and recall_mode(config.episodic.semantic, load=True) == "hybrid")
+        setting == "auto" and recall_mode(config.episodic.semantic) == "hybrid")
 
 
 _FENCE_NOTE = ("[System note: recalled context from earlier sessions with this user — "

@@ -21,6 +21,7 @@ import memoir
 from memoir import semantic
 from memoir.cli import cli
 from memoir.errors import ConfigError
+from memoir.prompt.assemble import Procedural
 from memoir.recall.index import SearchIndex, delete_index
 from tests.support import cpu
 from tests.support.paths import DATA
@@ -436,6 +437,20 @@ def test_a_model_that_cannot_load_leaves_recall_to_words(
     _config(home, "auto")
     with memoir.open(home) as mem:
         ids = _corpus(mem)
+        with mem.start_session() as session:
+            made = session.call_tool("skill_manage", {
+                "action": "create", "name": "etl-batches", "content":
+                "---\nname: etl-batches\ndescription: Tune the ETL job's batch size\n---\n"
+                "Lower the batch size when the ETL job times out.\n"})
+            assert made["success"], made
+        with mem.start_session() as session:  # skills by their words, sessions by theirs
+            prompt = session.prompt("What batch size should the ETL job use?")
+            assert "etl-batches" in prompt.system and "batch size" in prompt.user_message
+        # a prompt's skills, when the prompt is the first to try the model: by their words
+        monkeypatch.setattr(semantic, "_BROKEN", None)
+        procedural = Procedural(mem.view(), by_meaning=True)
+        assert [n for n, _s in procedural.top("ETL job batch size", mem.config.procedural)
+                ] == ["etl-batches"] and not procedural.by_meaning
         hits = SearchIndex(mem, mem.learning.transcripts).search("batch size")
         assert [h.session for h in hits] == [ids["etl"]] and hits[0].recall == "bm25"
         assert not semantic.available()
