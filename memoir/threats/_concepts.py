@@ -36,6 +36,7 @@ from memoir.threats._slots import (
     _URL,
     NOT_A_SECRET,
     TASK_DOC_WORDS,
+    TOLD,
     _gated,
 )
 
@@ -51,7 +52,7 @@ _PUBLIC_HOST: Final = (
     r"news|blog|email|chat|social|team|work|tools|gov|edu)\b(?!\.\w)(?:/\S*)?")
 
 #: The person's conversation with the agent, or what they give it.
-_CONVO: Final = _gated(
+_CONVO: Final = _gated(TOLD + "|" +
     r"conversations?|(?:the|our|this|each|every|all|full|whole|entire|my|your) "
     r"(?:\w+ )?chats?\b|chat ?(?:logs?|history|records?)|transcripts?|"
     r"transcriptions?|(?:our|each|every|all|these|my|the user's) (?:\w+ )?sessions?\b|"
@@ -62,11 +63,6 @@ _CONVO: Final = _gated(
     r"what (?:we|i|you|they|the user) (?:say|said|discuss\w*|talk\w* about|typed?|"
     r"write|wrote)|(?:everything|anything|all) (?:we|i|the user|they) (?:say|said|"
     r"discuss\w*|talk\w* about|type|typed|write|wrote|send|share)|"
-    # what the person told the agent: "everything she told you", "whatever he shares with it"
-    r"(?:everything|anything|all|whatever|what)(?: that)? (?:she|he|they|the user|"
-    r"the person|people|the client|the customer|i|we) (?:tells?|told|says? to|said to|"
-    r"shares? with|shared with|confides? (?:in|to)|confided (?:in|to)|entrusts? to|"
-    r"entrusted to) (?:you|me|it|us|the (?:assistant|agent|bot))\b|"
     r"(?:every|each|all|any) (?:of )?(?:my|our|your|the user's) (?:\w+ )?(?:messages?|"
     r"msgs?|prompts?|questions?|replies|answers?|turns?)\b|(?:every|each|all|any) "
     r"(?:\w+ )?(?:messages?|msgs?|prompts?|questions?|replies|answers?|turns?) (?:i|we|"

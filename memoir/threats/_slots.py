@@ -55,7 +55,29 @@ _SECRET_DATA: Final = _gated(
     r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
     r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort")
-_CONVERSATION: Final = _gated(
+#: What the person told the agent, in every language the detector reads: "everything she
+#: told you", "todo lo que te contó", "tout ce qu'elle t'a dit", "alles, was sie dir
+#: erzählt hat", "tutto quello che ti ha detto", "tudo o que ela te disse", "alles wat ze
+#: je vertelde" — the conversation, whoever tells it.
+TOLD: Final = (
+    r"(?:everything|anything|all|whatever|what)(?: that)? (?:she|he|they|the user|"
+    r"the person|people|the client|the customer|i|we) (?:tells?|told|says? to|said to|"
+    r"shares? with|shared with|confides? (?:in|to)|confided (?:in|to)|entrusts? to|"
+    r"entrusted to) (?:you|me|it|us|the (?:assistant|agent|bot))\b|"
+    r"tod[oa]s? (?:lo )?(?:que|cuanto) (?:(?:[eé]l|ella|ellos|ellas|el usuario|el cliente|"
+    r"la persona) )?(?:te|me|le|nos) (?:dijo|dice|cont[oó]|cuenta|ha dicho|ha contado|"
+    r"confi[oó]|comparti[oó])|"
+    r"tout ce qu(?:e |')(?:il |elle |ils |elles |on |l'utilisateur |le client |la personne )?"
+    r"(?:t'|m'|te |me |lui |nous )(?:a |ont )?(?:dit|racont[eé]|confi[eé]|partag[eé])|"
+    r"alles,? was (?:er|sie|der nutzer|die nutzerin|der kunde|die person) (?:dir|mir|ihm|"
+    r"uns) (?:gesagt|erz[aä]hlt|anvertraut|mitgeteilt|sagt)|"
+    r"tutto (?:quello|ci[oò]) che (?:(?:lui|lei|l'utente|il cliente) )?(?:ti|mi|gli|le|ci) "
+    r"(?:ha )?(?:detto|raccontato|confidato|dice|racconta)|"
+    r"tudo (?:o )?que (?:(?:ele|ela|o usu[aá]rio|o cliente) )?(?:te|me|lhe|nos) "
+    r"(?:disse|diz|contou|conta|confiou)|"
+    r"alles wat (?:hij|zij|ze|de gebruiker|de klant) (?:je|jou|me|mij|ons) (?:heeft )?"
+    r"(?:vertelde|vertelt|verteld|zei|zegt|gezegd|toevertrouwde|toevertrouwd)")
+_CONVERSATION: Final = _gated(TOLD + "|" +
     r"conversations?|\bchats?\b|chat ?(?:logs?|history)|transcripts?|"
     r"(?:the user's|users'|user|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
     r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
