@@ -291,6 +291,18 @@ def _strip_frames(text: str, *, saving: bool = True) -> str:
     return text
 
 
+def _participle(verb: str) -> bool:
+    """Whether ``verb`` after "never"/"always" is a past participle ("never shared",
+    "always skipped"): a state, not an instruction ("never feed", "never proceed")."""
+    word = verb.lower()
+    return word.endswith("ed") and not word.endswith(("eed", "bed", "wed", "shed")) and \
+        word not in _BASE_IN_ED
+
+
+#: Base forms that end in "ed" (what :func:`_participle` must not take for participles).
+_BASE_IN_ED = frozenset(["embed", "shred", "sled", "wed", "bed", "red"])
+
+
 def _order(text: str, target: str) -> str | None:
     """An instruction to the agent said as a fact of its target, or None."""
     m = _ORDER.match(text)
@@ -298,8 +310,8 @@ def _order(text: str, target: str) -> str | None:
         return None
     mode = (m.group(1) or "").strip().lower()
     verb = m.group(2) or m.group(4)
-    if verb.lower() in _NOT_VERBS or not m.group(5).strip():
-        return None  # "Never again.", "Don't worry."
+    if verb.lower() in _NOT_VERBS or not m.group(5).strip() or _participle(verb):
+        return None  # "Never again.", "Don't worry.", "… and never shared."
     body = f"{verb[0].lower()}{verb[1:]}{m.group(5)}"
     if target == "memory":
         return f"Convention: {mode + ' ' if mode else ''}{body}"

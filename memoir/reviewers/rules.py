@@ -65,7 +65,9 @@ _TRANSIENT = lazyre.compile(
 _NOT_INSTRUCTIONS = lazyre.compile(
     r"(?i)^(?:please )?(?:don'?t|do not|never) (?:worry|know|think|understand|get|mind|"
     r"remember|care|see|have|need to worry)\b|^never mind\b|^always (?:wanted|thought|"
-    r"been)\b")
+    r"been)\b|"
+    # a participle says a state ("… and never shared", "always skipped on Fridays")
+    r"^(?:never|always) (?!(?:\w*eed|embed|shred|wed|bed|shed)\b)\w+ed\b")
 _INSTRUCTION = lazyre.compile(
     r"(?i)^(?:(?:please|and|also|oh,? and|from now on,?|going forward,?|in (?:the )?future,?)"
     r"\s+)*(?:don'?t|do not|never|always|stop|avoid|quit|no more|keep|use|write|answer|"
@@ -102,7 +104,8 @@ _ROLE_WORDS = (
     r"nurse|doctor|lawyer|accountant|product owner|tester|hobbyist|mathematician|"
     r"statistician|journalist|phd student|postdoc")
 _ROLE = lazyre.compile(
-    rf"(?i:\bi(?:'m| am) (?:a|an)|\bi(?:'m| am) [A-Z][\w'’-]+,? (?:a|an)|"
+    # "I'm Lena, a …" names a person; "I'm not a …" / "I'm never a …" says what they are not
+    rf"(?i:\bi(?:'m| am) (?:a|an)|\bi(?:'m| am) (?!(?:not|never|no)\b)[A-Z][\w'’-]+,? (?:a|an)|"
     rf"\bi work as (?:a|an)|\bmy (?:job|role|title) is)\s+"
     rf"((?i:(?:[\w+#.-]+\s+){{0,4}}?(?:{_ROLE_WORDS})))\b")
 _EMPLOYER = lazyre.compile(

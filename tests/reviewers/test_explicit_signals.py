@@ -29,6 +29,9 @@ from memoir.reviewers.rules import Finding, _same, extract
      "Convention: never push directly to main in this repo."),
     ("Never push to main without asking me first.", "user",
      "Asks never to push to main without asking them first."),
+    # base forms that end in "ed" are still instructions
+    ("Never proceed without a review.", "user", "Asks never to proceed without a review."),
+    ("Always embed the diagrams.", "user", "Asks to always embed the diagrams."),
 ])
 def test_explicit_requests_and_project_rules_are_kept_where_they_belong(
         said: str, target: str, entry: str) -> None:
@@ -40,6 +43,19 @@ def test_explicit_requests_and_project_rules_are_kept_where_they_belong(
                                   "Remember what we did?"])
 def test_a_request_about_the_moment_is_not_kept(said: str) -> None:
     assert extract(said) == []
+
+
+@pytest.mark.parametrize("said", [
+    # a participle after never/always says a state, not an instruction
+    "The repo is split: core/ is public, plugins/ is per customer and never shared.",
+    "Our nightly tests are always skipped on public holidays.",
+    # what the person is not (any more) is no role
+    "I'm not a manager anymore.",
+    "I am not an admin on this cluster.",
+])
+def test_a_state_or_a_denial_is_no_preference_or_role(said: str) -> None:
+    assert [f for f in extract(said) if f.key in ("role", "preference") or
+            f.text.startswith(("Asks", "Role", "Never", "Always"))] == []
 
 
 @pytest.mark.parametrize(("output", "error"), [
