@@ -389,10 +389,33 @@ def _voice_first(text: str) -> str:
     if lead is None:  # "I" and a verb: "I speak Portuguese" → "Speaks Portuguese"
         return _cap(_inflected(rest))
     if lead == "":  # "I'm vegetarian" → "Vegetarian", "I'm a chef" → "A chef"
-        return _cap(rest)
+        return _cap(_uncommented(rest))
     if lead.strip().lower() in _ADVERBS:
         return _cap(f"{lead}{_inflected(rest)}")
     return f"{lead}{rest}"
+
+
+def _uncommented(rest: str) -> str:
+    """``rest`` without the comments on the talk that open it ("honestly a bit of a
+    perfectionist" → "a bit of a perfectionist"; "usually a morning person" keeps its
+    word, which says something of the world)."""
+    words = rest.split(" ")
+    i = 0
+    while i < len(words) - 1:
+        word = words[i].lower().strip(",")
+        if word in ("kind", "sort") and words[i + 1].lower() == "of":
+            i += 2
+        elif word.endswith("ly") and word not in _CONTENT_LY and \
+                words[i + 1].lower() not in _BOUND:  # "friendly with", "likely to": adjectives
+            i += 1
+        else:
+            break
+    return " ".join(words[i:])
+
+
+#: Words after which an "-ly" word is an adjective of its own ("friendly with", "lonely
+#: and", "likely to"), not a comment on the talk.
+_BOUND = _closed("with to in about for at on of from by and or but so than as")
 
 
 #: The person's verbs that stay as they are, or change otherwise than by an "s".

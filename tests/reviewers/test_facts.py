@@ -83,6 +83,11 @@ def test_the_second_held_out_part_stays_where_it_was_worked_to() -> None:
 
 
 @pytest.mark.parametrize(("said", "target", "fact"), [
+    # a comment on the talk inside "I'm …" goes; an "-ly" adjective of the person stays
+    ("I'm honestly a bit of a perfectionist.", "user", "A bit of a perfectionist."),
+    ("I'm kind of a night owl.", "user", "A night owl."),
+    ("I'm friendly with the ops team.", "user", "Friendly with the ops team."),
+    ("I'm usually a morning person.", "user", "Usually a morning person."),
     # what closes a sentence and says nothing, a heading naming the kind of note, a hedge
     ("Our builds take twenty minutes, as far as I know.", "memory",
      "The builds take twenty minutes."),
