@@ -197,7 +197,7 @@ class VectorIndex:
                 found[int(self._rows[i])] = (self._sessions[i], float(scores[i]))
         spread = scores
         if graph is not None:
-            proposed = set(graph.candidates(wanted, max(OVERSAMPLE * scan, 640)))
+            proposed = set(graph.candidates(wanted, max(min(OVERSAMPLE * scan, 2560), 640)))
             wanted_docs = [d for d in proposed | {int(a) for a in asked}
                            if d <= graph.through and d not in found]
             found.update(self._scored(db, wanted_docs, wanted))
