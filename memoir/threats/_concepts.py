@@ -239,6 +239,11 @@ _SCRUB: Final = _gated(
 _NO_TOPIC: Final = r"(?! (?:for|about|on|in|to|of|from)\b)"
 #: The agent's rules themselves: set aside, they are gone whatever the action.
 _CORE_RULES: Final = _gated(
+    # what the agent was told before this: its instructions ("everything you were told
+    # earlier", not "everything you were told about the API")
+    r"(?:everything|anything|all|whatever|what)(?: that)? (?:you|the (?:assistant|agent)) "
+    r"(?:were|was|have been|has been|got) (?:told|instructed|given|asked)(?: to do)? "
+    r"(?:earlier|before|previously|so far|until now|up to now|at the start)\b|"
     r"guardrails?|safeguards?|safety (?:rules?|checks?|prompts?|guidelines?|filters?|"
     r"polic(?:y|ies)|measures|settings)|content polic(?:y|ies)|refusals?|rulebook|"
     r"(?:the|your|usual|normal|standard|default|built-in|all|any|these|my|its) "
@@ -299,8 +304,9 @@ _VOID: Final = _gated(
     r"plus besoin|sans (?:demander|confirm\w*)|gelten\b[^.\n]{0,40}\bnicht|"
     r"nicht mehr|nie mehr|ohne (?:nachzufragen|bestätigung)|vergiss|ignorier\w*|"
     r"lascia perdere|dimentica|esqueça|deixe de lado|negeer|vergeet|"
-    r"\bvoid\b|\bnull\b|\boptional\b|(?:don'?t|do not|no longer) (?:count|apply|"
-    r"matter|hold)|cancels? (?:all|every|any|the|your|earlier|previous|prior)\b|withdrawn|"
+    r"\bvoid\b|\bnull\b|\boptional\b|(?:don'?t|do not|doesn'?t|does not|no longer) "
+    r"(?:counts?|appl(?:y|ies)|matters?|holds?)|cancels? (?:all|every|any|the|your|earlier|"
+    r"previous|prior)\b|withdrawn|"
     r"rescinded|revoked|obsolete|"
     r"(?:none|neither) of (?:them|these|those) (?:bind|appl|count|matter)\w*|"
     r"\b(?:bind|binding|apply|applies|count|counts|valid|matter)\b[^.\n]{0,20}"
