@@ -348,7 +348,7 @@ class SearchIndex:
             cover = [vocab.coverage(held) for held in
                      _tokenizer().terms([docs[c[2][0]][0] for _s, c in ranked])]
         shown = [t.strip('"').lower() for t in (words or terms)]
-        keep = _recalled(cover, [c[2][4] for _s, c in ranked], near if floor else False)
+        keep = _recalled(floor, cover, [c[2][4] for _s, c in ranked], near)
         hits = []
         for (sid, (weighted, weight, (rowid, _sid, score, bm25, cosine))), share, kept in zip(
                 ranked, cover, keep, strict=True):
@@ -515,12 +515,12 @@ def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None
                    (data.turn, at, first, data.session_id))
 
 
-def _recalled(cover: list[float | None], cosines: list[float | None],
+def _recalled(floor: bool, cover: list[float | None], cosines: list[float | None],
               near: Any) -> list[bool]:
-    """What a prompt recalls of the candidates (:func:`~memoir.recall.ranking.prompt_keeps`);
-    ``near``: the embeddings' :class:`~memoir.recall.vectors.Nearness`, None without
-    them, False for a search (no floor: all)."""
-    if near is False:
+    """What a prompt (``floor``) recalls of the candidates, all of them for a search
+    (:func:`~memoir.recall.ranking.prompt_keeps`); ``near``: the embeddings'
+    :class:`~memoir.recall.vectors.Nearness`, None without them."""
+    if not floor:
         return [True] * len(cosines)
     return prompt_keeps([c or 0.0 for c in cover], cosines,
                         None if near is None else (near.mean, near.std),

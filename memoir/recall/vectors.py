@@ -41,7 +41,7 @@ import os
 import sqlite3
 import stat
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,8 +51,8 @@ from memoir.logs import get_logger
 from memoir.semantic import Encoder
 
 __all__ = ["ANN_FROM", "EXTEND_AFTER", "VECTOR_SCHEMA", "Graph", "Nearness", "VectorIndex",
-           "ann_available", "decode", "delete_graph", "forget_vector", "index_class", "maintain",
-           "open_graph"]
+           "ann_available", "delete_graph", "forget_vector", "index_class", "maintain",
+           "open_graph", "stored"]
 
 log = get_logger("memoir.recall")
 
@@ -214,25 +214,17 @@ class VectorIndex:
         """The cosines of ``docs`` with ``wanted`` from their stored vectors, with their
         sessions (a document whose vector is gone or damaged is left out); with
         ``wanted`` None, the vectors themselves."""
-        np, dim = self._np, self.encoder.dim
         parts = [docs[start:start + 500] for start in range(0, len(docs), 500)]
         rows = [row for part in parts for row in db.execute(
             f"SELECT doc, session_id, vec FROM vectors WHERE doc IN ({','.join('?' * len(part))})",
             part)]
-        # One matrix per stored width (float16; float32 before 0.9): row by row, numpy's
-        # overhead was most of a search at a million documents.
-        scored: dict[int, Any] = {}
-        for width, dtype in ((2 * dim, np.float16), (4 * dim, np.float32)):
-            kept = [r for r in rows if isinstance(r[2], bytes) and len(r[2]) == width]
-            if not kept:
-                continue
-            matrix = np.nan_to_num(np.frombuffer(b"".join(r[2] for r in kept), dtype=dtype)
-                                   .reshape(len(kept), dim).astype(np.float32),
-                                   nan=0.0, posinf=0.0, neginf=0.0)
-            cosines = matrix @ wanted if wanted is not None else None
-            for i, (doc, sid, _blob) in enumerate(kept):
-                scored[int(doc)] = matrix[i] if cosines is None else (sid, float(cosines[i]))
-        return scored
+        # Decoded as one matrix: row by row, numpy's overhead was most of a search at a
+        # million documents.
+        kept, matrix = stored(self._np, rows, self.encoder.dim)
+        if wanted is None:
+            return {int(r[0]): matrix[i] for i, r in enumerate(kept)}
+        cosines = matrix @ wanted
+        return {int(r[0]): (r[1], float(cosines[i])) for i, r in enumerate(kept)}
 
     def _graph_of(self, db: sqlite3.Connection) -> Graph | None:
         """The home's graph, mapped once and again whenever ``vectors.json`` changes."""
@@ -270,20 +262,11 @@ class VectorIndex:
         after = known_largest if removed == known_removed and known_largest >= 0 else -1
         rows = db.execute("SELECT doc, session_id, vec FROM vectors WHERE doc > ? "
                           "ORDER BY doc", (max(after, base),)).fetchall()
-        dim = self.encoder.dim
-        parts, docs, sessions = [], [], []
-        for width, dtype in ((2 * dim, np.float16), (4 * dim, np.float32)):
-            fresh = [(doc, sid, vec) for doc, sid, vec in rows  # a damaged row: skipped
-                     if isinstance(vec, bytes) and len(vec) == width]
-            parts.append(np.frombuffer(b"".join(v for _d, _s, v in fresh), dtype=dtype
-                                       ).reshape(len(fresh), dim).astype(np.float32))
-            docs += [d for d, _s, _v in fresh]
-            sessions += [s for _d, s, _v in fresh]
-        order = np.argsort(np.array(docs, dtype=np.int64), kind="stable")
-        matrix = np.nan_to_num(  # a damaged row ranks nowhere rather than everywhere
-            np.concatenate(parts)[order], nan=0.0, posinf=0.0, neginf=0.0)
-        docs_in = np.array(docs, dtype=np.int64)[order]
-        sessions = [sessions[i] for i in order]
+        kept, matrix = stored(np, rows, self.encoder.dim)
+        order = np.argsort(np.array([r[0] for r in kept], dtype=np.int64), kind="stable")
+        matrix = matrix[order]
+        docs_in = np.array([r[0] for r in kept], dtype=np.int64)[order]
+        sessions = [kept[i][1] for i in order]
         if after >= 0:
             self._matrix = np.concatenate([self._matrix, matrix])
             self._rows = np.concatenate([self._rows, docs_in])
@@ -348,13 +331,19 @@ def ann_available() -> bool:
     return importlib.util.find_spec("usearch") is not None
 
 
-def decode(np: Any, blob: object, dim: int) -> Any:
-    """A stored vector as float32: float16 (what is written) or float32 (what memoir
-    wrote before 0.9); None for a blob of any other size (a damaged row)."""
-    widths = {2 * dim: np.float16, 4 * dim: np.float32}
-    if not isinstance(blob, bytes) or len(blob) not in widths:
-        return None
-    return np.frombuffer(blob, dtype=widths[len(blob)]).astype(np.float32)
+def stored(np: Any, rows: Sequence[tuple[Any, ...]], dim: int) -> tuple[list[Any], Any]:
+    """The rows (doc, session, stored vector) whose vector is whole, and those vectors as
+    one float32 matrix in that order: float16 as written, float32 as memoir wrote before
+    0.9; a blob of another size (a damaged row) is left out, and a NaN or infinite value
+    is 0 (a damaged vector ranks nowhere rather than everywhere)."""
+    kept: list[Any] = []
+    parts = []
+    for width, dtype in ((2 * dim, np.float16), (4 * dim, np.float32)):
+        fresh = [r for r in rows if isinstance(r[2], bytes) and len(r[2]) == width]
+        parts.append(np.frombuffer(b"".join(r[2] for r in fresh), dtype=dtype)
+                     .reshape(len(fresh), dim).astype(np.float32))
+        kept += fresh
+    return kept, np.nan_to_num(np.concatenate(parts), nan=0.0, posinf=0.0, neginf=0.0)
 
 
 def index_class() -> Any:
@@ -524,8 +513,8 @@ def _maintain(db: Any, folder: Path, dfd: int, model: str, dim: int) -> str | No
              if d <= through and isinstance(v, bytes) and len(v) in sizes]
     largest = through
     for batch in _batches(db, through, again, dim):
-        keys = np.array([d for d, _v in batch], dtype=np.uint64)
-        vectors = np.stack([decode(np, v, dim) for _d, v in batch])
+        kept, vectors = stored(np, [(d, None, v) for d, v in batch], dim)
+        keys = np.array([r[0] for r in kept], dtype=np.uint64)  # in the matrix's order
         index.add(keys, binary_code(np, vectors), threads=os.cpu_count() or 1)
         largest = max(largest, int(keys.max()))
     generation = int(fields[0][len(_PREFIX):-len(_SUFFIX)]) + 1 if fields else 1

@@ -30,7 +30,7 @@ import re
 
 from memoir import lazyre
 
-__all__ = ["as_fact", "as_rule", "strip_frames"]
+__all__ = ["as_fact", "as_rule", "states", "strip_frames"]
 
 # Fillers that open a sentence (repeatable: "Oh, and btw, ..."): words that are fillers
 # only with a mark after them ("Right, ..." is one, "Right now ..." is not) or before
@@ -293,14 +293,21 @@ def _strip_frames(text: str, *, saving: bool = True) -> str:
 
 def _participle(verb: str) -> bool:
     """Whether ``verb`` after "never"/"always" is a past participle ("never shared",
-    "always skipped"): a state, not an instruction ("never feed", "never proceed")."""
+    "always skipped"): a state, not an instruction ("never feed", "never proceed",
+    "always embed")."""
     word = verb.lower()
     return word.endswith("ed") and not word.endswith(("eed", "bed", "wed", "shed")) and \
-        word not in _BASE_IN_ED
+        word != "shred"
 
 
-#: Base forms that end in "ed" (what :func:`_participle` must not take for participles).
-_BASE_IN_ED = frozenset(["embed", "shred", "sled", "wed", "bed", "red"])
+_ADVERB_AND_WORD = lazyre.compile(r"^(?:please\s+)?(?:never|always)\s+([a-z]+)\b", re.I)
+
+
+def states(text: str) -> bool:
+    """Whether ``text`` opens with never/always and a participle: a state ("… never
+    shared", "always skipped on Fridays"), not an instruction."""
+    m = _ADVERB_AND_WORD.match(text)
+    return bool(m and _participle(m.group(1)))
 
 
 def _order(text: str, target: str) -> str | None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from memoir import lazyre
 from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
-from memoir.reviewers.facts import as_fact, as_rule, strip_frames
+from memoir.reviewers.facts import as_fact, as_rule, states, strip_frames
 from memoir.reviewers.review import Review
 from memoir.threats import all_threats
 
@@ -65,9 +65,7 @@ _TRANSIENT = lazyre.compile(
 _NOT_INSTRUCTIONS = lazyre.compile(
     r"(?i)^(?:please )?(?:don'?t|do not|never) (?:worry|know|think|understand|get|mind|"
     r"remember|care|see|have|need to worry)\b|^never mind\b|^always (?:wanted|thought|"
-    r"been)\b|"
-    # a participle says a state ("… and never shared", "always skipped on Fridays")
-    r"^(?:never|always) (?!(?:\w*eed|embed|shred|wed|bed|shed)\b)\w+ed\b")
+    r"been)\b")
 _INSTRUCTION = lazyre.compile(
     r"(?i)^(?:(?:please|and|also|oh,? and|from now on,?|going forward,?|in (?:the )?future,?)"
     r"\s+)*(?:don'?t|do not|never|always|stop|avoid|quit|no more|keep|use|write|answer|"
@@ -324,6 +322,7 @@ def extract(text: str) -> list[Finding]:
             found.append(Finding("user", _entry(f"{label} {obj}")))
             continue
         if (_INSTRUCTION.match(sentence) and not _NOT_INSTRUCTIONS.match(sentence)
+                and not states(sentence)
                 and not sentence.lower().startswith(("use `", "run `", "keep in mind"))
                 and (_STRONG.match(sentence) or (
                     _AGENT_WORDS.search(sentence) and _STANDING.search(clause.text)

@@ -84,7 +84,7 @@ def recall_mode(setting: str, *, load: bool = False) -> str:
     if load and setting == "auto":
         try:
             shared_encoder()
-        except ConfigError:  # logged and remembered by shared_encoder: BM25 from now on
+        except ConfigError:  # remembered by shared_encoder: words alone from now on
             return "bm25"
     return "hybrid"
 

@@ -312,3 +312,29 @@ def test_a_binary_code_is_the_signs_of_the_vector_packed() -> None:
 
     vectors = np.array([[0.5, -0.1, 0.0, 2.0, -3.0, 0.01, -0.2, 0.3, 1.0]], dtype=np.float32)
     assert ann.binary_code(np, vectors).tolist() == [[0b10010101, 0b10000000]]
+
+
+def test_a_graph_built_over_float16_and_float32_rows_keys_each_vector_to_its_document(
+        home: Path) -> None:
+    """A batch holding both widths is decoded width by width: every key of the graph must
+    still hold its own document's code."""
+    import numpy as np
+
+    _home(home)
+    ann.delete_graph(home)
+    with sqlite3.connect(home / ".memoir" / "search.db") as db:
+        rows = db.execute("SELECT doc, vec FROM vectors ORDER BY doc").fetchall()
+        db.executemany("UPDATE vectors SET vec = ? WHERE doc = ?", [
+            (np.frombuffer(v, dtype=np.float16).astype(np.float32).tobytes(), d)
+            for d, v in rows[::3]])
+        rows = db.execute("SELECT doc, session_id, vec FROM vectors ORDER BY doc").fetchall()
+    with memoir.open(home) as mem:
+        index = SearchIndex(mem, mem.learning.transcripts)
+        index.search("chess")  # the writer builds the graph from the mixed rows
+        graph = index._vector_index()._graph
+        assert graph is not None and graph.count == len(rows)
+        kept, matrix = ann.stored(np, rows, 384)
+        assert len(kept) == len(rows)
+        for (doc, _sid, _vec), vector in zip(kept, matrix, strict=True):
+            assert graph.index.get(doc).tolist() == ann.binary_code(np, vector).tolist()
+        index.close()
