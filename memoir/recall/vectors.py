@@ -183,7 +183,7 @@ class VectorIndex:
         if not total:
             return Nearness([], 0.0, 0.0, 0)
         wanted = self.encoder.encode([query])[0]
-        scores = self._matrix @ wanted
+        scores = cosines(np, self._matrix, wanted)
         found: dict[int, tuple[str, float]] = {}
         count = min(scan, len(scores))
         if count:
@@ -201,7 +201,7 @@ class VectorIndex:
             wanted_docs = [d for d in proposed | {int(a) for a in asked}
                            if d <= graph.through and d not in found]
             found.update(self._scored(db, wanted_docs, wanted))
-            spread = np.concatenate([graph.sample @ wanted, scores])
+            spread = np.concatenate([cosines(np, graph.sample, wanted), scores])
         if not len(spread):
             spread = np.zeros(1, dtype=np.float32)
         ranked = sorted(found, key=lambda doc: (-found[doc][1], doc))
@@ -223,8 +223,8 @@ class VectorIndex:
         kept, matrix = stored(self._np, rows, self.encoder.dim)
         if wanted is None:
             return {int(r[0]): matrix[i] for i, r in enumerate(kept)}
-        cosines = matrix @ wanted
-        return {int(r[0]): (r[1], float(cosines[i])) for i, r in enumerate(kept)}
+        near = cosines(self._np, matrix, wanted)
+        return {int(r[0]): (r[1], float(near[i])) for i, r in enumerate(kept)}
 
     def _graph_of(self, db: sqlite3.Connection) -> Graph | None:
         """The home's graph, mapped once and again whenever ``vectors.json`` changes."""
@@ -346,6 +346,13 @@ def stored(np: Any, rows: Sequence[tuple[Any, ...]], dim: int) -> tuple[list[Any
     return kept, np.nan_to_num(np.concatenate(parts), nan=0.0, posinf=0.0, neginf=0.0)
 
 
+def cosines(np: Any, matrix: Any, vector: Any) -> Any:
+    """``matrix @ vector`` without BLAS: OpenBLAS splits a large product over threads
+    that then spin for a while, taking the host's cores (and a search's other half,
+    :mod:`memoir.recall.parts`); einsum's own loop is as fast for one vector."""
+    return np.einsum("ij,j->i", matrix, vector)
+
+
 def index_class() -> Any:
     """usearch's ``Index``, loaded after ONNX Runtime.  Loaded first, usearch's extension
     makes the later import of onnxruntime crash the process (a segmentation fault, every
@@ -371,7 +378,7 @@ class Graph:
         """The ``count`` documents the graph finds nearest to ``query`` (unit length)."""
         import numpy as np
 
-        found = self.index.search(binary_code(np, query), min(count, self.count))
+        found = self.index.search(binary_code(np, query), min(count, self.count), threads=1)
         return [int(key) for key in found.keys]
 
 

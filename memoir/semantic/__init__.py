@@ -122,6 +122,9 @@ class Encoder:
         options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # a guest never prints ORT's warnings
+        # ORT's worker threads otherwise spin for a while after every run, taking a core
+        # from the host (and from a search's other half, memoir.recall.parts).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if self.quantized and not _vnni():
             # An int8 product multiplies unsigned activations by signed weights.  Without
             # VNNI, ONNX Runtime's AVX2 and AVX-512 kernels add those products in pairs in
