@@ -114,6 +114,8 @@ LAZY_EDGES = {
     "attachment",
     ("memoir.projections.memory", "memoir.threats"): "the scanner, when a prompt is built",
     ("memoir.projections.memory", "memoir.threats.quoting"): "with the scanner",
+    ("memoir.recall.index", "memoir.recall.parts"): "BM25's threads, for an index "
+                                                    "made to search (not memoir status)",
     ("memoir.testing.pytest_plugin", "memoir.testing.recorded"): "the plugin, until "
                                                                  "--memoir-journal",
 }
