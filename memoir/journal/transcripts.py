@@ -24,7 +24,8 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -110,6 +111,7 @@ class TranscriptStore:
         self.readonly = readonly
         self._mutex = threading.Lock()
         self._lock: ProcessLock | None = None
+        self._open = threading.local()  # a thread's packs kept open by reading()
 
     @classmethod
     def in_home(cls, home: Path, *, fsync: bool = True, readonly: bool = False,
@@ -170,23 +172,28 @@ class TranscriptStore:
             raise JournalCorrupted(f"not a transcript reference: {ref[:100]!r}")
         name, offset, length, digest = ref.split(":")
         start, size = int(offset), int(length)
-        path = self.folder / f"{name}.jsonl"
+        pack = f"{name}.jsonl"
         data: bytes | None = None
+        kept: dict[str, int] | None = getattr(self._open, "fds", None)
         try:
-            fd = self.place.open(path.name, os.O_RDONLY)
+            fd = kept[pack] if kept is not None and pack in kept else \
+                self.place.open(pack, os.O_RDONLY)
         except (FileNotFoundError, NotADirectoryError, LinkRefused) as exc:
             data = self._shared(ref, digest)
             if data is None:
                 raise NotFoundError(
-                    f"the transcript store has no {path.name} (message {ref}"
+                    f"the transcript store has no {pack} (message {ref}"
                     f"{': ' + str(exc) if isinstance(exc, LinkRefused) else ''}); the "
                     "journal is intact, the message body is lost") from None
             fd = -1
         if fd >= 0:
+            if kept is not None:
+                kept[pack] = fd
             try:
                 data = os.pread(fd, size, start)
             finally:
-                os.close(fd)
+                if kept is None:
+                    os.close(fd)
             if len(data) != size or line_hash(data) != digest:
                 # Another machine's pack of the same name: the shared copy is the body.
                 data = self._shared(ref, digest) or data
@@ -194,11 +201,13 @@ class TranscriptStore:
         if len(data) == size and data.startswith(FORGOTTEN):
             return _forgotten(data)
         if len(data) != size or line_hash(data) != digest:
-            raise JournalCorrupted(f"{path}: the message at byte {start} does not match its "
-                                   f"hash (reference {ref}): the transcript was altered")
+            raise JournalCorrupted(f"{self.folder / pack}: the message at byte {start} does not "
+                                   f"match its hash (reference {ref}): the transcript was "
+                                   "altered")
         value = json.loads(data)
         if not isinstance(value, dict):
-            raise JournalCorrupted(f"{path}: the message at byte {start} is not an object")
+            raise JournalCorrupted(f"{self.folder / pack}: the message at byte {start} is not "
+                                   "an object")
         return value
 
     def _shared(self, ref: str, digest: str) -> bytes | None:
@@ -210,7 +219,25 @@ class TranscriptStore:
                                              data.startswith(FORGOTTEN)) else None
 
     def get_many(self, refs: Sequence[str]) -> list[dict[str, Any]]:
-        return [self.get(ref) for ref in refs]
+        with self.reading():
+            return [self.get(ref) for ref in refs]
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Within it, this thread opens each pack once: a rebuild of the search index
+        reads a million messages from a few packs, and opening the pack (safely, a
+        folder at a time) for each message was half its time.  A pack is only appended
+        to and blanked in place (:meth:`blank`), so a descriptor kept open sees both."""
+        if getattr(self._open, "fds", None) is not None:
+            yield  # an outer reading() keeps them
+            return
+        self._open.fds = {}
+        try:
+            yield
+        finally:
+            fds, self._open.fds = self._open.fds, None
+            for fd in fds.values():
+                os.close(fd)
 
     # -- forgetting (memoir forget) --------------------------------------------------------
 

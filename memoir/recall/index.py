@@ -269,13 +269,13 @@ class SearchIndex:
                 db.execute("BEGIN IMMEDIATE")  # one writer; others wait, then see it done
                 row = db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()
                 start = int(row[0]) if row else 0
-                count = 0
-                last = start
-                for event in self.engine.events(after=start, types=[
-                        "session.started", "session.ended", "session.turn_recorded",
-                        "session.summarized"]):
-                    _apply(db, self.store, event)
-                    count += 1
+                count, last = 0, start
+                with self.store.reading():  # each pack opened once for the lot
+                    for event in self.engine.events(after=start, types=[
+                            "session.started", "session.ended", "session.turn_recorded",
+                            "session.summarized"]):
+                        _apply(db, self.store, event)
+                        count += 1
                 head = self.engine.head
                 last = max(last, head)
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('seq', ?)", (str(last),))
