@@ -126,8 +126,19 @@ def query_words(terms: Sequence[str]) -> list[str]:
         said = [w for w in term.strip('"').casefold().strip("*").split()
                 if len(w) > 1 and w not in STOPWORDS]
         if said:
-            out.append(term)
+            out.append(_possessive(term))
     return out
+
+
+def _possessive(term: str) -> str:
+    """"app's" is cleaned to the phrase "app s"; the "s" is in most documents (every
+    possessive and contraction), so matching it costs more than it says: the word alone,
+    as English analysers strip the possessive."""
+    inner = term[1:-1].split() if term.startswith('"') and term.endswith('"') else []
+    if len(inner) < 2 or inner[-1].casefold() != "s":
+        return term
+    return '"' + " ".join(inner[:-1]) + '"'
+
 
 
 def names_date(word: str) -> bool:

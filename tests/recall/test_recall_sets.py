@@ -106,6 +106,21 @@ def test_function_words_never_match_alone(tmp_path: Path) -> None:
     assert not is_identifier("2024") and not is_identifier("budget")
 
 
+def test_a_possessive_matches_the_word(tmp_path: Path) -> None:
+    """"app's" is cleaned to the phrase "app s"; the possessive "s" is dropped (English
+    analysers strip it): "the app's login" finds a session saying "app login" too, and
+    an identifier's possessive keeps the identifier quoted."""
+    assert query_words(['"app s"', '"db-01 s"', '"What s"', '"s3 bucket"']) == \
+        ['"app"', '"db-01"', '"s3 bucket"']
+    with memoir.open(_home(tmp_path / "home")) as mem:
+        plain = _session(mem, ("The mobile app login page hangs on Android.", "Clear cache."))
+        owned = _session(mem, ("The app's login hangs since Monday.", "Roll back 2.3."))
+        index = SearchIndex(mem, mem.learning.transcripts)
+        found = {h.session for h in index.search("the app's login", recall="bm25")}
+        assert found == {plain, owned}
+        index.close()
+
+
 def test_stems_and_neighbouring_turns(tmp_path: Path) -> None:
     with memoir.open(_home(tmp_path / "home")) as mem:
         sid = _session(mem, ("We are adopting a greyhound from the shelter.", "Lovely!"),
