@@ -38,7 +38,17 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// The page a live refresh is drawing again, until its drawing lands: if the person
+// opened an editor or began typing while its data loaded, the drawing is dropped and
+// the refresh tried again later (it would close the form under their hands).
+let redrawing = null;
+
 function show(...nodes) {
+  if (redrawing !== null) {
+    const page = redrawing;
+    redrawing = null;
+    if (page === current && editing()) { redrawing = "again"; return; }
+  }
   main.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
 }
 
@@ -623,6 +633,7 @@ async function route() {
   const [path, query] = hash.split("?");
   const [page, ...rest] = path.split("/");
   current = { page, params: new URLSearchParams(query || ""), refresh: null };
+  redrawing = null;  // a refresh still loading is not this page's drawing
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.page === page || a.dataset.page + "s" === page);
   const draw = PAGES[page];
   document.body.dataset.page = page;
@@ -662,7 +673,13 @@ function live() {
   // again under the person's hands: the refresh waits until they are done.
   const refresh = () => {
     if (editing()) { pending = setTimeout(refresh, 1000); return; }
-    if (current.refresh) current.refresh().catch(failed);
+    if (!current.refresh) return;
+    redrawing = current;
+    current.refresh().catch(failed).finally(() => {
+      const again = redrawing === "again";
+      redrawing = null;
+      if (again) pending = setTimeout(refresh, 1000);
+    });
   };
   const connect = async () => {
     try {
