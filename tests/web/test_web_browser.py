@@ -418,3 +418,30 @@ def test_the_theme_toggle_overrides_the_system_and_is_kept(page: Any, served: An
     assert page.evaluate(dark)
     page.click("#theme")
     assert not page.evaluate(dark)
+
+
+def test_a_refresh_that_lands_after_an_editor_opened_leaves_it_open(
+        page: Any, served: Any) -> None:
+    """A live refresh loads its data, and meanwhile the person opens the new-skill form:
+    the refresh's drawing must not land over it (it closed the form under a browser
+    test once).  The refresh's request is held until the form is open."""
+    server, home, _ids = served
+    visit(page, server.base, "skills")
+    page.wait_for_selector("#live.on")
+    held: list[Any] = []
+
+    def hold(request: Any) -> None:
+        held.append(request)
+
+    page.route("**/api/skills", hold)
+    subprocess.run([sys.executable, "-m", "memoir", "--home", str(home), "memory", "add",
+                    "Written while the skills page is open."], check=True, capture_output=True)
+    while not held:  # the live refresh asked for the skills: it is waiting on them now
+        page.wait_for_timeout(20)
+    page.click("details.new-skill summary")
+    page.fill("#new-skill-name", "half-typed")
+    held[0].continue_()
+    page.unroute("**/api/skills", hold)
+    page.wait_for_selector("body[data-deferred]")  # the refresh's drawing was dropped
+    assert page.is_visible("#new-skill-name")
+    assert page.input_value("#new-skill-name") == "half-typed"

@@ -47,7 +47,11 @@ function show(...nodes) {
   if (redrawing !== null) {
     const page = redrawing;
     redrawing = null;
-    if (page === current && editing()) { redrawing = "again"; return; }
+    if (page === current && editing()) {
+      redrawing = "again";
+      document.body.dataset.deferred = String(Number(document.body.dataset.deferred || 0) + 1);
+      return;
+    }
   }
   main.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
 }
