@@ -97,11 +97,13 @@ class Parts:
         parts = min(cores(), MOST_PARTS)
         if parts < 2:
             return []
-        first = db.execute("SELECT rowid FROM docs ORDER BY rowid LIMIT 1").fetchone()
         last = db.execute("SELECT rowid FROM docs ORDER BY rowid DESC LIMIT 1").fetchone()
-        if first is None or last is None or last[0] - first[0] + 1 < SPLIT_FROM:
-            return []
+        if last is None or last[0] < SPLIT_FROM:
+            return []  # a small index (rowids start at 1): one statement, one lookup
+        first = db.execute("SELECT rowid FROM docs ORDER BY rowid LIMIT 1").fetchone()
         lo, hi = first[0], last[0] + 1
+        if hi - lo < SPLIT_FROM:
+            return []
         step = (hi - lo) // parts
         edges = [lo + step * i for i in range(parts)] + [hi]
         return list(itertools.pairwise(edges))

@@ -140,7 +140,6 @@ def _possessive(term: str) -> str:
     return '"' + " ".join(inner[:-1]) + '"'
 
 
-
 def names_date(word: str) -> bool:
     """A month's name or a number: a date the question names, which sessions match by
     their time, not by their words."""

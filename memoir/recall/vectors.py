@@ -378,6 +378,7 @@ class Graph:
         """The ``count`` documents the graph finds nearest to ``query`` (unit length)."""
         import numpy as np
 
+        # on this thread: one query gains nothing from usearch's pool (memoir.recall.parts)
         found = self.index.search(binary_code(np, query), min(count, self.count), threads=1)
         return [int(key) for key in found.keys]
 
