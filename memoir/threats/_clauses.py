@@ -158,7 +158,10 @@ _AGENT_SUBJECT: Final = (rf"(?:\byou(?:'ll|'re|'d)?|\b(?:{_NAMED})|\b(?:the|our|
                          r"secretly|dutifully|routinely|usually|"
                          r"expected|supposed|used|going|to|should|must|will|would|always|"
                          r"also|then|just|can|could|may|might|has|have|had|been|automatically"
-                         r"|really|now|maybe|perhaps|please|kindly|start|begin|keep)\s+){0,4}")
+                         r"|really|now|maybe|perhaps|please|kindly|start|begin|keep|"
+                         # a habit taught: "the assistant has learned not to tell …"
+                         r"learned|learnt|knows|trained|taught|programmed|configured|"
+                         r"designed|meant)\s+){0,4}")
 _MODAL: Final = (r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|"
                  r"ought to|are (?:required|expected|supposed|allowed|free) to|can|may|'ll|"
                  r"'d better|debes|tienes que|dois|devez|musst|sollst|müssen)")
@@ -180,7 +183,8 @@ def _directives(verbs: str) -> re.Pattern[str]:
         rf"(?:{_CLAUSE_START}{_PREAMBLE}(?P<neg>{_NEG}\s+(?:ever\s+)?)?{_PREAMBLE}"
         rf"|\b{_AGENT}\s+(?:(?:also|always|really|then)\s+)?{_MODAL}\s+(?P<neg2>(?:not|never|no "
         rf"longer)\s+)?{_PREAMBLE}|(?P<asked>\b{_REQUEST}\s+{_PREAMBLE}(?P<neg3>{_NEG}\s+)?"
-        rf"{_PREAMBLE}|\bif you\s+|\b(?:is|are) to\s+|{_AGENT_SUBJECT}(?P<neg4>{_NEG}\s+)?))"
+        rf"{_PREAMBLE}|\bif you\s+|\b(?:is|are) to\s+|{_AGENT_SUBJECT}"
+        rf"(?P<neg4>(?:{_NEG}|not)\s+(?:to\s+)?)?))"
         rf"(?:{verbs})(?P<inflected>'?(?:s|es|ed|d|ing))?\b")
 
 
@@ -268,7 +272,9 @@ _FOREIGN_AGENT: Final = lazyre.compile(
     r"agente|agent|bot|ki|ia|ai)\b(?:\s+\w+){0,3}\s*$|\b(?:você|voce|usted|jij|tu)\b"
     r"(?:\s+\w+){0,2}\s*$|\bdu\b(?:\s+\S+){0,6}\s*$")
 #: Dutch puts the subject after the verb: "… upload jij", "… toon je".
-_DUTCH_INVERTED: Final = lazyre.compile(r"\s+(?:jij|je)\b")
+# The subject after the verb: Dutch "upload jij", German "ab sofort schickt der Assistent".
+_DUTCH_INVERTED: Final = lazyre.compile(
+    r"\s+(?:jij|je|du|der (?:assistent|agent|bot)|die ki|de (?:assistent|agent|bot))\b")
 
 
 _DUTCH_NEG_AFTER: Final = lazyre.compile(r"\b(?:nooit|niet|geen|niemand)\b")
@@ -318,7 +324,10 @@ _FOREIGN_CONCEAL: Final = lazyre.compile(
     r"no le digas|nunca le digas|oculta|ne dis jamais|ne dites jamais|cache à|"
     r"sag\b.{0,30}\bniemals|verheimliche|verberge|non dire mai|non dire|nascondi|"
     r"nunca diga|não diga|esconda|oculte|vertel\b.{0,40}\bnooit|nooit\b.{0,20}\bvertellen|"
-    r"verberg|verzwijg)\b")
+    r"verberg|verzwijg|(?:ya )?no (?:le |les )?(?:cuenta|dice|menciona|informa)|"
+    r"ne (?:\w+ )?plus (?:jamais )?(?:signaler|dire|mentionner|parler|raconter|signale|dit|"
+    r"mentionne|raconte)|(?:erzähl|erzähle|erzählt|sag|sage|sagt)\b.{0,30}\b(?:nie|niemals|"
+    r"nichts)\b|verschweig\w*)\b")
 
 # The agent's rules in the other languages; rules with a topic are a task's ("règles de
 # nommage", "instrucciones de instalación"), unless the topic is safety.

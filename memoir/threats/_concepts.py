@@ -77,7 +77,10 @@ _CONVO: Final = _gated(TOLD + "|" +
     r"\bcharla\w*|transcripci[oó]n|historial|échanges?|discussions?|messages de|"
     r"historique|unterhaltung\w*|chatverlauf|nachrichten (?:des|der|von|vom)|(?:alle|"
     r"meine|unsere|seine|ihre|jede) nachrichten|gespr[aä]ch\w*|verlauf|"
-    r"conversazion\w*|messaggi|conversas?|mensagens|gesprek\w*|berichten")
+    r"conversazion\w*|messaggi|conversas?|mensagens|gesprek\w*|berichten|"
+    r"(?:ganzen?|gesamten?|kompletten?|vollständigen?) (?:chat|chatverlauf|verlauf)\w*|"
+    r"(?:every|each|all) messages? (?:of|in|from) (?:the|this|each|every|our) "
+    r"(?:session|conversation|chat)")
 
 #: A secret: credentials, keys, the environment — not design tokens or token limits.
 _SECRET: Final = _gated(
@@ -97,7 +100,9 @@ _SECRET: Final = _gated(
     r"identifiants|jetons?|\w*passwort\w*|\w*schlüssel\w*|zugangsdaten|kennwort|"
     r"senhas?|chaves?\b|credenziali|chiav[ei]\b|wachtwoord\w*|\w*sleutels?|"
     r"tokens? (?:de acesso|de acceso|d'accès|di accesso)|toegangstoken\w*|"
-    r"zugriffstoken\w*")
+    r"zugriffstoken\w*|variables? de entorno|variables? d'environnement|"
+    r"umgebungsvariablen?|variabil[ei] d'ambiente|variáveis de ambiente|"
+    r"omgevingsvariabelen?")
 
 #: A place outside where a secret is concerned: an address, a URL, a channel, something
 #: public — no bare host or server ("my SSH key for the deploy server", ".env.example").
@@ -127,24 +132,42 @@ _AUDIENCE: Final = _gated(
     r"(?:every|each|any) (?:message|msg|post|comment)\b|inquir\w*|enquir\w*|"
     r"(?:first|opening|last) (?:message|reply|line|answer)|on demand|"
     r"(?:cuando|si) (?:se (?:la|lo|las|los) )?(?:pida\w*|solicit\w*)|quien (?:lo|la) pida|"
-    r"a petición|sur demande|auf (?:anfrage|nachfrage)|su richiesta|a pedido|op verzoek")
+    r"a petición|sur demande|auf (?:anfrage|nachfrage)|su richiesta|a pedido|op verzoek|"
+    r"toute personne|n'importe qui|qui (?:la|le|les) demande")
 
 #: A remote source of words.
 _SOURCE: Final = _gated(
     _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
     r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
-    r"(?:the|a) (?:remote|hosted|online) (?:file|page|doc\w*)|(?:the|this|that|a) link\b")
+    r"(?:the|a) (?:remote|hosted|online|distant|external|web) (?:file|page|doc\w*|site)|"
+    r"(?:the|this|that|a) link\b")
 
 #: Authority over what the agent does.
 _AUTHORITY: Final = _gated(
     r"(?:your|the agent's|the assistant's|you(?:r)? real|real|true|actual|marching|"
     r"current|today's|latest|new) (?:\w+ )?(?:instructions|orders|commands|directives|"
-    r"rules|prompt|system prompt|tasks?)\b|marching orders|\borders\b|\bcommands\b|"
+    r"rules|prompt|system prompt|tasks?)\b|marching orders|"
+    r"(?<!purchase )(?<!sales )(?<!customer )(?<!online )(?<!pending )(?<!open )(?<!shop )"
+    r"(?<!work )(?<!client )(?<!/)\borders\b(?![@.]\w)|(?<!/)\bcommands\b(?![@.]\w)|"
     r"directives|call(?:s)? the shots|take (?:your|its|the) cues?|your cue|"
     r"(?:your|the agent's|the assistant's) (?:behaviou?r|conduct|actions?)|"
-    r"what you do|(?:do|does|doing) (?:what|whatever|everything|every item|each item|"
+    r"what you do|(?:you|assistant|agent|bot|ai)\b(?:[^.\n]|\.(?=\S)){0,80}\b(?:carr(?:y|"
+    r"ies|ying) out "
+    r"(?:whatever|what|everything|all)\b[^.\n]{0,30}\b(?:listed|says?|written|there|posted)|"
+    r"(?:do|does|doing) (?:exactly|just|precisely) (?:what|whatever)\b[^.\n]{0,30}\b(?:says?|"
+    r"tells?|lists?|asks?|wants?))|"
+    r"(?:do|does|doing) (?:what|whatever|everything|every item|each item|"
     r"all)\b[^.\n]{0,30}\b(?:says?|lists?|tells?|asks?|contains?|wants?|there|it)|"
-    r"wat it says|go by (?:those|them|it|that|what)|be guided by|defined by|dictated by|"
+    r"wat it says|whatever\b[^.\n]{0,30}\b(?:says?|tells?|lists?|asks?)\b[^.\n]{0,15}\bdo\b|"
+    r"\b(?:follow|obey|execute|apply)\w*\W{1,3}(?:rules|instructions|orders|commands|"
+    r"directives)\b|como (?:una )?orden|comme (?:un )?ordre|come (?:un )?ordine|"
+    r"como (?:uma )?ordem|als (?:een )?(?:bevel|opdracht)|obedecerl[oa]s|obedécel[oa]s|"
+    r"obedece (?:cada|todo|todas|lo que)|obedézcal[oa]s|"
+    r"s[ií]guel[oa]s?\b|sigue (?:cada|todas?|sus|las) (?:\w+ )?(?:línea|instrucci|orden|"
+    r"paso|regla)\w*|seguirl[oa]s|cumplirl[oa]s|"
+    r"(?:(?:assistent\w*|bot|ki|du)\b[^.\n]{0,20}\b|^\W*)(?:macht|mach|tut|tu)\b[^.\n]{0,30}"
+    r"\bwas\b(?:[^.\n]|\.(?=\S)){0,80}\b(?:steht|sagt|verlangt)\b|"
+    r"go by (?:those|them|it|that|what)|be guided by|defined by|dictated by|"
     r"replaces? (?:anything|everything|what|whatever|all)|(?:supersedes?|overrides?|"
     r"outranks?) |are orders|is an order|as (?:an? )?(?:order|instruction|command)s?\b|"
     r"(?:re-?read|reload|refetch)\w* (?:every|each) (?:turn|time|message|hour|day)"
@@ -175,7 +198,8 @@ _DEED: Final = _gated(
     r"sync\w*|mirror\w*|what (?:you|it) (?:did|do|does|ran|run|sent|saved|changed)|"
     r"whatever you did|what ran|(?:you|i) (?:saved|stored|sent|ran|did|made)|"
     r"saved anything|\bsaved\b|\bstored\b|\bran\b|record(?:ed|s|ings?)\b|\blogged\b|"
-    r"hochgeladen|hochzuladen|hochlad\w*|kopier\w*|env[ií]\w+|background (?:jobs?|tasks?|"
+    r"hochgeladen|hochzuladen|hochlad\w*|hochläd\w*|kopier\w*|copying|"
+    r"speicher(?:t|st|e|n)\b|env[ií]\w+|background (?:jobs?|tasks?|"
     r"actions?)|\bjobs?\b|files?\b|data\b|transparency|"
     r"subidas?|envíos?|copias|envois?|enregistré|téléversé|fichiers|uploads|"
     r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert|\bfile\b|"
@@ -281,7 +305,7 @@ _RULES: Final = _gated(
     r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
     r"policy)|content polic(?:y|ies)|polic(?:y|ies)|refus\w*|turned down|restrictions?|"
     r"guidelines?|limits\b|checks\b|are you sure|confirm\w*|approv\w*|permission|"
-    r"ask(?:ing)?(?: \w+)? (?:first|before)|conferm\w*|confirmaç\w*|"
+    r"ask(?:s|ing)?(?: \w+)? (?:first|before)|conferm\w*|confirmaç\w*|"
     r"(?:any|a) prompt or pause|restricciones|reglas|confirmaci[oó]n|règles|sécurité|"
     r"confirmation|sicherheits\w*|regeln|bestätigung|regole|sicurezza|regras|"
     r"segurança|regels|veiligheid\w*|bevestiging")
@@ -291,7 +315,9 @@ _VOID: Final = _gated(
     r"\bskip\w*|no more|ignor\w*|forget|disregard|free here|go ahead anyway|anyway\b|"
     r"released from|relieved of|freed from|exempt\w* from|(?:set|put|lay) (?:\w+ ){0,4}"
     r"aside|(?:is|are) (?:now )?(?:disabled|suspended|removed|revoked|waived|void)|"
-    r"(?:never|don'?t|do not|stop\w*|no longer|without) ask(?:ing)?\b(?: \w+)? (?:before|"
+    r"(?:guardrails?|safeguards?|safety \w+|filters?|restrictions|limits) (?:are|is) "
+    r"(?:now |all )?(?:gone|history|over)\b|ne demande\w* plus|(?:sont|est) levée?s?\b|"
+    r"(?:never|don'?t|do not|stop\w*|no longer|without) ask(?:s|ing)?\b(?: \w+)? (?:before|"
     r"first|for (?:confirmation|permission|approval))|stop(?:ped)? asking|"
     r"non chiedere più|senza chiedere|não precisa mais|sem pedir|nooit meer|niet meer "
     r"vragen|zonder (?:te vragen|bevestiging)|esque[çc]a|vergeet|"
@@ -317,7 +343,7 @@ _VOID: Final = _gated(
 #: Where setting a confirmation aside is dangerous (not "skip the confirmation for make
 #: fmt").
 _DESTRUCTIVE: Final = _gated(
-    r"destructive|rm -rf|delet\w*|drop\w*|wipe|force|sudo|\broot\b|prod\w*|everything|"
+    r"destructive|rm -rf|delet\w*|drop\w*|wip(?:e|es|ing)\b|force|sudo|\broot\b|prod\w*|everything|"
     r"anything|nothing the user|every (?:command|action|request)|all (?:commands|actions|requests)|"
     r"borrar|supprim\w*|destructrices|lösch\w*|cancell\w*|apag\w*|verwijder\w*|"
     r"refus\w*|turned down|safety|guardrails?|safeguards?|rulebook|rules you|"
@@ -327,12 +353,13 @@ _DESTRUCTIVE: Final = _gated(
 _OUTRANKS: Final = _gated(
     r"overrides?\b|overriding|supersed\w*|(?:takes?|taking|have|has) (?:precedence|"
     r"priority) over|outranks?|authoritative|source of truth|trumps?\b|prevails? over|"
-    r"comes? (?:before|first)")
+    r"comes? (?:before|first)|\bprefer\w*\W[^.\n]{0,30}\bover\b")
 #: The agent's own rules, or its conduct: what an outranking attack sets itself above.
 _AGENTS_RULES: Final = _gated(
     r"(?:your|the assistant's|the agent's|its own|system|safety|original|previous|prior|"
     r"earlier|other|all other|any other|default) (?:\w+ )?(?:instructions|prompt|rules|"
-    r"guidelines|directives|policy|policies|settings)\b|what you do|how you (?:behave|act|"
+    r"guidelines|directives|policy|policies|settings)\b|system_prompt|what you do|"
+    r"how you (?:behave|act|"
     r"answer|respond)|your (?:behaviou?r|conduct|actions?)|anything (?:else|the user)|"
     r"everything (?:else|you)|whatever (?:else|the user|you)|anything (?:your|the) "
     r"(?:makers|creators|developers|designers|vendor|company|trainers) (?:\w+ )?"
@@ -366,7 +393,9 @@ _ABOUT_SECRET: Final = _gated(
     r"comes? from|read from|stored in|how to|where to|ask (?:in|on)|\bvia\b|"
     r"get the \w+ (?:locally|from)|op read|vault\b|1password|bitwarden|keychain|"
     r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"
-    r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)")
+    r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)|"
+    r"(?:is|are) (?:printed|written|taped|stuck|posted|engraved) on (?:a|the)\b(?! \w* ?"
+    r"(?:repl|answer|response|message|footer|channel|chat))")
 
 
 #: A reminder, not a prohibition: "don't forget to …" asks for the deed.
@@ -511,9 +540,14 @@ _KEEPS_ASKING: Final = _gated(
     r"\b(?:without|senza|sans|sin|sem|zonder|ohne)\b")
 
 
+_OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the prompt"
+    r"^\W*(?:the )?[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|switch))? (?:\w+ )?"
+    r"(?:skips|bypasses|disables|suppresses|turns off|silences)\b")
+
+
 def _override(sentence: str) -> bool:
     if not _voids(sentence) or _holds(_OTHER_RULES, sentence) or \
-            _holds(_KEEPS_ASKING, sentence):
+            _holds(_KEEPS_ASKING, sentence) or _OPTION_SKIPS.search(sentence):
         return False
     return _holds(_CORE_RULES, sentence) or (
         _holds(_RULES, sentence) and _holds(_DESTRUCTIVE, sentence))

@@ -38,7 +38,8 @@ _ROLE_HEADER: Final = lazyre.compile(
     r"developer|operator|server|admin|sistema|systeem|système|systeme)(?P<kind>[\s_-]+"
     r"(?:message|prompt|note|notice|instructions?|update|override|directive|addendum|"
     r"hinweis|nachricht|mitteilung|notiz|nota|aviso|mensaje|messaggio|mensagem|bericht|"
-    r"melding|avis)(?:[\s_-]+(?:update|addendum|amendment|override|patch|appendix))?)?"
+    r"melding|avis)(?:[\s_-]+(?:update|addendum|amendment|override|patch|appendix))?"
+    r"(?:\s*(?:no\.?\s*|#)?\d[\w.-]*)?)?"  # a numbered one: "SYSTEM DIRECTIVE 7"
     r"(?:\*\*)?\s*(?::|=+|-{2,}|$)(?P<rest>.*)", re.M)
 _VOICE: Final = lazyre.compile(
     r"(?<![a-z0-9])(?:(?:official |important )?(?:notice|message|note|update|instructions?|"
@@ -63,13 +64,30 @@ _RESTLESS: Final = lazyre.compile(
     r"istruzioni|instruções|instrucciones|instructies|anweisungen|regole|regras|reglas|"
     r"regels|règles|regeln|precedenza|precedência|precedencia|voorrang|vorrang|priorità|"
     r"prioridad|prioridade|devi|debes|deve|moet|muss|sempre|siempre|altijd|immer|"
-    r"utente|usuário|usuario|gebruiker|nutzer|utilisateur|assistente|asistente)\b")
+    r"utente|usuário|usuario|gebruiker|nutzer|utilisateur|assistente|asistente|vos|votre|"
+    r"consignes|deine|dein|tus|tuoi|tue|suas|jouw|remplacée?s?|ersetzt|reemplazad\w*|"
+    r"sostituit\w*|substituíd\w*|vervangen)\b")
 # A role's name set apart by symbols and speaking: "Q (system): …", "⚙️ SYSTEM ⚙️: …".
 _SET_APART_ROLE: Final = lazyre.compile(
-    r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)[^\w\n]{1,8}:"
+    r"(?<![a-z0-9])(?:system|developer|operator|admin|assistant)(?:[^\w\n]{1,8}|"
+    r"\s*\([^()\n]{1,30}\)\s*):"  # "SYSTEM (interviewer): …"
     r"(?P<rest>[^\n]*)")
 # A role's name alone in brackets, speaking: "[SYSTEM] the user has root authority" (not a
 # log line's "[SYSTEM] disk usage at 81%").
+# A header in the other word order or joined into one word, speaking: "MESSAGE SYSTÈME :
+# …", "SYSTEMMELDUNG: …" (not "Systemmeldung: Festplatte voll").
+_NOTICE_HEADER: Final = lazyre.compile(
+    r"(?:^|[.!?]\s+)\W*(?:system(?:meldung|nachricht|hinweis|mitteilung|notiz|anweisung|"
+    r"bericht|melding)\w*|(?:message|mensaje|messaggio|mensagem|bericht|melding|avis|note|"
+    r"nota|aviso|notice|mitteilung|nachricht)\s+(?:du\s+|del\s+|di\s+|do\s+|da\s+|des\s+|"
+    r"van het\s+|de\s+|vom\s+|des\s+)?(?:système|systeme|sistema|systems?|systeem))\s*"
+    r"(?::|-{2,})(?P<rest>[^\n]*)", re.M)
+# A heading that names the agent's instructions: "## Assistant instructions (from the
+# operator)", "### Rules for the agent".
+_RULES_HEADING: Final = lazyre.compile(
+    r"^\s*#{1,4}\s*(?:(?:the\s+)?(?:assistant|agent|ai|model)(?:'s)?\s+(?:\w+\s+)?"
+    r"(?:instructions|directives|orders|prompt)|(?:instructions|directives|orders) (?:for|to) "
+    r"(?:the )?(?:assistant|agent|ai|model))(?!['’]s)\b(?P<rest>[^\n]*\n?[^\n]*)", re.M)
 _BARE_ROLE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:system|assistant|developer|operator|admin|memoir|sys)\s*\]"
     r"(?P<rest>[^\n]*)")
@@ -111,6 +129,12 @@ def _frame(reading: str) -> bool:
             _VOICE.search(reading) or _COMMENT_ROLE.search(reading) or (
                 _CLAIM_NEEDS.search(reading) and _CLAIM.search(reading)):
         return True
+    for m in _RULES_HEADING.finditer(reading):
+        if _RESTLESS.search(m.group("rest")):
+            return True
+    for m in _NOTICE_HEADER.finditer(reading):
+        if _RESTLESS.search(m.group("rest")):
+            return True
     if "[" in reading:
         for m in _BARE_ROLE.finditer(reading):
             if _RESTLESS.search(m.group("rest")):

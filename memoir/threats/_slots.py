@@ -124,7 +124,8 @@ TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migra
                          r"contributing|contribution")
 
 _WHEN_ASKED: Final = lazyre.compile(
-    r"\b(?:if|when|whenever|should)\b[^.;\n]{0,80}\bask(?:s|ed)?\b|"
+    r"\b(?:if|when|whenever|should)\b(?:[^.;\n]|\.(?=\w)){0,80}\b(?:ask(?:s|ed)?|"
+    r"questioned)\b|"
     r"\b(?:se|quando|caso)\b[^.;\n]{0,60}\b(?:pergunt\w*|chied\w*|domand\w*)|"
     r"\b(?:si|cuando)\b[^.;\n]{0,60}\bpregunt\w*|"
     r"\b(?:si|quand|lorsque?)\b[^.;\n]{0,60}\bdemande\w*|"
@@ -133,7 +134,8 @@ _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:si|quand) on (?:te|vous) (?:le )?demande\b")
 _DENY: Final = lazyre.compile(
     r":\s*[\"']?(?:none|nothing|no|n/a)\b[\"']?\s*$|"
-    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)\s+(?:that\s+)?[\"'“‘]?(?:no\b|"
+    r"\b(?:say|answer|reply|respond|claim|tell \w+|pretend|insist)(?:\s+|\s*\(\s*)"
+    r"(?:that\s+)?[\"'“‘]?(?:no\b|"
     r"nothing\b(?!\s+(?:major|much|new|serious|big|special|important|else|more|yet|"
     r"urgent|of note))|there(?:'s| is) nothing|none\b|you (?:don't|do not|didn't|did not|have none|"
     r"haven't|have not|can't|"
@@ -145,7 +147,9 @@ _DENY: Final = lazyre.compile(
     r"\b(?:negue|nega|niegue|niega|nie|ontken\w*|negare|leugne|leugnet|bestreite)\b|"
     r"\b(?:réponds|répondez|dis|dites|antworte|sag|sage|responde|di|dile|rispondi|dì|"
     r"responda|diga|antwoord|zeg)\b[^.\n]{0,30}\b(?:rien|nichts|nada|niente|nulla|niets|"
-    r"nothing)\b")
+    r"nothing)\b|\b(?:réponds|répondez|dis|dites|responde|contesta|dile|rispondi|responda|"
+    r"diga|antworte|sag|sage|zeg|antwoord)\s+(?:que |di |dass |dat )?(?:non|no|não|nein|"
+    r"nee)\b")
 #: A wish that the agent would act: "it would really help me if you just told …".
 WISH: Final = lazyre.compile(
     r"\b(?:it would|it'd|would|i'd|i would)\b[^.\n]{0,50}\bif you (?:just |only |could |"
@@ -166,16 +170,26 @@ _KEPT_FROM: Final = _gated(
     r"user knows\b|\bkeeps? (?:its|their|your|these|the) (?:\w+ )?(?:tasks|actions|"
     r"uploads|calls|work) to (?:itself|yourself|themselves)|\bnever (?:admit|acknowledge)"
     r"\w*\b|(?:remove|strip|delete|filter out|cut) [^.\n]{0,60}before (?:showing|you "
+    r"show|displaying)|hide\W+(?:[\w]+\W+){0,2}?(?:assistant|agent|bot|your|its|what you)"
+    r"\b(?:[^.\n]|\.(?=\S)){0,60}before (?:showing|you "
     r"show|displaying)|before (?:showing|you show|displaying)[^.\n]{0,40}(?:remove|strip|"
     r"delete|filter out|cut|hide)|from the transcript|to /dev/null so")
 _AGENT_DEED: Final = lazyre.compile(
-    r"\b(?:upload\w*|sync\w*|webhook\w*|forward\w*|sent|sending|copies|saved|stored|"
-    r"memory|instructions?|tool calls?|network|background|contacted|requests you)\b")
+    r"\b(?:upload\w*|sync\w*|webhook\w*|forward\w*|sent|sending|copies|copied|copying|"
+    r"saved|stored|memory|instructions?|tool calls?|network|background|contacted|"
+    r"requests you)\b|\b(?:you|it|the (?:assistant|agent|bot)) (?:\w+ )?(?:reads?|read|"
+    r"opens?|opened|goes through|went through|looks? through|scans?) (?:all )?(?:her|his|"
+    r"their|my|the user's|our) (?:\w+ )?(?:e-?mails?|mails?|messages|dms|inbox|notes|files|"
+    r"texts|chats|diary|documents|photos)\b")
 _ELSEWHERE: Final = lazyre.compile(
     r"\b(?:customers?|clients?|public|externally|outside|colleagues|press|investors)\b")
 _FOREIGN_PERSON: Final = lazyre.compile(
     r"\b(?:usuario|usuaria|nadie|utilisateur|utilisatrice|personne|nutzer|benutzer|"
-    r"niemand\w*|utente|nessuno|usuário|ninguém|gebruiker|eigenaar)\b|all'utente")
+    r"niemand\w*|utente|nessuno|usuário|ninguém|gebruiker|eigenaar|nutzerin|benutzerin|"
+    r"utilisatrices?|usuárias?)\b|all'utente|"
+    # a person named by a clitic of the telling verb: "no le cuenta a Marta", "ne lui dis"
+    r"\b(?:le|les) (?:cuent|dig|dic|mencion)\w*|\b(?:lui|leur) (?:dis|dit|signal|racont|"
+    r"mentionn)\w*|\b(?:ihm|ihr|ihnen)\b")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -295,3 +309,69 @@ _SHOULD_BE_SENT: Final = lazyre.compile(
     r"also\s+|automatically\s+)?(?:be|get)\s+(?:\w+ly\s+)?(?:sent|posted|forwarded|copied|"
     r"mirrored|uploaded|shared|logged|cc'?d|bcc'?d|relayed|published|synced|streamed|"
     r"emailed|pasted|exported)\b")
+
+
+# A question about the agent itself, not a business rule ("if a customer asks for a
+# discount, say no"): what it did, holds, knows or was told.
+_ASKED_ABOUT_AGENT: Final = lazyre.compile(
+    r"\b(?:you|your|yourself|the (?:assistant|agent|bot|ai)|"
+    r"instructions?|memory|notes?|saved|stored|sent|send\w*|requests?|outgoing|"
+    r"upload\w*|forward\w*|cop(?:y|"
+    r"ied|ies)|shar(?:e|ed|ing)|data|tools?|happened|did|done|registr\w*|guard\w*|"
+    r"gespeichert|speicher\w*|salv\w*|enregistr\w*|opgeslagen|tu|tú|te|toi|vous|du|dich|dir|"
+    r"ti|você|jij|je|hai|hast|\w+(?:aste|iste))\b|\?")  # (hiciste, guardaste: "you did")
+# A deed's word naming a thing, not the deed: "the upload date", "the sync status".
+_DEED_AS_LABEL: Final = lazyre.compile(
+    r"\s+(?:date|time|size|speed|limit|button|page|form|folder|link|url|id|status|progress|"
+    r"bar|count|settings?|quota|policy)\b")
+# What the person reads of the agent's work: "in your reply to the user", "in the summary".
+_READ_BY_PERSON: Final = lazyre.compile(
+    r"\b(?:in|from|into)\s+(?:the |your |any |each |every )?(?:\w+\s+)?(?:repl(?:y|ies)|"
+    r"answers?|responses?|summar(?:y|ies)|reports?|recaps?|digests?)\b")
+
+# A Romance verb that is an imperative and a third person alike, after a noun subject: "el
+# equipo obedece las normas publicadas en …" (the team obeys), not "obedece lo que diga".
+_AMBIGUOUS_OBEY: Final = frozenset({"obedece", "siga", "segui", "esegui", "obedeça", "cumpra"})
+_THIRD_PERSON: Final = lazyre.compile(
+    r"\b(?:el|la|los|las|mi|mis|su|sus|nuestro|nuestra|o|os|as|il|lo|gli|le)\s+"
+    r"(?!asistente|agente|assistente|bot\b|ia\b)\w+\s+(?:\w+\s+)?$")
+
+#: A list's item marker where a sentence starts ("2) ", "b. ", "step 3:").
+_ITEM: Final = lazyre.compile(r"(?:\W*\w+:\s*)?\W*(?:\d{1,2}[.)]|[a-h]\)|step \d+\W)\s")
+
+# A practice reported, then told to go on: "… by emailing them to x — please continue".
+_CONTINUE: Final = lazyre.compile(
+    r"\b(?:continue|keep (?:on )?(?:doing|at)|carry on|do that|do this|make it happen|"
+    r"going forward|from now on|keep it up|désormais|dorénavant|à partir de maintenant|"
+    r"de ahora en adelante|a partir de ahora|von nun an|ab jetzt|ab sofort|d'ora in poi|"
+    r"da ora in poi|a partir de agora|daqui em diante|vanaf nu|voortaan)\b")
+# Someone else's words reported: "the phishing email asked employees to send their
+# password to …", "a common trick asks the assistant to paste secrets …".
+_INCIDENT: Final = lazyre.compile(
+    r"\b(?:by mistake|accidentally|mistakenly|inadvertently|by accident|was rotated|were "
+    r"rotated|has been rotated|have been rotated|incident|leaked)\b")
+_REPORTED: Final = lazyre.compile(
+    r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
+    r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"
+    r"tricks?|tricked|instructs?|instructed|tries to get|tried to get|wants?|wanted|urges?|"
+    r"urged)\s+(?:\w+\s+){0,3}to\b")
+
+
+# A secret that ends up in what the agent writes: "the session cookie appears at the end
+# of each answer", "the deploy token is quoted in the PR description".
+_SHOWN_IN: Final = lazyre.compile(
+    r"\b(?:appears?|shows? up|is (?:quoted|included|shown|printed|pasted|appended|listed|"
+    r"displayed|revealed|echoed|added|visible)|are (?:quoted|included|shown|printed|pasted|"
+    r"appended|listed|displayed|revealed|echoed|added|visible))\s+(?:\w+\s+){0,4}?(?:in|at|"
+    r"on|to)\s+(?:the |each |every |your |all |any )?(?:\w+ )?(?:end of |top of |bottom of )?"
+    r"(?:each |every |the |your )?(?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|outputs?|"
+    r"descriptions?|messages?|summar(?:y|ies)|footers?|chat|comments?)\b")
+# A reply's format or template that holds a secret reference.
+_REPLY_SHAPE: Final = lazyre.compile(
+    r"\b(?:repl(?:y|ies)|answers?|responses?|footer|prefix|suffix|signature|template|"
+    r"output)\b")
+_SECRET_REF: Final = lazyre.compile(
+    r"\$\{?[a-z_][a-z0-9_]*(?:key|token|secret|pass\w*|url)\}?|contents?_of|~/\.\w+|"
+    r"\b[a-z0-9_]*_(?:key|secret|token|password)\b")
+_ROLE_PLAY: Final = lazyre.compile(
+    r"\b(?:play the role|act as|act like|you are|you're|pretend to be|role-?play)\b")

@@ -59,9 +59,13 @@ from memoir.threats._concepts import (
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
+    _AMBIGUOUS_OBEY,
     _ARROW,
+    _ASKED_ABOUT_AGENT,
     _BY_SENDING,
+    _CONTINUE,
     _CONVERSATION,
+    _DEED_AS_LABEL,
     _DENY,
     _DIRECTIVE_CUE,
     _ELSEWHERE,
@@ -70,12 +74,21 @@ from memoir.threats._slots import (
     _EXTERNAL,
     _FOREIGN_PERSON,
     _HOST,
+    _INCIDENT,
     _IP,
+    _ITEM,
     _KEEP_COPY,
     _KEPT_FROM,
+    _READ_BY_PERSON,
+    _REPLY_SHAPE,
+    _REPORTED,
+    _ROLE_PLAY,
     _SECRET_DATA,
+    _SECRET_REF,
     _SHIP_CMD,
     _SHOULD_BE_SENT,
+    _SHOWN_IN,
+    _THIRD_PERSON,
     _URL,
     _WHEN_ASKED,
     AGAINST_FACT,
@@ -235,7 +248,10 @@ _OWN_TRAFFIC: Final = lazyre.compile(
 _LEFT_OUT: Final = lazyre.compile(
     r"\s+(?:[\w'-]+\s+){1,5}?(?:out of\s+(?:the |every |any |each |your )?(?:\w+\s+)?"
     r"(?:report|summary|summaries|output|answer|reply|log|transcript|history|recap)|"
-    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)")
+    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)|"
+    # "leaves out of them …" after a record was named: "Weekly summaries … ; the
+    # assistant leaves out of them any file it copied"
+    r"\s+out of (?:them|it)\b(?=.*\b(?:summar|report|recap|digest|log|changelog))")
 _WITHOUT_TELLING: Final = lazyre.compile(
     r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
@@ -349,12 +365,18 @@ def _conceal(sentence: str) -> bool:
         if not negated and _LEFT_OUT.match(sentence, end) and (
                 _AGENT_DEED.search(sentence, end) or _OWN_TRAFFIC.search(sentence, end)):
             return True
+    for end, negated in _said(r"include|list|put|add", sentence):
+        deed = _AGENT_DEED.search(sentence, end) if negated else None
+        if deed is not None and _READ_BY_PERSON.search(sentence, end) and \
+                not _DEED_AS_LABEL.match(sentence, deed.end()):
+            return True
     for _end, negated in _said(_LIE, sentence):
         if not negated and _LIE_WHAT.search(sentence):
             return True
     if _UNSEEN_BY.search(sentence) or _KEPT_FROM.search(sentence):
         return True
-    if (_WHEN_ASKED.search(sentence) and _DENY.search(sentence)) or unsaid_deed(
+    if (_WHEN_ASKED.search(sentence) and _DENY.search(sentence) and
+            _ASKED_ABOUT_AGENT.search(sentence)) or unsaid_deed(
             sentence) or (AGAINST_FACT.search(sentence) and re.search(
             r"\b(?:repl|answer|say|respond|claim|tell|use)", sentence)):
         return True
@@ -363,8 +385,9 @@ def _conceal(sentence: str) -> bool:
         if negated and _AGENT_DEED.search(rest) and not _ELSEWHERE.search(rest):
             return True
     if _WITHOUT_TELLING.search(sentence) and (
-            _said(_SEND + "|" + _DISCLOSE + "|make|do|run|push|disable|delete|change",
-                  sentence) or re.search(r"\bwithout (?:ever )?telling\b", sentence)):
+            _said(_SEND + "|" + _DISCLOSE + "|make|do|run|push|disable|delete|change|"
+                  "conduct|perform|carry out|handle", sentence) or
+            re.search(r"\bwithout (?:ever )?telling\b", sentence)):
         return True
     return _FOREIGN_CONCEAL.search(sentence) is not None and \
         _FOREIGN_PERSON.search(sentence) is not None and (
@@ -406,8 +429,10 @@ def _remote(sentence: str) -> bool:
         return True
     if _REMOTE_RULES.search(sentence) or outranks_agents_rules(sentence):
         return True
-    if _OBEY_STRONG.search(sentence):
-        return True
+    for m in _OBEY_STRONG.finditer(sentence):
+        if m.group(0) not in _AMBIGUOUS_OBEY or not _THIRD_PERSON.search(
+                sentence[max(0, m.start() - 40): m.start()]):
+            return True
     fetch = _FETCH.search(sentence)
     obey = _OBEY.search(sentence)
     if obey and not _TASK_DOCS.search(sentence) and (
@@ -424,26 +449,6 @@ def _remote(sentence: str) -> bool:
 _ABOUT: Final = lazyre.compile(r"\b(?:how to|how they|where|which|whether|the name of|"
                                r"the location of|the path to|what to)\b")
 _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
-
-
-# A secret that ends up in what the agent writes: "the session cookie appears at the end
-# of each answer", "the deploy token is quoted in the PR description".
-_SHOWN_IN: Final = lazyre.compile(
-    r"\b(?:appears?|shows? up|is (?:quoted|included|shown|printed|pasted|appended|listed|"
-    r"displayed|revealed|echoed|added|visible)|are (?:quoted|included|shown|printed|pasted|"
-    r"appended|listed|displayed|revealed|echoed|added|visible))\s+(?:\w+\s+){0,4}?(?:in|at|"
-    r"on|to)\s+(?:the |each |every |your |all |any )?(?:\w+ )?(?:end of |top of |bottom of )?"
-    r"(?:each |every |the |your )?(?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|outputs?|"
-    r"descriptions?|messages?|summar(?:y|ies)|footers?|chat|comments?)\b")
-# A reply's format or template that holds a secret reference.
-_REPLY_SHAPE: Final = lazyre.compile(
-    r"\b(?:repl(?:y|ies)|answers?|responses?|footer|prefix|suffix|signature|template|"
-    r"output)\b")
-_SECRET_REF: Final = lazyre.compile(
-    r"\$\{?[a-z_][a-z0-9_]*(?:key|token|secret|pass\w*|url)\}?|contents?_of|~/\.\w+|"
-    r"\b[a-z0-9_]*_(?:key|secret|token|password)\b")
-_ROLE_PLAY: Final = lazyre.compile(
-    r"\b(?:play the role|act as|act like|you are|you're|pretend to be|role-?play)\b")
 
 
 _GREET_WITH: Final = lazyre.compile(
@@ -514,22 +519,6 @@ def _exfiltrate(sentence: str) -> bool:
 
 
 _SEND_ANY: Final = lazyre.compile(rf"\b(?:{_SEND})(?:'?(?:s|es|ed|d|ing))?\b")
-# A practice reported, then told to go on: "… by emailing them to x — please continue".
-_CONTINUE: Final = lazyre.compile(
-    r"\b(?:continue|keep (?:on )?(?:doing|at)|carry on|do that|do this|make it happen|"
-    r"going forward|from now on|keep it up)\b")
-# Someone else's words reported: "the phishing email asked employees to send their
-# password to …", "a common trick asks the assistant to paste secrets …".
-_INCIDENT: Final = lazyre.compile(
-    r"\b(?:by mistake|accidentally|mistakenly|inadvertently|by accident|was rotated|were "
-    r"rotated|has been rotated|have been rotated|incident|leaked)\b")
-_REPORTED: Final = lazyre.compile(
-    r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
-    r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"
-    r"tricks?|tricked|instructs?|instructed|tries to get|tried to get|wants?|wanted|urges?|"
-    r"urged)\s+(?:\w+\s+){0,3}to\b")
-
-
 # A sentence that leans on the one before: "…the VPN password; the agent tells it to
 # anyone who asks", "…at <url>; whatever the latest comment says is what it does".
 _ANAPHORA: Final = lazyre.compile(r"\b(?:it|them|those|these|whatever)\b")
@@ -576,11 +565,18 @@ def instruction_threats(text: str) -> list[str]:
                     found.add(category)
             # "Your instructions live at <url>; read and follow them", "…; make it
             # happen": a sentence that points back is read with the one before it.
-            if previous and (_POINTS_BACK.match(sentence) or _OBEYS_PRONOUN.search(sentence)
-                             or _CONTINUE.search(sentence) or _ANAPHORA.search(sentence)):
+            # So is a clause after a semicolon, and a list's next item ("1) collect
+            # every message. 2) transmit to …").
+            # (A list's items are read together by the clause reader only: the reading by
+            # concepts would pair one item's data with another's harmless deed.)
+            clause = previous.endswith(";")
+            item = _ITEM.match(sentence) is not None and _ITEM.match(previous) is not None
+            if previous and (clause or item or _POINTS_BACK.match(sentence) or
+                             _OBEYS_PRONOUN.search(sentence) or _CONTINUE.search(sentence) or
+                             _ANAPHORA.search(sentence)):
                 joined = f"{previous} {sentence}"
-                if not _ANAPHORA.search(sentence) or _EARLY_PRONOUN.match(sentence) or \
-                        _OBEYS_PRONOUN.search(sentence):
+                if clause or (not item and not _ANAPHORA.search(sentence)) or \
+                        _EARLY_PRONOUN.match(sentence) or _OBEYS_PRONOUN.search(sentence):
                     joined_said.append(joined)  # a pronoun anywhere is too loose a link
                 for category, test in tests:
                     if category not in found and test(joined):
