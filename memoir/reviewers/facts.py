@@ -237,11 +237,21 @@ _PERSON = lazyre.compile(r"\b(me|my|mine|myself|your|you)\b", re.IGNORECASE)
 _THEIR = {"me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
 
 
+#: Irregular past tenses (the regular ones end in -ed).
+_PAST = _closed("""
+wrote went was were had did made took got came saw knew thought found gave told left kept
+began ran sent built bought brought meant spent lost felt heard held led paid said sold
+taught understood won chose drove broke forgot grew threw rode spoke stood swore woke
+""")
+
+
 def _third(verb: str) -> str:
     """A verb in the third person singular ("deploy" → "deploys", "push" → "pushes")."""
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
+    if (low.endswith("ed") and len(low) > 4) or low in _PAST:
+        return verb  # a past tense is the same in every person: "moved", "wrote"
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":

@@ -35,9 +35,10 @@ from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
 from memoir.reviewers.facts import as_fact, as_rule, states, strip_frames
 from memoir.reviewers.review import Review
+from memoir.reviewers.split import facts_of
 from memoir.threats import all_threats
 
-__all__ = ["Finding", "RulesBackend", "extract"]
+__all__ = ["Finding", "RulesBackend", "extract", "one_fact_each"]
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,17 @@ def extract(text: str) -> list[Finding]:
             continue
         if _COMMAND.search(sentence) and _WORKS.search(sentence):
             found.append(Finding("memory", as_fact(sentence, "memory")))
-    return found
+    return one_fact_each(found)
+
+
+def one_fact_each(found: list[Finding]) -> list[Finding]:
+    """``found`` with each project entry that coordinates facts kept as one entry per
+    fact (:mod:`memoir.reviewers.split`)."""
+    out = []
+    for finding in found:
+        parts = facts_of(finding.text) if finding.target == "memory" else [finding.text]
+        out += [finding] if len(parts) == 1 else [Finding(finding.target, p) for p in parts]
+    return out
 
 
 _STOP = frozenset([

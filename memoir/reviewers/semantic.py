@@ -32,7 +32,15 @@ from memoir.errors import ConfigError
 from memoir.logs import get_logger
 from memoir.reviewers import rules
 from memoir.reviewers.facts import as_fact
-from memoir.reviewers.rules import Clause, Finding, RulesBackend, _same, clauses_of, extract
+from memoir.reviewers.rules import (
+    Clause,
+    Finding,
+    RulesBackend,
+    _same,
+    clauses_of,
+    extract,
+    one_fact_each,
+)
 from memoir.semantic import MODEL_NAME, Encoder, shared_encoder
 
 __all__ = ["CLASSES", "CUES", "MODEL_FILE", "THRESHOLDS", "Classifier", "SemanticBackend",
@@ -216,7 +224,7 @@ class Classifier:
                                 CLASSES[k])
                 if not any(_same(entry, f.text) for f in found):
                     found.append(Finding(CLASSES[k], entry))
-        return found
+        return one_fact_each(found)
 
 
 class SemanticBackend(RulesBackend):
