@@ -99,7 +99,8 @@ update reminder heads-up heads thing things point fun psa tip fyi fwiw iirc tbh 
 afaik btw ps nb anyway anyways besides meanwhile plus unrelated related speaking check
 checked last way mind fact quickly gonna lie fair before after while much gentle truth
 make makes mean mistaken useful talk favour favor possible appreciate something time
-sense between worries worry far nothing anything wrong correct
+sense between worries worry far nothing anything wrong correct keep keeps saying times
+twice three explaining explain repeat repeating tired sick swear seriously honestly
 """)
 #: Words that open a clause of their own.
 _SUBORDINATE = _closed("while before after since once though although if when because "
@@ -107,7 +108,7 @@ _SUBORDINATE = _closed("while before after since once though although if when be
 #: Sounds that open or close a turn ("ahh ok ok, …").
 _INTERJECTION = _closed("""
 oh ah ahh ahem hey hmm hmmm um umm uh erm well ok okay k kk yeah yea yep yup nope yes no
-lol haha hehe wow welp alright
+lol haha hehe wow welp alright ugh argh
 """)
 #: What a heading before a colon may name: the kind of note that follows.
 _KINDS = _closed("""
@@ -153,6 +154,20 @@ def _opener_end(text: str) -> int:
         return m.end()
     m = _HEDGE.match(text)
     return m.end() if m else 0
+
+
+def opener_before_colon(text: str) -> int:
+    """Where a heading that says nothing ends, with its colon ("Ugh, I've told you three
+    times: we use pnpm" → the index of "we"); 0 when ``text`` opens with none.  "About
+    me:" stays: it says whose the facts after it are."""
+    colon = text.find(":", 0, 61)
+    if colon <= 0:
+        return 0
+    segment = text[:colon]
+    if re.search(r"[;—–()\[\]\d\"`]|\babout (?:me|myself)\b", segment) or not _says_nothing(
+            segment.replace(",", " "), heading=True):
+        return 0
+    return colon + 1 + len(text[colon + 1:]) - len(text[colon + 1:].lstrip())
 
 
 def _says_nothing(segment: str, *, heading: bool = False, alone: bool = False) -> bool:
