@@ -19,13 +19,14 @@ points back ("…, and both sit behind Caddy", "it has a database") and a subord
 
 from __future__ import annotations
 
-import re
 from typing import Final
+
+from memoir import lazyre
 
 __all__ = ["facts_of"]
 
 #: Where an entry may be cut: a comma (with "and"), a semicolon, a bare "and".
-_JOINT: Final = re.compile(r"(,\s+(?:and\s+)?|;\s+|\s+and\s+)")
+_JOINT: Final = lazyre.compile(r"(,\s+(?:and\s+)?|;\s+|\s+and\s+)")
 _WORD: Final = r"[\w.@/&'+#-]+"
 #: Verbs a fact's clause is made with (a participle after a copula is read as one too).
 _VERB: Final = (
@@ -39,28 +40,29 @@ _NOT_SUBJECT: Final = (
     rf"(?!(?:{_VERB}|must|can|should|will|may|might|could|would|shall|only|never|always|"
     r"also|not|just|and|but|so|then|please|don't|do|does|did|i|we|you|he|she|nothing|"
     r"everything|something|anything|none|everyone|nobody|no one)\b)")
+_SUBJECT_START: Final = lazyre.compile(rf"(?i){_NOT_SUBJECT}")
 #: A clause of its own: a subject of up to four words, then its verb and what it says.
-_CLAUSE: Final = re.compile(
+_CLAUSE: Final = lazyre.compile(
     rf"(?i)^(?:the |our |my |a |an |each |every |all )?(?:{_NOT_SUBJECT}{_WORD} ){{0,3}}?"
     rf"{_NOT_SUBJECT}{_WORD} (?:{_VERB}) \S")
 #: A subject that points back or sums up: the clause leans on the one before.
-_LEANS: Final = re.compile(
+_LEANS: Final = lazyre.compile(
     r"(?i)^(?:it|its|they|them|this|that|these|those|which|who|both|all of them|each of "
     r"them|neither|either|so|because|but|though|although|since|while|unless|if|when|"
     r"whereas|then|also)\b")
 #: A word pointing back inside a clause ("the doc build runs them as tests").
-_BACK: Final = re.compile(r"(?i)\b(?:it|its|them|they|their|those|these)\b")
+_BACK: Final = lazyre.compile(r"(?i)\b(?:it|its|them|they|their|those|these)\b")
 _PREP: Final = r"at|in|on|to|for|with|via|through|from|behind|under|into|as"
 #: A clause missing its verb: a few words, then a preposition and the rest.
-_GAPPED: Final = re.compile(
+_GAPPED: Final = lazyre.compile(
     rf"(?i)^(?P<head>(?:the |our |my )?{_WORD}(?: {_WORD}){{0,2}}?) (?P<prep>{_PREP}) "
     r"(?P<rest>\S.*)$")
 #: Words that end a verb group: the subject's part ends before them.
-_VERB_WORD: Final = re.compile(
+_VERB_WORD: Final = lazyre.compile(
     rf"(?i)^(?:{_VERB}|be|been|being|stored|kept|hosted|deployed|managed|made|built|sent|"
     r"emailed|written|run|served|handled|done|paid|shipped|backed|based|located|"
     r"installed|mounted|pinned|set|configured|\w+ed)$")
-_STRICT_VERB: Final = re.compile(rf"(?i)^(?:{_VERB})$")
+_STRICT_VERB: Final = lazyre.compile(rf"(?i)^(?:{_VERB})$")
 _PLURAL_VERB: Final = {"is": "are", "has": "have", "goes": "go", "runs": "run",
                        "sits": "sit", "lives": "live", "uses": "use", "was": "were"}
 _SINGULAR_VERB: Final = {v: k for k, v in _PLURAL_VERB.items()}
@@ -87,7 +89,7 @@ def _filled(first: str, part: str) -> str | None:
     both share; None when they share none."""
     gap = _GAPPED.match(part)
     if gap is None or _CLAUSE.match(part) or _LEANS.match(part) or _BACK.search(part) or \
-            not re.match(_NOT_SUBJECT, gap.group("head")):
+            not _SUBJECT_START.match(gap.group("head")):
         return None
     words = first.split()
     prep = gap.group("prep").lower()
