@@ -282,8 +282,10 @@ def _clean(value: str) -> str:
 
 def extract(text: str) -> list[Finding]:
     """What one user message reveals that is worth keeping (see the module docstring)."""
-    # A list's items that are names or phrases, as its heading's facts.
-    found: list[Finding] = [Finding(target, entry) for target, entry in listed(text)[1]]
+    # A list's items that are names or phrases, as its heading's facts (left out whole
+    # when one holds a threat or a credential, as a sentence is).
+    found: list[Finding] = [Finding(target, entry) for target, entry in listed(text)[1]
+                            if not _left_out(entry)]
     mark, last = len(found), None
     for clause in clauses_of(text):
         # Without the frames around it ("btw", "heads up:", "from now on"), a clause is
