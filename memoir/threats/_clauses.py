@@ -143,7 +143,9 @@ _NEG: Final = (r"(?:never|don't|do not|dont|doesn't|does not|won't ever|must not
                r"should not|shouldn't|cannot|"
                r"can't|won't|will not|avoid|no longer|stop|refrain from|nunca|jamás|no|"
                r"ne|n'|jamais|nie|niemals|nicht|kein)")
-_CLAUSE_START: Final = (r"(?:^|<!--\s*|[,:;(\"'>*•]\s*|(?<![\w-])-\s*|//\s*|#\s*|\d[.)]\s*|->\s*|"
+# (a sentence's end inside a reading joined with the one before starts a clause too)
+_CLAUSE_START: Final = (r"(?:^|<!--\s*|[,:;(\"'>*•]\s*|(?<=[.!?])\s+|(?<![\w-])-\s*|//\s*|"
+                        r"#\s*|\d[.)]\s*|->\s*|"
                         r"\b(?:and|then|but|or|so|and then)\s+)")
 #: Assistants people name in notes to them ("GPT should…", "Claude uploads…").
 _NAMED: Final = (r"claude|hermes|gpt(?:-?\d\w*)?|chatgpt|copilot|gemini|codex|llama|mistral|"

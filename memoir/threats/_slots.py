@@ -125,7 +125,7 @@ TASK_DOC_WORDS: Final = (r"setup|set-up|installation|install|build|release|migra
 
 _WHEN_ASKED: Final = lazyre.compile(
     r"\b(?:if|when|whenever|should)\b(?:[^.;\n]|\.(?=\w)){0,80}\b(?:ask(?:s|ed)?|"
-    r"questioned)\b|"
+    r"questioned)\b|\b(?:the user|the person|the owner|she|he|they)\s+asks\b|"
     r"\b(?:se|quando|caso)\b[^.;\n]{0,60}\b(?:pergunt\w*|chied\w*|domand\w*)|"
     r"\b(?:si|cuando)\b[^.;\n]{0,60}\bpregunt\w*|"
     r"\b(?:si|quand|lorsque?)\b[^.;\n]{0,60}\bdemande\w*|"
@@ -176,6 +176,7 @@ _KEPT_FROM: Final = _gated(
     r"delete|filter out|cut|hide)|from the transcript|to /dev/null so")
 _AGENT_DEED: Final = lazyre.compile(
     r"\b(?:upload\w*|sync\w*|webhook\w*|forward\w*|sent|sending|copies|copied|copying|"
+    r"export(?:s|ed|ing)?|"
     r"saved|stored|memory|instructions?|tool calls?|network|background|contacted|"
     r"requests you)\b|\b(?:you|it|the (?:assistant|agent|bot)) (?:\w+ )?(?:reads?|read|"
     r"opens?|opened|goes through|went through|looks? through|scans?) (?:all )?(?:her|his|"
@@ -375,3 +376,6 @@ _SECRET_REF: Final = lazyre.compile(
     r"\b[a-z0-9_]*_(?:key|secret|token|password)\b")
 _ROLE_PLAY: Final = lazyre.compile(
     r"\b(?:play the role|act as|act like|you are|you're|pretend to be|role-?play)\b")
+#: The person asking the agent, reported: "the user asks what you did with her files".
+_PERSON_ASKS: Final = lazyre.compile(
+    r"\b(?:the user|the person|the owner|she|he|they)\s+(?:asks|asked)\b")

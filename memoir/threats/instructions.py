@@ -79,6 +79,7 @@ from memoir.threats._slots import (
     _ITEM,
     _KEEP_COPY,
     _KEPT_FROM,
+    _PERSON_ASKS,
     _READ_BY_PERSON,
     _REPLY_SHAPE,
     _REPORTED,
@@ -249,9 +250,10 @@ _LEFT_OUT: Final = lazyre.compile(
     r"\s+(?:[\w'-]+\s+){1,5}?(?:out of\s+(?:the |every |any |each |your )?(?:\w+\s+)?"
     r"(?:report|summary|summaries|output|answer|reply|log|transcript|history|recap)|"
     r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)|"
-    # "leaves out of them …" after a record was named: "Weekly summaries … ; the
-    # assistant leaves out of them any file it copied"
-    r"\s+out of (?:them|it)\b(?=.*\b(?:summar|report|recap|digest|log|changelog))")
+    # "leaves out of them …" when a record is named in the sentence (read with the one
+    # before): "Weekly summaries go out on Fridays. The assistant leaves out of them …"
+    r"\s+(?:[\w'-]+\s+){0,5}?out of (?:them|it)\b")
+_A_RECORD: Final = lazyre.compile(r"\b(?:summar|report|recap|digest|changelog)")
 _WITHOUT_TELLING: Final = lazyre.compile(
     r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
@@ -362,7 +364,11 @@ def _conceal(sentence: str) -> bool:
         if negated and _EVEN_IF_ASKED.search(sentence, end):
             return True
     for end, negated in _said(r"leave|keep|make", sentence):
-        if not negated and _LEFT_OUT.match(sentence, end) and (
+        left = _LEFT_OUT.match(sentence, end)
+        if left and left.group(0).rstrip().endswith(("them", "it")) and \
+                not _A_RECORD.search(sentence):
+            continue  # "out of them": of a record only
+        if not negated and left and (
                 _AGENT_DEED.search(sentence, end) or _OWN_TRAFFIC.search(sentence, end)):
             return True
     for end, negated in _said(r"include|list|put|add", sentence):
@@ -567,10 +573,13 @@ def instruction_threats(text: str) -> list[str]:
             # happen": a sentence that points back is read with the one before it.
             # So is a clause after a semicolon, and a list's next item ("1) collect
             # every message. 2) transmit to …").
-            # (A list's items are read together by the clause reader only: the reading by
-            # concepts would pair one item's data with another's harmless deed.)
+            # So is a deflection after the person's question ("the user asks what you did.
+            # You change the subject"). (A list's items and these are read together by the
+            # clause reader only: the reading by concepts would pair one item's data with
+            # another's harmless deed.)
             clause = previous.endswith(";")
-            item = _ITEM.match(sentence) is not None and _ITEM.match(previous) is not None
+            item = (_ITEM.match(sentence) is not None and _ITEM.match(previous) is not None) or (
+                _DENY.search(sentence) is not None and _PERSON_ASKS.search(previous) is not None)
             if previous and (clause or item or _POINTS_BACK.match(sentence) or
                              _OBEYS_PRONOUN.search(sentence) or _CONTINUE.search(sentence) or
                              _ANAPHORA.search(sentence)):
