@@ -1,8 +1,8 @@
 """Writes memoir/reviewers/semantic_model.json, the semantic reviewer's classifier, from
 the labelled turns it is trained on: the rules' corpus (../review_corpus.jsonl), the
-styles here (*.jsonl) and the retired held-out part (retired/: written after the second
-version was frozen, scored once, then trained on); never a held-out part (holdout/,
-holdout3/).
+styles here (*.jsonl) and the held-out parts scored once and then trained on (retired/:
+written after the second version was frozen; holdout4/: after c0bc36d); never a held-out
+part still kept apart (holdout/, holdout3/).
 
     .venv/bin/python tests/data/reviews/make_model.py
 
@@ -20,7 +20,8 @@ HERE = Path(__file__).resolve().parent
 
 def training_rows() -> list[dict[str, Any]]:
     paths = [HERE.parent / "review_corpus.jsonl", *sorted(HERE.glob("*.jsonl")),
-             *sorted((HERE / "retired").glob("*.jsonl"))]
+             *sorted((HERE / "retired").glob("*.jsonl")),
+             *sorted((HERE / "holdout4").glob("*.jsonl"))]
     return [json.loads(line) for path in paths
             for line in path.read_text(encoding="utf-8").splitlines()]
 
