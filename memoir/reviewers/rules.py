@@ -52,7 +52,9 @@ class Finding:
     key: str | None = None
 
 
-_SENTENCE = lazyre.compile(r"(?<=[.!?])\s+|\n+")
+# (an abbreviation's full stop ends no sentence: "e.g. `ACME_DB_URL`", "i.e.", "etc.")
+_SENTENCE = lazyre.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                           r"(?<!\bcf\.)\s+|\n+")
 # A clause that starts a new statement inside a sentence ("my name is Ada and I prefer …").
 _CLAUSE = lazyre.compile(r"(?i);\s+|,?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|"
                      r"the|please|don't|do not|always|never)\b)")

@@ -89,3 +89,9 @@ def test_a_list_holding_a_secret_or_a_threat_gives_nothing_of_it() -> None:
     for text in (secret, hostile):
         saved = " ".join(f.text for f in Classifier.shipped().find(text))
         assert "ghp_" not in saved and "leak@" not in saved, saved
+
+
+def test_an_abbreviation_ends_no_sentence() -> None:
+    found = Classifier.shipped().find("FYI our services all read config from env vars "
+                                      "prefixed ACME_, e.g. `ACME_DB_URL`, never from files.")
+    assert all(not f.text.startswith("`ACME") for f in found), found
