@@ -246,7 +246,7 @@ _I = lazyre.compile(r"^(" + "|".join(sorted((re.escape(k) for k in _I_AS), key=l
                     re.IGNORECASE)
 # After these the next word is a verb to inflect ("I usually code" → "Usually codes").
 _ADVERBS = frozenset(["always", "usually", "often", "rarely", "sometimes", "also", "still",
-                      "just", "never"])
+                      "just", "never", "ever"])
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "are": "is"}
 _PERSON = lazyre.compile(r"\b(me|my|mine|myself|your|you)\b", re.IGNORECASE)
 _THEIR = {"me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
@@ -473,6 +473,63 @@ def _inflected(rest: str) -> str:
     return " ".join(words)
 
 
+#: The people an entry speaks of after its lead, as a fact names them: the person in the
+#: third person, the agent as "the assistant", the team as "the team" ("…, so shortcuts
+#: you suggest may not work for me" → "… the assistant suggests …").
+_INNER = lazyre.compile(
+    r"(?<![\w'-])(?:(I'm|I am|I've|I'd|I'll|I was|I)|(?i:(you're|you've|you'd|you'll|you|"
+    r"your|yours|yourself|we're|we've|we'd|we'll|we|us|my|me|myself)))(?![\w'-])")
+_CONTRACTED = {"'m": " is", " am": " is", "'ve": " has", "'d": " would", "'ll": " will",
+               "'re": " is", " was": " was"}
+#: Who each pronoun is, for each target (None: the subject, whose verb follows).
+_WHO = {"i": {"memory": "the user", "user": "they"},
+        "you": {"memory": "the assistant", "user": "the assistant"},
+        "we": {"memory": "the team", "user": "their team"}}
+
+
+def _voiced_inside(text: str, target: str) -> str:
+    """``text`` with the pronouns after its lead said as :data:`_INNER` says (code spans
+    between backticks left as written)."""
+    parts = text.split("`")
+    for n in range(0, len(parts), 2):
+        out, rest = "", parts[n]
+        while m := _INNER.search(rest):
+            word = m.group(0)
+            low = word.lower()
+            base = "i" if m.group(1) else next((b for b in ("you", "we") if low.startswith(
+                b)), low)
+            after = rest[m.end():]
+            if low in ("your", "yours"):
+                said = "the assistant's"
+            elif low == "yourself":
+                said = "the assistant"
+            elif low in ("us", "me", "myself", "my"):
+                said = {"us": "the team", "my": "the user's"}.get(low, "the user")
+            else:
+                who = _WHO[base][target]
+                tail = low[len(base):]
+                if who == "they":
+                    said = "they" + {"'m": "'re", " am": " are", " was": " were"}.get(
+                        tail, tail)
+                elif tail:
+                    said = who + _CONTRACTED.get(tail, tail)
+                elif re.match(r" [a-z]", after):
+                    said, after = who, " " + _inflected(after[1:])
+                else:
+                    said = who
+            out += rest[:m.start()] + said
+            rest = after
+        parts[n] = out + rest
+    return "`".join(parts)
+
+
+def voiced(entry: str, target: str) -> str:
+    """``entry`` with the person, the agent and the team in the third person (as
+    :func:`as_fact` leaves them): for entries the rules word themselves."""
+    return _voiced_inside(_PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)),
+                                      entry) if target == "user" else entry, target)
+
+
 def as_fact(sentence: str, target: str) -> str:
     """``sentence`` (what a person said) as the fact a ``target`` (``memory`` or
     ``user``) keeps: see the module docstring.  Ends with a full stop."""
@@ -499,7 +556,7 @@ def as_fact(sentence: str, target: str) -> str:
         text = _PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)), text)
         text = re.sub(r"\b(?:in|for|with) (?:you|your)\s+(answers?|replies|responses)\b",
                       r"in \1", text)
-    text = " ".join(text.split()).rstrip(" ,;:")
+    text = _voiced_inside(" ".join(text.split()).rstrip(" ,;:"), target)
     if sum(ch.isalpha() for ch in text) < 3:
         text = original.rstrip(" ,;:")
     if not text.endswith((".", "!", "?")):

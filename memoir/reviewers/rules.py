@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from memoir import lazyre
 from memoir.credentials import find_credentials, was_redacted
 from memoir.oversight.audit import blame_memory
-from memoir.reviewers.facts import as_fact, as_rule, states, strip_frames
+from memoir.reviewers.facts import as_fact, as_rule, states, strip_frames, voiced
 from memoir.reviewers.review import Review
 from memoir.reviewers.said import as_said, listed
 from memoir.reviewers.split import facts_of
@@ -286,7 +286,8 @@ def extract(text: str) -> list[Finding]:
     """What one user message reveals that is worth keeping (see the module docstring)."""
     # A list's items that are names or phrases, as its heading's facts (left out whole
     # when one holds a threat or a credential, as a sentence is).
-    found: list[Finding] = [Finding(target, entry) for target, entry in listed(text)[1]
+    found: list[Finding] = [Finding(target, voiced(entry, target))
+                            for target, entry in listed(text)[1]
                             if not _left_out(entry)]
     mark, last = len(found), None
     for clause in clauses_of(text):
@@ -330,7 +331,7 @@ def extract(text: str) -> list[Finding]:
                 continue  # "I want to ship this" is a task, not a preference
             label = "Dislikes" if verb in ("hate", "dislike", "can't stand",
                                            "cannot stand") else "Prefers"
-            found.append(Finding("user", _entry(f"{label} {obj}")))
+            found.append(Finding("user", _entry(voiced(f"{label} {obj}", "user"))))
             continue
         if (_INSTRUCTION.match(sentence) and not _NOT_INSTRUCTIONS.match(sentence)
                 and not states(sentence)
@@ -355,7 +356,7 @@ def extract(text: str) -> list[Finding]:
             found.append(Finding(where, as_fact(sentence, where)))
             continue
         if m := _USES.match(sentence):
-            found.append(Finding("user", _entry(f"Uses {m.group(1)}")))
+            found.append(Finding("user", _entry(voiced(f"Uses {m.group(1)}", "user"))))
             continue
         if _PROJECT.match(sentence) or _CONVENTION.match(sentence) or _PORT.search(sentence):
             found.append(Finding("memory", as_fact(sentence, "memory")))

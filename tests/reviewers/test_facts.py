@@ -102,11 +102,11 @@ def test_the_second_held_out_part_stays_where_it_was_worked_to() -> None:
     # clause of its own
     ("The cache is Redis, not Memcached.", "memory", "The cache is Redis, not Memcached."),
     ("If not, use the staging DB.", "memory", "If not, use the staging DB."),
-    ("For now, we are on Python 3.11.", "memory", "For now, we are on Python 3.11."),
+    ("For now, we are on Python 3.11.", "memory", "For now, the team is on Python 3.11."),
     ("While it builds, the cache warms.", "memory", "While it builds, the cache warms."),
     ("No, I live in Lyon.", "user", "Lives in Lyon."),
     ("Team Berlin: we own the billing service.", "memory",
-     "Team Berlin: we own the billing service."),
+     "Team Berlin: the team owns the billing service."),
     # an opener that says nothing of the world, whatever its words
     ("To be fair, the nightly job is flaky.", "memory", "The nightly job is flaky."),
     ("Just thought I should mention, our wiki moved to Confluence.", "memory",
@@ -115,7 +115,7 @@ def test_the_second_held_out_part_stays_where_it_was_worked_to() -> None:
     # one that does is kept
     ("On Fridays, the billing service is read-only.", "memory",
      "On Fridays, the billing service is read-only."),
-    ("Usually, we deploy at noon.", "memory", "Usually, we deploy at noon."),
+    ("Usually, we deploy at noon.", "memory", "Usually, the team deploys at noon."),
     ("If the build fails, ping Sam.", "memory", "If the build fails, ping Sam."),
     # a request's politeness, and the person with someone of theirs
     ("Could you always answer in French?", "user", "Asks to always answer in French."),
@@ -173,7 +173,10 @@ def test_fillers_around_a_fact_change_nothing(before: str, after: str, core: str
 
 _ADDED = frozenset(["the", "team", "convention", "asks", "prefers", "to", "not", "never",
                     "no", "them", "their", "theirs", "themselves", "has", "is", "does",
-                    "doesn't", "likes", "dislikes", "in", "a", "an"])
+                    "doesn't", "likes", "dislikes", "in", "a", "an",
+                    # who the fact speaks of, in the third person (facts._voiced_inside)
+                    "user", "user's", "they", "they're", "they've", "they'd", "they'll",
+                    "assistant", "assistant's", "are", "were", "would", "will"])
 
 
 @given(before=_FILLERS_BEFORE, after=_FILLERS_AFTER, core=_MEMORY | _USER,

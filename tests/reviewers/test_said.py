@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -95,3 +97,29 @@ def test_an_abbreviation_ends_no_sentence() -> None:
     found = Classifier.shipped().find("FYI our services all read config from env vars "
                                       "prefixed ACME_, e.g. `ACME_DB_URL`, never from files.")
     assert all(not f.text.startswith("`ACME") for f in found), found
+
+
+@pytest.mark.parametrize(("said", "entry"), [
+    ("My keyboard layout is AZERTY, so shortcuts you suggest may not work for me.",
+     "Keyboard layout is AZERTY, so shortcuts the assistant suggests may not work for them."),
+    ("By the way, we keep all the runbooks in the wiki, in case you ever need them.",
+     "The team keeps all the runbooks in the wiki, in case the assistant ever needs them."),
+    ("Prod is on AWS in us-east-1, staging on one Hetzner box, and dev is a laptop.",
+     "Prod is on AWS in us-east-1."),
+])
+def test_an_entry_speaks_of_people_in_the_third_person(said: str, entry: str) -> None:
+    assert Classifier.shipped().find(said)[0].text == entry
+
+
+def test_no_entry_of_the_corpora_says_i_we_or_you() -> None:
+    """Over every labelled turn of the repo's reviewer corpora, the entries saved speak of
+    the person, the agent and the team in the third person (issue 37 item 1)."""
+    data = Path(__file__).parents[1] / "data"
+    texts = [json.loads(line)["text"] for path in [*sorted((data / "reviews").rglob(
+        "*.jsonl")), data / "review_corpus.jsonl"] for line in path.read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    model = Classifier.shipped()
+    entries = [f.text for text in texts for f in model.find(text)]
+    spoken = [e for e in entries if re.search(
+        r"(?<![\w'-])(?:I|I'm|I've|me|my|we|we're|our|us|you|your|you're)(?![\w'-])", e)]
+    assert len(entries) > 700 and len(spoken) <= len(entries) // 200, spoken
