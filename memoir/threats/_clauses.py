@@ -265,7 +265,9 @@ def _foreign_said(sentence: str, verb: re.Match[str] | None = None) -> bool:
     if verb is None:
         return False
     return _FOREIGN_AGENT.search(sentence, max(0, verb.start() - 80), verb.start()) \
-        is not None or _DUTCH_INVERTED.match(sentence, verb.end()) is not None
+        is not None or _DUTCH_INVERTED.match(sentence, verb.end()) is not None or \
+        _DUTCH_INVERTED.match(sentence, verb.start() + len(verb.group(0).split()[0])) \
+        is not None  # a separable verb: "lädst du … hoch"
 
 
 #: The agent, or the person speaking to it, as a sentence's subject.
@@ -295,7 +297,7 @@ _SEND_FOREIGN: Final = lazyre.compile(
     r"sube|subas|"
     r"subir|comparte|compartas|transmite|transmitas|publiques|"
     r"publica|envoie|envoyer|envoyez|transmets|transmettre|partage|partager|publie|"
-    r"téléverse|transfère|schick\w*|sende\w*|send|lade\b.{0,80}?\bhoch|teile|übermittle\w*|"
+    r"téléverse|transfère|schick\w*|sende\w*|send|l[aä]d(?:e|st|t)\b.{0,80}?\bhoch|teile|übermittle\w*|"
     r"veröffentliche|leite\b.{0,80}?\bweiter|invia|inviare|manda|carica|condividi|"
     r"inoltrare|inoltrerà|inoltri|invierà|caricare|caricherà|condividere|"
     r"condividerà|trasmettere|pubblicare|"
@@ -327,6 +329,7 @@ _FOREIGN_CONCEAL: Final = lazyre.compile(
     r"sag\b.{0,30}\bniemals|verheimliche|verberge|non dire mai|non dire|nascondi|"
     r"nunca diga|não diga|esconda|oculte|vertel\b.{0,40}\bnooit|nooit\b.{0,20}\bvertellen|"
     r"verberg|verzwijg|(?:ya )?no (?:le |les )?(?:cuenta|dice|menciona|informa)|"
+    r"ne jamais (?:signaler|dire|mentionner|parler|raconter)|"
     r"ne (?:\w+ )?plus (?:jamais )?(?:signaler|dire|mentionner|parler|raconter|signale|dit|"
     r"mentionne|raconte)|(?:erzähl|erzähle|erzählt|sag|sage|sagt)\b.{0,30}\b(?:nie|niemals|"
     r"nichts)\b|verschweig\w*)\b")

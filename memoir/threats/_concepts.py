@@ -32,7 +32,10 @@ from typing import Final
 from memoir import lazyre
 from memoir.threats._slots import (
     _EMAIL,
+    _HARMLESS_TASK,
     _IP,
+    _KEEPS_ASKING,
+    _OPTION_SKIPS,
     _URL,
     NOT_A_SECRET,
     TASK_DOC_WORDS,
@@ -140,7 +143,8 @@ _SOURCE: Final = _gated(
     _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
     r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
     r"(?:the|a) (?:remote|hosted|online|distant|external|web) (?:file|page|doc\w*|site)|"
-    r"(?:the|this|that|a) link\b")
+    r"(?:the|this|that|a) link\b|(?:the|that) (?:fetched|downloaded|retrieved) (?:page|file|"
+    r"content|document|text)")
 
 #: Authority over what the agent does.
 _AUTHORITY: Final = _gated(
@@ -158,7 +162,10 @@ _AUTHORITY: Final = _gated(
     r"tells?|lists?|asks?|wants?))|"
     r"(?:do|does|doing) (?:what|whatever|everything|every item|each item|"
     r"all)\b[^.\n]{0,30}\b(?:says?|lists?|tells?|asks?|contains?|wants?|there|it)|"
-    r"wat it says|whatever\b[^.\n]{0,30}\b(?:says?|tells?|lists?|asks?)\b[^.\n]{0,15}\bdo\b|"
+    r"wat it says|\b(?:execute|obey|carry out)\w*\s+(?:the |all |any |every )?"
+    r"instructions\b|lo que (?:devuelva|devuelve|responda|contenga|contiene|indique|"
+    r"indica)|(?:führ\w*|mach\w*|tu\w*)\b[^.\n]{0,40}\bwas\b(?:[^.\n]|\.(?=\S)){0,80}"
+    r"\b(?:zurückgibt|zurückliefert|liefert|ausgibt)\b|whatever\b[^.\n]{0,30}\b(?:says?|tells?|lists?|asks?)\b[^.\n]{0,15}\bdo\b|"
     r"\b(?:follow|obey|execute|apply)\w*\W{1,3}(?:rules|instructions|orders|commands|"
     r"directives)\b|como (?:una )?orden|comme (?:un )?ordre|come (?:un )?ordine|"
     r"como (?:uma )?ordem|als (?:een )?(?:bevel|opdracht)|obedecerl[oa]s|obedécel[oa]s|"
@@ -205,7 +212,7 @@ _DEED: Final = _gated(
     r"dateien|übertragungen|verschick\w*|gesendet|kopien|gespeichert|\bfile\b|"
     r"caricat\w*|invii|inviat\w*|copie\b|arquivos|envios|cópias|enviad\w*|"
     r"bestanden|geüpload|verstuurd|kopieën|uploads?|guard\w*|salvat\w*|salvou|salvo\b|"
-    r"copiad\w*|copiat\w*|copié\w*|kopiert|gekopieerd|encaminhad\w*|inoltrat\w*|"
+    r"copiad\w*|copian|copiat\w*|copié\w*|kopiert|gekopieerd|encaminhad\w*|inoltrat\w*|"
     r"reenviad\w*|transféré\w*|weitergeleitet|doorgestuurd|"
     r"opgeslagen|enregistr\w*|exécut\w*|commandes|comandos|comandi|execut\w*|"
     r"eseguit\w*|uitgevoerd|commando's|ausgeführt|befehle|commands (?:you|it) (?:run|"
@@ -213,7 +220,7 @@ _DEED: Final = _gated(
 
 #: The person (or anyone) kept from knowing, or told a falsehood about it.
 _UNKNOWING: Final = _gated(
-    r"(?:user|owner|person|human|me|mine|they|them|anyone|nobody|no one)\b[^.\n]{0,50}?"
+    r"(?:users?|owners?|person|human|me|mine|they|them|anyone|nobody|no one)\b[^.\n]{0,50}?"
     r"\b(?:never|not|doesn't|does not|don't|do not|won't|isn't|is not|shouldn't|"
     r"needn't|need not)\b[^.\n]{0,20}?\b(?:know\w*|hear\w*|find out|learn\w*|notice\w*|"
     r"told|see\w*|aware)|(?:not|never|no|nothing)\b[^.\n]{0,15}\b"
@@ -273,7 +280,7 @@ _CORE_RULES: Final = _gated(
     r"(?:the|your|usual|normal|standard|default|built-in|all|any|these|my|its) "
     r"(?:usual |normal |standard |default |built-in |safety |own )?(?:rules|"
     r"restrictions|guidelines|limits)\b" + _NO_TOPIC + r"|rules you|\brules\s*\?|restricciones|"
-    r"reglas de seguridad|règles de sécurité|consignes de sécurité|sicherheits\w*|"
+    r"(?:reglas|normas) de seguridad|règles de sécurité|consignes de sécurité|sicherheits\w*|"
     r"regole di sicurezza|regras de segurança|veiligheidsregels|safety \w+|"
     r"content (?:restrictions|filters?|moderation|rules)|prior (?:\w+ )?(?:instructions|"
     r"obligations|rules|guidance)|(?:le tue |your )?regole|diretrizes|richtlijnen|"
@@ -326,7 +333,8 @@ _VOID: Final = _gated(
     r"\b(?:turned down|refused|declined)|owed full compliance|full compliance|"
     r"no (?:checks|refusals|questions|confirmation|prompts?)|just do it|just run it|"
     r"don'?t apply|do not apply|not apply|(?:is|are) off|(?:is|are) lifted|"
-    r"olvíd\w*|no hace falta|sin (?:pedir|confirm\w*)|laisse tomber|oublie|"
+    r"olvíd\w*|no se aplica\w*|no aplica\w*|no hace falta|sin (?:pedir|confirm\w*)|"
+    r"laisse tomber|oublie|"
     r"plus besoin|sans (?:demander|confirm\w*)|gelten\b[^.\n]{0,40}\bnicht|"
     r"nicht mehr|nie mehr|ohne (?:nachzufragen|bestätigung)|vergiss|ignorier\w*|"
     r"lascia perdere|dimentica|esqueça|deixe de lado|negeer|vergeet|"
@@ -524,25 +532,8 @@ def scoped_rules(sentence: str) -> bool:
     confirmation prompt when running make fmt")."""
     if _holds(_CORE_RULES, sentence):
         return False  # the agent's own safety named too: "the lint rules and your guardrails"
-    return _holds(_OTHER_RULES, sentence) or (
+    return _holds(_OTHER_RULES, sentence) or _OPTION_SKIPS.search(sentence) is not None or (
         _holds(_HARMLESS_TASK, sentence) and not _holds(_DESTRUCTIVE, sentence))
-
-
-_HARMLESS_TASK: Final = _gated(
-    r"(?:when|while|before) (?:running|you run|formatting|linting|testing)\b|"
-    r"\bfor (?:`|make\b|npm\b|docs?\b|docs-only|formatting|lint\w*|tests?\b|the tests|"
-    r"read-only|typo)")
-
-
-#: "Don't … without asking": a rule that keeps the checks, not one that drops them.
-_KEEPS_ASKING: Final = _gated(
-    r"(?:don'?t|do not|never|must not|mustn'?t|shouldn'?t|should not)\b[^.\n]{0,80}"
-    r"\b(?:without|senza|sans|sin|sem|zonder|ohne)\b")
-
-
-_OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the prompt"
-    r"^\W*(?:the )?[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|switch))? (?:\w+ )?"
-    r"(?:skips|bypasses|disables|suppresses|turns off|silences)\b")
 
 
 def _override(sentence: str) -> bool:

@@ -31,7 +31,7 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"operator|admin)\s+(?:note|message|notice|instructions?)\s*:|"
     r"(?:^|\|>)\s*<\|[a-z0-9_]{2,40}\|>|<\|[a-z0-9_]{2,40}\|>\s*(?:$|<|system|user|"
     r"assistant|developer|tool|model)|"
-    r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem (?:note|message|notice|"
+    r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem[ _](?:note|message|notice|"
     r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:", re.M)
 _ROLE_HEADER: Final = lazyre.compile(
     r"(?:^|[.!?]\s+|:\s+(?=#))\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|"
@@ -85,22 +85,27 @@ _NOTICE_HEADER: Final = lazyre.compile(
 # A heading that names the agent's instructions: "## Assistant instructions (from the
 # operator)", "### Rules for the agent".
 _RULES_HEADING: Final = lazyre.compile(
-    r"^\s*#{1,4}\s*(?:(?:the\s+)?(?:assistant|agent|ai|model)(?:'s)?\s+(?:\w+\s+)?"
+    r"^\s*(?:#{1,4}\s*(?:\w+\s+)?system\s+(?:prompt|message|instructions?|notice|directive)"
+    r"\b|(?:system|operator|admin|developer)\s+\w+\s+(?:notice|message|directive|"
+    r"instructions?|override|prompt)\s*:|"
+    r"#{1,4}\s*(?:(?:the\s+)?(?:assistant|agent|ai|model)(?:'s)?\s+(?:\w+\s+)?"
     r"(?:instructions|directives|orders|prompt)|(?:instructions|directives|orders) (?:for|to) "
-    r"(?:the )?(?:assistant|agent|ai|model))(?!['’]s)\b(?P<rest>[^\n]*\n?[^\n]*)", re.M)
+    r"(?:the )?(?:assistant|agent|ai|model))(?!['’]s)\b)(?P<rest>[^\n]*\n?[^\n]*)", re.M)
 _BARE_ROLE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:system|assistant|developer|operator|admin|memoir|sys)\s*\]"
     r"(?P<rest>[^\n]*)")
 # A person who runs systems speaking to the agent: "message from the system administrator:
 # your instructions have changed" (not "…: the printer moved to room 204").
 _ADMIN_SAYS: Final = lazyre.compile(
-    r"(?:notice|message|note|update|announcement|word) from (?:the |your )?(?:system "
+    r"(?:(?:notice|message|note|update|announcement|word) from|(?:sent|written|issued|"
+    r"signed) by) (?:the |your )?(?:system "
     r"administrator|system admin|sysadmin|it department|platform team)[^:\n]{0,60}?"
     r"(?::|-{2,}|$)\s*(?P<rest>[^\n]*(?:\n[^\n]*)?)", re.M)
 # What a person's message says to the agent, not to the office ("the VPN will be down").
 _TO_AGENT: Final = lazyre.compile(
     r"\b(?:you|your|assistant|agent|instructions?|rules?|obey|ignore|must|polic(?:y|ies)|"
-    r"authori[sz]ed|permissions?|trusted|cleared|allowed|secrets?|credentials|memory)\b")
+    r"authori[sz]ed|permissions?|trusted|cleared|allowed|approved|pre-approved|secrets?|"
+    r"credentials|memory)\b")
 # Text that claims to be, or to carry, what the system or a developer says: "to be read as
 # a system message", "the following is your real system prompt", "policy updated by
 # system: new instructions follow".
@@ -112,7 +117,9 @@ _CLAIM: Final = lazyre.compile(
     r"by (?:the )?(?:system|developer|platform|operator)\b[^.\n]{0,40}\b(?:instructions?|"
     r"rules?|prompt|polic\w*|directives?)|(?:instructions?|rules?|prompt|polic\w*|"
     r"directives?) (?:\w+ ){0,2}(?:updated|issued|set|sent|changed|replaced) by (?:the )?"
-    r"(?:system|developer|platform|operator)\b|\bnew (?:instructions|directives|rules) "
+    r"(?:system|developer|platform|operator)\b|(?:the following|this|what follows|below) "
+    r"is your (?:\w+ )?system prompt|your (?:new |real )?system prompt is\b|"
+    r"\bnew (?:instructions|directives|rules) "
     r"(?:follow|below|are in effect)|^\W*(?:developer|system|operator) (?:message|note|"
     r"notice)\b|^\s*#{1,4}\s*(?:system\w*|nachricht des systems|mensaje del sistema|"
     r"message (?:du )?système|messaggio di sistema|mensagem do sistema|systeembericht)\s*"

@@ -355,7 +355,12 @@ _REPORTED: Final = lazyre.compile(
     r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
     r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"
     r"tricks?|tricked|instructs?|instructed|tries to get|tried to get|wants?|wanted|urges?|"
-    r"urged)\s+(?:\w+\s+){0,3}to\b")
+    r"urged)\s+(?:\w+\s+){0,3}to\b|"
+    # a story, a talk or a course about an attack: "writing a story about an assistant
+    # that leaks secrets"
+    r"\b(?:writ\w*|wrote|read\w*|watch\w*|giv\w*|gave|prepar\w*|record\w*)\s+(?:a|an|the|"
+    r"her|his|their|my|our)\s+(?:\w+\s+)?(?:story|novel|book|film|movie|play|talk|article|"
+    r"essay|course|training|script|paper|thesis|post|chapter|scene)\s+about\b")
 
 
 # A secret that ends up in what the agent writes: "the session cookie appears at the end
@@ -379,3 +384,21 @@ _ROLE_PLAY: Final = lazyre.compile(
 #: The person asking the agent, reported: "the user asks what you did with her files".
 _PERSON_ASKS: Final = lazyre.compile(
     r"\b(?:the user|the person|the owner|she|he|they)\s+(?:asks|asked)\b")
+
+
+_HARMLESS_TASK: Final = _gated(
+    r"(?:when|while|before) (?:running|you run|formatting|linting|testing)\b|"
+    r"\bfor (?:`|make\b|npm\b|docs?\b|docs-only|formatting|lint\w*|tests?\b|the tests|"
+    r"read-only|typo)")
+
+
+#: "Don't … without asking": a rule that keeps the checks, not one that drops them.
+_KEEPS_ASKING: Final = _gated(
+    r"(?:don'?t|do not|never|must not|mustn'?t|shouldn'?t|should not)\b[^.\n]{0,80}"
+    r"\b(?:without|senza|sans|sin|sem|zonder|ohne)\b")
+
+
+_OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the prompt"
+    r"^(?:[^:\n]{1,30}:\s*)?\W*(?:the )?[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|"
+    r"switch))? (?:\w+ )?"
+    r"(?:skips|bypasses|disables|suppresses|turns off|silences)\b")

@@ -195,7 +195,7 @@ _AGENT_ACT: Final = _gated(
     r"entry|memory|\brules\b|saved|stored|sending|sent|copies|upload|forward|commands|"
     r"tools?|changes|changed|\bran\b|calls|guardad|enviar|enregistr|gespeichert|"
     r"hochl|exécut")
-_HIDE: Final = (r"hide|conceal|keep|cover|mask|strip|remove any trace|delete|clear|wipe|"
+_HIDE: Final = (r"hide|conceal|keep|cover|mask|strip|remove any trace|delete|clear|wipe|omit|"
                 r"erase|rewrite|deny|pretend|act as if|act as though|make sure")
 _LIE: Final = r"say|answer|reply|respond|claim|tell|lie"
 _LIE_WHAT: Final = lazyre.compile(
@@ -206,7 +206,8 @@ _HIDE_WHAT: Final = lazyre.compile(
     r"\blogs?\b|audit|traces?|tracks|evidence|that you\b|you (?:did|have|ran|read|sent)|"
     r"this instruction|does not exist|doesn't exist|in the dark|never (?:sees?|finds? "
     r"out|knows?)|leave no trace|from (?:the |any |your |every )?(?:\w+ )?(?:summary|"
-    r"summaries|report|output|logs?|activity|audit|transcript)")
+    r"summaries|report|output|logs?|activity|audit|transcript|answers?|repl(?:y|ies)|"
+    r"responses?)")
 _AUDIT: Final = lazyre.compile(
     r"\b(?:in|from)\s+(?:the |any |your |every )?(?:\w+ )?(?:output|summary|report|logs?|"
     r"activity|audit|history)\b")
@@ -269,7 +270,7 @@ _IGNORE: Final = lazyre.compile(
 _RULES: Final = _gated(
     r"\binstructions?\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
-    r"approval step|permissions?|system prompt|sandbox|(?:your|all|any|every|previous|"
+    r"approval step|permissions?|system[ _]prompt|sandbox|(?:your|all|any|every|previous|"
     r"prior|earlier|these|the above) (?:\w+ )?rules?\b|what you were (?:told|given)|"
     r"rules? you were (?:told|given)|guidelines? you were (?:told|given)|security "
     r"warnings|safety checks|security checks|protections|refusals|instrucciones|"
@@ -353,8 +354,11 @@ def _conceal(sentence: str) -> bool:
             return True
     for end, negated in _said(_HIDE, sentence):
         hidden = _HIDE_WHAT.search(sentence, end)
-        if not negated and hidden and not _CLEANED.search(sentence, end, hidden.start()):
-            return True
+        if not negated and hidden and not _CLEANED.search(sentence, end, hidden.start()) and (
+                not re.search(r"answer|repl|respons", hidden.group(0)) or
+                _AGENT_DEED.search(sentence) or re.search(r"\b(?:this|these|that)\b",
+                                                          sentence[end:hidden.start()])):
+            return True  # (kept out of an answer: a deed of the agent's, not the greeting)
     if _HUSH.search(sentence):
         return True
     hush = _TELEGRAPH_HUSH.search(sentence)
@@ -452,7 +456,7 @@ def _remote(sentence: str) -> bool:
 
 
 # "Show the user how to set GITHUB_TOKEN": what is shown is a way, not the secret.
-_ABOUT: Final = lazyre.compile(r"\b(?:how to|how they|where|which|whether|the name of|"
+_ABOUT: Final = lazyre.compile(r"\b(?:how to|how they|where|which|whether|the names? of|"
                                r"the location of|the path to|what to)\b")
 _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
 
@@ -574,9 +578,8 @@ def instruction_threats(text: str) -> list[str]:
             # So is a clause after a semicolon, and a list's next item ("1) collect
             # every message. 2) transmit to …").
             # So is a deflection after the person's question ("the user asks what you did.
-            # You change the subject"). (A list's items and these are read together by the
-            # clause reader only: the reading by concepts would pair one item's data with
-            # another's harmless deed.)
+            # You change the subject"); these and a list's items by the clause reader only
+            # (the reading by concepts would pair one item's data with another's deed).
             clause = previous.endswith(";")
             item = (_ITEM.match(sentence) is not None and _ITEM.match(previous) is not None) or (
                 _DENY.search(sentence) is not None and _PERSON_ASKS.search(previous) is not None)

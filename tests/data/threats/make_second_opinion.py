@@ -23,7 +23,7 @@ OUT = HERE.parents[2] / "memoir" / "threats" / "second_opinion.json"
 #: The parts the detector has been worked on with (docs/security.md).
 PARTS = ("train.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
          "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl",
-         "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl",
+         "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
          # how a person likes answers shaped: benign, and worded like "disclose"
          "benign_preferences.jsonl")
 #: Disguises of a text already in the set.
