@@ -465,11 +465,13 @@ def _inflected(rest: str) -> str:
     while i < len(words) - 1 and (words[i].lower().endswith("ly") or
                                   words[i].lower() in _ADVERBS):
         i += 1
-    word = words[i].lower()
+    # (a verb that ends the sentence keeps its mark: "… the assistant suggests.")
+    stem, mark = re.match(r"(.*?)([.,;:!?]*)$", words[i]).groups()  # type: ignore[union-attr]
+    word = stem.lower()
     if word in _SAID_AS:
-        words[i] = _SAID_AS[word]
+        words[i] = _SAID_AS[word] + mark
     elif word not in _AS_SAID and word.replace("-", "").isalpha():
-        words[i] = _third(words[i])
+        words[i] = _third(stem) + mark
     return " ".join(words)
 
 
@@ -504,7 +506,8 @@ def _voiced_inside(text: str, target: str) -> str:
             elif low == "yourself":
                 said = "the assistant"
             elif low in ("us", "me", "myself", "my"):
-                said = {"us": "the team", "my": "the user's"}.get(low, "the user")
+                said = {"us": "the team", "my": "the user's", "myself": "themselves"}.get(
+                    low, "the user")
             else:
                 who = _WHO[base][target]
                 tail = low[len(base):]

@@ -106,6 +106,9 @@ def test_an_abbreviation_ends_no_sentence() -> None:
      "The team keeps all the runbooks in the wiki, in case the assistant ever needs them."),
     ("Prod is on AWS in us-east-1, staging on one Hetzner box, and dev is a laptop.",
      "Prod is on AWS in us-east-1."),
+    ("I'm colour-blind, so don't rely on red versus green in any chart you suggest.",
+     "Colour-blind, so don't rely on red versus green in any chart the assistant "
+     "suggests."),
 ])
 def test_an_entry_speaks_of_people_in_the_third_person(said: str, entry: str) -> None:
     assert Classifier.shipped().find(said)[0].text == entry
