@@ -44,7 +44,7 @@ def as_said(sentence: str) -> str:
     sentence = _PICTOGRAPH.sub(" ", _CHAT_PREFIX.sub("", sentence))
     sentence = " ".join(sentence.split())
     sentence = sentence[opener_before_colon(sentence):]
-    if sentence.endswith("?") and (m := _ASKS_AFTER.match(sentence)):
+    if sentence.endswith("?") and len(sentence) <= 600 and (m := _ASKS_AFTER.match(sentence)):
         said = m.group("said")
         if said.lower().startswith("as someone"):
             return "I'm " + said[3:]  # "as someone who only knows Excel"
@@ -80,6 +80,10 @@ _HEADING_LEAD: Final = lazyre.compile(r"(?i)^(?:(?:some|a few|quick|a bit of|a l
                                       r"\s+)+")
 
 
+#: A list longer than this as one fact is no fact to keep (an inventory, a log).
+_LONGEST_FACT: Final = 300
+
+
 @functools.lru_cache(maxsize=256)
 def listed(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     """``text`` with each list under a heading read item by item, and the (target,
@@ -108,8 +112,9 @@ def listed(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
                             f"I'm {item}.\n")
             elif named:
                 phrases.append(item)
-        if phrases:  # the names and phrases of one list are one fact: "Setup: a; b; c."
-            kept.append((target, f"{named[0].upper()}{named[1:]}: {'; '.join(phrases)}."))
+        fact = f"{named[0].upper()}{named[1:]}: {'; '.join(phrases)}." if phrases else ""
+        if fact and len(fact) <= _LONGEST_FACT:  # one fact of a list: "Setup: a; b; c."
+            kept.append((target, fact))
         return "".join(said) or "\n"
 
     return _BLOCK.sub(read, text), tuple(kept)

@@ -62,6 +62,8 @@ _VERB_WORD: Final = lazyre.compile(
     rf"(?i)^(?:{_VERB}|be|been|being|stored|kept|hosted|deployed|managed|made|built|sent|"
     r"emailed|written|run|served|handled|done|paid|shipped|backed|based|located|"
     r"installed|mounted|pinned|set|configured|\w+ed)$")
+#: Longer entries are not read for the facts they coordinate.
+_LONGEST: Final = 600
 _STRICT_VERB: Final = lazyre.compile(rf"(?i)^(?:{_VERB})$")
 _PLURAL_VERB: Final = {"is": "are", "has": "have", "goes": "go", "runs": "run",
                        "sits": "sit", "lives": "live", "uses": "use", "was": "were"}
@@ -129,6 +131,8 @@ def _shared_subject(first: str, part: str) -> str | None:
 def facts_of(entry: str) -> list[str]:
     """``entry`` as one entry per fact it coordinates (itself when it holds one)."""
     body = entry.strip()
+    if len(body) > _LONGEST:
+        return [entry]  # no entry is this long; the memory tool judges it whole
     end = body[-1] if body.endswith((".", "!")) else "."
     body = body.rstrip(".!").strip()
     pieces = _JOINT.split(body)

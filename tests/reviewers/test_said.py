@@ -126,3 +126,16 @@ def test_no_entry_of_the_corpora_says_i_we_or_you() -> None:
     spoken = [e for e in entries if re.search(
         r"(?<![\w'-])(?:I|I'm|I've|me|my|we|we're|our|us|you|your|you're)(?![\w'-])", e)]
     assert len(entries) > 700 and len(spoken) <= len(entries) // 200, spoken
+
+
+def test_a_long_message_gives_no_giant_entry_and_is_read_in_linear_time() -> None:
+    import time
+
+    inventory = "Inventory:\n" + "".join(f"- part {n}\n" for n in range(3000))
+    run_on = "The a is b" + " and c" * 5000 + "."
+    asked = "Since we are on x" + ", a b c" * 3000 + "?"
+    started = time.perf_counter()
+    found = [f for text in (inventory, run_on, asked) for f in extract(text)]
+    assert time.perf_counter() - started < 5.0
+    assert all(len(f.text) <= 600 for f in found if f.text.startswith("Inventory")), found
+    assert listed(inventory)[1] == ()
