@@ -480,7 +480,7 @@ def _inflected(rest: str) -> str:
 #: you suggest may not work for me" → "… the assistant suggests …").
 _INNER = lazyre.compile(
     r"(?<![\w'-])(?:(I'm|I am|I've|I'd|I'll|I was|I)|(?i:(you're|you've|you'd|you'll|you|"
-    r"your|yours|yourself|we're|we've|we'd|we'll|we|us|my|me|myself)))(?![\w'-])")
+    r"your|yours|yourself|we're|we've|we'd|we'll|we|us|our|ours|my|me|myself)))(?![\w'-])")
 _CONTRACTED = {"'m": " is", " am": " is", "'ve": " has", "'d": " would", "'ll": " will",
                "'re": " is", " was": " was"}
 #: Who each pronoun is, for each target (None: the subject, whose verb follows).
@@ -505,6 +505,8 @@ def _voiced_inside(text: str, target: str) -> str:
                 said = "the assistant's"
             elif low == "yourself":
                 said = "the assistant"
+            elif low in ("our", "ours"):
+                said = "the team's" if target == "memory" else "their team's"
             elif low in ("us", "me", "myself", "my"):
                 said = {"us": "the team", "my": "the user's", "myself": "themselves"}.get(
                     low, "the user")

@@ -175,7 +175,7 @@ _ADDED = frozenset(["the", "team", "convention", "asks", "prefers", "to", "not",
                     "no", "them", "their", "theirs", "themselves", "has", "is", "does",
                     "doesn't", "likes", "dislikes", "in", "a", "an",
                     # who the fact speaks of, in the third person (facts._voiced_inside)
-                    "user", "user's", "they", "they're", "they've", "they'd", "they'll",
+                    "user", "user's", "team's", "they", "they're", "they've", "they'd", "they'll",
                     "assistant", "assistant's", "are", "were", "would", "will"])
 
 
