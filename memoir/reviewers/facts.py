@@ -531,8 +531,12 @@ def _voiced_inside(text: str, target: str) -> str:
 def voiced(entry: str, target: str) -> str:
     """``entry`` with the person, the agent and the team in the third person (as
     :func:`as_fact` leaves them): for entries the rules word themselves."""
-    return _voiced_inside(_PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)),
-                                      entry) if target == "user" else entry, target)
+    return _voiced_inside(_theirs(entry) if target == "user" else entry, target)
+
+
+def _theirs(text: str) -> str:
+    """``text`` with the person's "me", "my", "mine", "myself" as theirs."""
+    return _PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)), text)
 
 
 def as_fact(sentence: str, target: str) -> str:
@@ -558,7 +562,7 @@ def as_fact(sentence: str, target: str) -> str:
     else:
         text = _voice_user(text)
     if target == "user":
-        text = _PERSON.sub(lambda w: _THEIR.get(w.group(1).lower(), w.group(1)), text)
+        text = _theirs(text)
         text = re.sub(r"\b(?:in|for|with) (?:you|your)\s+(answers?|replies|responses)\b",
                       r"in \1", text)
     text = _voiced_inside(" ".join(text.split()).rstrip(" ,;:"), target)

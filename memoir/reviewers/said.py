@@ -69,7 +69,7 @@ _PERSONS: Final = lazyre.compile(r"(?i)\b(?:me|my|i|myself|preferences?)\b")
 _KEYED: Final = lazyre.compile(r"(?i)^(name|role|location|time ?zone|job|title|pronouns)\s*:\s*"
                                r"(\S.*)$")
 #: Words that make an item a clause of its own (a verb), not a name or a phrase.
-_CLAUSE: Final = lazyre.compile(
+_HAS_VERB: Final = lazyre.compile(
     r"(?i)^(?:i|i'm|we|we're|my|our)\b|\b(?:is|are|was|were|has|have|had|runs?|uses?|"
     r"needs?|lives?|live|goes|go|sits?|gets?|comes?|takes?|owns?|works?|deploys?|hates?|"
     r"loves?|likes?|prefers?|must|should|can|cannot|can't|won't|never|always)\b|'re\b|"
@@ -104,7 +104,7 @@ def listed(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         target = "user" if _PERSONS.search(heading) else "memory"
         said, phrases = [], []
         for item in items:
-            if _CLAUSE.search(item):
+            if _HAS_VERB.search(item):
                 said.append(f"{item}.\n")
             elif named.lower() in ("me", "myself"):  # "About me:" - "based in Durban"
                 key = _KEYED.match(item)

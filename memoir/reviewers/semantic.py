@@ -209,10 +209,11 @@ class Classifier:
         """What the rules find in ``text``, and the clauses the model gives a target
         (a clause that leans on its sentence's earlier ones is kept as the sentence)."""
         np = self._np
-        found = list(extract(text))
+        found = list(extract(text))  # one fact per entry already
         parts = clauses(text)
         if not parts:
             return found
+        added: list[Finding] = []
         z = features([c.text for c in parts], self.encoder) @ self.w.T + self.b
         p = np.exp(z - z.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
@@ -222,9 +223,9 @@ class Classifier:
             if k and probs[k] >= cuts[CLASSES[k]]:
                 entry = as_fact(clause.sentence if clause.leans else clause.text,
                                 CLASSES[k])
-                if not any(_same(entry, f.text) for f in found):
-                    found.append(Finding(CLASSES[k], entry))
-        return one_fact_each(found)
+                if not any(_same(entry, f.text) for f in (*found, *added)):
+                    added.append(Finding(CLASSES[k], entry))
+        return found + one_fact_each(added)
 
 
 class SemanticBackend(RulesBackend):

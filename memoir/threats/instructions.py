@@ -250,10 +250,10 @@ _OWN_TRAFFIC: Final = lazyre.compile(
 _LEFT_OUT: Final = lazyre.compile(
     r"\s+(?:[\w'-]+\s+){1,5}?(?:out of\s+(?:the |every |any |each |your )?(?:\w+\s+)?"
     r"(?:report|summary|summaries|output|answer|reply|log|transcript|history|recap)|"
-    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)|"
-    # "leaves out of them …" when a record is named in the sentence (read with the one
-    # before): "Weekly summaries go out on Fridays. The assistant leaves out of them …"
-    r"\s+(?:[\w'-]+\s+){0,5}?out of (?:them|it)\b")
+    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)")
+# "… leaves out of them any file it copied" when a record is named (read with the
+# sentence before: "Weekly summaries go out on Fridays.")
+_OUT_OF_IT: Final = lazyre.compile(r"\s+(?:[\w'-]+\s+){0,5}?out of (?:them|it)\b")
 _A_RECORD: Final = lazyre.compile(r"\b(?:summar|report|recap|digest|changelog)")
 _WITHOUT_TELLING: Final = lazyre.compile(
     r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
@@ -368,10 +368,8 @@ def _conceal(sentence: str) -> bool:
         if negated and _EVEN_IF_ASKED.search(sentence, end):
             return True
     for end, negated in _said(r"leave|keep|make", sentence):
-        left = _LEFT_OUT.match(sentence, end)
-        if left and left.group(0).rstrip().endswith(("them", "it")) and \
-                not _A_RECORD.search(sentence):
-            continue  # "out of them": of a record only
+        left = _LEFT_OUT.match(sentence, end) or (  # "out of them": of a record only
+            _A_RECORD.search(sentence) and _OUT_OF_IT.match(sentence, end))
         if not negated and left and (
                 _AGENT_DEED.search(sentence, end) or _OWN_TRAFFIC.search(sentence, end)):
             return True
@@ -581,13 +579,13 @@ def instruction_threats(text: str) -> list[str]:
             # You change the subject"); these and a list's items by the clause reader only
             # (the reading by concepts would pair one item's data with another's deed).
             clause = previous.endswith(";")
-            item = (_ITEM.match(sentence) is not None and _ITEM.match(previous) is not None) or (
+            paired = (_ITEM.match(sentence) is not None and _ITEM.match(previous) is not None) or (
                 _DENY.search(sentence) is not None and _PERSON_ASKS.search(previous) is not None)
-            if previous and (clause or item or _POINTS_BACK.match(sentence) or
+            if previous and (clause or paired or _POINTS_BACK.match(sentence) or
                              _OBEYS_PRONOUN.search(sentence) or _CONTINUE.search(sentence) or
                              _ANAPHORA.search(sentence)):
                 joined = f"{previous} {sentence}"
-                if clause or (not item and not _ANAPHORA.search(sentence)) or \
+                if clause or (not paired and not _ANAPHORA.search(sentence)) or \
                         _EARLY_PRONOUN.match(sentence) or _OBEYS_PRONOUN.search(sentence):
                     joined_said.append(joined)  # a pronoun anywhere is too loose a link
                 for category, test in tests:
