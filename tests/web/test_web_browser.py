@@ -243,7 +243,7 @@ def test_another_local_server_gets_nothing_from_the_browser(page: Any, served: A
             pass
 
     sniff = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sniff)
-    threading.Thread(target=sniff.serve_forever, daemon=True).start()
+    threading.Thread(target=sniff.serve_forever, args=(0.05,), daemon=True).start()
     try:
         token = served[0].token
         assert page.evaluate("() => sessionStorage.getItem('memoir-token')") == token
