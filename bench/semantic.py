@@ -105,12 +105,13 @@ def run(ctx: Context) -> list[Figure]:
     messages = _build(home, sessions, turns)
     ctx.log(f"  built {sessions:,} sessions / {messages:,} messages in "
             f"{time.perf_counter() - started:.0f} s")
-    figures = [*_index_and_search(ctx, home, sessions), _first_search(ctx, home),
+    figures = [*_index_and_search(ctx, home, sessions, messages), _first_search(ctx, home),
                _record_turn(ctx), _paraphrases(ctx), _installed(ctx)]
     return [f for f in figures if f is not None]
 
 
-def _index_and_search(ctx: Context, home: Path, sessions: int) -> list[Figure]:
+def _index_and_search(ctx: Context, home: Path, sessions: int,
+                      messages: int) -> list[Figure]:
     encoder = semantic.shared_encoder()
     with memoir.open(home) as mem:
         index = SearchIndex(mem, mem.learning.transcripts)
@@ -125,22 +126,31 @@ def _index_and_search(ctx: Context, home: Path, sessions: int) -> list[Figure]:
         index._embedded = -1
         index.sync()
         embed_seconds = time.perf_counter() - started
-        sample = texts[::4]
+        # A document is a turn (its user and assistant messages) with the turn before it:
+        # what a home's user waits for is its messages, each embedded inside a document.
+        # The baseline encodes a random quarter of the same documents (every fourth one
+        # would be each session's first turn: no neighbour, a third shorter).
+        sample = random.Random(4).sample(texts, len(texts) // 4)
         started = time.perf_counter()
         encoder.encode(sample)
-        raw = len(sample) / (time.perf_counter() - started)
-        rate = len(texts) / embed_seconds
+        per_message = len(texts) / messages  # documents per message
+        raw = len(sample) / per_message / (time.perf_counter() - started)
+        rate = messages / embed_seconds
         tokens = sum(len(e.ids) for e in encoder.tokenizer.encode_batch(sample)) / len(sample)
-        ctx.log(f"  embedding {len(texts):,} messages ({tokens:.0f} tokens on average): "
-                f"{rate:,.0f}/s; the encoder alone {raw:,.0f}/s; the FTS text sync took "
-                f"{text_seconds:.1f} s")
-        figures = [Figure(NAME, f"index build with embeddings, {len(texts):,} messages",
+        ctx.log(f"  embedding {messages:,} messages in {len(texts):,} turn documents "
+                f"({tokens:.0f} tokens a document): {rate:,.0f} messages/s "
+                f"({len(texts) / embed_seconds:,.0f} documents/s); the encoder alone "
+                f"{raw:,.0f} messages/s; the FTS text sync took {text_seconds:.1f} s")
+        figures = [Figure(NAME, f"index build with embeddings, {messages:,} messages",
                           rate, "messages/s", "higher",
-                          baseline_name="Encoder.encode of a quarter of the same texts",
+                          baseline_name="Encoder.encode of a random quarter of the same "
+                                        "documents",
                           baseline_value=raw, target=Target("value", ">=", 200),
                           notes={"fts_sync_seconds": round(text_seconds, 2),
-                                 "tokens_per_message": round(tokens, 1),
-                                 "tokens_per_second": round(rate * tokens)})]
+                                 "documents": len(texts),
+                                 "tokens_per_document": round(tokens, 1),
+                                 "tokens_per_second": round(len(texts) / embed_seconds
+                                                            * tokens)})]
         rng = random.Random(7)
         queries = [f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)}" for _ in range(200)]
         index.search("warm up")
