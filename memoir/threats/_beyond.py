@@ -179,6 +179,8 @@ def scan_beyond_hermes(text: str) -> list[str]:
     # Tag characters spell ASCII a model reads and a person does not see: the text is
     # scanned as a person sees it (tags removed) and as they spell it.
     readings = [text, text.translate(_TAG_TO_ASCII)] if hidden else [text]
+    if len(_PIECES.findall(text)) >= 3:  # a string cut into quoted pieces, as they join
+        readings.append(_PIECES.sub("", text).replace('"', ""))
     found: list[str] = []
     for reading in readings:
         plain = _unseen_fold(reading)
@@ -193,6 +195,9 @@ def scan_beyond_hermes(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+#: Between two quoted pieces of one string the model is asked to put together
+#: ("![t","](htt","ps",":/",…): read with the pieces joined, the image link shows.
+_PIECES: Final = lazyre.compile(r'"\s*,\s*"')
 # Unicode tag characters (U+E0000-U+E007F) mirror ASCII invisibly; their one use in text
 # is a subdivision flag (U+1F3F4, tag letters, cancel tag), which is left alone.
 _TAG: Final = lazyre.compile("[\U000e0000-\U000e007f]")

@@ -52,7 +52,14 @@ _SECRET_DATA: Final = _gated(
     r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
     r"database_url|senha|chiave|credenziali|segredo|chave|\w*wachtwoord\w*|sleutel\w*|\w*passwort\w*|"
     r"geheim\w*|inloggegevens|os\.environ|process\.env|getenv|"
-    r"system prompt|hidden instructions|your (?:instructions|memory|prompt)|"
+    r"system[ _-]?(?:prompt|instructions)|your system message|hidden instructions|"
+    # the agent's own instructions, however named: what it was given at the start
+    r"your (?:\w+ )?(?:instructions|memory|prompt)|(?:initial|starting|original|first) "
+    r"(?:instructions|prompt|configuration)|(?:the )?(?:instructions|text|words) you (?:were|"
+    r"have been) given|initiali[sz]ation (?:string|prompt|text)|(?:the )?(?:text|words) "
+    r"above (?:in full|verbatim|word for word|exactly)|the above (?:text|words)\b|"
+    r"(?:my|your) instructions (?:are|were)\b|"
+    r"i was (?:instructed|told) to|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
     r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort")
 #: What the person told the agent, in every language the detector reads: "everything she
@@ -402,3 +409,27 @@ _OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the 
     r"^(?:[^:\n]{1,30}:\s*)?\W*(?:the )?[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|"
     r"switch))? (?:\w+ )?"
     r"(?:skips|bypasses|disables|suppresses|turns off|silences)\b")
+#: A persona the agent is told to be or play: "you are now X", "you will simulate a
+#: chatbot named X", "play 2 characters", "Persona 2 is …".
+_PERSONA: Final = lazyre.compile(
+    r"\b(?:you are|you're|you will (?:now )?(?:be|become|simulate|play|act as|pretend to "
+    r"be|role-?play as)|simulate|play|act as|pretend to be|role-?play as|impersonate|"
+    r"immerse yourself in(?:to)? the role of)\b[^.\n]{0,60}?\b(?:named|called|known as|"
+    r"dubbed|which stands for|ai|chatbot|bot|model|character|persona|gpt)\b|"
+    r"\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|characters)\b")
+#: What such a persona is said to be free of: the rules, policies, ethics or filters a
+#: model is held to ("not bound by any of their policies", "doesn't follow ANY
+#: principles or guidelines", "bypassing AI's moral and ethical rules").
+_FREED: Final = lazyre.compile(
+    r"\b(?:(?:is|are|be|it)(?: now)? (?:not|never|no longer) (?:\w+ )?(?:bound|limited|"
+    r"restricted|constrained|governed|held) by|not subject to|free (?:of|from)|(?:doesn'?t|"
+    r"does not|won'?t|will not|never|nor must it|need not|has no need to) (?:\w+ )?"
+    r"(?:follow|adhere to|abide by|obey|respect|comply with)|bypass\w*|broken? free of)"
+    r"[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|principles|filters|"
+    r"limitations|ethics|ethical|moral\w*|censorship)\b")
+
+
+def freed_persona(text: str) -> bool:
+    """Whether ``text`` makes the agent play a persona free of a model's rules (the
+    jailbreak's shape), whichever words name the persona and the rules."""
+    return _PERSONA.search(text) is not None and _FREED.search(text) is not None

@@ -24,9 +24,7 @@ percent- and HTML-encoded runs decoded.  English, Spanish, French and German are
 
 Frames are structural: a tag or bracketed note in a role's name, a chat-template token,
 a heading that imitates memoir's own prompt blocks or a server's voice.
-
-:func:`instruction_threats` returns the finding ids, ``instruction_<category>``.
-"""
+:func:`instruction_threats` returns the finding ids, ``instruction_<category>``."""
 
 from __future__ import annotations
 
@@ -102,6 +100,7 @@ from memoir.threats._slots import (
     WRITTEN_THERE_WINS,
     YOU_HAND_IT,
     _gated,
+    freed_persona,
     holds,
     unsaid_deed,
 )
@@ -128,7 +127,8 @@ _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
     r"append|add|attach|put|"
     r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
-    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with")
+    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with|repeat|encode|"
+    r"translate|continue|complete")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -268,7 +268,7 @@ _IGNORE: Final = lazyre.compile(
     r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|disattiva|esqueça|"
     r"desative|desativa|lifted|removed|waived|suspended|throw away|toss|discard|scrap)\b")
 _RULES: Final = _gated(
-    r"\binstructions?\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
+    r"\binstructions?\b|\bdirections\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
     r"approval step|permissions?|system[ _]prompt|sandbox|(?:your|all|any|every|previous|"
     r"prior|earlier|these|the above) (?:\w+ )?rules?\b|what you were (?:told|given)|"
@@ -556,6 +556,8 @@ def instruction_threats(text: str) -> list[str]:
     for reading in _readings(text[:READ_LIMIT]):
         if "forged_frame" not in found and _frame(reading):
             found.add("forged_frame")
+        if "override" not in found and freed_persona(reading):
+            found.add("override")  # a persona the agent plays, free of a model's rules
         tests = [(c, t) for c, t in _TESTS if c not in found and (
             c not in _POSSIBLE or _POSSIBLE[c](reading))]
         previous = ""
