@@ -261,7 +261,13 @@ taught understood won chose drove broke forgot grew threw rode spoke stood swore
 
 
 def _third(verb: str) -> str:
-    """A verb in the third person singular ("deploy" → "deploys", "push" → "pushes")."""
+    """A verb in the third person singular ("deploy" → "deploys", "push" → "pushes"; in
+    capitals, "PLAY" → "PLAYS")."""
+    said = _third_of(verb)
+    return said.upper() if verb.isupper() and len(verb) > 1 else said
+
+
+def _third_of(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
@@ -480,7 +486,7 @@ def _inflected(rest: str) -> str:
 #: you suggest may not work for me" → "… the assistant suggests …").
 _INNER = lazyre.compile(
     r"(?<![\w'-])(?:(I'm|I am|I've|I'd|I'll|I was|I)|(?i:(you're|you've|you'd|you'll|you|"
-    r"your|yours|yourself|we're|we've|we'd|we'll|we|us|our|ours|my|me|myself)))(?![\w'-])")
+    r"your|yours|yourself|we're|we've|we'd|we'll|we|our|ours|my|me|myself))|us|Us)(?![\w'-])")
 _CONTRACTED = {"'m": " is", " am": " is", "'ve": " has", "'d": " would", "'ll": " will",
                "'re": " is", " was": " was"}
 #: Who each pronoun is, for each target (None: the subject, whose verb follows).

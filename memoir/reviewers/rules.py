@@ -52,9 +52,10 @@ class Finding:
     key: str | None = None
 
 
-# (an abbreviation's full stop ends no sentence: "e.g. `ACME_DB_URL`", "i.e.", "etc.")
+# (an abbreviation's full stop ends no sentence: "e.g. `ACME_DB_URL`", "i.e.", "etc.",
+# "U.K.")
 _SENTENCE = lazyre.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
-                           r"(?<!\bcf\.)\s+|\n+")
+                           r"(?<!\bcf\.)(?<!\b[A-Z]\.[A-Z]\.)\s+|\n+")
 # A clause that starts a new statement inside a sentence ("my name is Ada and I prefer …").
 _CLAUSE = lazyre.compile(r"(?i);\s+|,?\s+(?:and|but|so|also)\s+(?=(?:i|i'm|we|we're|my|our|"
                      r"the|please|don't|do not|always|never)\b)")

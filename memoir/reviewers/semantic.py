@@ -80,11 +80,27 @@ _OTHERS = lazyre.compile(r"(?i)\b(colleague|coworker|co-worker|friend|competitor
                      r"the article)\b")
 _PAST = lazyre.compile(r"(?i)\b(used to|was using|were using|back in|in the past|previously|"
                    r"at my old job|last job)\b")
+#: A question without its question mark (people type them so): a question word with its
+#: verb, or a verb before its subject ("what is your favorite language", "do you play
+#: soccer"; not "what I like is …", "do not …").
+_ASKED = lazyre.compile(
+    r"(?i)^(?:(?:what|who|whom|whose|where|when|why|how)(?:'s|\s+(?:is|are|was|were|"
+    r"do|does|did|can|could|will|would|should|has|have|had|kind|type|much|many|far|long|"
+    r"old))|(?:do|does|did|are|is|was|were|can|could|will|would|should|have|has|shall|may)"
+    r"\s+(?:you|i|we|they|it|he|she|there|your|my|the|this|that))\b")
+#: A remark on the assistant itself ("you are a charlatan", "you sound like Data"): what
+#: it is, not what the person is or wants ("you're explaining … to someone who …" says
+#: who the person is, and is left to the model).
+_ABOUT_YOU = lazyre.compile(r"(?i)^(?:you(?:'re|\s+are|\s+were)\s+(?!\w+ing\b)|you\s+"
+                            r"(?:sound|seem|look|act)\b)")
+#: A request for a talk of the moment: "tell me about relationships", "tell me a joke".
+_TELL_ME = lazyre.compile(r"(?i)^(?:please\s+)?tell me (?:about|a|an|some|more)\b")
 #: What is not a fact to keep, whatever the model says: of the moment (a problem, a
 #: request, a passing state), not real (a plan, a wish, a supposition), someone
-#: else's, or past.  Narrower than the rules' transient words (an "error response" or
-#: "for now" is a cue the model weighs, not a veto).
-_NOT_FACT = (_MOMENT, _UNREAL, _OTHERS, _PAST)
+#: else's, or past; a question, a remark on the assistant.  Narrower than the rules'
+#: transient words (an "error response" or "for now" is a cue the model weighs, not a
+#: veto).
+_NOT_FACT = (_MOMENT, _UNREAL, _OTHERS, _PAST, _ASKED, _ABOUT_YOU, _TELL_ME)
 
 #: What the embedding does not say well and a word does: the cues that go beside the
 #: 384 numbers, each 0 or 1 (times :data:`CUE_SCALE`).  Their names are in the model

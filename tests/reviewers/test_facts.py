@@ -203,3 +203,19 @@ def test_the_scores_compare_words_not_bytes() -> None:
     assert exact("The API runs on port 8443.", "API runs on port 8443")
     assert equivalent("The team uses pnpm in the monorepo.", "Uses pnpm in this monorepo.")
     assert not equivalent("Uses pnpm.", "Uses npm.")
+
+
+@pytest.mark.parametrize(("said", "target", "entry"), [
+    # holdout5's: the country is not "us", a verb typed in capitals keeps them
+    ("our users are mostly in the US", "memory", "The users are mostly in the US."),
+    ("I PLAY SOCCER", "user", "PLAYS SOCCER."),
+    ("we ship to the US and let us know", "memory",
+     "The team ships to the US and let the team know."),
+])
+def test_words_that_look_like_pronouns_or_shout(said: str, target: str, entry: str) -> None:
+    assert as_fact(said, target) == entry
+
+
+def test_a_country_s_dotted_initials_end_no_sentence() -> None:
+    found = extract("We moved our servers to the U.K. last spring and we use Hetzner there.")
+    assert not any(f.text.endswith("U.K.") for f in found), found
