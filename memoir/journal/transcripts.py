@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 from memoir import lazyre
 from memoir.errors import JournalCorrupted, NotFoundError
 from memoir.fs.folder import Folder
@@ -197,6 +199,8 @@ class TranscriptStore:
             if len(data) != size or line_hash(data) != digest:
                 # Another machine's pack of the same name: the shared copy is the body.
                 data = self._shared(ref, digest) or data
+            elif not data.startswith(FORGOTTEN):
+                return _decoded(data, self.folder, pack, start)  # checked: the hash matched
         assert data is not None
         if len(data) == size and data.startswith(FORGOTTEN):
             return _forgotten(data)
@@ -204,11 +208,7 @@ class TranscriptStore:
             raise JournalCorrupted(f"{self.folder / pack}: the message at byte {start} does not "
                                    f"match its hash (reference {ref}): the transcript was "
                                    "altered")
-        value = json.loads(data)
-        if not isinstance(value, dict):
-            raise JournalCorrupted(f"{self.folder / pack}: the message at byte {start} is not "
-                                   "an object")
-        return value
+        return _decoded(data, self.folder, pack, start)
 
     def _shared(self, ref: str, digest: str) -> bytes | None:
         """The body kept in the shared journal for ``ref``, when it matches its hash."""
@@ -278,3 +278,16 @@ class TranscriptStore:
                 os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _decoded(data: bytes, folder: Path, pack: str, start: int) -> dict[str, Any]:
+    """A stored message's object (msgspec reads JSON ~4x faster than the standard
+    library; what only the latter accepts, a NaN say, is read by it)."""
+    try:
+        value = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        value = json.loads(data)
+    if not isinstance(value, dict):
+        raise JournalCorrupted(f"{folder / pack}: the message at byte {start} is not an "
+                               "object")
+    return value

@@ -41,19 +41,12 @@ from typing import Any
 from memoir import semantic
 from memoir.clock import parse_ts
 from memoir.engine.port import Home
-from memoir.errors import NotFoundError, ValidationError
-from memoir.events.sessions import (
-    SessionEnded,
-    SessionStarted,
-    SessionSummarized,
-    TurnRecorded,
-)
-from memoir.events.types import Event
+from memoir.errors import ValidationError
 from memoir.fs import safefs
 from memoir.journal.transcripts import TranscriptStore
 from memoir.logs import get_logger
-from memoir.messages import message_text
 from memoir.recall import OPEN_INDEXES, index_if_open
+from memoir.recall.indexing import apply_events
 from memoir.recall.ranking import (
     DATE_LIFT,
     IDENTIFIER_WEIGHT,
@@ -75,7 +68,7 @@ from memoir.recall.ranking import (
     snippet,
     title,
 )
-from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, delete_graph, forget_vector
+from memoir.recall.vectors import VECTOR_SCHEMA, VectorIndex, delete_graph
 from memoir.semantic import recall_mode
 from memoir.worker import Worker
 
@@ -110,8 +103,6 @@ CREATE TABLE IF NOT EXISTS last_turns (
 );
 """ + VECTOR_SCHEMA
 _SCAN = 300
-#: The characters of a turn kept to be the next turn's neighbour.
-_KEEP = 4000
 #: The embeddings rank a document from this cosine up: below it, texts of
 #: all-MiniLM-L6-v2 share no subject (unrelated pairs measured 0.0-0.2), and a prompt
 #: would recall a session for nothing.
@@ -269,13 +260,10 @@ class SearchIndex:
                 db.execute("BEGIN IMMEDIATE")  # one writer; others wait, then see it done
                 row = db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()
                 start = int(row[0]) if row else 0
-                count, last = 0, start
-                with self.store.reading():  # each pack opened once for the lot
-                    for event in self.engine.events(after=start, types=[
-                            "session.started", "session.ended", "session.turn_recorded",
-                            "session.summarized"]):
-                        _apply(db, self.store, event)
-                        count += 1
+                last = start
+                count = apply_events(db, self.store, self.engine.events(after=start, types=[
+                    "session.started", "session.ended", "session.turn_recorded",
+                    "session.summarized"]))
                 head = self.engine.head
                 last = max(last, head)
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('seq', ?)", (str(last),))
@@ -455,64 +443,6 @@ class SearchIndex:
         config = self.engine.config.episodic
         return (tuple((float(d), float(w)) for d, w in config.recency_weights),
                 float(config.older_weight))
-
-
-def _apply(db: sqlite3.Connection, store: TranscriptStore, event: Event) -> None:
-    """Index one session event."""
-    data = event.data
-    if isinstance(data, SessionStarted):
-        db.execute("INSERT OR IGNORE INTO sessions (session_id, started_at, last_active, "
-                   "platform) VALUES (?, ?, ?, ?)",
-                   (data.session_id, data.started_at or event.ts,
-                    data.started_at or event.ts, data.platform))
-    elif isinstance(data, SessionEnded):
-        db.execute("UPDATE sessions SET ended_at = ? WHERE session_id = ?",
-                   (data.ended_at or event.ts, data.session_id))
-    elif isinstance(data, SessionSummarized):
-        db.execute("UPDATE sessions SET summary = ?, tags = ? WHERE session_id = ?",
-                   (data.summary, " ".join(data.tags), data.session_id))
-        # A session's summary is replaced by rowid (an FTS5 column cannot be looked
-        # up without scanning every document).
-        old = db.execute("SELECT doc FROM summary_docs WHERE session_id = ?",
-                         (data.session_id,)).fetchone()
-        if old is not None:
-            db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
-            forget_vector(db, old[0])
-        cursor = db.execute("INSERT INTO docs VALUES (?, ?, 'summary', NULL, NULL)",
-                            (f"{data.summary}\n{' '.join(data.tags)}", data.session_id))
-        db.execute("INSERT OR REPLACE INTO summary_docs VALUES (?, ?)",
-                   (data.session_id, cursor.lastrowid))
-    elif isinstance(data, TurnRecorded):
-        at = next((m.at for m in data.messages if m.at), None) or event.ts
-        wanted = [m for m in data.messages if m.role in ("user", "assistant")]
-        try:
-            bodies = store.get_many([m.ref for m in wanted])
-        except (NotFoundError, ValidationError, ValueError):
-            bodies = []  # a lost or damaged body: the turn is indexed without it
-        first = None
-        said = []
-        for ref, body in zip(wanted, bodies, strict=False):
-            text = message_text(body)
-            if text.strip():
-                said.append(text)
-                if ref.role == "user" and first is None:
-                    first = text
-        if said:
-            # One document per turn: its messages, then the turn before it in the
-            # same session (what "it" and "that" point to), so a question finds the
-            # exchange, by words and by meaning (docs/recall.md).
-            own = "\n".join(said)
-            before = db.execute("SELECT turn, text FROM last_turns WHERE session_id = ?",
-                                (data.session_id,)).fetchone()
-            window = own if before is None or before[0] != data.turn - 1 \
-                else f"{own}\n{before[1]}"
-            db.execute("INSERT INTO docs VALUES (?, ?, 'turn', ?, NULL)",
-                       (window, data.session_id, data.turn))
-            db.execute("INSERT OR REPLACE INTO last_turns VALUES (?, ?, ?)",
-                       (data.session_id, data.turn, own[:_KEEP]))
-        db.execute("UPDATE sessions SET turns = ?, last_active = max(last_active, ?), "
-                   "first_message = coalesce(first_message, ?) WHERE session_id = ?",
-                   (data.turn, at, first, data.session_id))
 
 
 def _recalled(floor: bool, cover: list[float | None], cosines: list[float | None],

@@ -91,6 +91,37 @@ def test_the_index_is_a_projection_rebuilt_equal(home: Path) -> None:
         assert again.indexed() == mem.head
 
 
+@pytest.mark.parametrize("batch", [1, 2, 10_000])
+def test_a_rebuild_in_batches_gives_the_rows_a_sync_per_turn_gives(
+        home: Path, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    """A rebuild writes a session's turn columns and neighbour text once per batch of
+    sessions (memoir.recall.indexing); interleaved sessions, summaries between turns and
+    a batch that ends mid-session give the rows a sync after every turn gave."""
+    _quiet(home)
+    with memoir.open(home) as mem:
+        live = index(mem)
+        sessions = [mem.start_session(started_at=f"2026-0{n + 1}-01T09:00:00Z")
+                    for n in range(3)]
+        for t in range(4):
+            for n, session in enumerate(sessions):
+                user = f"Session {n} turn {t}: the {['cache', 'queue', 'proxy'][n]} again."
+                session.record_turn(turn(user if t or n else "", f"Reply {n}.{t}",
+                                         at=f"2026-0{n + 1}-0{t + 2}T10:00:00Z"))
+                live.sync()
+            if t == 1:
+                sessions[0].end()
+                sessions[0] = mem.start_session()
+        for session in sessions:
+            session.end()
+        live.sync()
+        rows = live.rows()
+        monkeypatch.setattr("memoir.recall.indexing._BATCH", batch)
+        delete_index(home)
+        again = index(mem)
+        again.sync()
+        assert again.rows() == rows
+
+
 def test_the_index_follows_what_other_processes_record(home: Path) -> None:
     _quiet(home)
     with memoir.open(home) as mem:
