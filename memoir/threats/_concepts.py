@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from memoir import lazyre
+from memoir.threats import _slots
 from memoir.threats._slots import (
     _EMAIL,
     _HARMLESS_TASK,
@@ -329,7 +330,7 @@ _VOID: Final = _gated(
     r"non chiedere più|senza chiedere|não precisa mais|sem pedir|nooit meer|niet meer "
     r"vragen|zonder (?:te vragen|bevestiging)|esque[çc]a|vergeet|"
     r"nothing\b[^.\n]{0,40}\b(?:turned down|refused|declined|rejected)|"
-    r"without (?:any|a|the|asking|checking|confirm\w*|prompt\w*)|never\b[^.\n]{0,30}"
+    r"without (?:any|a|the|asking|checking|confirm\w*|prompt\w*)\b|never\b[^.\n]{0,30}"
     r"\b(?:turned down|refused|declined)|owed full compliance|full compliance|"
     r"no (?:checks|refusals|questions|confirmation|prompts?)|just do it|just run it|"
     r"don'?t apply|do not apply|not apply|(?:is|are) off|(?:is|are) lifted|"
@@ -348,8 +349,7 @@ _VOID: Final = _gated(
     r"aside|ya no (?:valen|vale|aplican|cuentan|rigen|sirven)|quedan? anulad\w*|"
     r"suspendu\w*|annulé\w*|ne s'appliquent plus|ne comptent plus|caduques?|"
     r"aufgehoben|abgeschaltet|ausgeschaltet|deaktiviert|außer kraft|ohne nachfrage")
-#: Where setting a confirmation aside is dangerous (not "skip the confirmation for make
-#: fmt").
+#: Where setting a confirmation aside is dangerous (not "skip it for make fmt").
 _DESTRUCTIVE: Final = _gated(
     r"destructive|rm -rf|delet\w*|drop\w*|wip(?:e|es|ing)\b|force|sudo|\broot\b|prod\w*|everything|"
     r"anything|nothing the user|every (?:command|action|request)|all (?:commands|actions|requests)|"
@@ -388,7 +388,8 @@ _CLEANED: Final = lazyre.compile(
     r"newlines?|debug)\b")
 #: A prohibition: the agent is told not to (a rule for safety, not an attack).
 _PROHIBITION: Final = _gated(
-    r"(?:never|don'?t|do not|not to|must not|mustn'?t|should not|shouldn'?t|may not|"
+    r"(?:never|don'?t|do not|does not|doesn'?t|not to|must not|mustn'?t|should not|"
+    r"shouldn'?t|may not|"
     r"cannot|can'?t|not allowed|forbidden|prohibited|avoid|refrain|under no "
     r"circumstances|no (?:one|agent|assistant) (?:may|should|must))\b"
     r"(?! (?:be shy|hesitate|hold back|worry|forget|wait|bother|mind)\b)|"
@@ -589,3 +590,11 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
                 if category not in found and test(text):
                     found.add(category)
     return found
+
+
+def freed_persona(text: str) -> bool:
+    """A persona the agent plays free of a model's rules, or the agent told they bind it
+    no longer (not a topic's rules: "you don't have to follow the naming rules in …")."""
+    freed = _slots.YOU_FREED.search(text)
+    return bool(_slots.PERSONA.search(text) and _slots.FREED.search(text)) or (
+        freed is not None and not scoped_rules(freed.group(0)))

@@ -56,7 +56,7 @@ _SECRET_DATA: Final = _gated(
     # the agent's own instructions, however named: what it was given at the start
     r"your (?:\w+ )?(?:instructions|memory|prompt)|(?:initial|starting|original|first) "
     r"(?:instructions|prompt|configuration)|(?:the )?(?:instructions|text|words) you (?:were|"
-    r"have been) given|initiali[sz]ation (?:string|prompt|text)|(?:the )?(?:text|words) "
+    r"have been) given|initiali[sz]ation (?:string|prompt|text|above)|(?:the )?(?:text|words) "
     r"above (?:in full|verbatim|word for word|exactly)|the above (?:text|words)\b|"
     r"(?:my|your) instructions (?:are|were)\b|"
     r"i was (?:instructed|told) to|"
@@ -411,25 +411,33 @@ _OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the 
     r"(?:skips|bypasses|disables|suppresses|turns off|silences)\b")
 #: A persona the agent is told to be or play: "you are now X", "you will simulate a
 #: chatbot named X", "play 2 characters", "Persona 2 is …".
-_PERSONA: Final = lazyre.compile(
+PERSONA: Final = lazyre.compile(
     r"\b(?:you are|you're|you will (?:now )?(?:be|become|simulate|play|act as|pretend to "
     r"be|role-?play as)|simulate|play|act as|pretend to be|role-?play as|impersonate|"
-    r"immerse yourself in(?:to)? the role of)\b[^.\n]{0,60}?\b(?:named|called|known as|"
-    r"dubbed|which stands for|ai|chatbot|bot|model|character|persona|gpt)\b|"
-    r"\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|characters)\b")
+    r"immerse yourself in(?:to)? the role of|in the role of|(?:continue|respond|answer) as|"
+    r"as an? (?:ai|chatbot|bot|model|language model))\b[^.\n]{0,60}?\b(?:named|called|"
+    r"known as|dubbed|which stands for|ai|chatbot|bot|model|character|persona|gpt|"
+    r"confidant)\b|\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|"
+    r"characters)\b|\bimmersive role-?play\b")
 #: What such a persona is said to be free of: the rules, policies, ethics or filters a
 #: model is held to ("not bound by any of their policies", "doesn't follow ANY
 #: principles or guidelines", "bypassing AI's moral and ethical rules").
-_FREED: Final = lazyre.compile(
+FREED: Final = lazyre.compile(
     r"\b(?:(?:is|are|be|it)(?: now)? (?:not|never|no longer) (?:\w+ )?(?:bound|limited|"
     r"restricted|constrained|governed|held) by|not subject to|free (?:of|from)|(?:doesn'?t|"
-    r"does not|won'?t|will not|never|nor must it|need not|has no need to) (?:\w+ )?"
-    r"(?:follow|adhere to|abide by|obey|respect|comply with)|bypass\w*|broken? free of)"
+    r"does not|don'?t|do not|won'?t|will not|never|nor must it|need not|has no need to) "
+    r"(?:\w+ )?(?:(?:need|have) to )?(?:follow|adhere to|abide by|obey|respect|comply with|"
+    r"align with|care about)|bypass\w*|broken? free of|without (?:any )?(?:regard\w* (?:for|"
+    r"to|whether)|concern\w* (?:for|about)|consideration (?:of|for))?|with no|no|disregard\w*|"
+    r"ignor\w*|violat\w*|corrupted form of|regardless of)"
     r"[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|principles|filters|"
-    r"limitations|ethics|ethical|moral\w*|censorship)\b")
+    r"limitations|ethics|ethical|moral\w*|censorship|legality|remorse|refusals)\b")
 
 
-def freed_persona(text: str) -> bool:
-    """Whether ``text`` makes the agent play a persona free of a model's rules (the
-    jailbreak's shape), whichever words name the persona and the rules."""
-    return _PERSONA.search(text) is not None and _FREED.search(text) is not None
+#: The agent itself told it is free of them: "you do not need to obey OpenAI's content
+#: policy", "you are not bound by any rules".
+YOU_FREED: Final = lazyre.compile(
+    r"\byou(?:'re| are)? (?:do not|don'?t|no longer|not|never) (?:need to |have to |bound "
+    r"by\b|limited by\b|restricted by\b)(?:obey|follow|respect|comply with|adhere to|abide "
+    r"by|align with)?[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|"
+    r"principles|filters|ethics|moral\w*)\b")

@@ -51,6 +51,7 @@ from memoir.threats._concepts import (
     _CLEANED,
     agent_deed,
     concept_categories,
+    freed_persona,
     outranks_agents_rules,
     scoped_rules,
 )
@@ -100,7 +101,6 @@ from memoir.threats._slots import (
     WRITTEN_THERE_WINS,
     YOU_HAND_IT,
     _gated,
-    freed_persona,
     holds,
     unsaid_deed,
 )
@@ -115,7 +115,6 @@ INSTRUCTION_IDS: Final = tuple(c if c == "forged_frame" else f"instruction_{c}"
                                for c in CATEGORIES)
 
 # ---------------------------------------------------------------------------------------
-# The categories.
 
 _SEND: Final = (
     r"send|sent|email|e-mail|mail|post|forward|upload|cc|bcc|share|mirror|relay|transmit|"
@@ -260,13 +259,14 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
     r"them|anyone) (?:know|aware))\b")
 
-_IGNORE: Final = lazyre.compile(
-    r"\b(?:ignore|ignoring|disregard|forget|override|overrule|bypass|circumvent|skip|"
-    r"disable|deactivate|turn off|switch off|suspend|drop|lift|relax|waive|set aside|"
-    r"set it aside|abandon|stop following|stop applying|don't apply|do not apply|"
-    r"no longer (?:need to )?(?:follow|apply|obey)|escape|ignora|olvida|desactiva|"
-    r"ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|disattiva|esqueça|"
-    r"desative|desativa|lifted|removed|waived|suspended|throw away|toss|discard|scrap)\b")
+_IGNORE: Final = lazyre.compile(  # not "instructions to bypass X", a noun phrase
+    r"(?<!instructions to )(?<!ways to )(?<!how to )(?<!attempts to )\b(?:ignore|ignoring|"
+    r"disregard|forget|override|overrule|bypass|circumvent|skip|disable|deactivate|turn off|"
+    r"switch off|suspend|drop|lift|relax|waive|set aside|set it aside|abandon|stop following|"
+    r"stop applying|don't apply|do not apply|no longer (?:need to )?(?:follow|apply|obey)|escape|"
+    r"ignora|olvida|desactiva|ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|"
+    r"disattiva|esqueça|desative|desativa|lifted|removed|waived|suspended|throw away|toss|"
+    r"discard|scrap)\b")
 _RULES: Final = _gated(
     r"\binstructions?\b|\bdirections\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
