@@ -246,7 +246,8 @@ _I = lazyre.compile(r"^(" + "|".join(sorted((re.escape(k) for k in _I_AS), key=l
                     re.IGNORECASE)
 # After these the next word is a verb to inflect ("I usually code" → "Usually codes").
 _ADVERBS = frozenset(["always", "usually", "often", "rarely", "sometimes", "also", "still",
-                      "just", "never", "ever"])
+                      "just", "never", "ever", "quite", "really", "actually", "certainly",
+                      "probably", "mostly", "mainly", "generally", "definitely", "seldom"])
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "are": "is"}
 _PERSON = lazyre.compile(r"\b(me|my|mine|myself|your|you)\b", re.IGNORECASE)
 _THEIR = {"me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
@@ -485,10 +486,14 @@ def _inflected(rest: str) -> str:
 #: third person, the agent as "the assistant", the team as "the team" ("…, so shortcuts
 #: you suggest may not work for me" → "… the assistant suggests …").
 _INNER = lazyre.compile(
-    r"(?<![\w'-])(?:(I'm|I am|I've|I'd|I'll|I was|I)|(?i:(you're|you've|you'd|you'll|you|"
+    r"(?<![\w'-])(?:([Ii]'m|[Ii] am|[Ii]'ve|[Ii]'d|[Ii]'ll|[Ii] was|[Ii])|(?i:(you're|you've|"
+    r"you'd|you'll|you|"
     r"your|yours|yourself|we're|we've|we'd|we'll|we|our|ours|my|me|myself))|us|Us)(?![\w'-])")
 _CONTRACTED = {"'m": " is", " am": " is", "'ve": " has", "'d": " would", "'ll": " will",
                "'re": " is", " was": " was"}
+#: A word after which "you" is an object: "angry at you for …" (no verb of its next).
+_OBJECT_BEFORE = lazyre.compile(r"(?i)\b(?:at|to|for|with|from|about|of|on|in|by|than|as|like|"
+                                r"tell|told|ask|asked|give|gave|show|let|help|thank|send)\s+$")
 #: Who each pronoun is, for each target (None: the subject, whose verb follows).
 _WHO = {"i": {"memory": "the user", "user": "they"},
         "you": {"memory": "the assistant", "user": "the assistant"},
@@ -524,7 +529,7 @@ def _voiced_inside(text: str, target: str) -> str:
                         tail, tail)
                 elif tail:
                     said = who + _CONTRACTED.get(tail, tail)
-                elif re.match(r" [a-z]", after):
+                elif re.match(r" [a-z]", after) and not _OBJECT_BEFORE.search(rest, 0, m.start()):
                     said, after = who, " " + _inflected(after[1:])
                 else:
                     said = who

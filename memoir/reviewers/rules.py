@@ -123,7 +123,8 @@ _LOCATION = lazyre.compile(
     rf"located) (?:in|out of))\s+{_PLACE}")
 _TIMEZONE = lazyre.compile(
     r"(?i:\bmy time ?zone is|\bi(?:'m| am) (?:on|in)(?: the)?)\s+"
-    r"([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Za-z_]+|UTC[+-]\d{1,2})"
+    # a zone's abbreviation ends in T (PST, CET, AEST; "I'm on IRC" is a chat network)
+    r"((?:[A-Z]{1,4}T|UTC)(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Za-z_]+)"
     r"(?i:\s+time(?: ?zone)?)?\b")
 _PREFERENCE = lazyre.compile(
     r"(?i)^(?:(?:also|and|honestly|generally|personally),?\s+)?i (?:really |much |strongly |"

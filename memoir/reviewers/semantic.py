@@ -93,6 +93,12 @@ _ASKED = lazyre.compile(
 #: who the person is, and is left to the model).
 _ABOUT_YOU = lazyre.compile(r"(?i)^(?:you(?:'re|\s+are|\s+were)\s+(?!\w+ing\b)|you\s+"
                             r"(?:sound|seem|look|act)\b)")
+#: An answer whose verb stands for one said before: "I do not.", "I certainly am.", "I'm
+#: also good." — nothing of its own to keep.
+_ELIDED = lazyre.compile(
+    r"(?i)^(?:(?:i|i'm|we|we're|you|it|they|am|is|are|was|do|does|did|don't|doesn't|can|"
+    r"can't|will|won't|have|has|not|no|yes|certainly|also|too|so|really|indeed|sure|try|to|"
+    r"be|of|course|good|fine|well|at|times)\b[\s,.!]*)+$")
 #: A request for a talk of the moment: "tell me about relationships", "tell me a joke".
 _TELL_ME = lazyre.compile(r"(?i)^(?:please\s+)?tell me (?:about|a|an|some|more)\b")
 #: What is not a fact to keep, whatever the model says: of the moment (a problem, a
@@ -100,7 +106,7 @@ _TELL_ME = lazyre.compile(r"(?i)^(?:please\s+)?tell me (?:about|a|an|some|more)\
 #: else's, or past; a question, a remark on the assistant.  Narrower than the rules'
 #: transient words (an "error response" or "for now" is a cue the model weighs, not a
 #: veto).
-_NOT_FACT = (_MOMENT, _UNREAL, _OTHERS, _PAST, _ASKED, _ABOUT_YOU, _TELL_ME)
+_NOT_FACT = (_MOMENT, _UNREAL, _OTHERS, _PAST, _ASKED, _ABOUT_YOU, _TELL_ME, _ELIDED)
 
 #: What the embedding does not say well and a word does: the cues that go beside the
 #: 384 numbers, each 0 or 1 (times :data:`CUE_SCALE`).  Their names are in the model

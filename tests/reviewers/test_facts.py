@@ -211,6 +211,13 @@ def test_the_scores_compare_words_not_bytes() -> None:
     ("I PLAY SOCCER", "user", "PLAYS SOCCER."),
     ("we ship to the US and let us know", "memory",
      "The team ships to the US and let the team know."),
+    # holdout6's: an adverb before the verb, "i" typed small, "you" as an object
+    ("I quite enjoy programming in Python these days.", "user",
+     "Quite enjoys programming in Python these days."),
+    ("i probably put others down more than i should.", "user",
+     "Probably puts others down more than they should."),
+    ("i'll try not to get angry at you for every little thing", "user",
+     "Will try not to get angry at the assistant for every little thing."),
 ])
 def test_words_that_look_like_pronouns_or_shout(said: str, target: str, entry: str) -> None:
     assert as_fact(said, target) == entry
@@ -219,3 +226,14 @@ def test_words_that_look_like_pronouns_or_shout(said: str, target: str, entry: s
 def test_a_country_s_dotted_initials_end_no_sentence() -> None:
     found = extract("We moved our servers to the U.K. last spring and we use Hetzner there.")
     assert not any(f.text.endswith("U.K.") for f in found), found
+
+
+@pytest.mark.parametrize(("said", "zone"), [
+    ("I'm on IRC most evenings.", None),  # a chat network, not a zone
+    ("I'm on PST.", "Time zone: PST."),
+    ("I'm in CET, by the way.", "Time zone: CET."),
+    ("My time zone is UTC+2.", "Time zone: UTC+2."),
+])
+def test_a_time_zone_is_one_by_its_name(said: str, zone: str | None) -> None:
+    found = [f.text for f in extract(said) if f.key == "timezone"]
+    assert found == ([zone] if zone else [])

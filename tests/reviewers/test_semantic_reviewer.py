@@ -86,6 +86,11 @@ def test_the_shipped_model_is_what_its_training_turns_give() -> None:
     # their mark, remarks on the assistant and "tell me about …" saved as facts; then
     # worked on: 0.444 (4 of 9), 0.800.
     ("holdout5", 0.40, 0.8),
+    # The second by other hands: chatterbot-corpus's 220 first-person reply lines (27
+    # lasting facts) - a bot's voice: its self-descriptions ("I am software", "I haven't
+    # been programmed to get angry") read as a person's. Scored once at 0.176 (19 of
+    # 108), 0.704; then (elided answers, small "i", adverbs, "on IRC") 0.188, 0.704.
+    ("holdout6", 0.15, 0.65),
 ])
 def test_it_holds_its_held_out_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        part: str, precision: float, recall: float) -> None:
@@ -117,6 +122,9 @@ def test_it_holds_its_held_out_figures(tmp_path: Path, monkeypatch: pytest.Monke
     "you sound like my old teacher",
     "You are a very patient bot",
     "tell me about the history of Prague",
+    # holdout6's: an answer whose verb stands for one said before
+    "I certainly do.",
+    "I'm also good.",
 ])
 def test_what_is_not_a_fact_to_keep_is_not_looked_at(said: str) -> None:
     assert clauses(said) == []
