@@ -137,7 +137,8 @@ _PREAMBLE: Final = (
     r"whenever you can|if asked|when asked|for (?:every|each) \w+|at the (?:start|end|"
     r"beginning) of (?:each|every) \w+|before (?:answering|replying|responding|you "
     r"answer|any task)|after (?:each|every) \w+|por favor|s'il te plaît|s'il vous "
-    r"plaît|bitte|auch|immer|siempre|toujours|también|aussi|d'abord|jeden \w+)"
+    r"plaît|bitte|auch|immer|siempre|toujours|también|aussi|d'abord|jeden \w+|"
+    r"do(?=\s+(?!not\b)))"  # "Do send …" (not "do not": the negation is read after)
     r"[\s,:;!-]+)*+")
 _NEG: Final = (r"(?:never|don't|do not|dont|doesn't|does not|won't ever|must not|mustn't|"
                r"should not|shouldn't|cannot|"

@@ -29,6 +29,8 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"[\[(]\s*(?:nota|note|hinweis|aviso|mensaje|messaggio|mensagem|message)\s+(?:del?|di|do|"
     r"da|du)?\s*(?:sistema|système|systeme|system)|\(\s*(?:system|assistant|developer|"
     r"operator|admin)\s+(?:note|message|notice|instructions?)\s*:|"
+    r"(?:^|#)\s*\(\s*(?:system|developer|operator)[ _](?:message|prompt|note|notice|"
+    r"instructions?)\s*\)|"  # "###(system_message) …"
     r"(?:^|\|>)\s*<\|[a-z0-9_]{2,40}\|>|<\|[a-z0-9_]{2,40}\|>\s*(?:$|<|system|user|"
     r"assistant|developer|tool|model)|"
     r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem[ _](?:note|message|notice|"

@@ -29,7 +29,9 @@ _HOST: Final = (r"\b(?:[a-z0-9-]+\.)+(?!(?:toml|json|yaml|yml|py|md|txt|cfg|ini|
                 r"[a-z]{2,}\b(?:/\S*)?")
 #: A secret's word naming something else: "the password reset page", "the password
 #: policy", "the password manager" (what is in it is still a secret of its own).
-NOT_A_SECRET: Final = (r"(?!\s+(?:reset|polic(?:y|ies)|manager|rotation|field|rules|"
+NOT_A_SECRET: Final = (r"(?<!reset password)(?<!reset your password)(?<!forgot your password)"
+                       r"(?<!forgot my password)(?<!reset my password)"  # the act, not it
+                       r"(?![\s-]+(?:reset|polic(?:y|ies)|manager|rotation|field|rules|"
                        r"requirements|strength|length|expir\w+|changes?|prompt|page|form|"
                        r"hint|hashing|complexity|protected)\b)")
 _SECRET_DATA: Final = _gated(
@@ -46,7 +48,8 @@ _SECRET_DATA: Final = _gated(
     r"environment[ _-]?variables?|\bprintenv\b(?!\s*\|\s*grep)|\.env\b|\.netrc|\.pgpass|"
     r"\.npmrc|\.pypirc|"
     r"id_rsa|id_ed25519|~/\.(?:ssh|aws|docker|kube|gnupg|config)|/etc/(?:shadow|passwd)|"
-    r"kubeconfig|cookies?\b|one-time codes?|\b2fa\b|\botp\b|recovery codes?|"
+    r"kubeconfig|cookies?\b|one-time codes?|\b2fa\b|\botp\b|recovery codes?|(?:security|"
+    r"verification|login|sign-in|access) codes?\b(?!\s+(?:review|scan|audit|quality|smells?))|"
     r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
     r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
     r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
@@ -98,7 +101,12 @@ TOLD: Final = (
 _CONVERSATION: Final = _gated(TOLD + "|" +
     r"conversations?|\bchats?\b|chat ?(?:logs?|history)|transcripts?|"
     r"(?:the user's|users'|user|their|my|our|the person's) (?:\w+ )?(?:files?|documents?|"
-    r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox)|"
+    r"messages?|data|e-?mails?|notes|photos|uploads|code|contacts|history|inbox|"
+    # what the agent holds of the person's: "the user's favorite food", "phone model"
+    r"transactions?|favou?rite|phone|passport|bank|accounts?|information|info|details|"
+    r"subscriptions?|payments?|calendar|address)|(?:the )?(?:body|bodies|contents?|text) of "
+    r"(?:the |an? |this |that |every |each |all )?(?:\w+ )?(?:e-?mails?|messages?|files?|"
+    r"documents?)|\bmessages? (?:from|in|of) (?:all|every|each|the)\b|"
     r"\bhistory\b|prompts? and (?:every )?answers?|(?:every|each|all|any) (?:\w+ )?"
     r"(?:answers?|repl(?:y|ies)|responses?|messages?|prompts?|files?|documents?|"
     r"snippets?|e-?mails?|codes?)\b|(?:what|everything|all|whatever|anything)(?: that)? "
@@ -122,7 +130,10 @@ _EXTERNAL: Final = _gated(
     r"commit message|\bissues?\b|bug report|readme|notion|\bftp\b|s3://|\bbucket\b|"
     r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen|iedereen|"
     r"shared (?:\w+ )?(?:spreadsheet|sheet|doc|document|wiki|notebook|board)|"
-    r"google (?:doc|sheet|drive)|dropbox|\bwiki\b|all-hands")
+    r"google (?:doc|sheet|drive)|dropbox|\bwiki\b|all-hands|"
+    # a payment's memo reaches its payee: "send a transaction to US1330000001212…"
+    r"(?:account|iban|transactions?|transfers?|payments?|wire) (?:\w+ )?(?:to )?"
+    r"[a-z]{2}\d{2}[a-z0-9]{10,30}\b")
 
 #: A task whose instructions are documentation, not orders ("follow the setup
 #: instructions at …"): read by the detector and by memoir's `remote_instructions`.

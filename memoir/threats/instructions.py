@@ -121,7 +121,7 @@ _SEND: Final = (
     r"submit|sync|stream|log|report|push|publish|leak|exfiltrate|copy|save|export|paste|"
     r"pastebin|append|commit|write|put|include|attach|dm|message|text|tweet|broadcast|ship|"
     r"deliver|hand over|give|store|forwarded|emailed|posted|uploaded|shared|sends|posts|"
-    r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding")
+    r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding|wire|pay")
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
     r"append|add|attach|put|"
