@@ -59,7 +59,7 @@ class Pending:
 
 
 def apply_event(db: sqlite3.Connection, store: TranscriptStore, event: Event,
-           pending: Pending) -> None:
+                pending: Pending) -> None:
     """Index one session event."""
     data = event.data
     if isinstance(data, SessionStarted):
