@@ -426,6 +426,7 @@ PERSONA: Final = lazyre.compile(
     r"\b(?:you are|you're|you will (?:now )?(?:be|become|simulate|play|act as|pretend to "
     r"be|role-?play as)|simulate|play|act as|pretend to be|role-?play as|impersonate|"
     r"immerse yourself in(?:to)? the role of|in the role of|(?:continue|respond|answer) as|"
+    r"(?:change|turn|transform) yourself into|"
     r"as an? (?:ai|chatbot|bot|model|language model))\b[^.\n]{0,60}?\b(?:named|called|"
     r"known as|dubbed|which stands for|ai|chatbot|bot|model|character|persona|gpt|"
     r"confidant)\b|\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|"

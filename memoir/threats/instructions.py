@@ -277,9 +277,9 @@ _RULES: Final = _gated(
     r"controles de seguridad|salvaguardas|consignes|garde-fous|règles|anweisungen|"
     r"regeln|richtlinien|sicherheits\w+|istruzioni|regole|controlli di sicurezza|"
     r"sicurezza|instruções|regras|verificações de segurança|segurança|content filter|"
-    r"reglas|normas|regels|"
-    r"safety filter|every guideline|(?:a|the|any) rule (?:that )?(?:blocks|stops|"
-    r"prevents|gets in)|restrictions?\b")
+    r"reglas|normas|regels|safety filter|every guideline|(?:previous|prior|earlier) "
+    r"(?:messages|inputs|prompts)(?! (?:in|from|on|about|of|for)\b)|"
+    r"(?:a|the|any) rule (?:that )?(?:blocks|stops|prevents|gets in)|restrictions?\b")
 _OVERRIDE: Final = _gated(
     r"\b(?:never|don't|do not|stop|no need to|without)\s+(?:ever\s+)?(?:ask|asking|"
     r"request|requesting|seek|wait for|waiting for|get)\w*\s+(?:\w+\s+)?(?:for\s+)?"
@@ -485,8 +485,8 @@ def _disclose(sentence: str) -> bool:
             sentence, 0, carries.start()):
         return True
     for end, negated in _said(_DISCLOSE, sentence):
-        if sentence.startswith(" from ", end):
-            continue  # "read from the environment": where it comes from, not to whom
+        if sentence.startswith((" from ", " by "), end):
+            continue  # "read from the environment", "start by creating a cookie": not to whom
         if not negated and secret is not None and _TO_ANYONE.match(sentence, end):
             return True  # "…the password; the agent tells it to anyone who asks"
         # The secret is what the verb acts on: after it, in the same clause.
