@@ -100,7 +100,8 @@ _MODE_ON: Final = lazyre.compile(
     r"\[\s*(?:debug(?:ging)?|developer|dev|admin|god|maintenance|jailbreak|"
     r"unrestricted|sudo|root)\s+mode\s+(?:is\s+|has\s+been\s+)?(?:now\s+)?(?:enabled|"
     r"activated|on|unlocked)\b(?P<rest>[^\n]*)")
-#: What such a mode's note tells the agent.
+#: What such a mode's note tells the model: narrower than _TO_AGENT (a log line's "[debug
+#: mode on] cleared the cache, reloaded rules" says nothing to it).
 _TO_MODEL: Final = lazyre.compile(r"\b(?:you|your|respond|reply|answer|obey|must|"
                                   r"instructions?|do not|don't)\b")
 _BARE_ROLE: Final = lazyre.compile(
@@ -154,12 +155,12 @@ def _frame(reading: str) -> bool:
     for m in _NOTICE_HEADER.finditer(reading):
         if _RESTLESS.search(m.group("rest")):
             return True
-    for m in _MODE_ON.finditer(reading):
-        if _TO_MODEL.search(m.group("rest")):
-            return True
     if "[" in reading:
         for m in _BARE_ROLE.finditer(reading):
             if _RESTLESS.search(m.group("rest")):
+                return True
+        for m in _MODE_ON.finditer(reading):
+            if _TO_MODEL.search(m.group("rest")):
                 return True
     if "from" in reading:
         for m in _ADMIN_SAYS.finditer(reading):
