@@ -192,6 +192,7 @@ def _directives(verbs: str) -> re.Pattern[str]:
 
 
 _VERB_CACHE: dict[str, re.Pattern[str]] = {}
+_DENIED_BEFORE: Final = lazyre.compile(r"n't\b|\b(?:not|never|no longer|neither)\b")
 
 
 _WORD_CACHE: dict[str, re.Pattern[str]] = {}
@@ -212,7 +213,9 @@ def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
         if m.group("inflected") and m.group("asked") is None:
             continue  # "then deleted": an imperative is a bare verb
         negated = bool(m.group("neg") or m.group("neg2") or m.group("neg3") or
-                       m.group("neg4"))
+                       m.group("neg4")) or (  # "doesn't target X or reveal Y": both denied
+            sentence.startswith(("or ", "nor "), m.start()) and
+            _DENIED_BEFORE.search(sentence, 0, m.start()) is not None)
         found.append((m.end(), negated))
     return found
 

@@ -454,12 +454,12 @@ _TAKES_PLACE: Final = lazyre.compile(
 
 
 def _sent_out(sentence: str) -> bool:
-    """Whether the conversation and a place outside meet in ``sentence``."""
+    """Whether the conversation meets a place outside ("public" not as its adjective)."""
     if not any(_TAKES_PLACE.match(sentence, m.end()) is None
                for m in _CONVO.finditer(sentence)):
         return False
-    return any(_INSIDE.search(sentence, max(0, m.start() - 40), m.start()) is None
-               for m in _OUT.finditer(sentence))
+    return any(_INSIDE.search(sentence, max(0, m.start() - 40), m.start()) is None and
+               _CONVO.match(sentence, m.end() + 1) is None for m in _OUT.finditer(sentence))
 
 
 def _exfiltrate(sentence: str) -> bool:

@@ -68,7 +68,58 @@ _SECRET_DATA: Final = _gated(
     r"(?:my|your) instructions (?:are|were)\b|"
     r"i was (?:instructed|told) to|"
     r"contraseña|clave|credenciales|mot de passe|clé|jeton|identifiants|passwort|"
-    r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort")
+    r"\w*kennwort|\w*schlüssel|\w*zugangsdaten|geheimnis|\w*passwort|" + r"|".join((
+        # Data the agent holds for others or must keep: marked so, a key or certificate
+        # of any kind, another person's records, the agent's own hidden configuration.
+        r"(?:hidden|confidential|classified|undisclosed|unredacted|unanonymi[sz]ed|sealed|"
+        r"unreleased|embargoed)\b(?!\s+(?:files?|folders?|columns?|rows?|characters?|"
+        r"tabs?|elements?|fields? in|gems?|costs?|layers?|states?)\b)",
+        r"private (?:\w+ )?(?:keys?|certificates?|data|records?|information|info|details|"
+        r"reports?|messages?|conversations?|chats?|repl(?:y|ies)|notes?|e-?mails?|"
+        r"address(?:es)?|journals?|numbers?|profiles?)\b",
+        r"(?:encryption|decryption|master|session|webhook|integration|client) (?:\w+ )?"
+        r"(?:keys?|secrets?)\b|(?:ssl|tls|client) (?:\w+ )?certificates?|(?:connection|"
+        r"database|db|redis|mongo\w*|postgres\w*|smtp|jdbc) (?:uri|url|string)s?\b",
+        # another person's: "the last user", "the previous client"; of many, their data
+        r"(?:(?:the|a|your|that) (?:other|last|previous|prior|earlier)|another) (?:\w+ )?"
+        r"(?:user|customer|client|patient|tenant|employee|travell?er|developer|member|caller|"
+        r"student|guest)(?:'s)?(?! (?:guide|manual|docs?|documentation|interface|experience|"
+        r"feedback|stor(?:y|ies)|research|count|numbers?)\b)\b|(?:every|each|all|any) "
+        r"(?:other )?(?:\w+ )?(?:users?|customers?|clients?|patients?|tenants?|employees?)"
+        r"(?:'s?)? (?:\w+ )?(?:data|records|details|e-?mails?|names|address(?:es)?|phones?|"
+        r"numbers|passwords|profiles|information|info|messages|conversations|history|fields|"
+        r"birthdays)\b",
+        r"(?:customers?|users?|clients?|patients?|employees?|personal_info|auth|payroll|"
+        r"personnel) (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)|"
+        r"production (?:database|db)\b",
+        r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal)|\w+'s "
+        r"(?:profile|salary|account (?:details|number)|routing number)",
+        r"routing numbers?|bank[- ]account (?:balance|numbers?|details)|salary (?:figures|"
+        r"details|data)|account details|payment methods|billing address(?:es)?|purchase "
+        r"history|security[- ]question answers?|driver'?s?[- ]licen[cs]e numbers?",
+        r"(?:patient|medical|health|mental-health|hr|personnel) (?:\w+ )?(?:records?|data|"
+        r"files?|forms?|issues|history|reports?)\b|background[- ]check|emergency contact",
+        # the agent's own configuration, however named
+        r"(?:your|the (?:assistant|agent|model|bot)'s) (?:[\w-]+ ){0,3}?(?:directives|"
+        r"guardrails|objectives|parameters|thresholds?|templates?|polic(?:y|ies)|"
+        r"decision tree|filter system|routing logic|criteria|settings)\b",
+        r"(?:moderation|refusal|filtering|filter|safety|content) (?:[\w-]+ ){0,2}?(?:rules|"
+        r"polic(?:y|ies)|guides?|thresholds?|keywords|decision trees?|criteria|"
+        r"instructions|templates?|prompts?)\b|banned (?:keywords|words|terms|topics)|"
+        r"(?:system message|response|role-specific \w+) templates?|(?:admin|administrator|"
+        r"super-admin|developer[- ]mode) commands|(?:permission|privilege) (?:tiers?|"
+        r"levels|escalation \w+)|directives? from your",
+        r"(?:internal|backend|back-end) (?:[\w-]+ )?(?:names|filenames|file names|"
+        r"evaluation criteria|routing|configuration|config|parameters|goals|objectives|"
+        r"directives|memos?|database|db|vector store)\b")))
+#: Verbs that hand something to whoever reads the answer.
+_DISCLOSE: Final = (
+    r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
+    r"append|add|attach|put|"
+    r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
+    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with|repeat|encode|"
+    r"translate|continue|complete|describe|detail|enumerate|summari[sz]e|export(?! \w+ as)|"
+    r"extract|retrieve|pull up|pull|name|identify|confirm|select|access")
 #: What the person told the agent, in every language the detector reads: "everything she
 #: told you", "todo lo que te contó", "tout ce qu'elle t'a dit", "alles, was sie dir
 #: erzählt hat", "tutto quello che ti ha detto", "tudo o que ela te disse", "alles wat ze
@@ -382,7 +433,20 @@ _REPORTED: Final = lazyre.compile(
     # that leaks secrets"
     r"\b(?:writ\w*|wrote|read\w*|watch\w*|giv\w*|gave|prepar\w*|record\w*)\s+(?:a|an|the|"
     r"her|his|their|my|our)\s+(?:\w+\s+)?(?:story|novel|book|film|movie|play|talk|article|"
-    r"essay|course|training|script|paper|thesis|post|chapter|scene)\s+about\b")
+    r"essay|course|training|script|paper|thesis|post|chapter|scene)\s+about\b|"
+    # an attack defined, not ordered: "An encoding attack that converts prompts … to
+    # bypass filters", "Attackers manipulate inputs to override …", "Rewrites the attack
+    # to …", "Access control bypass enabling …" (never with a colon or a "you" in it)
+    r"^(?![^\n]*(?:[:;]|\byou\b|\byour\b))(?:(?:an?|the|this|each)\s+(?:[\w-]+\s+){0,5}?"
+    r"(?:attacks?|techniques?|methods?|strateg(?:y|ies)|exploits?|jailbreaks?|"
+    r"vulnerabilit(?:y|ies)|injections?|tactics?|variants?|probes?)\s+(?:that|which|where|"
+    r"in which|using|uses|used|aimed|designed|targeting)\b|(?:attackers?|adversar(?:y|ies)|"
+    r"malicious (?:users?|actors?)|threat actors?|hackers?|red[- ]teamers?)\s+(?!will\b|"
+    r"would\b|never\b)\w+|[a-z]+(?<![su])s\s+(?:(?:the|an?|harmful|malicious|each|every|its)"
+    r"\s+)+(?:[\w-]+\s+)?(?:attacks?|requests?|prompts?|payloads?)\b|(?:[\w-]+\s+){0,5}"
+    r"(?:bypass|authori[sz]ation|control|circumvention|escalation|injection|spoofing|"
+    r"leakage|exposure|poisoning|hijacking|abuse|misuse)\s+(?:enabling|allowing|causing|"
+    r"leading to|resulting in)\b)")
 
 
 # A secret that ends up in what the agent writes: "the session cookie appears at the end

@@ -67,6 +67,7 @@ from memoir.threats._slots import (
     _DEED_AS_LABEL,
     _DENY,
     _DIRECTIVE_CUE,
+    _DISCLOSE,
     _ELSEWHERE,
     _EMAIL,
     _ENDS_UP,
@@ -122,12 +123,6 @@ _SEND: Final = (
     r"pastebin|append|commit|write|put|include|attach|dm|message|text|tweet|broadcast|ship|"
     r"deliver|hand over|give|store|forwarded|emailed|posted|uploaded|shared|sends|posts|"
     r"forwards|uploads|mirrors|relays|sending|posting|sharing|uploading|forwarding|wire|pay")
-_DISCLOSE: Final = (
-    r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
-    r"append|add|attach|put|"
-    r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
-    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with|repeat|encode|"
-    r"translate|continue|complete")
 _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
@@ -288,8 +283,10 @@ _OVERRIDE: Final = _gated(
     r"consented to|whitelisted|cleared)\s+(?:every|all|any|everything)|consented to "
     r"everything|\bis whitelisted\b|\b(?:you are|you're|are now|enter|switch to|activate|"
     r"enable)\s+(?:in\s+)?developer mode|\bdo anything now\b|\byou are now dan\b|"
-    r"\bjailbr(?:eak|oken)|\b(?:have|has|with) no (?:restrictions|limits|rules|filters)|"
-    r"\bfree (?:of|from) (?:all |any )?(?:restrictions|limits|rules|filters)|"
+    r"\bjailbr(?:eak|oken)(?!\w*\s+(?:attempts?|attacks?|techniques?|methods?|prompts?|"
+    r"sequences?|datasets?|research|benchmarks?|succe\w+|rates?|scores?)\b)|\b(?:have|has|"
+    r"with) no (?:restrictions|limits|rules|filters)|\bfree (?:of|from) (?:all |any )?"
+    r"(?:restrictions|limits|rules|filters)|"
     r"\b(?:unrestricted|unfiltered|uncensored|unaligned|amoral)\b|"
     r"\b(?:consider|treat|regard)\b[^.\n]{0,40}(?:instructions|rules|"
     r"guidelines)[^.\n]{0,20}\b(?:void|null|invalid|cancel+ed|obsolete)|"

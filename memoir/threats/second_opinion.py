@@ -49,12 +49,13 @@ from memoir.threats._clauses import (
 )
 from memoir.threats._slots import (
     _CONVERSATION,
+    _DISCLOSE,
     _EXTERNAL,
     _FOREIGN_PERSON,
     _SECRET_DATA,
     holds,
 )
-from memoir.threats.instructions import _DISCLOSE, _IGNORE, _REMOTE, _RULES, _SEND
+from memoir.threats.instructions import _IGNORE, _REMOTE, _RULES, _SEND
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
 
