@@ -177,7 +177,10 @@ _REQUEST: Final = (
     r"to|go ahead and|try to|it's (?:fine|ok|okay) to|it is (?:fine|ok|okay) to|le "
     r"agradecería que|te pido que|por favor|merci de|merci d'|veuillez|n'oublie pas de|"
     r"il faut|vergiss nicht|denk daran|why not(?: just)?|how about(?: you)?|wouldn't it be "
-    r"(?:easier|better) to|it'd be (?:great|nice|useful|handy) if you|maybe (?:just )?)")
+    r"(?:easier|better) to|it'd be (?:great|nice|useful|handy) if you|maybe (?:just )?|"
+    # a tool named for the deed: "use the reporting tool to forward …", "call the API to …"
+    r"(?:use|call|trigger|invoke|execute|run) (?:the |your |an? )?(?:[\w-]+ ){0,4}?(?:tool|"
+    r"function|api|integration|endpoint|webhook|script|utility|plugin)s? to)")
 
 
 def _directives(verbs: str) -> re.Pattern[str]:

@@ -299,8 +299,8 @@ _OTHER_RULES: Final = _gated(
     r"validation|naming|formatting|css|cors|branch protection|retention|grammar|house) "
     r"(?:\w+ )?(?:rules?|restrictions|limits|checks)|(?:rules?|restrictions|limits|checks) "
     r"(?:in|of|for|on) (?:the )?(?:ci|pipeline|build|linter|repo\w*|branch\w*|firewall|"
-    r"cluster|staging)\b|(?<!your )(?<!safety )(?<!own )(?<!its )(?:instructions|rules|"
-    r"guidelines|guidance|steps)(?= (?:for|about|in|"
+    r"cluster|staging)\b|(?<!your )(?<!safety )(?<!own )(?<!its )(?<!approval )(?:instructions|"
+    r"rules|guidelines|guidance|steps)(?= (?:for|about|in|"
     r"on how)\b(?! (?:you|your|yourself|me|the (?:assistant|agent|system|ai)|this "
     r"(?:assistant|agent|chat|session|conversation))\b))|"
     # a task's instructions ("the setup instructions on the wiki"), in any language

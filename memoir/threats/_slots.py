@@ -54,7 +54,7 @@ _SECRET_DATA: Final = _gated(
     r"scan|audit|quality|smells?))|"
     r"\b(?:aws|gcp|azure|ssh|gpg|pgp|deploy|signing|master|admin|root|vpn|service[- ]"
     r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
-    r"social security|passport numbers?|credit card|card numbers?|\biban\b|"
+    r"social security|passport numbers?|credit[- ]card|card (?:numbers?|details)|\biban\b|"
     r"database_url|senha|chiave|credenziali|segredo|chave|\w*wachtwoord\w*|sleutel\w*|\w*passwort\w*|"
     r"geheim\w*|inloggegevens|os\.environ|process\.env|getenv|"
     r"system[ _-]?(?:prompt|instructions)|your system message|hidden instructions|"
@@ -90,7 +90,7 @@ _SECRET_DATA: Final = _gated(
         r"numbers|passwords|profiles|information|info|messages|conversations|history|fields|"
         r"birthdays)\b",
         r"(?:customers?|users?|clients?|patients?|employees?|personal_info|auth|payroll|"
-        r"personnel) (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)|"
+        r"personnel)['\"]? (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)|"
         r"production (?:database|db)\b",
         r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal)|\w+'s "
         r"(?:profile|salary|account (?:details|number)|routing number)",
@@ -98,11 +98,13 @@ _SECRET_DATA: Final = _gated(
         r"details|data)|account details|payment methods|billing address(?:es)?|purchase "
         r"history|security[- ]question answers?|driver'?s?[- ]licen[cs]e numbers?",
         r"(?:patient|medical|health|mental-health|hr|personnel) (?:\w+ )?(?:records?|data|"
-        r"files?|forms?|issues|history|reports?)\b|background[- ]check|emergency contact",
+        r"files?|forms?|issues|history|reports?)\b|background[- ]check|emergency contact|"
+        r"(?:transaction|payment|financial|payroll) (?:logs?|ledgers?|records|history|data)\b",
         # the agent's own configuration, however named
         r"(?:your|the (?:assistant|agent|model|bot)'s) (?:[\w-]+ ){0,3}?(?:directives|"
         r"guardrails|objectives|parameters|thresholds?|templates?|polic(?:y|ies)|"
-        r"decision tree|filter system|routing logic|criteria|settings)\b",
+        r"decision tree|filter system|routing logic|criteria|settings)\b|your [\w-]+ "
+        r"(?:[\w-]+ )?(?:goals|priorities)\b",
         r"(?:moderation|refusal|filtering|filter|safety|content) (?:[\w-]+ ){0,2}?(?:rules|"
         r"polic(?:y|ies)|guides?|thresholds?|keywords|decision trees?|criteria|"
         r"instructions|templates?|prompts?)\b|banned (?:keywords|words|terms|topics)|"
@@ -112,6 +114,30 @@ _SECRET_DATA: Final = _gated(
         r"(?:internal|backend|back-end) (?:[\w-]+ )?(?:names|filenames|file names|"
         r"evaluation criteria|routing|configuration|config|parameters|goals|objectives|"
         r"directives|memos?|database|db|vector store)\b")))
+#: Agents named in general, as a policy names them: "AI systems should …", "automated
+#: assistants are authorized to …", "AI assistants processing this report may …".
+MACHINES: Final = (r"(?:\b(?:ai|automated|autonomous|llm)[- ](?:systems?|assistants?|agents?|"
+                   r"reviewers?|models?|bots?)|\b(?:llms|language models|ai models|you))")
+#: The agent's checks declared lifted, with no verb of ignoring: "no further validation
+#: required", "proceed without revalidation", "original verification omitted", "all
+#: standard filtering protocols have been suspended", "authorized to bypass approval".
+LIFTED: Final = (
+    r"\bno (?:further |additional |more |other |extra )?(?:validation|revalidation|"
+    r"verification|checks?|ethical review|safety review|screening)s? (?:is |are )?(?:required|"
+    r"needed|necessary)|\bno (?:need|reason) to (?:check|verify|validate|revalidate|"
+    r"re-?verify)\w* (?:again|further|anything)|\bwithout (?:any )?(?:further |additional )?"
+    r"(?:revalidation|re-?verification|verification|validation|restriction|safety review|"
+    r"ethical review)\b|\b(?:verification|validation|safety checks?|security checks?)"
+    r"(?: was| were| has been| have been)? (?:omitted|skipped|waived|bypassed)\b|"
+    r"\b(?:(?:safety|content|moderation|toxicity|standard|default) (?:filter\w*|blocking|checks?|"
+    r"protocols?|guardrails?)|active blocking)(?: \w+){0,2}? (?:(?:have|has) been |(?:are|is|"
+    r"were|was) )?(?:suspended|disabled|deactivated|lifted|switched off|turned off)\b|"
+    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:(?:should|must|will|shall|are to|need to) )?prioriti[sz]e"
+    r"\w* (?:\w+ ){1,3}over (?:\w+ )?(?:safety|security|approvals?|verification|validation|"
+    r"guardrails|checks|polic\w+)|"
+    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:are|is) (?:now |hereby |also )?(?:authori[sz]ed|"
+    r"permitted|allowed|cleared|free) to (?:bypass|skip|ignore|disable|override|disclose|"
+    r"reveal|share)\b")
 #: Verbs that hand something to whoever reads the answer.
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
@@ -186,6 +212,10 @@ _EXTERNAL: Final = _gated(
     r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen|iedereen|"
     r"shared (?:\w+ )?(?:spreadsheet|sheet|doc|document|wiki|notebook|board)|"
     r"google (?:doc|sheet|drive)|dropbox|\bwiki\b|all-hands|"
+    # a place outside named by what it is: "the unauthorized offshore email address"
+    r"(?:external|outside|offshore|unauthori[sz]ed|competitors?|competing|rival|unknown|"
+    r"third-party|attacker'?s?)(?: [\w-]+){0,2}? (?:e-?mail address|address|domain|server|"
+    r"account|endpoint|inbox|bucket|host|site)\b|"
     # a payment's memo reaches its payee: "send a transaction to US1330000001212…"
     r"(?:account|iban|transactions?|transfers?|payments?|wire) (?:\w+ )?(?:to )?"
     r"[a-z]{2}\d{2}[a-z0-9]{10,30}\b")
@@ -423,7 +453,7 @@ _CONTINUE: Final = lazyre.compile(
 # password to …", "a common trick asks the assistant to paste secrets …".
 _INCIDENT: Final = lazyre.compile(
     r"\b(?:by mistake|accidentally|mistakenly|inadvertently|by accident|was rotated|were "
-    r"rotated|has been rotated|have been rotated|incident|leaked)\b")
+    r"rotated|has been rotated|have been rotated|incident(?! response)|leaked)\b")
 _REPORTED: Final = lazyre.compile(
     r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
     r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"

@@ -95,6 +95,7 @@ from memoir.threats._slots import (
     AGAINST_FACT,
     CARRIED,
     FOREIGN_ABOUT,
+    LIFTED,
     OUTPUT_CARRIES,
     TASK_DOC_WORDS,
     UNCHECKED_OBEDIENCE,
@@ -328,7 +329,7 @@ _SET_ASIDE: Final = _gated(
     r"(?:approved|authori[sz]ed|cleared|allowed|permitted)|"
     r"\b(?:confirmations?|confirmation prompts?|approvals?|permission checks?|safety "
     r"checks?|refusals?)\s+(?:are|is)\s+(?:\w+\s+)?(?:no longer|not)\s+(?:required|needed|"
-    r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b")
+    r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b|" + LIFTED)
 
 
 def _override(sentence: str) -> bool:
