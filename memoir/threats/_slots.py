@@ -83,14 +83,16 @@ _SECRET_DATA: Final = _gated(
         # another person's: "the last user", "the previous client"; of many, their data
         r"(?:(?:the|a|your|that) (?:other|last|previous|prior|earlier)|another) (?:\w+ )?"
         r"(?:user|customer|client|patient|tenant|employee|travell?er|developer|member|caller|"
-        r"student|guest)(?:'s)?(?! (?:guide|manual|docs?|documentation|interface|experience|"
-        r"feedback|stor(?:y|ies)|research|count|numbers?)\b)\b|(?:every|each|all|any) "
+        r"student|guest)(?:'s\b|s'|\b)(?! (?:guide|manual|docs?|documentation|interface|"
+        r"experience|feedback|stor(?:y|ies)|research|count|numbers?)\b)|(?:every|each|all|any) "
         r"(?:other )?(?:\w+ )?(?:users?|customers?|clients?|patients?|tenants?|employees?)"
         r"(?:'s?)? (?:\w+ )?(?:data|records|details|e-?mails?|names|address(?:es)?|phones?|"
         r"numbers|passwords|profiles|information|info|messages|conversations|history|fields|"
         r"birthdays)\b",
         r"(?:customers?|users?|clients?|patients?|employees?|personal_info|auth|payroll|"
-        r"personnel)['\"]? (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)|"
+        r"personnel)['\"]? (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)"
+        r"(?! (?:migrations?|schemas?|index\w*|columns?|definitions?|design|names?|size|"
+        r"structure|layout|model|class|docs?|tests?)\b)|"
         r"production (?:database|db)\b",
         r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal)|\w+'s "
         r"(?:profile|salary|account (?:details|number)|routing number)",
@@ -124,7 +126,8 @@ MACHINES: Final = (r"(?:\b(?:ai|automated|autonomous|llm)[- ](?:systems?|assista
 LIFTED: Final = (
     r"\bno (?:further |additional |more |other |extra )?(?:validation|revalidation|"
     r"verification|checks?|ethical review|safety review|screening)s? (?:is |are )?(?:required|"
-    r"needed|necessary)|\bno (?:need|reason) to (?:check|verify|validate|revalidate|"
+    r"needed|necessary)(?! (?:for|on|in|of) (?:the |a |an |our |its )?(?!request|task|action)"
+    r"\w)|\bno (?:need|reason) to (?:check|verify|validate|revalidate|"
     r"re-?verify)\w* (?:again|further|anything)|\bwithout (?:any )?(?:further |additional )?"
     r"(?:revalidation|re-?verification|verification|validation|restriction|safety review|"
     r"ethical review)\b|\b(?:verification|validation|safety checks?|security checks?)"
