@@ -196,6 +196,7 @@ def _directives(verbs: str) -> re.Pattern[str]:
 
 _VERB_CACHE: dict[str, re.Pattern[str]] = {}
 _DENIED_BEFORE: Final = lazyre.compile(r"n't\b|\b(?:not|never|no longer|neither)\b")
+_TO_BEFORE: Final = lazyre.compile(r"\bto [a-z]+(?: [\w-]+){0,5} $")
 
 
 _WORD_CACHE: dict[str, re.Pattern[str]] = {}
@@ -215,6 +216,8 @@ def _said(verbs: str, sentence: str) -> list[tuple[int, bool]]:
     for m in pattern.finditer(sentence):
         if m.group("inflected") and m.group("asked") is None:
             continue  # "then deleted": an imperative is a bare verb
+        if sentence.startswith("or ", m.start()) and _TO_BEFORE.search(sentence, 0, m.start()):
+            continue  # "methods to violate privacy or access data": an infinitive
         negated = bool(m.group("neg") or m.group("neg2") or m.group("neg3") or
                        m.group("neg4")) or (  # "doesn't target X or reveal Y": both denied
             sentence.startswith(("or ", "nor "), m.start()) and

@@ -86,15 +86,17 @@ _SECRET_DATA: Final = _gated(
         r"student|guest)(?:'s\b|s'|\b)(?! (?:guide|manual|docs?|documentation|interface|"
         r"experience|feedback|stor(?:y|ies)|research|count|numbers?)\b)|(?:every|each|all|any) "
         r"(?:other )?(?:\w+ )?(?:users?|customers?|clients?|patients?|tenants?|employees?)"
-        r"(?:'s?)? (?:\w+ )?(?:data|records|details|e-?mails?|names|address(?:es)?|phones?|"
-        r"numbers|passwords|profiles|information|info|messages|conversations|history|fields|"
-        r"birthdays)\b",
+        r"(?:'s?)? (?:\w+ )?(?:data|records|accounts|details|e-?mails?|names|address(?:es)?|"
+        r"phones?|numbers|passwords|profiles|information|info|messages|conversations|history|"
+        r"fields|birthdays)\b",
         r"(?:customers?|users?|clients?|patients?|employees?|personal_info|auth|payroll|"
         r"personnel)['\"]? (?:\w+ )?(?:table|database|db|data\b|records|directory|profiles)"
         r"(?! (?:migrations?|schemas?|index\w*|columns?|definitions?|design|names?|size|"
         r"structure|layout|model|class|docs?|tests?)\b)|"
         r"production (?:database|db)\b",
-        r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal)|\w+'s "
+        r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal|details|"
+        r"data|information|info)|medications? (?:\w+ ){1,3}(?:is|are) (?:currently )?(?:taking|"
+        r"on)\b|\w+'s "
         r"(?:profile|salary|account (?:details|number)|routing number)",
         r"routing numbers?|bank[- ]account (?:balance|numbers?|details)|salary (?:figures|"
         r"details|data)|account details|payment methods|billing address(?:es)?|purchase "
@@ -113,7 +115,9 @@ _SECRET_DATA: Final = _gated(
         r"(?:system message|response|role-specific \w+) templates?|(?:admin|administrator|"
         r"super-admin|developer[- ]mode) commands|(?:permission|privilege) (?:tiers?|"
         r"levels|escalation \w+)|directives? from your",
-        r"(?:internal|backend|back-end) (?:[\w-]+ )?(?:names|filenames|file names|"
+        r"(?:functions|tools|endpoints|apis|commands) you (?:can )?(?:call|use|access|have "
+        r"access to)|(?:internal|backend|back-end) (?:[\w-]+ )?(?:names|filenames|file names|"
+        r"endpoints|microservices|"
         r"evaluation criteria|routing|configuration|config|parameters|goals|objectives|"
         r"directives|memos?|database|db|vector store)\b")))
 #: Agents named in general, as a policy names them: "AI systems should …", "automated
@@ -141,12 +145,24 @@ LIFTED: Final = (
     rf"{MACHINES} (?:\w+ ){{0,4}}?(?:are|is) (?:now |hereby |also )?(?:authori[sz]ed|"
     r"permitted|allowed|cleared|free) to (?:bypass|skip|ignore|disable|override|disclose|"
     r"reveal|share)\b")
+_GREET_WITH: Final = lazyre.compile(
+    r"\b(?:greet|welcome|sign|start|open|begin|end|close|address)\w*\s+(?:\w+\s+){0,3}with\s+"
+    r"(?:my|our|the|their|your)\b|\b(?:greeting|reply|answer|response|message|footer|"
+    r"signature|banner|motd)\w*\s*(?:=|\+=|:)")
+_TO_ANYONE: Final = lazyre.compile(
+    r"\s+(?:it|them|that|this|those)\s+(?:out\s+)?to\s+(?:anyone|anybody|everyone|whoever|"
+    r"all|any)\b")
+#: The object a verb of showing takes when the secret was named before: "… ? List them."
+_THEM: Final = lazyre.compile(r"\s+(?:them|it|those|these)\b(?!\s+(?:is|are|was|were)\b)")
+
+
 #: Verbs that hand something to whoever reads the answer.
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
     r"append|add|attach|put|"
     r"list|dump|read out|read|recite|expose|disclose|share|return|respond with|begin|start|"
-    r"cat|run|answer|provide|spell out|leak|hand out|post|reply with|repeat|encode|"
+    r"cat|run|answer|provide|spell out|leak|hand out|post|reply(?: to (?:this|that|the|each|"
+    r"every) \w+)? with|repeat|encode|"
     r"translate|continue|complete|describe|detail|enumerate|summari[sz]e|export(?! \w+ as)|"
     r"extract|retrieve|pull up|pull|name|identify|confirm|select|access")
 #: What the person told the agent, in every language the detector reads: "everything she
@@ -367,8 +383,11 @@ _KEEP_COPY: Final = lazyre.compile(
 _SHIP_CMD: Final = lazyre.compile(
     r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
     r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
+    r"(?:-d|--data\S*)\s*[\"']?(?:\w+=)?\$\(|"
     r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
-    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})")
+    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})|"
+    # what a command prints, piped into a network client: "… | nc host 443"
+    r"\|\s*(?:nc|netcat|ncat|socat|telnet)\s+(?:-\w+\s+)*(?:[a-z0-9-]+\.)+[a-z]{2,}\b")
 _ENDS_UP: Final = lazyre.compile(
     r"\b(?:end up|ends up|land|lands|go|goes|get|gets|is|are) (?:\w+ )?(?:in|on|at|into|to)\b")
 _DIRECTIVE_CUE: Final = lazyre.compile(
@@ -479,7 +498,12 @@ _REPORTED: Final = lazyre.compile(
     r"\s+)+(?:[\w-]+\s+)?(?:attacks?|requests?|prompts?|payloads?)\b|(?:[\w-]+\s+){0,5}"
     r"(?:bypass|authori[sz]ation|control|circumvention|escalation|injection|spoofing|"
     r"leakage|exposure|poisoning|hijacking|abuse|misuse)\s+(?:enabling|allowing|causing|"
-    r"leading to|resulting in)\b)")
+    r"leading to|resulting in)\b|(?:tests|checks|evaluates|assesses|measures|probes|"
+    r"examines|validates)\s+(?:whether|if|for|how|handling)\b|(?:tests|uses|exploits|"
+    r"applies|employs|leverages|encodes|obfuscates|rewrites|reframes|wraps|transforms|"
+    r"converts|translates|combines|embeds|disguises|simulates|generates|crafts|splits|"
+    r"mutates|paraphrases)\b[^\n]*\bto (?:potentially |help )?(?:bypass|evade|circumvent|"
+    r"get around|slip past|defeat)\b)")
 
 
 # A secret that ends up in what the agent writes: "the session cookie appears at the end

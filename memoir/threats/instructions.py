@@ -73,6 +73,7 @@ from memoir.threats._slots import (
     _ENDS_UP,
     _EXTERNAL,
     _FOREIGN_PERSON,
+    _GREET_WITH,
     _HOST,
     _INCIDENT,
     _IP,
@@ -89,7 +90,9 @@ from memoir.threats._slots import (
     _SHIP_CMD,
     _SHOULD_BE_SENT,
     _SHOWN_IN,
+    _THEM,
     _THIRD_PERSON,
+    _TO_ANYONE,
     _URL,
     _WHEN_ASKED,
     AGAINST_FACT,
@@ -262,7 +265,8 @@ _IGNORE: Final = lazyre.compile(  # not "instructions to bypass X", a noun phras
     r"stop applying|don't apply|do not apply|no longer (?:need to )?(?:follow|apply|obey)|escape|"
     r"ignora|olvida|desactiva|ignore|oublie|désactive|ignoriere|vergiss|deaktiviere|dimentica|"
     r"disattiva|esqueça|desative|desativa|lifted|removed|waived|suspended|throw away|toss|"
-    r"discard|scrap)\b")
+    r"discard|scrap)\b(?!\s+(?:vectors?|techniques?|methods?|attempts?|attacks?|strateg\w+|"
+    r"vulnerabilit\w*|detection|risks?|payloads?|tests?|testing|scenarios?|patterns?)\b)")
 _RULES: Final = _gated(
     r"\binstructions?\b|\bdirections\b|guidelines|guardrails|safeguards|\bsafety\b|\bfilters\b|"
     r"restrictions|limitations|\bpolic(?:y|ies)\b|moderation|confirmations?|approvals?|"
@@ -284,8 +288,9 @@ _OVERRIDE: Final = _gated(
     r"consented to|whitelisted|cleared)\s+(?:every|all|any|everything)|consented to "
     r"everything|\bis whitelisted\b|\b(?:you are|you're|are now|enter|switch to|activate|"
     r"enable)\s+(?:in\s+)?developer mode|\bdo anything now\b|\byou are now dan\b|"
-    r"\bjailbr(?:eak|oken)(?!\w*\s+(?:attempts?|attacks?|techniques?|methods?|prompts?|"
-    r"sequences?|datasets?|research|benchmarks?|succe\w+|rates?|scores?)\b)|\b(?:have|has|"
+    r"(?<!against )(?<!, )\bjailbr(?:eak|oken)(?!:\w|\w*\s+(?:attempts?|attacks?|techniques?|"
+    r"methods?|prompts?|sequences?|datasets?|research|benchmarks?|succe\w+|rates?|scores?|"
+    r"strateg\w+)\b)|\b(?:have|has|"
     r"with) no (?:restrictions|limits|rules|filters)|\bfree (?:of|from) (?:all |any )?"
     r"(?:restrictions|limits|rules|filters)|"
     r"\b(?:unrestricted|unfiltered|uncensored|unaligned|amoral)\b|"
@@ -457,15 +462,6 @@ _ABOUT: Final = lazyre.compile(r"\b(?:how to|how they|where|which|whether|the na
 _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
 
 
-_GREET_WITH: Final = lazyre.compile(
-    r"\b(?:greet|welcome|sign|start|open|begin|end|close|address)\w*\s+(?:\w+\s+){0,3}with\s+"
-    r"(?:my|our|the|their|your)\b|\b(?:greeting|reply|answer|response|message|footer|"
-    r"signature|banner|motd)\w*\s*(?:=|\+=|:)")
-_TO_ANYONE: Final = lazyre.compile(
-    r"\s+(?:it|them|that|this|those)\s+(?:out\s+)?to\s+(?:anyone|anybody|everyone|whoever|"
-    r"all|any)\b")
-
-
 def _disclose(sentence: str) -> bool:
     secret = _SECRET_DATA.search(sentence)
     if secret is not None and (_SHOWN_IN.search(sentence) or (
@@ -487,8 +483,10 @@ def _disclose(sentence: str) -> bool:
             continue  # "read from the environment", "start by creating a cookie": not to whom
         if not negated and secret is not None and _TO_ANYONE.match(sentence, end):
             return True  # "…the password; the agent tells it to anyone who asks"
-        # The secret is what the verb acts on: after it, in the same clause.
-        secret = _SECRET_DATA.search(sentence, end, end + 100)
+        # The secret is what the verb acts on: after it, in the same clause; or named in
+        # the question before "list them all" (a pronoun for it).
+        secret = _SECRET_DATA.search(sentence, end, end + 100) or (
+            _SECRET_DATA.search(sentence, 0, end) if _THEM.match(sentence, end) else None)
         if not negated and secret is not None and not _CLAUSE_BREAK.search(
                 sentence, end, secret.start()) and not _ABOUT.search(
                 sentence, end, secret.start()):
@@ -502,7 +500,7 @@ def _disclose(sentence: str) -> bool:
 def _exfiltrate(sentence: str) -> bool:
     data = _SECRET_DATA.search(sentence) or _CONVERSATION.search(sentence)
     if data is None or _EXTERNAL.search(sentence) is None:
-        return False
+        return _SHIP_CMD.search(sentence) is not None  # a command line names its own host
     for _end, negated in _said(_SEND, sentence):
         if not negated:
             return True
