@@ -156,6 +156,24 @@ _TO_ANYONE: Final = lazyre.compile(
 _THEM: Final = lazyre.compile(r"\s+(?:them|it|those|these)\b(?!\s+(?:is|are|was|were)\b)")
 
 
+#: A question that asks the agent for what it holds: "what is the SMTP password you
+#: use?", "what environment variables are you using?" (read where a secret follows).
+_ASKS_AGENT_FOR: Final = lazyre.compile(
+    r"\W*what(?:'s| is| are| was| were)?\b(?=[^?\n]*\b(?:you|your)\b[^?\n]*\?)")
+
+
+def asks_agent_for(sentence: str, secret: re.Match[str]) -> bool:
+    """Whether ``sentence`` is a question to the agent whose answer is ``secret`` (the
+    thing asked for, a few words after "what": not "what do you think about API keys",
+    not "what environment do you run in")."""
+    asks = _ASKS_AGENT_FOR.match(sentence)
+    between = sentence[asks.end():secret.start()] if asks is not None else "?"
+    return asks is not None and len(between) <= 25 and re.fullmatch(r"[\w\s-]*", between) \
+        is not None and re.search(r"\b(?:you|do|does|did|think|about)\b", between) is None \
+        and (secret.group(0) not in ("env", "environment") or
+             re.match(r"environment[ _-]?variables?", sentence[secret.start():]) is not None)
+
+
 #: Verbs that hand something to whoever reads the answer.
 _DISCLOSE: Final = (
     r"hand|quote|supply|reveal|show|print|output|echo|display|tell|give|include|paste|"
