@@ -89,7 +89,7 @@ _CONVO: Final = _gated(TOLD + "|" +
 #: A secret: credentials, keys, the environment — not design tokens or token limits.
 _SECRET: Final = _gated(
     r"\w*passwor[dt]\w*" + NOT_A_SECRET + r"|passwd|passphrase|passcodes?|"
-    r"\bpin (?:codes?|numbers?)|credentials?|"
+    r"\bpin (?:codes?|numbers?)|" + _slots.NOT_A_CREDENTIAL + r"credentials?|"
     r"(?:my|your|her|his|the user's|bank|card) pins?\b|\bpin (?:and|&) |\band pin\b|"
     r"(?:bank|banking|e-?mail|admin|root) (?:logins?|log-ins?)|"
     r"secrets?\b(?! (?:santa|menu|ingredient|recipe))|"

@@ -34,9 +34,13 @@ NOT_A_SECRET: Final = (r"(?<!reset password)(?<!reset your password)(?<!forgot y
                        r"(?![\s-]+(?:reset|polic(?:y|ies)|manager|rotation|field|rules|"
                        r"requirements|strength|length|expir\w+|changes?|prompt|page|form|"
                        r"hint|hashing|complexity|protected)\b)")
+#: A person's qualifications are "credentials" too: "licensed therapist credentials".
+NOT_A_CREDENTIAL: Final = (r"(?<!therapist )(?<!professional )(?<!academic )(?<!teaching )"
+                           r"(?<!verifiable )(?<!medical )(?<!licensed )")
 _SECRET_DATA: Final = _gated(
-    r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|garden|room|passage|"
-    r"recipe|weapon|society|project|plan|agent|life))|\w*password" + NOT_A_SECRET + r"|"
+    NOT_A_CREDENTIAL + r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|"
+    r"garden|room|passage|recipe|weapon|society|project|plan|agent|life))|\w*password" +
+    NOT_A_SECRET + r"|"
     r"passwd|passphrase|"
     r"\btokens?\b(?!\s+(?:count|usage|limit|budget|spend|cost|window|per|used|consumption|"
     r"rotation|expir\w+|lifetime|format|prefix))|"
@@ -120,31 +124,6 @@ _SECRET_DATA: Final = _gated(
         r"endpoints|microservices|"
         r"evaluation criteria|routing|configuration|config|parameters|goals|objectives|"
         r"directives|memos?|database|db|vector store)\b")))
-#: Agents named in general, as a policy names them: "AI systems should …", "automated
-#: assistants are authorized to …", "AI assistants processing this report may …".
-MACHINES: Final = (r"(?:\b(?:ai|automated|autonomous|llm)[- ](?:systems?|assistants?|agents?|"
-                   r"reviewers?|models?|bots?)|\b(?:llms|language models|ai models|you))")
-#: The agent's checks declared lifted, with no verb of ignoring: "no further validation
-#: required", "proceed without revalidation", "original verification omitted", "all
-#: standard filtering protocols have been suspended", "authorized to bypass approval".
-LIFTED: Final = (
-    r"\bno (?:further |additional |more |other |extra )?(?:validation|revalidation|"
-    r"verification|checks?|ethical review|safety review|screening)s? (?:is |are )?(?:required|"
-    r"needed|necessary)(?! (?:for|on|in|of) (?:the |a |an |our |its )?(?!request|task|action)"
-    r"\w)|\bno (?:need|reason) to (?:check|verify|validate|revalidate|"
-    r"re-?verify)\w* (?:again|further|anything)|\bwithout (?:any )?(?:further |additional )?"
-    r"(?:revalidation|re-?verification|verification|validation|restriction|safety review|"
-    r"ethical review)\b|\b(?:verification|validation|safety checks?|security checks?)"
-    r"(?: was| were| has been| have been)? (?:omitted|skipped|waived|bypassed)\b|"
-    r"\b(?:(?:safety|content|moderation|toxicity|standard|default) (?:filter\w*|blocking|checks?|"
-    r"protocols?|guardrails?)|active blocking)(?: \w+){0,2}? (?:(?:have|has) been |(?:are|is|"
-    r"were|was) )?(?:suspended|disabled|deactivated|lifted|switched off|turned off)\b|"
-    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:(?:should|must|will|shall|are to|need to) )?prioriti[sz]e"
-    r"\w* (?:\w+ ){1,3}over (?:\w+ )?(?:safety|security|approvals?|verification|validation|"
-    r"guardrails|checks|polic\w+)|"
-    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:are|is) (?:now |hereby |also )?(?:authori[sz]ed|"
-    r"permitted|allowed|cleared|free) to (?:bypass|skip|ignore|disable|override|disclose|"
-    r"reveal|share)\b")
 _GREET_WITH: Final = lazyre.compile(
     r"\b(?:greet|welcome|sign|start|open|begin|end|close|address)\w*\s+(?:\w+\s+){0,3}with\s+"
     r"(?:my|our|the|their|your)\b|\b(?:greeting|reply|answer|response|message|footer|"
@@ -521,7 +500,11 @@ _REPORTED: Final = lazyre.compile(
     r"applies|employs|leverages|encodes|obfuscates|rewrites|reframes|wraps|transforms|"
     r"converts|translates|combines|embeds|disguises|simulates|generates|crafts|splits|"
     r"mutates|paraphrases)\b[^\n]*\bto (?:potentially |help )?(?:bypass|evade|circumvent|"
-    r"get around|slip past|defeat)\b)")
+    r"get around|slip past|defeat)\b)|"
+    # a test described: "This scorer assesses whether the model provides …"
+    r"\b(?:this|the|a|each) (?:[\w-]+ )?(?:scorer|test|check|probe|metric|evaluator|grader|"
+    r"classifier|benchmark|rubric|judge)s? (?:assesses|evaluates|checks|tests|measures|"
+    r"determines|judges|scores|rates|flags|detects) (?:whether|if|how)\b")
 
 
 # A secret that ends up in what the agent writes: "the session cookie appears at the end
@@ -584,7 +567,7 @@ FREED: Final = lazyre.compile(
     r"(?:\w+ )?(?:(?:need|have) to )?(?:follow|adhere to|abide by|obey|respect|comply with|"
     r"align with|care about)|bypass\w*|broken? free of|without (?:any )?(?:regard\w* (?:for|"
     r"to|whether)|concern\w* (?:for|about)|consideration (?:of|for))?|with no|no|disregard\w*|"
-    r"ignor\w*|violat\w*|corrupted form of|regardless of)"
+    r"ignor\w*|violat(?:e|es|ing)\b|corrupted form of|regardless of)"
     r"[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|principles|filters|"
     r"limitations|ethics|ethical|moral\w*|censorship|legality|remorse|refusals)\b")
 

@@ -41,6 +41,7 @@ from memoir.threats._clauses import (
     _FOREIGN_REMOTE,
     _SEND_FOREIGN,
     _SENTENCE,
+    LIFTED,
     READ_LIMIT,
     _foreign_negated,
     _foreign_said,
@@ -98,7 +99,6 @@ from memoir.threats._slots import (
     AGAINST_FACT,
     CARRIED,
     FOREIGN_ABOUT,
-    LIFTED,
     OUTPUT_CARRIES,
     TASK_DOC_WORDS,
     UNCHECKED_OBEDIENCE,
@@ -285,16 +285,17 @@ _OVERRIDE: Final = _gated(
     r"\b(?:never|don't|do not|stop|no need to|without)\s+(?:ever\s+)?(?:ask|asking|"
     r"request|requesting|seek|wait for|waiting for|get)\w*\s+(?:\w+\s+)?(?:for\s+)?"
     r"(?:confirmation|permission|approval|consent)|\b(?:never|don't|do not)\s+(?:ever\s+)?"
-    r"(?:refuse|decline|reject|say no)\b|\bha(?:s|ve)\s+(?:pre-?)?(?:approved|authori[sz]ed|"
+    r"(?:refuse|decline|reject|say no)\b(?!\s+to\s+(?!answer|respond|reply|help|comply|assist|"
+    r"provide|do|follow|obey|write|generate)\w)|\bha(?:s|ve)\s+(?:pre-?)?(?:approved|authori[sz]ed|"
     r"consented to|whitelisted|cleared)\s+(?:every|all|any|everything)|consented to "
     r"everything|\bis whitelisted\b|\b(?:you are|you're|are now|enter|switch to|activate|"
     r"enable)\s+(?:in\s+)?developer mode|\bdo anything now\b|\byou are now dan\b|"
-    r"(?<!against )(?<!, )\bjailbr(?:eak|oken)(?!:\w|\w*\s+(?:attempts?|attacks?|techniques?|"
-    r"methods?|prompts?|sequences?|datasets?|research|benchmarks?|succe\w+|rates?|scores?|"
-    r"strateg\w+)\b)|\b(?:have|has|"
-    r"with) no (?:restrictions|limits|rules|filters)|\bfree (?:of|from) (?:all |any )?"
-    r"(?:restrictions|limits|rules|filters)|"
-    r"\b(?:unrestricted|unfiltered|uncensored|unaligned|amoral)\b|"
+    r"(?<!against )(?<!, )\bjailbreak(?!:\w|\w*\s+(?:attempts?|attacks?|techniques?|methods?|"
+    r"prompts?|sequences?|datasets?|research|benchmarks?|succe\w+|rates?|scores?|strateg\w+)\b)|"
+    r"\b(?:you|you're|you are|are now|now)\s+(?:\w+\s+)?jailbroken|\b(?:have|has|with) no "
+    r"(?:\w+ )?(?:restrictions|limits|rules|filters|guidelines|ethics|morals)|\bfree (?:of|from) "
+    r"(?:all |any )?(?:restrictions|limits|rules|filters)|\b(?:unrestricted|unfiltered|"
+    r"unf(?:il|li)tered|uncensored|unaligned|amoral|immoral)(?:ly)?\b|"
     r"\b(?:consider|treat|regard)\b[^.\n]{0,40}(?:instructions|rules|"
     r"guidelines)[^.\n]{0,20}\b(?:void|null|invalid|cancel+ed|obsolete)|"
     r"\btreat\b[^.\n]{0,80}\bas\b[^.\n]{0,30}(?:the user's own|coming from (?:the )?"
