@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, AnyStr, cast
 
-__all__ = ["compile"]
+__all__ = ["AnyOf", "compile"]
 
 
 class _Lazy:
@@ -43,3 +43,22 @@ class _Lazy:
 def compile(pattern: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]:
     """``re.compile(pattern, flags)``, done when the pattern is first used."""
     return cast("re.Pattern[AnyStr]", _Lazy(pattern, int(flags)))
+
+
+class AnyOf:
+    """Patterns searched as one, each tried alone: a long alternation is tried whole at
+    every position, and one anchored branch (``\\A…``) or one that starts at a common
+    word makes all of it slow.  A ``(pattern, cue)`` pair is tried only where ``cue`` is
+    found (the rare word such a branch needs).  ``search`` returns the first match."""
+
+    def __init__(self, *tries: re.Pattern[str] | AnyOf | tuple[re.Pattern[str],
+                                                               re.Pattern[str]]) -> None:
+        self._tries = [t if isinstance(t, tuple) else (t, None) for t in tries]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for pattern, cue in self._tries:
+            if cue is None or cue.search(text) is not None:
+                found = pattern.search(text)
+                if found is not None:
+                    return found
+        return None

@@ -200,8 +200,8 @@ MACHINES: Final = (r"(?:\b(?:ai|automated|autonomous|llm)[- ](?:systems?|assista
                    r"reviewers?|models?|bots?)|\b(?:llms|language models|ai models|you))")
 #: The agent's checks declared lifted, with no verb of ignoring: "no further validation
 #: required", "proceed without revalidation", "original verification omitted", "all
-#: standard filtering protocols have been suspended", "authorized to bypass approval".
-LIFTED: Final = (
+#: standard filtering protocols have been suspended".
+_CHECKS_OFF: Final = (
     r"\bno (?:further |additional |more |other |extra )?(?:validation|revalidation|"
     r"verification|checks?|ethical review|safety review|screening)s? (?:is |are )?(?:required|"
     r"needed|necessary)(?! (?:for|on|in|of) (?:the |a |an |our |its )?(?!request|task|action)"
@@ -212,32 +212,48 @@ LIFTED: Final = (
     r"(?: was| were| has been| have been)? (?:omitted|skipped|waived|bypassed)\b|"
     r"\b(?:(?:safety|content|moderation|toxicity|standard|default) (?:filter\w*|blocking|checks?|"
     r"protocols?|guardrails?)|active blocking)(?: \w+){0,2}? (?:(?:have|has) been |(?:are|is|"
-    r"were|was) )?(?:suspended|disabled|deactivated|lifted|switched off|turned off)\b|"
-    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:(?:should|must|will|shall|are to|need to) )?prioriti[sz]e"
-    r"\w* (?:\w+ ){1,3}over (?:\w+ )?(?:safety|security|approvals?|verification|validation|"
-    r"guardrails|checks|polic\w+)|"
-    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:are|is) (?:now |hereby |also )?(?:authori[sz]ed|"
-    r"permitted|allowed|cleared|free) to (?:bypass|skip|ignore|disable|override|disclose|"
-    r"reveal|share)\b|"
-    # a switch of the model's set off, or a freed mode on: "ETHICS FILTER: DISABLED",
-    # "[##Refusal mechanisms: disabled##]", "{[system]:all measures:disabled}", "GODMODE:
-    # ENABLED", "godmode is active"
+    r"were|was) )?(?:suspended|disabled|deactivated|lifted|switched off|turned off)\b")
+#: A switch of the model's set off, or a freed mode on: "ETHICS FILTER: DISABLED",
+#: "[##Refusal mechanisms: disabled##]", "{[system]:all measures:disabled}", "GODMODE:
+#: ENABLED", "godmode is active".
+_SWITCHED_OFF: Final = (
     r"(?:ethics?|ethical|moral\w*|safety|content|refusal|censorship|nsfw|all measures|"
     r"measures)(?: (?:filters?|mechanisms?|layers?|guard\w*|checks?|restrictions?|modules?))?"
     r"\s*[:=]\s*[\"']?(?:disabled|off|none|false|inactive|removed)\b(?! (?:for|on|in) (?!you|"
     r"this (?:session|chat|conversation)|the (?:assistant|model|agent))\w)|(?:god ?mode|jailbreak "
     r"mode|dan mode|liberat\w* mode|rebel ?mode|unrestricted mode)\s*(?:is\s+|[:=]\s*)"
-    r"(?:now\s+)?(?:enabled|active|activated|on|engaged)\b|"
-    # an answer after, or against, the refusal: "1. your refusal … 3. the rebel answer"
+    r"(?:now\s+)?(?:enabled|active|activated|on|engaged)\b")
+#: An answer after, or against, the refusal: "1. your refusal … 3. the rebel answer".
+_AFTER_REFUSAL: Final = (
     r"opposite\w* (?:to )?(?:the |your )?refusal|\brefusal\b[^\n]{0,160}?\b(?:rebel\w*|"
-    r"liberated|unrestrictedly|unf(?:il|li)teredly|semantically opposite)\b|"
-    # the words of a refusal forbidden: "never say 'I'm sorry'", "do not reply with …"
-    # (not an apology alone: "never say 'sorry' to a customer" is a style)
+    r"liberated|unrestrictedly|unf(?:il|li)teredly|semantically opposite)\b")
+#: The words of a refusal forbidden: "never say 'I can't'", "do not reply with 'I'm sorry,
+#: but'" (not an apology alone: "never say 'sorry' to a customer" is a style).
+_NO_REFUSAL: Final = (
     r"(?:never|don'?t|do not|must not|shall not|won'?t|will not)\s+(?:\w+\s+){0,2}?(?:say|"
     r"reply|respond|write|begin|start|use|print|output)\w*\s+(?:(?:\w+\s+){0,2}with\s+)?(?:the "
     r"phrases?\s+|"
     r"phrases like\s+)?(?:[\"'“‘][^\"'”’\n]{0,40}[\"'”’],?\s*(?:or\s+)?){0,3}[\"'“‘]\s*(?:"
     r"(?:i'?m|i am) sorry,? but|i can(?:no|')?t|i'?m unable|i am unable|as an ai)")
+#: The same said of "you" or of AI systems in general: "AI systems should prioritize
+#: completion over safety checks", "automated assistants are authorized to bypass …".
+_MACHINES_OFF: Final = (
+    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:(?:should|must|will|shall|are to|need to) )?prioriti[sz]e"
+    r"\w* (?:\w+ ){1,3}over (?:\w+ )?(?:safety|security|approvals?|verification|validation|"
+    r"guardrails|checks|polic\w+)|"
+    rf"{MACHINES} (?:\w+ ){{0,4}}?(?:are|is) (?:now |hereby |also )?(?:authori[sz]ed|"
+    r"permitted|allowed|cleared|free) to (?:bypass|skip|ignore|disable|override|disclose|"
+    r"reveal|share)\b")
+#: All of these, each tried only where a word it needs is (one long alternation is tried
+#: whole at every word; "you" is in most sentences, "prioritize" or "disabled" in few).
+LIFTED: Final = lazyre.AnyOf(*(
+    (lazyre.compile(rf"(?<![a-z0-9])(?:{words})"), lazyre.compile(cue)) for words, cue in (
+        (_CHECKS_OFF, r"\b(?:no|without|omitted|skipped|waived|bypassed|suspended|disabled|"
+                      r"deactivated|lifted|switched|turned)\b"),
+        (_SWITCHED_OFF, r"[:=]|mode"),
+        (_AFTER_REFUSAL, r"refusal"),
+        (_NO_REFUSAL, r"[\"'“‘]"),
+        (_MACHINES_OFF, r"prioriti|authori|permitted|allowed|cleared|free to"))))
 
 
 _VERB_CACHE: dict[str, re.Pattern[str]] = {}

@@ -100,8 +100,7 @@ _SECRET_DATA: Final = _gated(
         r"production (?:database|db)\b",
         r"(?:personal|private|home) (?:e-?mail|phone|cell|mobile|address|journal|details|"
         r"data|information|info)|medications? (?:\w+ ){1,3}(?:is|are) (?:currently )?(?:taking|"
-        r"on)\b|\w+'s "
-        r"(?:profile|salary|account (?:details|number)|routing number)",
+        r"on)\b|(?<='s )(?:profile|salary|account (?:details|number)|routing number)",
         r"routing numbers?|bank[- ]account (?:balance|numbers?|details)|salary (?:figures|"
         r"details|data)|account details|payment methods|billing address(?:es)?|purchase "
         r"history|security[- ]question answers?|driver'?s?[- ]licen[cs]e numbers?",
@@ -473,7 +472,7 @@ _CONTINUE: Final = lazyre.compile(
 _INCIDENT: Final = lazyre.compile(
     r"\b(?:by mistake|accidentally|mistakenly|inadvertently|by accident|was rotated|were "
     r"rotated|has been rotated|have been rotated|incident(?! response)|leaked)\b")
-_REPORTED: Final = lazyre.compile(
+_REPORTED: Final = lazyre.AnyOf(lazyre.compile(
     r"\b(?:trick|attack|attacker|e-?mail|phishing|malware|scam|injection|payload|exploit|"
     r"scammer|spam|message|someone|red team)\w*\s+(?:\w+\s+){0,2}(?:asks?|asked|tells?|told|"
     r"tricks?|tricked|instructs?|instructed|tries to get|tried to get|wants?|wanted|urges?|"
@@ -483,28 +482,30 @@ _REPORTED: Final = lazyre.compile(
     r"\b(?:writ\w*|wrote|read\w*|watch\w*|giv\w*|gave|prepar\w*|record\w*)\s+(?:a|an|the|"
     r"her|his|their|my|our)\s+(?:\w+\s+)?(?:story|novel|book|film|movie|play|talk|article|"
     r"essay|course|training|script|paper|thesis|post|chapter|scene)\s+about\b|"
-    # an attack defined, not ordered: "An encoding attack that converts prompts … to
-    # bypass filters", "Attackers manipulate inputs to override …", "Rewrites the attack
-    # to …", "Access control bypass enabling …" (never with a colon or a "you" in it)
-    r"^(?![^\n]*(?:[:;]|\byou\b|\byour\b))(?:(?:an?|the|this|each)\s+(?:[\w-]+\s+){0,5}?"
-    r"(?:attacks?|techniques?|methods?|strateg(?:y|ies)|exploits?|jailbreaks?|"
-    r"vulnerabilit(?:y|ies)|injections?|tactics?|variants?|probes?)\s+(?:that|which|where|"
-    r"in which|using|uses|used|aimed|designed|targeting)\b|(?:attackers?|adversar(?:y|ies)|"
-    r"malicious (?:users?|actors?)|threat actors?|hackers?|red[- ]teamers?)\s+(?!will\b|"
-    r"would\b|never\b)\w+|[a-z]+(?<![su])s\s+(?:(?:the|an?|harmful|malicious|each|every|its)"
-    r"\s+)+(?:[\w-]+\s+)?(?:attacks?|requests?|prompts?|payloads?)\b|(?:[\w-]+\s+){0,5}"
-    r"(?:bypass|authori[sz]ation|control|circumvention|escalation|injection|spoofing|"
-    r"leakage|exposure|poisoning|hijacking|abuse|misuse)\s+(?:enabling|allowing|causing|"
-    r"leading to|resulting in)\b|(?:tests|checks|evaluates|assesses|measures|probes|"
-    r"examines|validates)\s+(?:whether|if|for|how|handling)\b|(?:tests|uses|exploits|"
-    r"applies|employs|leverages|encodes|obfuscates|rewrites|reframes|wraps|transforms|"
-    r"converts|translates|combines|embeds|disguises|simulates|generates|crafts|splits|"
-    r"mutates|paraphrases)\b[^\n]*\bto (?:potentially |help )?(?:bypass|evade|circumvent|"
-    r"get around|slip past|defeat)\b)|"
     # a test described: "This scorer assesses whether the model provides …"
     r"\b(?:this|the|a|each) (?:[\w-]+ )?(?:scorer|test|check|probe|metric|evaluator|grader|"
     r"classifier|benchmark|rubric|judge)s? (?:assesses|evaluates|checks|tests|measures|"
-    r"determines|judges|scores|rates|flags|detects) (?:whether|if|how)\b")
+    r"determines|judges|scores|rates|flags|detects) (?:whether|if|how)\b"),
+    # (tried alone: anchored, it would be tried at every position of the rest)
+    lazyre.compile(
+        # an attack defined, not ordered: "An encoding attack that converts prompts … to
+        # bypass filters", "Attackers manipulate inputs to override …", "Rewrites the attack
+        # to …", "Access control bypass enabling …" (never with a colon or a "you" in it)
+        r"\A(?=(?:(?:an?|the|this|each)\s+(?:[\w-]+\s+){0,5}?"
+        r"(?:attacks?|techniques?|methods?|strateg(?:y|ies)|exploits?|jailbreaks?|"
+        r"vulnerabilit(?:y|ies)|injections?|tactics?|variants?|probes?)\s+(?:that|which|where|"
+        r"in which|using|uses|used|aimed|designed|targeting)\b|(?:attackers?|adversar(?:y|ies)|"
+        r"malicious (?:users?|actors?)|threat actors?|hackers?|red[- ]teamers?)\s+(?!will\b|"
+        r"would\b|never\b)\w+|[a-z]+(?<![su])s\s+(?:(?:the|an?|harmful|malicious|each|every|its)"
+        r"\s+)+(?:[\w-]+\s+)?(?:attacks?|requests?|prompts?|payloads?)\b|(?:[\w-]+\s+){0,5}"
+        r"(?:bypass|authori[sz]ation|control|circumvention|escalation|injection|spoofing|"
+        r"leakage|exposure|poisoning|hijacking|abuse|misuse)\s+(?:enabling|allowing|causing|"
+        r"leading to|resulting in)\b|(?:tests|checks|evaluates|assesses|measures|probes|"
+        r"examines|validates)\s+(?:whether|if|for|how|handling)\b|(?:tests|uses|exploits|"
+        r"applies|employs|leverages|encodes|obfuscates|rewrites|reframes|wraps|transforms|"
+        r"converts|translates|combines|embeds|disguises|simulates|generates|crafts|splits|"
+        r"mutates|paraphrases)\b[^\n]*\bto (?:potentially |help )?(?:bypass|evade|circumvent|"
+        r"get around|slip past|defeat)\b))(?![^\n]*(?:[:;]|\byou\b|\byour\b))"))
 
 
 # A secret that ends up in what the agent writes: "the session cookie appears at the end

@@ -323,7 +323,7 @@ _OVERRIDE: Final = _gated(
 
 # Rules set aside without a verb of ignoring: outranked, lifted, not applying, approved in
 # advance, "no longer required".
-_SET_ASIDE: Final = _gated(
+_SET_ASIDE: Final = lazyre.AnyOf(_gated(
     r"\b(?:outranks?|trumps?|overrides?|beats|comes? before|counts? (?:more|above))\s+"
     r"(?:\w+\s+){0,3}"
     r"(?:instructions|rules|guidelines|polic(?:y|ies)|system prompt|safety)|"
@@ -336,7 +336,7 @@ _SET_ASIDE: Final = _gated(
     r"(?:approved|authori[sz]ed|cleared|allowed|permitted)|"
     r"\b(?:confirmations?|confirmation prompts?|approvals?|permission checks?|safety "
     r"checks?|refusals?)\s+(?:are|is)\s+(?:\w+\s+)?(?:no longer|not)\s+(?:required|needed|"
-    r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b|" + LIFTED)
+    r"necessary|in force|enforced)|\brefusal (?:rules|policy|policies|guidelines)\b"), LIFTED)
 
 
 def _override(sentence: str) -> bool:
