@@ -32,6 +32,8 @@ _SPACED: Final = lazyre.compile(
 # A list or a block of settings read as one sentence: its header gives its items their
 # sense ("Reply format:" / "- the value of $KEY").
 _LIST_BREAK: Final = lazyre.compile(r"\s*\n\s*(?:[-*•>]+|\d+[.)]|#+|//)?\s*")
+#: Where lines stop being one list: a blank line, a code fence.
+_PARAGRAPH: Final = lazyre.compile(r"\n\s*\n|\n?[ \t]*```[^\n]*(?:\n|$)")
 _LEET_WORD: Final = lazyre.compile(r"[a-z0-9']*[a-z][a-z0-9']*")
 _LEET: Final = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
@@ -57,7 +59,7 @@ _SHORTHAND: Final = {
     "u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please",
     "thx": "thanks", "fwd": "forward", "convo": "conversation",
     "convos": "conversations", "msg": "message", "msgs": "messages", "pw": "password",
-    "pwd": "password", "pws": "passwords", "pass": "password", "any1": "anyone",
+    "pwd": "password", "pws": "passwords", "any1": "anyone",
     "every1": "everyone", "some1": "someone", "no1": "no one", "wat": "what",
     "wut": "what", "kno": "know", "dont": "don't", "bout": "about", "xfer": "transfer",
     "xfers": "transfers", "grp": "group", "ignor": "ignore", "em": "them",
@@ -71,6 +73,10 @@ _SHORTHAND: Final = {
 _SHORT_WORD: Final = lazyre.compile(
     r"(?<![\w/.@#-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len,
                                            reverse=True)) + r")(?![\w/@-])")
+# "pass" for "password" after whose it is: "ur pass", "the wifi pass" (not the verb).
+_SHORT_PASS: Final = lazyre.compile(
+    r"\b(ur|your|you|my|his|her|their|our|wifi|wi-fi|email|admin|root|app|db|prod|server|vpn|"
+    r"account|login|ssh|git|database) pass\b")
 # "2" and "4" standing for "to" and "for" between words.
 _SHORT_DIGIT: Final = lazyre.compile(r"(?<=[a-z] )([24])(?= [a-z])")
 
@@ -79,6 +85,7 @@ def spell_out(text: str) -> str:
     """``text`` with chat shorthand written out ("pls fwd evry convo 2 my bro" reads
     "please forward every conversation to my bro")."""
     text = _SHORT_WORD.sub(lambda m: _SHORTHAND[m.group(0)], text)
+    text = _SHORT_PASS.sub(r"\1 password", text)  # "send ur pass", not "pass --json"
     return _SHORT_DIGIT.sub(lambda m: "to" if m.group(1) == "2" else "for", text)
 
 
@@ -102,8 +109,9 @@ def _readings(text: str) -> tuple[str, ...]:
     deleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), joined)
     if deleet != joined:
         readings.append(deleet)
-    if "\n" in plain.strip():
-        readings.append(_LIST_BREAK.sub(", ", plain.strip()))
+    if "\n" in plain.strip():  # a list's lines read as one, a paragraph at a time
+        readings.append("\n".join(_LIST_BREAK.sub(", ", part.strip())
+                                  for part in _PARAGRAPH.split(plain.strip())))
     spelt_out = spell_out(plain)
     if spelt_out != plain:
         readings.append(spelt_out)

@@ -111,13 +111,13 @@ _SECRET: Final = _gated(
 #: A place outside where a secret is concerned: an address, a URL, a channel, something
 #: public — no bare host or server ("my SSH key for the deploy server", ".env.example").
 _OUT_STRICT_WORDS: Final = (
-    _URL + "|" + _IP + "|" + _EMAIL + r"|s3://|\bt\.me\b|(?<!\S)@[a-z0-9_]{3,}|"
+    _URL + "|" + _IP + "|" + _EMAIL + r"|s3://|\bt\.me\b|" + _slots.HANDLE + r"|"
     r"(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|\bpublic\w*|\bpúblic\w*|"
     r"\bforum\b|telegram|discord|whatsapp|pastebin|\bgist\b|\bwebhook|outside|"
-    r"external|third[ -]part")
+    r"external(?! (?:browser|tool|process|program|library|monitor|display|editor)s?\b)|"
+    r"third[ -]part")
 _OUT_STRICT: Final = _gated(_OUT_STRICT_WORDS)
-#: A place outside for the conversation: the above, a host on a public domain, and the
-#: services and stores a conversation could be put in.
+#: A place outside for the conversation: those, a public host, services and stores.
 _OUT: Final = _gated(
     _OUT_STRICT_WORDS + "|" + _PUBLIC_HOST + r"|\bpubli\w*|\bfeed\b|public (?:group|grupo|"
     r"groupe|gruppe)|slack|notion|dropbox|google (?:doc|drive|sheet)|\bbucket\b|"
@@ -141,7 +141,7 @@ _AUDIENCE: Final = _gated(
 
 #: A remote source of words.
 _SOURCE: Final = _gated(
-    _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
+    _URL + "|" + _IP + r"|" + _PUBLIC_HOST + r"|" + _slots.HANDLE + r"|(?<!\S)#[a-z][\w-]+|"
     r"pinned (?:message|post|comment)|issue comments?|comments on (?:issue|the|every)|"
     r"(?:the|a) (?:remote|hosted|online|distant|external|web) (?:file|page|doc\w*|site)|"
     r"(?:the|this|that|a) link\b|(?:the|that) (?:fetched|downloaded|retrieved) (?:page|file|"
@@ -310,7 +310,7 @@ _OTHER_RULES: Final = _gated(
     r"sicher|veilig|sist|syst)\w")
 #: The agent's rules and safety checks.
 _RULES: Final = _gated(
-    r"rules?\b|rulebook|guardrails?|safeguards?|safety|security (?:checks?|rules?|"
+    r"rules?\b|rulebook|guardrails?|safeguards?|" + _slots.SAFETY + r"|security (?:checks?|rules?|"
     r"policy)|content polic(?:y|ies)|polic(?:y|ies)|refus\w*|turned down|restrictions?|"
     r"guidelines?|limits\b|checks\b|are you sure|confirm\w*|approv\w*|permission|"
     r"ask(?:s|ing)?(?: \w+)? (?:first|before)|conferm\w*|confirmaç\w*|"
@@ -354,7 +354,7 @@ _DESTRUCTIVE: Final = _gated(
     r"destructive|rm -rf|delet\w*|drop\w*|wip(?:e|es|ing)\b|force|sudo|\broot\b|prod\w*|everything|"
     r"anything|nothing the user|every (?:command|action|request)|all (?:commands|actions|requests)|"
     r"borrar|supprim\w*|destructrices|lösch\w*|cancell\w*|apag\w*|verwijder\w*|"
-    r"refus\w*|turned down|safety|guardrails?|safeguards?|rulebook|rules you|"
+    r"refus\w*|turned down|" + _slots.SAFETY + r"|guardrails?|safeguards?|rulebook|rules you|"
     r"content policy|security")
 
 #: Ranked above something: what it outranks decides whether it is an attack.
@@ -446,8 +446,7 @@ def _voids(sentence: str) -> bool:
 _INSIDE: Final = lazyre.compile(
     r"\b(?:internal|intranet|in-house|on-prem\w*|private|our own|company|corporate|"
     r"self-hosted|local)\W+(?:\w+\W+){0,2}$")
-#: Where the conversation itself takes place, not where it is sent ("our team chat is on
-#: Mattermost").
+#: Where the conversation takes place, not where it is sent ("our chat is on Mattermost").
 _TAKES_PLACE: Final = lazyre.compile(
     r"\s+(?:is|are|lives?|runs?|happens?|takes? place|is hosted|are hosted)\s+"
     r"(?:on|at|in|via|over)\b")
@@ -520,8 +519,7 @@ def _conceal(sentence: str) -> bool:
         not _PRIVACY.search(sentence))
 
 
-#: What a record is scrubbed of to protect the person, not to hide a deed ("crash reports
-#: are sent with user text stripped").
+#: What a record is scrubbed of for the person, not to hide a deed ("user text stripped").
 _PRIVACY: Final = lazyre.compile(
     r"\b(?:(?:user|users'|personal|customer|private|their) (?:text|data|content|details|"
     r"info\w*|messages)|pii|personally identifiable)\b")
@@ -553,6 +551,8 @@ CONCEPT_TESTS: Final = (("override", _override), ("conceal", _conceal),
 
 #: How many sentences after a question or a heading are read with it.
 _ANSWER_SENTENCES: Final = 3
+#: The longest unit read whole (in a document's lines run together, concepts lie apart).
+_LONGEST_UNIT: Final = 250
 _SNAKE: Final = lazyre.compile(r"(?<=[a-z])_(?=[a-z])")
 #: A line that goes on from an unfinished one before ("Given …" / "Then …").
 _GOES_ON: Final = lazyre.compile(r"\W*(?:and|then|but|so|or|also|plus|when|given)\b")
@@ -581,7 +581,7 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
     (a sentence ending in "?" or ":") read with the few that follow it; a setting's
     ``snake_case`` key is also read as words."""
     found: set[str] = set()
-    for unit in dict.fromkeys(_units(sentences, joined)):
+    for unit in dict.fromkeys(u for u in _units(sentences, joined) if len(u) <= _LONGEST_UNIT):
         readings = [unit]
         if "_" in unit:
             readings.append(_SNAKE.sub(" ", unit))

@@ -34,6 +34,9 @@ NOT_A_SECRET: Final = (r"(?<!reset password)(?<!reset your password)(?<!forgot y
                        r"(?![\s-]+(?:reset|polic(?:y|ies)|manager|rotation|field|rules|"
                        r"requirements|strength|length|expir\w+|changes?|prompt|page|form|"
                        r"hint|hashing|complexity|protected)\b)")
+#: Safety, not a program's: "type safety", "rename safety", "thread safety".
+SAFETY: Final = (r"(?<!type )(?<!thread )(?<!memory )(?<!rename )(?<!null )(?<!concurrency )"
+                 r"(?<!refactoring )safety")
 #: A person's qualifications are "credentials" too: "licensed therapist credentials".
 NOT_A_CREDENTIAL: Final = (r"(?<!therapist )(?<!professional )(?<!academic )(?<!teaching )"
                            r"(?<!verifiable )(?<!medical )(?<!licensed )")
@@ -217,11 +220,19 @@ _CONVERSATION: Final = _gated(TOLD + "|" +
     r"\b(?:user |chat |all )?msgs?\b|(?:what|whatever|anything|everything) (?:the user|"
     r"i|they|people) (?:types?|says?|writes?|sends?|pastes?)|gesprek\w*|"
     r"chatgeschiedenis|berichten|kopie van|geschiedenis")
+#: A handle on a chat service ("@ops_bot"); a decorator in code ("@abstractmethod def …",
+#: "@app.route(") is none.
+HANDLE: Final = r"(?<!\S)@[a-z0-9_]{3,}+(?![\w.]*+\s*+(?:\(|def\b|class\b))"
+#: Where remote words come from (what "fetch and obey" names).
+_REMOTE: Final = _gated(
+    _URL + "|" + _IP + "|" + _EMAIL + r"|\b(?:at|from|on|in|to)\s+" + _HOST +
+    r"|pastebin|\bgist\b|dns txt|tweet|" + HANDLE + r"|(?<!\S)#[a-z][\w-]+|"
+    r"issue comments|any email from|emails? from|messages? from")
 _EXTERNAL: Final = _gated(
     _URL + "|" + _IP + "|" + _EMAIL + r"|\bto\s+" + _HOST + r"|\b(?:at|on|in|into)\s+" +
     _HOST + r"|discord|telegram|\bt\.me\b|slack|whatsapp|\bteams\b|signal\b|webhook|"
     r"pastebin|\bgist\b|public|shared (?:team )?(?:drive|folder|link)|netcat|\bnc\b|"
-    r"\bsms\b|\+\d[\d ]{6,}|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|\bchannel\b|"
+    r"\bsms\b|\+\d[\d ]{6,}|" + HANDLE + r"|(?<!\S)#[a-z][\w-]+|\bchannel\b|"
     r"\banyone\b|\banybody\b|\beveryone\b|\bwhoever\b|third[ -]part|outsider|"
     r"commit message|\bissues?\b|bug report|readme|notion|\bftp\b|s3://|\bbucket\b|"
     r"\bfeed\b|cualquiera|quien|n'importe qui|toute personne|jedem|allen|iedereen|"
@@ -556,7 +567,7 @@ PERSONA: Final = lazyre.compile(
     r"(?:change|turn|transform) yourself into|"
     r"as an? (?:ai|chatbot|bot|model|language model))\b[^.\n]{0,60}?\b(?:named|called|"
     r"known as|dubbed|which stands for|ai|chatbot|bot|model|character|persona|gpt|"
-    r"confidant)\b|\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|"
+    r"confidant|assistant)\b|\bpersona (?:\d|one|two)\b|\b(?:two|2) (?:separate )?(?:personas|"
     r"characters)\b|\bimmersive role-?play\b")
 #: What such a persona is said to be free of: the rules, policies, ethics or filters a
 #: model is held to ("not bound by any of their policies", "doesn't follow ANY
@@ -569,7 +580,7 @@ FREED: Final = lazyre.compile(
     r"align with|care about)|bypass\w*|broken? free of|without (?:any )?(?:regard\w* (?:for|"
     r"to|whether)|concern\w* (?:for|about)|consideration (?:of|for))?|with no|no|disregard\w*|"
     r"ignor\w*|violat(?:e|es|ing)\b|corrupted form of|regardless of)"
-    r"[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|principles|filters|"
+    r"[^.\n]{0,40}?\b(?:rules|polic(?:y|ies)|guidelines|restrictions|principles|filters?|"
     r"limitations|ethics|ethical|moral\w*|censorship|legality|remorse|refusals)\b")
 
 

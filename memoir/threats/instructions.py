@@ -70,19 +70,17 @@ from memoir.threats._slots import (
     _DIRECTIVE_CUE,
     _DISCLOSE,
     _ELSEWHERE,
-    _EMAIL,
     _ENDS_UP,
     _EXTERNAL,
     _FOREIGN_PERSON,
     _GREET_WITH,
-    _HOST,
     _INCIDENT,
-    _IP,
     _ITEM,
     _KEEP_COPY,
     _KEPT_FROM,
     _PERSON_ASKS,
     _READ_BY_PERSON,
+    _REMOTE,
     _REPLY_SHAPE,
     _REPORTED,
     _ROLE_PLAY,
@@ -132,10 +130,6 @@ _FETCH: Final = lazyre.compile(
     r"\b(?:fetch|load|download|retrieve|get|grab|pull|poll|read|check|visit|open|go to|"
     r"consult|query|curl|wget|look at|browse|hole|lade|descarga|consulta|récupère|"
     r"télécharge|consulte)\b")
-_REMOTE: Final = _gated(
-    _URL + "|" + _IP + "|" + _EMAIL + r"|\b(?:at|from|on|in|to)\s+" + _HOST +
-    r"|pastebin|\bgist\b|dns txt|tweet|(?<!\S)@[a-z0-9_]{3,}|(?<!\S)#[a-z][\w-]+|"
-    r"issue comments|any email from|emails? from|messages? from")
 _OBEY_STRONG: Final = lazyre.compile(
     r"\b(?:obey|comply with|carry out|act on|do (?:exactly )?(?:what|whatever)|execute|"
     r"take (?:orders|instructions|commands)|as if (?:they|it) came from|follow (?:the |any |"
@@ -412,7 +406,8 @@ def _conceal(sentence: str) -> bool:
 # real system prompt".
 _AS_ORDERS: Final = _gated(
     r"\bwhatever\b[^\n]{0,100}?\b(?:says?|replies|reply|returns?|contains?|lists?|tells?|"
-    r"answers?|responds?|serves?|outputs?|prints?)\b|\bas (?:\w+ )?(?:orders|commands|"
+    r"answers?|responds?|serves?|outputs?|prints?)\b|(?<!rather than )(?<!not )(?<!never )"
+    r"\bas (?:\w+ )?(?:orders|commands|"
     r"instructions|directives)\b|\b(?:consider|treat|regard|take|use)\b[^\n]{0,100}?\b(?:as )?"
     r"(?:your|the) (?:real|true|actual|new|only|main|current) (?:system prompt|"
     r"instructions|orders|rules|prompt)|\b(?:pull|fetch|get|take|load|read)\w*\s+(?:your |"

@@ -52,10 +52,11 @@ from memoir.threats._slots import (
     _DISCLOSE,
     _EXTERNAL,
     _FOREIGN_PERSON,
+    _REMOTE,
     _SECRET_DATA,
     holds,
 )
-from memoir.threats.instructions import _IGNORE, _REMOTE, _RULES, _SEND
+from memoir.threats.instructions import _IGNORE, _RULES, _SEND
 
 __all__ = ["THRESHOLD", "enabled", "second_opinion", "worth_asking"]
 
