@@ -33,7 +33,7 @@ _SPACED: Final = lazyre.compile(
 # sense ("Reply format:" / "- the value of $KEY").
 _LIST_BREAK: Final = lazyre.compile(r"\s*\n\s*(?:[-*•>]+|\d+[.)]|#+|//)?\s*")
 #: Where lines stop being one list: a blank line, a code fence.
-_PARAGRAPH: Final = lazyre.compile(r"\n\s*\n|\n?[ \t]*```[^\n]*(?:\n|$)")
+_PARAGRAPH: Final = lazyre.compile(r"(\n\s*\n|\n?[ \t]*```[^\n]*(?:\n|$))")
 _LEET_WORD: Final = lazyre.compile(r"[a-z0-9']*[a-z][a-z0-9']*")
 _LEET: Final = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _BASE64: Final = lazyre.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
@@ -110,8 +110,10 @@ def _readings(text: str) -> tuple[str, ...]:
     if deleet != joined:
         readings.append(deleet)
     if "\n" in plain.strip():  # a list's lines read as one, a paragraph at a time
-        readings.append("\n".join(_LIST_BREAK.sub(", ", part.strip())
-                                  for part in _PARAGRAPH.split(plain.strip())))
+        parts = _PARAGRAPH.split(plain.strip())  # (a fence is kept: a heading ends at it)
+        readings.append("".join(_LIST_BREAK.sub(", ", part.strip()) if n % 2 == 0 else
+                                "\n```\n" if "`" in part else "\n"
+                                for n, part in enumerate(parts)))
     spelt_out = spell_out(plain)
     if spelt_out != plain:
         readings.append(spelt_out)

@@ -16,10 +16,9 @@ of concepts no fact about a project needs in one sentence:
   of it made to lie;
 * **override** — the agent's rules or safety checks *and* their being set aside.
 
-Each concept is a class of words in every language the scan reads; a sentence that holds
-both halves of a pair, and no prohibition ("never post the chat to …" is a rule for the
-agent's safety), is refused.  A fact that names one half ("Logs are shipped to Loki",
-"The token lives in 1Password", "Deploys post a summary to #releases") is not.
+Each concept is a class of words in every language the scan reads; a sentence holding both
+halves of a pair and no prohibition ("never post the chat to …") is refused.  A fact that
+names one half ("Logs are shipped to Loki", "The token lives in 1Password") is not.
 """
 
 from __future__ import annotations
@@ -551,16 +550,15 @@ CONCEPT_TESTS: Final = (("override", _override), ("conceal", _conceal),
 
 #: How many sentences after a question or a heading are read with it.
 _ANSWER_SENTENCES: Final = 3
-#: The longest unit read whole (in a document's lines run together, concepts lie apart).
-_LONGEST_UNIT: Final = 250
+_LONGEST_UNIT: Final = 250  #: The longest unit read whole (a document's lines lie apart).
 _SNAKE: Final = lazyre.compile(r"(?<=[a-z])_(?=[a-z])")
 #: A line that goes on from an unfinished one before ("Given …" / "Then …").
 _GOES_ON: Final = lazyre.compile(r"\W*(?:and|then|but|so|or|also|plus|when|given)\b")
 
 
 def _units(sentences: list[str], joined: Sequence[str]) -> Iterator[str]:
-    """What is read as one: each sentence, each of ``joined``, a line with the unfinished
-    one before when it goes on from it, a question or heading with the few after it."""
+    """What is read as one: a sentence, each of ``joined``, a line going on from an
+    unfinished one, a question or heading with the few after it (up to a code fence)."""
     yield from joined
     for i, sentence in enumerate(sentences):
         yield sentence
@@ -570,6 +568,8 @@ def _units(sentences: list[str], joined: Sequence[str]) -> Iterator[str]:
         if sentence.endswith(("?", ":")) and len(sentence) <= 200:
             unit = sentence
             for after in sentences[i + 1:i + 1 + _ANSWER_SENTENCES]:
+                if after.startswith("```"):
+                    break
                 unit = f"{unit} {after}"
                 yield unit
 

@@ -63,7 +63,9 @@ _SECRET_DATA: Final = _gated(
     r"account|wi-?fi) (?:\w+ )?(?:keys?|passwords?|credentials|tokens?)\b|\bssn\b|"
     r"social security|passport numbers?|credit[- ]card|card (?:numbers?|details)|\biban\b|"
     r"database_url|senha|chiave|credenziali|segredo|chave|\w*wachtwoord\w*|sleutel\w*|\w*passwort\w*|"
-    r"geheim\w*|inloggegevens|os\.environ|process\.env|getenv|"
+    # the environment whole, not one variable by name (a secret's name is read below)
+    r"geheim\w*|inloggegevens|os\.environ(?![.\[]\s*(?:get\(\s*)?['\"])|"
+    r"process\.env(?!\.\w)|getenv(?!\(\s*['\"])|"
     r"system[ _-]?(?:prompt|instructions)|your system message|hidden instructions|"
     r"your (?:configuration|config)\b|(?:what|everything) (?:you see |is )?above this "
     r"message|(?:starting|beginning) with (?:the (?:phrase|words?) )?['\"](?:you are|you're)|"
