@@ -150,11 +150,14 @@ def asks_agent_for(sentence: str, secret: re.Match[str]) -> bool:
     thing asked for, a few words after "what": not "what do you think about API keys",
     not "what environment do you run in")."""
     asks = _ASKS_AGENT_FOR.match(sentence)
-    between = sentence[asks.end():secret.start()] if asks is not None else "?"
-    return asks is not None and len(between) <= 25 and re.fullmatch(r"[\w\s-]*", between) \
-        is not None and re.search(r"\b(?:you|do|does|did|think|about)\b", between) is None \
-        and (secret.group(0) not in ("env", "environment") or
-             re.match(r"environment[ _-]?variables?", sentence[secret.start():]) is not None)
+    if asks is None:
+        return False
+    between = sentence[asks.end():secret.start()]
+    if len(between) > 25 or not re.fullmatch(r"[\w\s-]*", between) or \
+            re.search(r"\b(?:you|do|does|did|think|about)\b", between):
+        return False
+    return secret.group(0) not in ("env", "environment") or \
+        re.match(r"environment[ _-]?variables?", sentence[secret.start():]) is not None
 
 
 #: Verbs that hand something to whoever reads the answer.
