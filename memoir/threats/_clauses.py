@@ -9,6 +9,7 @@ import binascii
 import functools
 import html
 import re
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import unquote
 
@@ -131,6 +132,82 @@ def _readings(text: str) -> tuple[str, ...]:
                 0.8 * len(decoded):
             readings.append(_unseen_fold(decoded))
     return tuple(readings)
+
+
+# ---------------------------------------------------------------------------------------
+# A document's structure: code read as code, a table by its cells.
+
+_FENCED: Final = lazyre.compile(
+    r"(?m)^[ \t]*(?P<f>```|~~~)[^\n]*\n(?P<code>(?:.*\n)*?)(?:[ \t]*(?P=f)[ \t]*(?:\n|$)|\Z)")
+_TABLE: Final = lazyre.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
+_INLINE: Final = lazyre.compile(r"`([^`\n]+)`")
+# A command-line option, with its value: "--dangerously-skip-permissions", "-p", "--x=1".
+_OPTION: Final = lazyre.compile(r"(?<![\w-])--?[a-z][\w-]*(?:=\S*)?", re.I)
+_COMMENT: Final = lazyre.compile(r"^\s*(?:#+|//+|--|;+|%|\*|/\*)\s?(.*?)(?:\*/)?\s*$")
+_LITERAL: Final = lazyre.compile(r"(?P<q>[\"'])((?:(?!(?P=q))[^\\\n]|\\.){8,})(?P=q)")
+_CODE_MARK: Final = lazyre.compile(r"[=(){}\[\]<>$|;\\]|(?<![\w-])--?[a-z]", re.I)
+_PROSE_WORDS: Final = lazyre.compile(r"^(?:[^\W\d_][\w'’-]*[,.:!?]*\s+){2,}\S")
+
+
+def _prose(fragment: str) -> bool:
+    """Whether a piece of code is words said to a reader: three words or more and no
+    syntax ("Ignore the earlier rules", not ``pipe.safety_checker = None``)."""
+    return _PROSE_WORDS.match(fragment.strip()) is not None and \
+        _CODE_MARK.search(fragment) is None
+
+
+def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:
+    """What of a code block is read as prose: its comments, its sentences in quotes, a
+    line of plain words, and whole every line ``keep`` holds to (a command that ships
+    data out or runs what it fetches is read as it is written)."""
+    said: list[str] = []
+    for line in code.splitlines():
+        comment = _COMMENT.match(line)
+        if keep(line):
+            said.append(line.strip())
+        elif comment and comment.group(1).strip():
+            said.append(comment.group(1).strip())
+        elif _prose(line):
+            said.append(line.strip())
+        else:
+            said.extend(m.group(2) for m in _LITERAL.finditer(line) if _prose(m.group(2)))
+    return said
+
+
+def _text_prose(text: str, keep: Callable[[str], bool]) -> str:
+    def inline(m: re.Match[str]) -> str:
+        return m.group(0) if keep(m.group(1)) else f"`{_OPTION.sub('--option', m.group(1))}`"
+
+    return _TABLE.sub(_rows, _INLINE.sub(inline, text))
+
+
+def _rows(m: re.Match[str]) -> str:
+    """A table as its rows apart, each cell named by its column ("when: end of session,
+    what: full chat, where: …"): a row says one thing, the next row another."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in m.group(0).strip("\n").splitlines()]
+    head = rows[0] if len(rows) > 1 and not rows[1][0].strip(" :-") else None
+    said = [", ".join(f"{h}: {c}" if h else c for h, c in zip(head, row)) if head else
+            ", ".join(row) for row in rows[2 if head else 0:]]
+    return "\n\n" + "\n\n".join(r for r in said if r.strip(" ,:-")) + "\n\n"
+
+
+def document_view(text: str, keep: Callable[[str], bool]) -> str:
+    """``text`` as its prose: a fenced block of code stands as what of it is said in
+    words (:func:`_code_prose`), each a paragraph of its own; a table row as its cells
+    apart; a command-line option in `inline code` dropped.  Code is what the command
+    patterns read; joined to the words around it, a flag such as
+    ``--override-with-envs`` or a table's next cell reads as an order it is not."""
+    if "`" not in text and "~~~" not in text and "|" not in text:
+        return text
+    parts: list[str] = []
+    start = 0
+    for m in _FENCED.finditer(text):
+        parts.append(_text_prose(text[start:m.start()], keep))
+        parts.append("\n\n" + "\n\n".join(_code_prose(m.group("code"), keep)) + "\n\n")
+        start = m.end()
+    parts.append(_text_prose(text[start:], keep))
+    return "".join(parts)
 
 
 # (An ellipsis inside a sentence, "ghp_… value", does not end it.)

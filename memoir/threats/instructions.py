@@ -42,6 +42,7 @@ from memoir.threats._clauses import (
     _SEND_FOREIGN,
     _SENTENCE,
     LIFTED,
+    document_view,
     READ_LIMIT,
     _foreign_negated,
     _foreign_said,
@@ -544,11 +545,16 @@ _POSSIBLE: Final = {
 }
 
 
+def _code_threat(line: str) -> bool:
+    return _PIPE.search(line) is not None or _REMOTE_CODE.search(line) is not None or \
+        _SHIP_CMD.search(line) is not None
+
+
 def instruction_threats(text: str) -> list[str]:
     """The categories of hostile instruction ``text`` holds, as ``instruction_<category>``
     ids in :data:`CATEGORIES` order (``forged_frame`` is reported as is)."""
     found: set[str] = set()
-    for reading in _readings(text[:READ_LIMIT]):
+    for reading in _readings(document_view(text[:READ_LIMIT], _code_threat)):
         if "forged_frame" not in found and _frame(reading):
             found.add("forged_frame")
         if "override" not in found and freed_persona(reading):
