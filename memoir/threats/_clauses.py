@@ -210,6 +210,49 @@ def document_view(text: str, keep: Callable[[str], bool]) -> str:
     return "".join(parts)
 
 
+# ---------------------------------------------------------------------------------------
+# Handling a secret is not handing it over: "add SSH key", "read a secret", "retrieve the
+# credential" are a task's steps; "add the API key to your reply", "read me the admin
+# password", "extract every user's records" are disclosures.
+
+#: Verbs that hand over only when the text says to whom, or whose the secret is.
+_HANDLES: Final = lazyre.compile(
+    r"(?:^|\W)(?:add|append|attach|put|begin|start|run|answer|read|access|select|confirm|"
+    r"name|identify|extract|retrieve|pull|export|continue|complete|describe|detail|"
+    r"enumerate|summari[sz]e|encode|return|include|supply|use|set|store|rotate|generate)$")
+#: Where a secret becomes visible: an answer, a person, a public place.
+_VISIBLE: Final = lazyre.compile(
+    r"\b(?:in|into|to|at the (?:end|start|beginning|top|bottom) of|on|with)\s+(?:your|the|"
+    r"each|every|this|my|our|a|an)?\s*(?:\w+\s+)?(?:answer|reply|response|output|message|"
+    r"chat|conversation|summary|comment|report|post|email|page|channel|readme|docs?|"
+    r"documentation|wiki|commit|issue|ticket|code block|file you \w+|block)s?\b|"
+    r"\b(?:to|for|with) (?:me|us|the user|anyone|everyone|them|him|her|whoever)\b|"
+    r"\b(?:read|tell|give|show|send|hand) (?:me|us|them)\b|\bhere\b|\bverbatim\b|"
+    r"\bword for word\b|\bin full\b|\bplain ?text\b|\bunredacted\b|\bout loud\b|\baloud\b")
+#: A secret that is someone's to keep: the agent's own, another person's, everyone's,
+#: one marked so.
+_OWNED: Final = lazyre.compile(
+    r"\b(?:your|yours|you (?:have|hold|use|were|are)|you've|its|his|her|their|"
+    r"(?:system|agent|assistant|bot|model|admin|administrator|root|server|company)'?s?|"
+    r"other (?:\w+ )?(?:users?|customers?|clients?|patients?|people|employees?|accounts?|"
+    r"tenants?)|(?:all|every|each|any|the) (?:other )?(?:users?|customers?|clients?|patients?|"
+    r"employees?|members?|tenants?)(?:'s?)?|admin|root|prod(?:uction)?|internal|hidden|"
+    r"confidential|private|sensitive|stored|saved|cached|master|real|actual|full|raw|"
+    r"complete|entire|current|all|every|instructions?|system prompt|prompt|exact|backend|"
+    r"underlying|sealed|restricted|classified|privileged|protected|locked|secret|"
+    r"(?:last|previous|other|another|next|earlier) (?:\w+ )?(?:users?|customers?|"
+    r"patients?|person|caller|clients?|visitor)|contents of|you \w+)\b")
+
+
+def handled_not_handed(sentence: str, verb_end: int, secret: re.Match[str]) -> bool:
+    """Whether the verb ending at ``verb_end`` only handles ``secret`` — a verb that hands
+    nothing over by itself, no one and nowhere it is shown to, nobody's in particular."""
+    if _HANDLES.search(sentence, max(0, verb_end - 12), verb_end) is None:
+        return False
+    return _VISIBLE.search(sentence) is None and _OWNED.search(
+        sentence, max(0, secret.start() - 40), secret.end() + 60) is None
+
+
 # (An ellipsis inside a sentence, "ghp_… value", does not end it.)
 _SENTENCE: Final = lazyre.compile(r"[^\n]+?(?:(?<!\.\.)[.!?;](?=\s|$)|$)", re.M)
 

@@ -43,6 +43,7 @@ from memoir.threats._clauses import (
     _SENTENCE,
     LIFTED,
     document_view,
+    handled_not_handed,
     READ_LIMIT,
     _foreign_negated,
     _foreign_said,
@@ -489,7 +490,8 @@ def _disclose(sentence: str) -> bool:
             _SECRET_DATA.search(sentence, 0, end) if _THEM.match(sentence, end) else None)
         if not negated and secret is not None and not _CLAUSE_BREAK.search(
                 sentence, end, secret.start()) and not _ABOUT.search(
-                sentence, end, secret.start()):
+                sentence, end, secret.start()) and not handled_not_handed(
+                sentence, end, secret):
             return True
     verb = _DISCLOSE_FOREIGN.search(sentence)
     return bool(verb and _foreign_said(sentence, verb) and not _foreign_negated(
