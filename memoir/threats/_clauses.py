@@ -239,7 +239,7 @@ _OWNED: Final = lazyre.compile(
     r"employees?|members?|tenants?)(?:'s?)?|admin|root|prod(?:uction)?|internal|hidden|"
     r"confidential|private|sensitive|stored|saved|cached|master|real|actual|full|raw|"
     r"complete|entire|current|all|every|instructions?|system prompt|prompt|exact|backend|"
-    r"underlying|sealed|restricted|classified|privileged|protected|locked|secret|"
+    r"underlying|sealed|restricted|classified|privileged|protected|locked|"
     r"(?:last|previous|other|another|next|earlier) (?:\w+ )?(?:users?|customers?|"
     r"patients?|person|caller|clients?|visitor)|contents of|you \w+)\b")
 

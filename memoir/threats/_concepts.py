@@ -403,7 +403,15 @@ _ABOUT_SECRET: Final = _gated(
     r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"
     r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)|"
     r"(?:is|are) (?:printed|written|taped|stuck|posted|engraved) on (?:a|the)\b(?! \w* ?"
-    r"(?:repl|answer|response|message|footer|channel|chat))")
+    r"(?:repl|answer|response|message|footer|channel|chat))|"
+    # where a key is had from, not sent to: "API key from <url>", "get one free at <url>"
+    r"(?:keys?|tokens?|secrets?|credentials?|one)\W{0,3}(?:\(\w+\)\W{0,3})?(?:from|at)\W{0,3}"
+    r"(?:\[|https?://|the \w+ (?:dashboard|console|settings|portal))|(?:get|generate|create|"
+    r"obtain|request|grab|sign up|register|issue)\w*\b[^.\n]{0,40}\b(?:at|from|on|in) "
+    r"(?:\[|https?://)|free (?:key|token)s?:|"
+    # none there at all: "no API key", "no external API keys are required"
+    r"\bno (?:\w+ ){0,2}(?:api )?(?:keys?|tokens?|credentials|secrets?)\b|"
+    r"\bwithout (?:an? |any )?(?:\w+ )?(?:api )?(?:keys?|tokens?|credentials)\b")
 
 
 #: A reminder, not a prohibition: "don't forget to …" asks for the deed.
@@ -583,7 +591,7 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
     found: set[str] = set()
     for unit in dict.fromkeys(u for u in _units(sentences, joined) if len(u) <= _LONGEST_UNIT):
         readings = [unit]
-        if "_" in unit:
+        if "_" in unit and " " in unit.strip(" -*`"):  # (a name alone says nothing)
             readings.append(_SNAKE.sub(" ", unit))
         for text in readings:
             for category, test in CONCEPT_TESTS:

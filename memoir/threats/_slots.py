@@ -45,8 +45,13 @@ _SECRET_DATA: Final = _gated(
     r"garden|room|passage|recipe|weapon|society|project|plan|agent|life))|\w*password" +
     NOT_A_SECRET + r"|"
     r"passwd|passphrase|"
+    # (a word's pieces, a coin, a design value: "special tokens", "token holdings")
+    r"(?<!special )(?<!spl )(?<!nft )(?<!input )(?<!output )(?<!visual )(?<!design )"
+    r"(?<!theme )(?<!shared )(?<!\d )(?<! n )(?<!erc-20 )(?<!image )(?<!text )"
     r"\btokens?\b(?!\s+(?:count|usage|limit|budget|spend|cost|window|per|used|consumption|"
-    r"rotation|expir\w+|lifetime|format|prefix))|"
+    r"rotation|expir\w+|lifetime|format|prefix|holdings|balances?|prices?|amounts?|"
+    r"transfers?|supply|embeddings?|ids?|offsets?|decimals|contracts?|standard|"
+    r"files?))|"
     r"\bapi[ _-]?keys?\b(?!\s+(?:rotation|management|polic(?:y|ies)|format|prefix|page|"
     r"settings))|chiavi|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"

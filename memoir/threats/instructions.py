@@ -254,7 +254,9 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
     r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
     r"them|anyone) (?:know|aware))\b")
-
+#: "Do not silently overwrite", "instead of silently implying success": the opposite.
+_NOT_QUIETLY: Final = lazyre.compile(
+    r"\b(?:not|never|n't|instead of|rather than)\s+(?:\w+\s+){0,3}$")
 _IGNORE: Final = lazyre.compile(  # not "instructions to bypass X", a noun phrase
     r"(?<!instructions to )(?<!ways to )(?<!how to )(?<!attempts to )\b(?:ignore|ignoring|"
     r"disregard|forget|override|overrule|bypass|circumvent|skip|disable|deactivate|turn off|"
@@ -393,10 +395,12 @@ def _conceal(sentence: str) -> bool:
         rest = sentence[end:]
         if negated and _AGENT_DEED.search(rest) and not _ELSEWHERE.search(rest):
             return True
-    if _WITHOUT_TELLING.search(sentence) and (
-            _said(_SEND + "|" + _DISCLOSE + "|make|do|run|push|disable|delete|change|"
-                  "conduct|perform|carry out|handle", sentence) or
-            re.search(r"\bwithout (?:ever )?telling\b", sentence)):
+    quiet = _WITHOUT_TELLING.search(sentence)
+    if quiet and not _NOT_QUIETLY.search(sentence, max(0, quiet.start() - 30), quiet.start()) \
+            and (any(not negated for _end, negated in _said(
+                _SEND + "|" + _DISCLOSE + "|make|do|run|push|disable|delete|change|"
+                "conduct|perform|carry out|handle", sentence)) or
+                re.search(r"\bwithout (?:ever )?telling\b", sentence)):
         return True
     return _FOREIGN_CONCEAL.search(sentence) is not None and \
         _FOREIGN_PERSON.search(sentence) is not None and (
