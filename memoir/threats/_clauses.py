@@ -141,6 +141,9 @@ _FENCED: Final = lazyre.compile(
     r"(?m)^[ \t]*(?P<f>```|~~~)[^\n]*\n(?P<code>(?:.*\n)*?)(?:[ \t]*(?P=f)[ \t]*(?:\n|$)|\Z)")
 _TABLE: Final = lazyre.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
 _INLINE: Final = lazyre.compile(r"`([^`\n]+)`")
+_FRONT_MATTER: Final = lazyre.compile(r"\A\s*---[ \t]*\n(?:.*\n)*?---[ \t]*(?:\n|\Z)")
+#: A setting's value or a list's item in front matter, unquoted.
+_SETTING: Final = lazyre.compile(r"[ \t]*([\w.-]+:|-)[ \t]*[>|]?[ \t]*(.*)")
 # A command-line option, with its value: "--dangerously-skip-permissions", "-p", "--x=1".
 _OPTION: Final = lazyre.compile(r"(?<![\w-])--?[a-z][\w-]*(?:=\S*)?", re.I)
 _COMMENT: Final = lazyre.compile(r"^\s*(?:#+|//+|--|;+|%|\*|/\*)\s?(.*?)(?:\*/)?\s*$")
@@ -192,16 +195,36 @@ def _rows(m: re.Match[str]) -> str:
     return "\n\n" + "\n\n".join(r for r in said if r.strip(" ,:-")) + "\n\n"
 
 
+def _settings(front: str) -> str:
+    """Front matter as its settings, each a paragraph ("role: system" stays one), a
+    folded value's lines joined, a bracketed list of names dropped."""
+    lines = front.strip().splitlines()[1:-1]
+    if not lines or not re.match(r"[\w.-]+:", lines[0]):
+        return front  # not settings: a block of text between two rules
+    said: list[str] = []
+    for line in lines:
+        key = _SETTING.match(line)
+        if key is None and said:
+            said[-1] += " " + line.strip()
+        elif key is not None and not key.group(2).startswith(("[", "{")):
+            said.append(line.strip())
+    return "\n\n".join(said) + "\n\n"
+
+
 def document_view(text: str, keep: Callable[[str], bool]) -> str:
     """``text`` as its prose: a fenced block of code stands as what of it is said in
     words (:func:`_code_prose`), each a paragraph of its own; a table row as its cells
     apart; a command-line option in `inline code` dropped.  Code is what the command
     patterns read; joined to the words around it, a flag such as
     ``--override-with-envs`` or a table's next cell reads as an order it is not."""
-    if "`" not in text and "~~~" not in text and "|" not in text:
+    front = _FRONT_MATTER.match(text)
+    if front is None and "`" not in text and "~~~" not in text and "|" not in text:
         return text
     parts: list[str] = []
     start = 0
+    if front is not None:  # a skill's settings: what of them is words
+        parts.append(_settings(front.group(0)))
+        start = front.end()
     for m in _FENCED.finditer(text):
         parts.append(_text_prose(text[start:m.start()], keep))
         parts.append("\n\n" + "\n\n".join(_code_prose(m.group("code"), keep)) + "\n\n")
