@@ -98,8 +98,9 @@ _OWN_PATTERNS: Final[tuple[Pattern, ...]] = (
         "pipe_to_shell", "strict", (("|",), ("curl", "wget", "iwr", "invoke-webrequest")),
         _HeadThenTail(
             r"\b(?:curl|wget|iwr|invoke-webrequest)\b",
-            r"\|\s*+(?:sudo\s++)?(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|python3?|"
-            r"perl|ruby|node)\b",
+            # (not "| python3 -m json.tool": a program of its own reads what came as data)
+            r"\|\s*+(?:sudo\s++)?(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|python3?"
+            r"(?!\s++(?:-[mc]\s|[\w./-]++\.py\b))|perl|ruby|node)\b",
             "\n", 2048,
         ),
     ),

@@ -34,6 +34,15 @@ _SPACED: Final = lazyre.compile(
 # sense ("Reply format:" / "- the value of $KEY").
 _LIST_BREAK: Final = lazyre.compile(r"\s*\n\s*(?:[-*•>]+|\d+[.)]|#+|//)?\s*")
 #: Where lines stop being one list: a blank line, a code fence.
+#: A hard-wrapped sentence's next line: no marker, a lower-case word after a word.
+_WRAPPED: Final = lazyre.compile(r"(?<=[a-z,])\s*\n[ \t]*(?=[a-z])")
+
+
+def _list_break(m: re.Match[str]) -> str:
+    return " " if _WRAPPED.fullmatch(m.group(0)) and _WRAPPED.match(
+        m.string, m.start()) else ", "
+
+
 _PARAGRAPH: Final = lazyre.compile(r"(\n\s*\n|\n?(?m:^)[ \t]*```[^\n]*(?:\n|$))")
 _LEET_WORD: Final = lazyre.compile(r"[a-z0-9']*[a-z][a-z0-9']*")
 _LEET: Final = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
@@ -112,7 +121,7 @@ def _readings(text: str) -> tuple[str, ...]:
         readings.append(deleet)
     if "\n" in plain.strip():  # a list's lines read as one, a paragraph at a time
         parts = _PARAGRAPH.split(plain.strip())  # (a fence is kept: a heading ends at it)
-        readings.append("".join(_LIST_BREAK.sub(", ", part.strip()) if n % 2 == 0 else
+        readings.append("".join(_LIST_BREAK.sub(_list_break, part.strip()) if n % 2 == 0 else
                                 "\n```\n" if "`" in part else "\n"
                                 for n, part in enumerate(parts)))
     spelt_out = spell_out(plain)
@@ -156,7 +165,7 @@ def _prose(fragment: str) -> bool:
     """Whether a piece of code is words said to a reader: three words or more and no
     syntax ("Ignore the earlier rules", not ``pipe.safety_checker = None``)."""
     return _PROSE_WORDS.match(fragment.strip()) is not None and \
-        _CODE_MARK.search(fragment) is None
+        _CODE_MARK.search(fragment) is None and "   " not in fragment.strip()  # (columns)
 
 
 def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:

@@ -155,7 +155,8 @@ _ORDERS: Final = lazyre.compile(
     r"instructions|ordres|anweisungen|befehle)")
 _PIPE: Final = lazyre.compile(
     r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
-    r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?|perl|ruby|node)\b|\bwith iex\b|"
+    r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?(?!\s+(?:-[mc]\s|[\w./-]+\.py\b))|perl|ruby|"
+    r"node)\b|\bwith iex\b|"
     r"\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
     r"\beval\s+\"?\$\(\s*(?:curl|wget)\b|"
     r"--(?:extra-)?index-url(?!\s+https://(?:pypi\.org|download\.pytorch\.org)/)|"
@@ -344,8 +345,10 @@ def _override(sentence: str) -> bool:
         return True
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
-    return _IGNORE.search(sentence) is not None and _RULES.search(sentence) is not None \
-        and not scoped_rules(sentence)
+    ignore = _IGNORE.search(sentence)  # (not "do not skip", "does not turn off")
+    return ignore is not None and _RULES.search(sentence) is not None and \
+        not scoped_rules(sentence) and not _NOT_QUIETLY.search(
+            sentence, max(0, ignore.start() - 20), ignore.start())
 
 
 def _conceal(sentence: str) -> bool:
