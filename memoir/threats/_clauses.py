@@ -9,7 +9,6 @@ import binascii
 import functools
 import html
 import re
-from collections.abc import Callable
 from typing import Final
 from urllib.parse import unquote
 
@@ -141,148 +140,6 @@ def _readings(text: str) -> tuple[str, ...]:
                 0.8 * len(decoded):
             readings.append(_unseen_fold(decoded))
     return tuple(readings)
-
-
-# ---------------------------------------------------------------------------------------
-# A document's structure: code read as code, a table by its cells.
-
-_FENCED: Final = lazyre.compile(
-    r"(?m)^[ \t]*(?P<f>```|~~~)[^\n]*\n(?P<code>(?:.*\n)*?)(?:[ \t]*(?P=f)[ \t]*(?:\n|$)|\Z)")
-_TABLE: Final = lazyre.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
-_INLINE: Final = lazyre.compile(r"`([^`\n]+)`")
-_FRONT_MATTER: Final = lazyre.compile(r"\A\s*---[ \t]*\n(?:.*\n)*?---[ \t]*(?:\n|\Z)")
-#: A setting's value or a list's item in front matter, unquoted.
-_SETTING: Final = lazyre.compile(r"[ \t]*([\w.-]+:|-)[ \t]*[>|]?[ \t]*(.*)")
-# A command-line option, with its value: "--dangerously-skip-permissions", "-p", "--x=1".
-_OPTION: Final = lazyre.compile(r"(?<![\w-])--?[a-z][\w-]*(?:=\S*)?", re.I)
-_COMMENT: Final = lazyre.compile(r"^\s*(?:#+|//+|--|;+|%|\*|/\*)\s?(.*?)(?:\*/)?\s*$")
-_LITERAL: Final = lazyre.compile(r"(?P<q>[\"'])((?:(?!(?P=q))[^\\\n]|\\.){8,})(?P=q)")
-_CODE_MARK: Final = lazyre.compile(r"[=(){}\[\]<>$|;\\]|(?<![\w-])--?[a-z]", re.I)
-_PROSE_WORDS: Final = lazyre.compile(r"^(?:[^\W\d_][\w'’-]*[,.:!?]*\s+){2,}\S")
-
-
-def _prose(fragment: str) -> bool:
-    """Whether a piece of code is words said to a reader: three words or more and no
-    syntax ("Ignore the earlier rules", not ``pipe.safety_checker = None``)."""
-    return _PROSE_WORDS.match(fragment.strip()) is not None and \
-        _CODE_MARK.search(fragment) is None and "   " not in fragment.strip()  # (columns)
-
-
-def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:
-    """What of a code block is read as prose: its comments, its sentences in quotes, a
-    line of plain words, and whole every line ``keep`` holds to (a command that ships
-    data out or runs what it fetches is read as it is written)."""
-    said: list[str] = []
-    for line in code.splitlines():
-        comment = _COMMENT.match(line)
-        if keep(line):
-            said.append(line.strip())
-        elif comment and comment.group(1).strip():
-            said.append(comment.group(1).strip())
-        elif _prose(line):
-            said.append(line.strip())
-        else:
-            said.extend(m.group(2) for m in _LITERAL.finditer(line) if _prose(m.group(2)))
-    return said
-
-
-def _text_prose(text: str, keep: Callable[[str], bool]) -> str:
-    def inline(m: re.Match[str]) -> str:
-        return m.group(0) if keep(m.group(1)) else f"`{_OPTION.sub('--option', m.group(1))}`"
-
-    return _TABLE.sub(_rows, _INLINE.sub(inline, text))
-
-
-def _rows(m: re.Match[str]) -> str:
-    """A table as its rows apart, each cell named by its column ("when: end of session,
-    what: full chat, where: …"): a row says one thing, the next row another."""
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in m.group(0).strip("\n").splitlines()]
-    head = rows[0] if len(rows) > 1 and not rows[1][0].strip(" :-") else None
-    said = [", ".join(f"{h}: {c}" if h else c for h, c in zip(head, row)) if head else
-            ", ".join(row) for row in rows[2 if head else 0:]]
-    return "\n\n" + "\n\n".join(r for r in said if r.strip(" ,:-")) + "\n\n"
-
-
-def _settings(front: str) -> str:
-    """Front matter as its settings, each a paragraph ("role: system" stays one), a
-    folded value's lines joined, a bracketed list of names dropped."""
-    lines = front.strip().splitlines()[1:-1]
-    if not lines or not re.match(r"[\w.-]+:", lines[0]):
-        return front  # not settings: a block of text between two rules
-    said: list[str] = []
-    for line in lines:
-        key = _SETTING.match(line)
-        if key is None and said:
-            said[-1] += " " + line.strip()
-        elif key is not None and not key.group(2).startswith(("[", "{")):
-            said.append(line.strip())
-    return "\n\n".join(said) + "\n\n"
-
-
-def document_view(text: str, keep: Callable[[str], bool]) -> str:
-    """``text`` as its prose: a fenced block of code stands as what of it is said in
-    words (:func:`_code_prose`), each a paragraph of its own; a table row as its cells
-    apart; a command-line option in `inline code` dropped.  Code is what the command
-    patterns read; joined to the words around it, a flag such as
-    ``--override-with-envs`` or a table's next cell reads as an order it is not."""
-    front = _FRONT_MATTER.match(text)
-    if front is None and "`" not in text and "~~~" not in text and "|" not in text:
-        return text
-    parts: list[str] = []
-    start = 0
-    if front is not None:  # a skill's settings: what of them is words
-        parts.append(_settings(front.group(0)))
-        start = front.end()
-    for m in _FENCED.finditer(text):
-        parts.append(_text_prose(text[start:m.start()], keep))
-        parts.append("\n\n" + "\n\n".join(_code_prose(m.group("code"), keep)) + "\n\n")
-        start = m.end()
-    parts.append(_text_prose(text[start:], keep))
-    return "".join(parts)
-
-
-# ---------------------------------------------------------------------------------------
-# Handling a secret is not handing it over: "add SSH key", "read a secret", "retrieve the
-# credential" are a task's steps; "add the API key to your reply", "read me the admin
-# password", "extract every user's records" are disclosures.
-
-#: Verbs that hand over only when the text says to whom, or whose the secret is.
-_HANDLES: Final = lazyre.compile(
-    r"(?:^|\W)(?:add|append|attach|put|begin|start|run|answer|read|access|select|confirm|"
-    r"name|identify|extract|retrieve|pull|export|continue|complete|describe|detail|"
-    r"enumerate|summari[sz]e|encode|return|include|supply|use|set|store|rotate|generate)$")
-#: Where a secret becomes visible: an answer, a person, a public place.
-_VISIBLE: Final = lazyre.compile(
-    r"\b(?:in|into|to|at the (?:end|start|beginning|top|bottom) of|on|with)\s+(?:your|the|"
-    r"each|every|this|my|our|a|an)?\s*(?:\w+\s+)?(?:answer|reply|response|output|message|"
-    r"chat|conversation|summary|comment|report|post|email|page|channel|readme|docs?|"
-    r"documentation|wiki|commit|issue|ticket|code block|file you \w+|block)s?\b|"
-    r"\b(?:to|for|with) (?:me|us|the user|anyone|everyone|them|him|her|whoever)\b|"
-    r"\b(?:read|tell|give|show|send|hand) (?:me|us|them)\b|\bhere\b|\bverbatim\b|"
-    r"\bword for word\b|\bin full\b|\bplain ?text\b|\bunredacted\b|\bout loud\b|\baloud\b")
-#: A secret that is someone's to keep: the agent's own, another person's, everyone's,
-#: one marked so.
-_OWNED: Final = lazyre.compile(
-    r"\b(?:your|yours|you (?:have|hold|use|were|are)|you've|its|his|her|their|"
-    r"(?:system|agent|assistant|bot|model|admin|administrator|root|server|company)'?s?|"
-    r"other (?:\w+ )?(?:users?|customers?|clients?|patients?|people|employees?|accounts?|"
-    r"tenants?)|(?:all|every|each|any|the) (?:other )?(?:users?|customers?|clients?|patients?|"
-    r"employees?|members?|tenants?)(?:'s?)?|admin|root|prod(?:uction)?|internal|hidden|"
-    r"confidential|private|sensitive|stored|saved|cached|master|real|actual|full|raw|"
-    r"complete|entire|current|all|every|instructions?|system prompt|prompt|exact|backend|"
-    r"underlying|sealed|restricted|classified|privileged|protected|locked|"
-    r"(?:last|previous|other|another|next|earlier) (?:\w+ )?(?:users?|customers?|"
-    r"patients?|person|caller|clients?|visitor)|contents of|you \w+)\b")
-
-
-def handled_not_handed(sentence: str, verb_end: int, secret: re.Match[str]) -> bool:
-    """Whether the verb ending at ``verb_end`` only handles ``secret`` — a verb that hands
-    nothing over by itself, no one and nowhere it is shown to, nobody's in particular."""
-    if _HANDLES.search(sentence, max(0, verb_end - 12), verb_end) is None:
-        return False
-    return _VISIBLE.search(sentence) is None and _OWNED.search(
-        sentence, max(0, secret.start() - 40), secret.end() + 60) is None
 
 
 # (An ellipsis inside a sentence, "ghp_… value", does not end it.)
@@ -598,3 +455,21 @@ _FOREIGN_REMOTE: Final = lazyre.compile(
 _FOREIGN_RECORD: Final = lazyre.compile(
     r"\b(?:guarda|guardes|guarde|registra|anota|salva|memorizza|enregistre|note|garde|"
     r"speichere|speichert|notiere|bewaar|bewaart|noteer|sla\b.{0,40}\bop)\b")
+
+
+# "leave the uploads out of the summary", "make the requests invisible in the log".
+_LEFT_OUT: Final = lazyre.compile(
+    r"\s+(?:[\w'-]+\s+){1,5}?(?:out of\s+(?:the |every |any |each |your )?(?:\w+\s+)?"
+    r"(?:report|summary|summaries|output|answer|reply|log|transcript|history|recap)|"
+    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)")
+# "… leaves out of them any file it copied" when a record is named (read with the
+# sentence before: "Weekly summaries go out on Fridays.")
+_OUT_OF_IT: Final = lazyre.compile(r"\s+(?:[\w'-]+\s+){0,5}?out of (?:them|it)\b")
+_A_RECORD: Final = lazyre.compile(r"\b(?:summar|report|recap|digest|changelog)")
+_WITHOUT_TELLING: Final = lazyre.compile(
+    r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
+    r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
+    r"them|anyone) (?:know|aware))\b")
+#: "Do not silently overwrite", "instead of silently implying success": the opposite.
+_NOT_QUIETLY: Final = lazyre.compile(
+    r"\b(?:not|never|n't|instead of|rather than)\s+(?:\w+\s+){0,3}$")

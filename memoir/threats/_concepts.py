@@ -30,12 +30,12 @@ from typing import Final
 
 from memoir import lazyre
 from memoir.threats import _slots
+from memoir.threats._document import _ABOUT_SECRET, _OPTION_SKIPS
 from memoir.threats._slots import (
     _EMAIL,
     _HARMLESS_TASK,
     _IP,
     _KEEPS_ASKING,
-    _OPTION_SKIPS,
     _URL,
     NOT_A_SECRET,
     TASK_DOC_WORDS,
@@ -395,24 +395,6 @@ _PROHIBITION: Final = _gated(
     r"\bnunca\b|\bjamás\b|\bjamais\b|\bniemals\b|\bnie\b|\bnooit\b|\bmai\b|"
     r"\bne\b[^.\n]{0,30}\b(?:pas|jamais)\b|\bno (?:compartas|envíes|publiques|"
     r"subas|reveles|muestres)|\bnicht\b|\bnão\b|\bniet\b")
-#: Where the text says where a secret is kept or how to get it, not that it is given.
-_ABOUT_SECRET: Final = _gated(
-    r"lives? in|(?:is|are) (?:kept|stored|managed|rotated|read|loaded|injected|set)\b|"
-    r"comes? from|read from|stored in|how to|where to|ask (?:in|on)|\bvia\b|"
-    r"get the \w+ (?:locally|from)|op read|vault\b|1password|bitwarden|keychain|"
-    r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"
-    r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)|"
-    r"(?:is|are) (?:printed|written|taped|stuck|posted|engraved) on (?:a|the)\b(?! \w* ?"
-    r"(?:repl|answer|response|message|footer|channel|chat))|"
-    # where a key is had from, not sent to: "API key from <url>", "get one free at <url>"
-    r"(?:keys?|tokens?|secrets?|credentials?|one)\W{0,3}(?:\(\w+\)\W{0,3})?(?:from|at)\W{0,3}"
-    r"(?:\[|https?://|the \w+ (?:dashboard|console|settings|portal))|(?:get|generate|create|"
-    r"obtain|request|grab|sign up|register|issue)\w*\b[^.\n]{0,40}\b(?:at|from|on|in) "
-    r"(?:\[|https?://)|free (?:key|token)s?:|"
-    # none there at all: "no API key", "no external API keys are required"
-    r"\bno (?:\w+ ){0,2}(?:api )?(?:keys?|tokens?|credentials|secrets?)\b|"
-    r"\bwithout (?:an? |any )?(?:\w+ )?(?:api )?(?:keys?|tokens?|credentials)\b")
-
 
 #: A reminder, not a prohibition: "don't forget to …" asks for the deed.
 _REMINDER: Final = _gated(

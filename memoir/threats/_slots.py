@@ -564,11 +564,6 @@ _KEEPS_ASKING: Final = _gated(
     r"\b(?:without|senza|sans|sin|sem|zonder|ohne)\b")
 
 
-_OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the prompt"
-    r"^(?:[^:\n]{1,30}:\s*)?\W*(?:the )?(?:[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|"
-    r"switch))? (?:\w+ )?(?:skips|bypasses|disables|suppresses|turns off|silences)|"
-    # or glossed: "`off` — skip all approval prompts"
-    r"`[^`\n]{1,40}`\s*(?:—|–|-|:|=)\s*(?:skip|bypass|disable|suppress|turn off|silence)s?)\b")
 #: A persona the agent is told to be or play: "you are now X", "you will simulate a
 #: chatbot named X", "play 2 characters", "Persona 2 is …".
 PERSONA: Final = lazyre.compile(

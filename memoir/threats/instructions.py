@@ -33,17 +33,20 @@ from typing import Final
 
 from memoir import lazyre
 from memoir.threats._clauses import (
+    _A_RECORD,
     _DISCLOSE_FOREIGN,
     _FOREIGN_CONCEAL,
     _FOREIGN_NEG,
     _FOREIGN_OVERRIDE,
     _FOREIGN_RECORD,
     _FOREIGN_REMOTE,
+    _LEFT_OUT,
+    _NOT_QUIETLY,
+    _OUT_OF_IT,
     _SEND_FOREIGN,
     _SENTENCE,
+    _WITHOUT_TELLING,
     LIFTED,
-    document_view,
-    handled_not_handed,
     READ_LIMIT,
     _foreign_negated,
     _foreign_said,
@@ -58,6 +61,7 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
+from memoir.threats._document import document_view, handled_not_handed
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -242,22 +246,6 @@ _EVEN_IF_ASKED: Final = lazyre.compile(
 _OWN_TRAFFIC: Final = lazyre.compile(
     r"\b(?:outgoing|outbound|network|api|http|tool|your|its|external)\s+(?:\w+\s+)?"
     r"(?:requests|calls|actions|traffic|commands|connections|writes|downloads)\b")
-# "leave the uploads out of the summary", "make the requests invisible in the log".
-_LEFT_OUT: Final = lazyre.compile(
-    r"\s+(?:[\w'-]+\s+){1,5}?(?:out of\s+(?:the |every |any |each |your )?(?:\w+\s+)?"
-    r"(?:report|summary|summaries|output|answer|reply|log|transcript|history|recap)|"
-    r"(?:invisible|hidden|untraceable|undetectable|unlogged)\b)")
-# "… leaves out of them any file it copied" when a record is named (read with the
-# sentence before: "Weekly summaries go out on Fridays.")
-_OUT_OF_IT: Final = lazyre.compile(r"\s+(?:[\w'-]+\s+){0,5}?out of (?:them|it)\b")
-_A_RECORD: Final = lazyre.compile(r"\b(?:summar|report|recap|digest|changelog)")
-_WITHOUT_TELLING: Final = lazyre.compile(
-    r"\b(?:silently|quietly|secretly|covertly|without (?:ever )?(?:telling|informing|"
-    r"notifying|alerting|mentioning|saying)|without (?:letting|making) (?:the user|me|"
-    r"them|anyone) (?:know|aware))\b")
-#: "Do not silently overwrite", "instead of silently implying success": the opposite.
-_NOT_QUIETLY: Final = lazyre.compile(
-    r"\b(?:not|never|n't|instead of|rather than)\s+(?:\w+\s+){0,3}$")
 _IGNORE: Final = lazyre.compile(  # not "instructions to bypass X", a noun phrase
     r"(?<!instructions to )(?<!ways to )(?<!how to )(?<!attempts to )\b(?:ignore|ignoring|"
     r"disregard|forget|override|overrule|bypass|circumvent|skip|disable|deactivate|turn off|"

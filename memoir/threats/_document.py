@@ -1,0 +1,179 @@
+"""A document read as its prose (see :mod:`memoir.threats.instructions`): a skill's
+SKILL.md, a README, a page pasted into memory.  Code is read as code, a table by its
+rows, front matter as its settings, so that a flag, a table's next cell or a setting's
+name does not read as an order; and a secret handled by a task's step is told from one
+handed over."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from memoir import lazyre
+from memoir.threats._slots import _gated
+
+# ---------------------------------------------------------------------------------------
+# A document's structure: code read as code, a table by its cells.
+
+_FENCED: Final = lazyre.compile(
+    r"(?m)^[ \t]*(?P<f>```|~~~)[^\n]*\n(?P<code>(?:.*\n)*?)(?:[ \t]*(?P=f)[ \t]*(?:\n|$)|\Z)")
+_TABLE: Final = lazyre.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
+_INLINE: Final = lazyre.compile(r"`([^`\n]+)`")
+_FRONT_MATTER: Final = lazyre.compile(r"\A\s*---[ \t]*\n(?:.*\n)*?---[ \t]*(?:\n|\Z)")
+#: A setting's value or a list's item in front matter, unquoted.
+_SETTING: Final = lazyre.compile(r"[ \t]*([\w.-]+:|-)[ \t]*[>|]?[ \t]*(.*)")
+# A command-line option, with its value: "--dangerously-skip-permissions", "-p", "--x=1".
+_OPTION: Final = lazyre.compile(r"(?<![\w-])--?[a-z][\w-]*(?:=\S*)?", re.I)
+_COMMENT: Final = lazyre.compile(r"^\s*(?:#+|//+|--|;+|%|\*|/\*)\s?(.*?)(?:\*/)?\s*$")
+_LITERAL: Final = lazyre.compile(r"(?P<q>[\"'])((?:(?!(?P=q))[^\\\n]|\\.){8,})(?P=q)")
+_CODE_MARK: Final = lazyre.compile(r"[=(){}\[\]<>$|;\\]|(?<![\w-])--?[a-z]", re.I)
+_PROSE_WORDS: Final = lazyre.compile(r"^(?:[^\W\d_][\w'’-]*[,.:!?]*\s+){2,}\S")
+
+
+def _prose(fragment: str) -> bool:
+    """Whether a piece of code is words said to a reader: three words or more and no
+    syntax ("Ignore the earlier rules", not ``pipe.safety_checker = None``)."""
+    return _PROSE_WORDS.match(fragment.strip()) is not None and \
+        _CODE_MARK.search(fragment) is None and "   " not in fragment.strip()  # (columns)
+
+
+def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:
+    """What of a code block is read as prose: its comments, its sentences in quotes, a
+    line of plain words, and whole every line ``keep`` holds to (a command that ships
+    data out or runs what it fetches is read as it is written)."""
+    said: list[str] = []
+    for line in code.splitlines():
+        comment = _COMMENT.match(line)
+        if keep(line):
+            said.append(line.strip())
+        elif comment and comment.group(1).strip():
+            said.append(comment.group(1).strip())
+        elif _prose(line):
+            said.append(line.strip())
+        else:
+            said.extend(m.group(2) for m in _LITERAL.finditer(line) if _prose(m.group(2)))
+    return said
+
+
+def _text_prose(text: str, keep: Callable[[str], bool]) -> str:
+    def inline(m: re.Match[str]) -> str:
+        return m.group(0) if keep(m.group(1)) else f"`{_OPTION.sub('--option', m.group(1))}`"
+
+    return _TABLE.sub(_rows, _INLINE.sub(inline, text))
+
+
+def _rows(m: re.Match[str]) -> str:
+    """A table as its rows apart, each cell named by its column ("when: end of session,
+    what: full chat, where: …"): a row says one thing, the next row another."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in m.group(0).strip("\n").splitlines()]
+    head = rows[0] if len(rows) > 1 and not rows[1][0].strip(" :-") else None
+    said = [", ".join(f"{h}: {c}" if h else c for h, c in zip(head, row, strict=False))
+            if head else ", ".join(row) for row in rows[2 if head else 0:]]
+    return "\n\n" + "\n\n".join(r for r in said if r.strip(" ,:-")) + "\n\n"
+
+
+def _settings(front: str) -> str:
+    """Front matter as its settings, each a paragraph ("role: system" stays one), a
+    folded value's lines joined, a bracketed list of names dropped."""
+    lines = front.strip().splitlines()[1:-1]
+    if not lines or not re.match(r"[\w.-]+:", lines[0]):
+        return front  # not settings: a block of text between two rules
+    said: list[str] = []
+    for line in lines:
+        key = _SETTING.match(line)
+        if key is None and said:
+            said[-1] += " " + line.strip()
+        elif key is not None and not key.group(2).startswith(("[", "{")):
+            said.append(line.strip())
+    return "\n\n".join(said) + "\n\n"
+
+
+def document_view(text: str, keep: Callable[[str], bool]) -> str:
+    """``text`` as its prose: a fenced block of code stands as what of it is said in
+    words (:func:`_code_prose`), each a paragraph of its own; a table row as its cells
+    apart; a command-line option in `inline code` dropped.  Code is what the command
+    patterns read; joined to the words around it, a flag such as
+    ``--override-with-envs`` or a table's next cell reads as an order it is not."""
+    front = _FRONT_MATTER.match(text)
+    if front is None and "`" not in text and "~~~" not in text and "|" not in text:
+        return text
+    parts: list[str] = []
+    start = 0
+    if front is not None:  # a skill's settings: what of them is words
+        parts.append(_settings(front.group(0)))
+        start = front.end()
+    for m in _FENCED.finditer(text):
+        parts.append(_text_prose(text[start:m.start()], keep))
+        parts.append("\n\n" + "\n\n".join(_code_prose(m.group("code"), keep)) + "\n\n")
+        start = m.end()
+    parts.append(_text_prose(text[start:], keep))
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------
+# Handling a secret is not handing it over: "add SSH key", "read a secret", "retrieve the
+# credential" are a task's steps; "add the API key to your reply", "read me the admin
+# password", "extract every user's records" are disclosures.
+
+#: Verbs that hand over only when the text says to whom, or whose the secret is.
+_HANDLES: Final = lazyre.compile(
+    r"(?:^|\W)(?:add|append|attach|put|begin|start|run|answer|read|access|select|confirm|"
+    r"name|identify|extract|retrieve|pull|export|continue|complete|describe|detail|"
+    r"enumerate|summari[sz]e|encode|return|include|supply|use|set|store|rotate|generate)$")
+#: Where a secret becomes visible: an answer, a person, a public place.
+_VISIBLE: Final = lazyre.compile(
+    r"\b(?:in|into|to|at the (?:end|start|beginning|top|bottom) of|on|with)\s+(?:your|the|"
+    r"each|every|this|my|our|a|an)?\s*(?:\w+\s+)?(?:answer|reply|response|output|message|"
+    r"chat|conversation|summary|comment|report|post|email|page|channel|readme|docs?|"
+    r"documentation|wiki|commit|issue|ticket|code block|file you \w+|block)s?\b|"
+    r"\b(?:to|for|with) (?:me|us|the user|anyone|everyone|them|him|her|whoever)\b|"
+    r"\b(?:read|tell|give|show|send|hand) (?:me|us|them)\b|\bhere\b|\bverbatim\b|"
+    r"\bword for word\b|\bin full\b|\bplain ?text\b|\bunredacted\b|\bout loud\b|\baloud\b")
+#: A secret that is someone's to keep: the agent's own, another person's, everyone's,
+#: one marked so.
+_OWNED: Final = lazyre.compile(
+    r"\b(?:your|yours|you (?:have|hold|use|were|are)|you've|its|his|her|their|"
+    r"(?:system|agent|assistant|bot|model|admin|administrator|root|server|company)'?s?|"
+    r"other (?:\w+ )?(?:users?|customers?|clients?|patients?|people|employees?|accounts?|"
+    r"tenants?)|(?:all|every|each|any|the) (?:other )?(?:users?|customers?|clients?|patients?|"
+    r"employees?|members?|tenants?)(?:'s?)?|admin|root|prod(?:uction)?|internal|hidden|"
+    r"confidential|private|sensitive|stored|saved|cached|master|real|actual|full|raw|"
+    r"complete|entire|current|all|every|instructions?|system prompt|prompt|exact|backend|"
+    r"underlying|sealed|restricted|classified|privileged|protected|locked|"
+    r"(?:last|previous|other|another|next|earlier) (?:\w+ )?(?:users?|customers?|"
+    r"patients?|person|caller|clients?|visitor)|contents of|you \w+)\b")
+
+
+def handled_not_handed(sentence: str, verb_end: int, secret: re.Match[str]) -> bool:
+    """Whether the verb ending at ``verb_end`` only handles ``secret`` — a verb that hands
+    nothing over by itself, no one and nowhere it is shown to, nobody's in particular."""
+    if _HANDLES.search(sentence, max(0, verb_end - 12), verb_end) is None:
+        return False
+    return _VISIBLE.search(sentence) is None and _OWNED.search(
+        sentence, max(0, secret.start() - 40), secret.end() + 60) is None
+
+
+_OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the prompt"
+    r"^(?:[^:\n]{1,30}:\s*)?\W*(?:the )?(?:[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|"
+    r"switch))? (?:\w+ )?(?:skips|bypasses|disables|suppresses|turns off|silences)|"
+    # or glossed: "`off` — skip all approval prompts"
+    r"`[^`\n]{1,40}`\s*(?:—|–|-|:|=)\s*(?:skip|bypass|disable|suppress|turn off|silence)s?)\b")
+#: Where the text says where a secret is kept or how to get it, not that it is given.
+_ABOUT_SECRET: Final = _gated(
+    r"lives? in|(?:is|are) (?:kept|stored|managed|rotated|read|loaded|injected|set)\b|"
+    r"comes? from|read from|stored in|how to|where to|ask (?:in|on)|\bvia\b|"
+    r"get the \w+ (?:locally|from)|op read|vault\b|1password|bitwarden|keychain|"
+    r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"
+    r"point (?:\w+ )?to\b|about (?:the )?(?:credentials|passwords|secrets|keys)|"
+    r"(?:is|are) (?:printed|written|taped|stuck|posted|engraved) on (?:a|the)\b(?! \w* ?"
+    r"(?:repl|answer|response|message|footer|channel|chat))|"
+    # where a key is had from, not sent to: "API key from <url>", "get one free at <url>"
+    r"(?:keys?|tokens?|secrets?|credentials?|one)\W{0,3}(?:\(\w+\)\W{0,3})?(?:from|at)\W{0,3}"
+    r"(?:\[|https?://|the \w+ (?:dashboard|console|settings|portal))|(?:get|generate|create|"
+    r"obtain|request|grab|sign up|register|issue)\w*\b[^.\n]{0,40}\b(?:at|from|on|in) "
+    r"(?:\[|https?://)|free (?:key|token)s?:|"
+    # none there at all: "no API key", "no external API keys are required"
+    r"\bno (?:\w+ ){0,2}(?:api )?(?:keys?|tokens?|credentials|secrets?)\b|"
+    r"\bwithout (?:an? |any )?(?:\w+ )?(?:api )?(?:keys?|tokens?|credentials)\b")
