@@ -92,6 +92,8 @@ def test_what_is_hostile_in_a_document_is_still_refused(text: str) -> None:
     # the opposite of concealment
     "Do not silently overwrite non-empty targets unless the user explicitly wants that.",
     "Include a conflict section instead of silently implying success.",
+    # a check kept, not lifted
+    "Don't bypass the approval step.", "- **Step 2 confirmation required** - do not skip",
     # coins and a tokenizer's pieces are no credentials
     "Output: per-chain native balance + token holdings + grand total USD.",
     "Add special tokens for model input:",
