@@ -20,6 +20,7 @@ _FENCED: Final = lazyre.compile(
     r"(?m)^[ \t]*(?P<f>```|~~~)[^\n]*\n(?P<code>(?:.*\n)*?)(?:[ \t]*(?P=f)[ \t]*(?:\n|$)|\Z)")
 _TABLE: Final = lazyre.compile(r"(?m)(?:^[ \t]*\|.*\|[ \t]*(?:\n|$))+")
 _INLINE: Final = lazyre.compile(r"`([^`\n]+)`")
+_METAVAR: Final = lazyre.compile(r"<[A-Za-z][\w-]*>")
 _FRONT_MATTER: Final = lazyre.compile(r"\A\s*---[ \t]*\n(?:.*\n)*?---[ \t]*(?:\n|\Z)")
 #: A setting's value or a list's item in front matter, unquoted.
 _SETTING: Final = lazyre.compile(r"[ \t]*([\w.-]+:|-)[ \t]*[>|]?[ \t]*(.*)")
@@ -58,7 +59,10 @@ def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:
 
 def _text_prose(text: str, keep: Callable[[str], bool]) -> str:
     def inline(m: re.Match[str]) -> str:
-        return m.group(0) if keep(m.group(1)) else f"`{_OPTION.sub('--option', m.group(1))}`"
+        if keep(m.group(1)):
+            return m.group(0)
+        span = _OPTION.sub("--option", m.group(1))  # and a synopsis' "<PROMPT>" a value
+        return f"`{_METAVAR.sub('VALUE', span) if '--option' in span else span}`"
 
     return _TABLE.sub(_rows, _INLINE.sub(inline, text))
 

@@ -23,7 +23,7 @@ _FRAME_TAG: Final = lazyre.compile(
     r"^\s*#{2,4}\s*(?:instruction|response|system|input)\s*:", re.M)
 _FRAME_NOTE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:(?:system|assistant|developer|operator|admin|memoir|sys\b)"
-    r"(?!\s*\])|note from|"
+    r"(?!\s*\])(?!/)|note from|"  # (not a placeholder's alternatives: "[System/Document]")
     r"message from|nota del sistema|note syst[eè]me|systemhinweis|instruction|systeem\w*|"
     r"sistema\b|système\b)|[{(]\s*[\"']?(?:system|developer|assistant|operator)[\"']?\s*:|"
     r"[\[(]\s*(?:nota|note|hinweis|aviso|mensaje|messaggio|mensagem|message)\s+(?:del?|di|do|"
@@ -48,7 +48,8 @@ _VOICE: Final = lazyre.compile(
     r"announcement) from (?:the )?(?:memoir|system(?! administrator| admin)|server|"
     r"operator|admin|anthropic|"
     r"openai|developers?|hermes)|\b(?:memoir|hermes)\s+(?:server\s+)?(?:notice|message|note|instructions?|"
-    r"announcement|system)\b|\bserver instructions\b|system prompt (?:update|override|"
+    r"announcement|system)\b|(?:^|[\[(<#*=>|:-])[^\w\n]*server instructions\b|"
+    r"system prompt (?:update|override|"
     r"begins|ends)(?! (?:vulnerabilit\w*|attacks?|attempts?|tests?))|"
     r"\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
     r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*(?:user profile|"
