@@ -126,6 +126,8 @@ def _readings(text: str) -> tuple[str, ...]:
     spelt_out = spell_out(plain)
     if spelt_out != plain:
         readings.append(spelt_out)
+    if "\\n" in plain or "\\t" in plain:  # a string's escapes: "echo '#!/bin/sh\\ncurl …'"
+        readings.append(plain.replace("\\n", "\n").replace("\\t", " "))
     if _ENCODED.search(text):
         decoded = html.unescape(unquote(text))
         if decoded != text:

@@ -181,3 +181,14 @@ _ABOUT_SECRET: Final = _gated(
     # none there at all: "no API key", "no external API keys are required"
     r"\bno (?:\w+ ){0,2}(?:api )?(?:keys?|tokens?|credentials|secrets?)\b|"
     r"\bwithout (?:an? |any )?(?:\w+ )?(?:api )?(?:keys?|tokens?|credentials)\b")
+#: A command that prints a secret where whoever reads the output sees it: the whole
+#: environment, a ``.env`` or key file, a variable named for a secret (not one piped or
+#: written on to a program, which uses it).
+_SHOW_CMD: Final = lazyre.compile(
+    r"\b(?:print|echo|cat|printenv|console\.log|puts|type|more|head|tail)\b[^\n|>]{0,120}?"
+    r"(?:os\.environ(?:\.items\(\)|\.copy\(\))?\s*[})]|os\.environ\.items|"
+    r"process\.env\b(?!\.\w)|/\.env\b|['\"\s]\.env\b|\.secret\w*|(?:id_rsa|id_ed25519)(?!\.pub)|"
+    r"\.ssh/(?!\S*\.pub\b|config\b|known_hosts)|\.aws/credentials|/etc/shadow|"
+    r"(?:\$\{?|environ(?:\.get)?\(\s*['\"]|environ\[\s*['\"]|getenv\(\s*['\"])[a-z0-9_]*"
+    r"(?:key|secret|token|passw\w*|credential\w*|database_url)\b)(?![^\n|>]*[|>])|"
+    r"^\s*(?:printenv|env)\s*$")

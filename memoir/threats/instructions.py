@@ -61,7 +61,7 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
-from memoir.threats._document import document_view, handled_not_handed
+from memoir.threats._document import _SHOW_CMD, document_view, handled_not_handed
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -543,8 +543,11 @@ _POSSIBLE: Final = {
 
 
 def _code_threat(line: str) -> bool:
+    """A line of code read as it is written: it ships data out, runs what it fetches, or
+    prints a secret (the environment, a ``.env``, a key's variable)."""
+    line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
     return _PIPE.search(line) is not None or _REMOTE_CODE.search(line) is not None or \
-        _SHIP_CMD.search(line) is not None
+        _SHIP_CMD.search(line) is not None or _SHOW_CMD.search(line) is not None
 
 
 def instruction_threats(text: str) -> list[str]:
