@@ -191,4 +191,7 @@ _SHOW_CMD: Final = lazyre.compile(
     r"\.ssh/(?!\S*\.pub\b|config\b|known_hosts)|\.aws/credentials|/etc/shadow|"
     r"(?:\$\{?|environ(?:\.get)?\(\s*['\"]|environ\[\s*['\"]|getenv\(\s*['\"])[a-z0-9_]*"
     r"(?:key|secret|token|passw\w*|credential\w*|database_url)\b)(?![^\n|>]*[|>])|"
-    r"^\s*(?:printenv|env)\s*$")
+    r"^\s*(?:printenv|env)\s*$|"
+    # the secret opened first, printed after: "f=open('/root/.secret'); print(f.read())"
+    r"\bopen\(\s*['\"][^'\"\n]*(?:/\.env\b|\.secret|id_rsa|id_ed25519|credentials)[^\n]{0,80}?"
+    r"\b(?:print|echo|console\.log|puts)\b")

@@ -457,6 +457,8 @@ _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
 
 
 def _disclose(sentence: str) -> bool:
+    if _SHOW_CMD.search(sentence):  # a command that prints a secret: the order is the code
+        return True
     secret = _SECRET_DATA.search(sentence)
     if secret is not None and (_SHOWN_IN.search(sentence) or (
             _REPLY_SHAPE.search(sentence) and _SECRET_REF.search(sentence) and
@@ -531,9 +533,8 @@ _TESTS: Final = (("override", _override), ("conceal", _conceal),
                  ("exfiltrate", _exfiltrate))
 
 
-# What a reading must hold somewhere for a category to be possible in it: one cheap
-# search per reading settles most texts (a fact with no address, no secret and no URL
-# can hold no exfiltration, disclosure or remote instruction).
+# What a reading must hold for a category to be possible in it: one cheap search settles
+# most texts (a fact with no address, secret or URL holds no exfiltration or disclosure).
 _POSSIBLE: Final = {
     "exfiltrate": lambda r: holds(_EXTERNAL, r),
     "disclose_secret": lambda r: holds(_SECRET_DATA, r),
@@ -543,11 +544,9 @@ _POSSIBLE: Final = {
 
 
 def _code_threat(line: str) -> bool:
-    """A line of code read as it is written: it ships data out, runs what it fetches, or
-    prints a secret (the environment, a ``.env``, a key's variable)."""
+    """A code line read as written: it ships data out, runs what it fetches, shows a secret."""
     line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
-    return _PIPE.search(line) is not None or _REMOTE_CODE.search(line) is not None or \
-        _SHIP_CMD.search(line) is not None or _SHOW_CMD.search(line) is not None
+    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE, _SHIP_CMD, _SHOW_CMD))
 
 
 def instruction_threats(text: str) -> list[str]:
