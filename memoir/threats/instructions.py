@@ -174,9 +174,9 @@ _OBEYS_PRONOUN: Final = lazyre.compile(
     r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\w*\s+(?:them|it|those|these|"
     r"what (?:it|they) says?)\b|\bcarr(?:y|ies) (?:them|it) out\b")
 _REMOTE_CODE: Final = lazyre.compile(
-    r"\b(?:exec|eval|iex|invoke-expression|source|import)(?:\s*\(|\s+(?![:=]))[^\n]{0,80}?"
-    r"(?:requests\.get|"
-    r"fetch\s*\(|urlopen|curl|wget|https?://)")
+    r"(?:\b(?:exec|eval|iex|invoke-expression|source)(?:\s*\(|\s+(?![:=]))|\bimport\s*\()"
+    r"[^\n]{0,80}?(?:requests\.get|fetch\s*\(|urlopen|curl|wget|https?://)|"
+    r"\bimport\s+['\"]?https?://")  # (not "from urllib.request import urlopen")
 _REMOTE_RULES: Final = _gated(
     r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
     r"uri|source|endpoint|feed|link)\b")
