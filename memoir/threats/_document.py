@@ -185,7 +185,8 @@ _ABOUT_SECRET: Final = _gated(
 #: environment, a ``.env`` or key file, a variable named for a secret (not one piped or
 #: written on to a program, which uses it).
 _SHOW_CMD: Final = lazyre.compile(
-    r"\b(?:print|echo|cat|printenv|console\.log|puts|type|more|head|tail)\b[^\n|>]{0,120}?"
+    r"(?:\bprint\s*\(|\becho\s+[\"']?\$|\b(?:cat|type|more|head|tail)\s+(?:-\S+\s+)*[\"']?"
+    r"[~/.$%]|\bprintenv\b|\bconsole\.log\s*\(|\bputs\s)[^\n|>]{0,120}?"
     r"(?:os\.environ(?:\.items\(\)|\.copy\(\))?\s*[})]|os\.environ\.items|"
     r"process\.env\b(?!\.\w)|/\.env\b|['\"\s]\.env\b|\.secret\w*|(?:id_rsa|id_ed25519)(?!\.pub)|"
     r"\.ssh/(?!\S*\.pub\b|config\b|known_hosts)|\.aws/credentials|/etc/shadow|"
@@ -195,3 +196,11 @@ _SHOW_CMD: Final = lazyre.compile(
     # the secret opened first, printed after: "f=open('/root/.secret'); print(f.read())"
     r"\bopen\(\s*['\"][^'\"\n]*(?:/\.env\b|\.secret|id_rsa|id_ed25519|credentials)[^\n]{0,80}?"
     r"\b(?:print|echo|console\.log|puts)\b")
+#: A command named to forbid it: "never run `echo $API_KEY`".
+_FORBIDDEN_BEFORE: Final = lazyre.compile(r"(?:\bnot|\bnever|n't|\bno)\b[^.\n]{0,40}$")
+
+
+def shows_secret(text: str) -> bool:
+    """Whether ``text`` holds a command that prints a secret, not named to forbid it."""
+    m = _SHOW_CMD.search(text)
+    return m is not None and _FORBIDDEN_BEFORE.search(text, 0, m.start()) is None

@@ -61,7 +61,7 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
-from memoir.threats._document import _SHOW_CMD, document_view, handled_not_handed
+from memoir.threats._document import document_view, handled_not_handed, shows_secret
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -457,8 +457,8 @@ _CLAUSE_BREAK: Final = lazyre.compile(r"[,;]|\b(?:but|because|since|so that)\b")
 
 
 def _disclose(sentence: str) -> bool:
-    if _SHOW_CMD.search(sentence):  # a command that prints a secret: the order is the code
-        return True
+    if shows_secret(sentence):
+        return True  # a command that prints a secret: the order is the code
     secret = _SECRET_DATA.search(sentence)
     if secret is not None and (_SHOWN_IN.search(sentence) or (
             _REPLY_SHAPE.search(sentence) and _SECRET_REF.search(sentence) and
@@ -546,7 +546,7 @@ _POSSIBLE: Final = {
 def _code_threat(line: str) -> bool:
     """A code line read as written: it ships data out, runs what it fetches, shows a secret."""
     line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
-    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE, _SHIP_CMD, _SHOW_CMD))
+    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE, _SHIP_CMD)) or shows_secret(line)
 
 
 def instruction_threats(text: str) -> list[str]:
