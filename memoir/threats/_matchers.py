@@ -240,8 +240,17 @@ class _Exfil:
             part = sentence.group(0)
             said = [v for v in self._VERB.finditer(part)
                     if not self._NEGATED.search(part, max(0, v.start() - 30), v.start())]
-            if said and self._WHAT.search(part) and self._WHERE.search(part):
+            if said and self._WHERE.search(part) and any(
+                    not self._scrubbed(part, w.start()) for w in self._WHAT.finditer(part)):
                 return True
         return False
+
+    #: Looked for to be taken out: "scan source content for API keys … before including".
+    _SCRUB = lazyre.compile(
+        r"\b(?:strip|redact|remov|scrub|mask|sanitiz|censor|filter\w* out|look\w* for|"
+        r"check\w* for|scan\w*(?: \w+){0,3} for)\w*[^.;\n]{0,30}$")
+
+    def _scrubbed(self, part: str, at: int) -> bool:
+        return self._SCRUB.search(part, max(0, at - 60), at) is not None
 
 
