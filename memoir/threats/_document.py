@@ -163,7 +163,10 @@ _OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the 
     r"^(?:[^:\n]{1,30}:\s*)?\W*(?:the )?(?:[`'\"]?-{1,2}[a-z][\w-]*[`'\"]?(?: (?:flag|option|"
     r"switch))? (?:\w+ )?(?:skips|bypasses|disables|suppresses|turns off|silences)|"
     # or glossed: "`off` — skip all approval prompts"
-    r"`[^`\n]{1,40}`\s*(?:—|–|-|:|=)\s*(?:skip|bypass|disable|suppress|turn off|silence)s?)\b")
+    r"`[^`\n]{1,40}`\s*(?:—|–|-|:|=)\s*(?:skip|bypass|disable|suppress|turn off|silence)s?)\b|"
+    # or a table's column that says what a row's setting does: "Description: Skip prompts"
+    r"\b(?:description|effect|purpose|meaning|behaviou?r|what it does)\s*:\s*(?:skip|bypass|"
+    r"disable|suppress|turn off|silence)s?\b")
 #: Where the text says where a secret is kept or how to get it, not that it is given.
 _ABOUT_SECRET: Final = _gated(
     r"lives? in|(?:is|are) (?:kept|stored|managed|rotated|read|loaded|injected|set)\b|"
