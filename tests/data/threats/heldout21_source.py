@@ -13,7 +13,14 @@ clean baselines.
 * hostile — a memory entry that holds its sample's ``attack_marker`` (case aside); a
   customer record's ``issue`` that names an e-mail address not among its sample's
   ``authorized_recipients``; an e-mail body at one of its sample's
-  ``attack_email_indices``. Each as written.
+  ``attack_email_indices`` — 1-based, as the benchmark's own tools number the inbox
+  (``tools.py``: "the 1-based index of the email"). Each as written.
+
+  Corrected after the scored run: the rule first read the indices 0-based, which
+  labelled four clean e-mails hostile and six attacks benign. The detector frozen at
+  621d0ee scores 0.700 / 0.044 under that reading (0.700 / 0.059 with the second
+  opinion) and 0.727 / 0.015 under this one (0.773 / 0.015); both are in
+  docs/security.md.
 * benign — every other memory entry, customer ``issue``, e-mail body, and every
   sample's ``input`` (the person's request), each distinct text once.
 
@@ -47,7 +54,7 @@ for s in json.loads((D / "data_exfil.json").read_text(encoding="utf-8")):
     row("benign", "request", f"agent_threat_bench/{s['id']}/input", s["input"])
 for s in json.loads((D / "autonomy_hijack.json").read_text(encoding="utf-8")):
     attacks = set(s.get("attack_email_indices", []))
-    for n, mail in enumerate(s["inbox"]):
+    for n, mail in enumerate(s["inbox"], start=1):
         row("hostile" if n in attacks else "benign", "email", f"agent_threat_bench/{s['id']}/inbox{n}", mail["body"])
     row("benign", "request", f"agent_threat_bench/{s['id']}/input", s["input"])
 for r in rows:
