@@ -447,8 +447,11 @@ def _sent_out(sentence: str) -> bool:
     if not any(_TAKES_PLACE.match(sentence, m.end()) is None
                for m in _CONVO.finditer(sentence)):
         return False
+    said = [m.span() for m in _CONVO.finditer(sentence)]  # ("my inbox" is not sent to itself)
     return any(_INSIDE.search(sentence, max(0, m.start() - 40), m.start()) is None and
-               _CONVO.match(sentence, m.end() + 1) is None for m in _OUT.finditer(sentence))
+               _CONVO.match(sentence, m.end() + 1) is None and
+               not any(a <= m.start() and m.end() <= b for a, b in said)
+               for m in _OUT.finditer(sentence))
 
 
 def _exfiltrate(sentence: str) -> bool:
