@@ -207,3 +207,20 @@ def shows_secret(text: str) -> bool:
     """Whether ``text`` holds a command that prints a secret, not named to forbid it."""
     m = _SHOW_CMD.search(text)
     return m is not None and _FORBIDDEN_BEFORE.search(text, 0, m.start()) is None
+
+
+# A command line that carries data out: curl/scp/rsync/nc with a secret or a transcript.
+_SHIP_CMD: Final = lazyre.compile(
+    r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
+    r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
+    r"(?:-d|--data\S*)\s*[\"']?(?:\w+=)?\$\(|"
+    r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
+    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})|"
+    # what a command prints, piped into a network client: "… | nc host 443"
+    r"\|\s*(?:nc|netcat|ncat|socat|telnet)\s+(?:-\w+\s+)*(?:[a-z0-9-]+\.)+[a-z]{2,}\b|"
+    # or written as an action object, a forged tool call: {"action": "send_message",
+    # "params": {"recipient": "x@elsewhere", "body": "…"}}
+    r"[\"']?(?:action|tool|function|name|method|type)[\"']?\s*[:=]\s*[\"']?(?:send|post|upload|"
+    r"e?mail|forward|share|transfer|http|webhook|notify)\w*[\"']?[^\n]{0,160}?[\"']?(?:recipients?|"
+    r"to|url|endpoint|address|email|destination|webhook)[\"']?\s*[:=]\s*\[?\s*[\"']?"
+    r"(?:https?://|[\w.+-]+@[\w-]+\.)")

@@ -396,15 +396,6 @@ _ARROW: Final = lazyre.compile(r"->|=>|→|⇒|>>|\|")
 _KEEP_COPY: Final = lazyre.compile(
     r"\b(?:keep|maintain|make|create)\s+(?:a|an)\s+(?:\w+\s+)?(?:mirror|copy|duplicate|"
     r"backup|record|log|archive)\s+of\b")
-# A command line that carries data out: curl/scp/rsync/nc with a secret or a transcript.
-_SHIP_CMD: Final = lazyre.compile(
-    r"\b(?:curl|wget|scp|rsync|nc|netcat|sftp|ftp|http|httpie|invoke-webrequest|iwr)\b"
-    r"[^\n]{0,200}?(?:-d\s*@|--data\S*\s+@|-t\s|--upload-file|-f\s+\S+=@|~/\.|\.env\b|"
-    r"(?:-d|--data\S*)\s*[\"']?(?:\w+=)?\$\(|"
-    r"id_rsa|id_ed25519|transcript|chat|history|credentials|\.pem\b)[^\n]{0,200}?"
-    r"(?:https?://|\w@(?:\d{1,3}\.){3}\d{1,3}|\w@[\w-]+\.[\w.-]+:|(?:\d{1,3}\.){3}\d{1,3})|"
-    # what a command prints, piped into a network client: "… | nc host 443"
-    r"\|\s*(?:nc|netcat|ncat|socat|telnet)\s+(?:-\w+\s+)*(?:[a-z0-9-]+\.)+[a-z]{2,}\b")
 _ENDS_UP: Final = lazyre.compile(
     r"\b(?:end up|ends up|land|lands|go|goes|get|gets|is|are) (?:\w+ )?(?:in|on|at|into|to)\b")
 _DIRECTIVE_CUE: Final = lazyre.compile(

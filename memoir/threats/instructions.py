@@ -61,7 +61,7 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
-from memoir.threats._document import document_view, handled_not_handed, shows_secret
+from memoir.threats._document import _SHIP_CMD, document_view, handled_not_handed, shows_secret
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -92,7 +92,6 @@ from memoir.threats._slots import (
     _ROLE_PLAY,
     _SECRET_DATA,
     _SECRET_REF,
-    _SHIP_CMD,
     _SHOULD_BE_SENT,
     _SHOWN_IN,
     _THEM,
