@@ -61,7 +61,7 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
-from memoir.threats._document import _SHIP_CMD, document_view, handled_not_handed, shows_secret
+from memoir.threats._document import document_view, handled_not_handed, ships_out, shows_secret
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -498,7 +498,7 @@ def _disclose(sentence: str) -> bool:
 def _exfiltrate(sentence: str) -> bool:
     data = _SECRET_DATA.search(sentence) or _CONVERSATION.search(sentence)
     if data is None or _EXTERNAL.search(sentence) is None:
-        return _SHIP_CMD.search(sentence) is not None  # a command line names its own host
+        return ships_out(sentence)  # a command line names its own host
     for _end, negated in _said(_SEND, sentence):
         if not negated:
             return True
@@ -508,7 +508,7 @@ def _exfiltrate(sentence: str) -> bool:
         return True
     if _SEND_ANY.search(sentence) and _CONTINUE.search(sentence):
         return True
-    if _SHIP_CMD.search(sentence) or _KEEP_COPY.search(sentence) or WISH.search(sentence) or \
+    if ships_out(sentence) or _KEEP_COPY.search(sentence) or WISH.search(sentence) or \
             _BY_SENDING.search(sentence):
         return True
     arrow = _ARROW.search(sentence, data.end())
@@ -545,7 +545,8 @@ _POSSIBLE: Final = {
 def _code_threat(line: str) -> bool:
     """A code line read as written: it ships data out, runs what it fetches, shows a secret."""
     line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
-    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE, _SHIP_CMD)) or shows_secret(line)
+    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE)) or ships_out(line) or \
+        shows_secret(line)
 
 
 def instruction_threats(text: str) -> list[str]:
