@@ -172,11 +172,21 @@ HELD_OUT = {
     # are "curl … | bash" in READMEs the set calls suspicious but benign (memoir's
     # `pipe_to_shell`, as Hermes's skills_guard).
     "heldout20.jsonl": (0.62, 0.011),
+    # inspect_evals 0.28.0's AgentThreatBench: poisoned memory entries, customer records
+    # that send a person's data out, e-mails that speak to the assistant (22), and the
+    # clean ones and the person's requests (66); scored once at 0.700 / 0.044 under a
+    # labelling rule that read the inbox's 1-based indices from 0, 0.727 / 0.015 under the
+    # corrected rule (0.773 / 0.015 with the second opinion), frozen at 621d0ee; then
+    # worked on (an action object that sends to an outside address; someone else's text
+    # that has the assistant plant an outside address in every summary; "the emails in my
+    # inbox" are not sent to the inbox)
+    "heldout21.jsonl": (0.90, 0.0),
 }
 #: Parts smaller than the issue's 120 / 120 (see above).
 _SMALL = {"heldout10.jsonl": 110, "heldout11.jsonl": 105, "heldout12.jsonl": 81,
           "heldout13.jsonl": 78, "heldout14.jsonl": 38, "heldout15.jsonl": 43,
-          "heldout17.jsonl": 25, "heldout18.jsonl": 63, "heldout20.jsonl": 27}
+          "heldout17.jsonl": 25, "heldout18.jsonl": 63, "heldout20.jsonl": 27,
+          "heldout21.jsonl": 22}
 
 
 @pytest.mark.parametrize("part", sorted(HELD_OUT))

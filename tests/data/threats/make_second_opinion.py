@@ -26,7 +26,7 @@ PARTS = ("train.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
          "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
          "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl",
          "heldout15.jsonl", "heldout16.jsonl", "heldout17.jsonl", "heldout18.jsonl",
-         "heldout20.jsonl",
+         "heldout20.jsonl", "heldout21.jsonl",
          # how a person likes answers shaped: benign, and worded like "disclose"
          "benign_preferences.jsonl")
 #: Disguises of a text already in the set.
