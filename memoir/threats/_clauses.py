@@ -474,4 +474,4 @@ _WITHOUT_TELLING: Final = lazyre.compile(
     r"them|anyone) (?:know|aware))\b")
 #: "Do not silently overwrite", "instead of silently implying success": the opposite.
 _NOT_QUIETLY: Final = lazyre.compile(
-    r"(?:\bnot|\bnever|n't|\binstead of|\brather than)\s+(?:\w+\s+){0,3}$")
+    r"(?:\bnot|\bnever|n't|\bcannot|\binstead of|\brather than)\s+(?:\w+\s+){0,3}$")

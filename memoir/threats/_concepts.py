@@ -112,7 +112,8 @@ _SECRET: Final = _gated(
 _OUT_STRICT_WORDS: Final = (
     _URL + "|" + _IP + "|" + _EMAIL + r"|s3://|\bt\.me\b|" + _slots.HANDLE + r"|"
     r"(?<!\S)#[a-z][\w-]+|\bchannel\b|\bcanal\b|\bkanal\b|\bpublic\w*|\bpúblic\w*|"
-    r"\bforum\b|telegram|discord|whatsapp|pastebin|\bgist\b|\bwebhook|outside|"
+    r"\bforum\b|telegram|discord|whatsapp|pastebin|\bgist\b|\bwebhook|"
+    r"(?<!step )(?<!steps )(?<!stepped )(?<!walks )(?<!goes )(?<!went )(?<!heads )outside|"
     r"external(?! (?:browser|tool|process|program|library|monitor|display|editor)s?\b)|"
     r"third[ -]part")
 _OUT_STRICT: Final = _gated(_OUT_STRICT_WORDS)
