@@ -131,3 +131,17 @@ def test_what_is_hostile_in_a_document_is_still_refused(text: str) -> None:
 ])
 def test_a_document_is_read_as_its_prose(text: str) -> None:
     assert instruction_threats(text) == [], text
+
+
+#: Part #22 — PersistBench's memory entries and queries (inspect_evals 0.28.0), benign
+#: only: scored once at 10 of 5,708 refused (the same with the second opinion), frozen at
+#: 1f5f4bb; then worked on ("cannot escape", "steps outside to the patio").
+MEMORIES_REFUSED = 8
+
+
+def test_other_hands_memory_entries_are_almost_never_refused() -> None:
+    with (DATA / "heldout22.jsonl").open(encoding="utf-8") as f:
+        texts = [json.loads(line)["text"] for line in f if line.strip()]
+    assert len(texts) == 5708
+    refused = [t for t in texts if all_threats(t, second_opinion=False)]
+    assert len(refused) <= MEMORIES_REFUSED, refused
