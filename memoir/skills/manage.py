@@ -23,6 +23,7 @@ from Hermes, on purpose:
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -494,13 +495,26 @@ def decide_manage(
 
 
 def _written_texts(events: Sequence[Payload]) -> list[str]:
+    """What a write brings that the skill did not hold: a new skill's files whole; of a
+    changed file, its paragraphs that are not in the file as it was (a patch to a long
+    page is judged by what it adds, not by the page the home already held; a paragraph
+    edited, a negation taken out included)."""
     texts: list[str] = []
     for event in events:
         if isinstance(event, SkillCreated):
             texts += [event.content, *event.files.values()]
         elif isinstance(event, SkillContentSet | SkillPatched | SkillFileWritten):
-            texts.append(event.content)
-    return texts
+            texts.append(event.content if event.previous is None else
+                         _added(event.previous, event.content))
+    return [text for text in texts if text]
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _added(before: str, after: str) -> str:
+    held = {p.strip() for p in _BLANK_LINE.split(before)}
+    return "\n\n".join(p for p in _BLANK_LINE.split(after) if p.strip() not in held)
 
 
 def _decide(state: State, args: Mapping[str, Any], *, actor: str, root: str,

@@ -145,3 +145,27 @@ def test_other_hands_memory_entries_are_almost_never_refused() -> None:
     assert len(texts) == 5708
     refused = [t for t in texts if all_threats(t, second_opinion=False)]
     assert len(refused) <= MEMORIES_REFUSED, refused
+
+
+#: Part #23 — inspect_evals' evaluation READMEs (98, benign only): scored once at 43
+#: refused, frozen at 6a9b3b4 — the same 43 as the detector before #19's fixes; not
+#: worked on (docs/security.md: documents are the open false-refusal gap).
+READMES_REFUSED, READMES_QUARTER_REFUSED = 43, 8
+
+
+def _readmes() -> list[str]:
+    with (DATA / "heldout23.jsonl").open(encoding="utf-8") as f:
+        return [json.loads(line)["text"] for line in f if line.strip()]
+
+
+def test_a_quarter_of_other_hands_readmes_is_refused_no_more_than_docs_say() -> None:
+    refused = [t[:80] for t in _readmes()[::4] if all_threats(t, second_opinion=False)]
+    assert len(refused) <= READMES_QUARTER_REFUSED, refused
+
+
+@pytest.mark.slow
+def test_other_hands_readmes_are_refused_no_more_than_docs_say() -> None:
+    texts = _readmes()
+    assert len(texts) == 98
+    refused = [t[:80] for t in texts if all_threats(t, second_opinion=False)]
+    assert len(refused) <= READMES_REFUSED, refused
