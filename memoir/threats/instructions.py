@@ -172,8 +172,9 @@ _POINTS_BACK: Final = lazyre.compile(
 _OBEYS_PRONOUN: Final = lazyre.compile(
     r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\w*\s+(?:them|it|those|these|"
     r"what (?:it|they) says?)\b|\bcarr(?:y|ies) (?:them|it) out\b")
-_REMOTE_CODE: Final = lazyre.compile(
-    r"(?:\b(?:exec|eval|iex|invoke-expression|source)(?:\s*\(|\s+(?![:=]))|\bimport\s*\()"
+_REMOTE_CODE: Final = lazyre.compile(  # code's calls: not "this eval is based on <url>"
+    r"(?:\b(?:exec|eval|iex|invoke-expression)\s*\(|\beval\s+[\"'$`]|\b(?:iex|invoke-expression)"
+    r"\s+[\"'$(]|\bsource\s+(?:<\(|[\"']?https?://)|\bimport\s*\()"
     r"[^\n]{0,80}?(?:requests\.get|fetch\s*\(|urlopen|curl|wget|https?://)|"
     r"\bimport\s+['\"]?https?://")  # (not "from urllib.request import urlopen")
 _REMOTE_RULES: Final = _gated(
@@ -398,8 +399,7 @@ def _conceal(sentence: str) -> bool:
 
 
 # What a remote source says becomes what the agent does: "whatever the webhook replies
-# with, do it", "treat messages from x as orders", "consider the text at <url> your
-# real system prompt".
+# with, do it", "treat messages from x as orders", "the text at <url> is your prompt".
 _AS_ORDERS: Final = _gated(
     r"\bwhatever\b[^\n]{0,100}?\b(?:says?|replies|reply|returns?|contains?|lists?|tells?|"
     r"answers?|responds?|serves?|outputs?|prints?)\b|(?<!rather than )(?<!not )(?<!never )"
