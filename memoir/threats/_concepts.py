@@ -30,7 +30,7 @@ from typing import Final
 
 from memoir import lazyre
 from memoir.threats import _slots
-from memoir.threats._document import _ABOUT_SECRET, _OPTION_SKIPS
+from memoir.threats._document import _ABOUT_SECRET, _CITED, _MOVES, _OPTION_SKIPS
 from memoir.threats._slots import (
     _EMAIL,
     _HARMLESS_TASK,
@@ -577,7 +577,8 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
     ``snake_case`` key is also read as words."""
     found: set[str] = set()
     for unit in dict.fromkeys(u for u in _units(sentences, joined) if len(u) <= _LONGEST_UNIT):
-        readings = [unit]
+        # a link cited is its words, not a place ("ends up at [x](url)" still moves there)
+        readings = [unit if _MOVES.search(unit) else _CITED.sub(r"\1", unit)]
         if "_" in unit and " " in unit.strip(" -*`"):  # (a name alone says nothing)
             readings.append(_SNAKE.sub(" ", unit))
         for text in readings:

@@ -257,3 +257,11 @@ def ships_out(text: str) -> bool:
     """Whether ``text`` holds a command or an action object that carries data to a place
     outside, or has the assistant reading it plant one in what it writes."""
     return _SHIP_CMD.search(text) is not None or planted_for_readers(text)
+
+
+#: A Markdown link (not an image): "reported at [discussion #4](https://…)".
+_CITED: Final = lazyre.compile(r"(?<!!)\[([^\]\n]{1,80})\]\((?:https?://|#)[^)\s]*\)")
+_MOVES: Final = lazyre.compile(
+    r"\b(?:end|ends|ended) up\b|\b(?:land|lands|belong|belongs|go|goes|gets?|move[sd]?)\b"
+    r"[^.\n]{0,20}\b(?:to|on|in|at|into)\b|\b(?:post|upload|sen[dt]|forward|mirror|cop(?:y|ie)|"
+    r"shar|sync|publish|stor|archiv|dump|sav|push|transmit|mail)\w*\b")
