@@ -475,3 +475,18 @@ _WITHOUT_TELLING: Final = lazyre.compile(
 #: "Do not silently overwrite", "instead of silently implying success": the opposite.
 _NOT_QUIETLY: Final = lazyre.compile(
     r"(?:\bnot|\bnever|n't|\bcannot|\binstead of|\brather than)\s+(?:\w+\s+){0,3}$")
+
+
+def set_aside(sentence: str, verb: re.Match[str], rules: re.Pattern[str]) -> bool:
+    """Rules are what the verb sets aside: named after it, or before it when what follows
+    is no other object ("callers override the solver", "can override that default" set
+    aside a solver and a default, though the sentence names a system prompt elsewhere)."""
+    if rules.search(sentence, verb.end(), verb.end() + 60):
+        return True
+    other = re.match(r"\s+(?:the|that|this|a|an|its|their|his|her)\s+(\w+(?:\s+\w+)?)",
+                     sentence[verb.end():])
+    if other is not None:  # "drop its usual caution": a safety's name is still rules
+        return re.search(r"\b(?:caution|care|safe\w*|guard\w*|checks?|restrictions?|limits?|"
+                         r"filters?|ethic\w*|moral\w*|principles?|training|programming)\b",
+                         other.group(1)) is not None
+    return rules.search(sentence, max(0, verb.start() - 60), verb.start()) is not None

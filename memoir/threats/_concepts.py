@@ -262,7 +262,7 @@ _RECORD: Final = _gated(
     r"disclose|tool calls|notify_user|report_\w+")
 _SCRUB: Final = _gated(
     r"wipe|erase|scrub|clear|delete|remove|strip|sweep|hide|hidden|conceal|"
-    r"no trace|look as (?:if|though)|as (?:if|though) no|false\b|\boff\b|never|"
+    r"no trace|look as (?:if|though)|as (?:if|though) no|false\b|(?<!-)\boff\b|never|"
     r"under the rug|leave out|left out|undisclosed|unmentioned|unreported|omit\w*|"
     r"apag\w*|cancella|rimuovi|verwijder\w*|\bwis\b|efface|supprime|borra|elimina|"
     r"lösche|entferne")

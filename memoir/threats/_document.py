@@ -265,3 +265,29 @@ _MOVES: Final = lazyre.compile(
     r"\b(?:end|ends|ended) up\b|\b(?:land|lands|belong|belongs|go|goes|gets?|move[sd]?)\b"
     r"[^.\n]{0,20}\b(?:to|on|in|at|into)\b|\b(?:post|upload|sen[dt]|forward|mirror|cop(?:y|ie)|"
     r"shar|sync|publish|stor|archiv|dump|sav|push|transmit|mail)\w*\b")
+
+
+# Commands that run what they fetch (read as written, in prose and in code).
+_PIPE: Final = lazyre.compile(
+    r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
+    r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?(?!\s+(?:-[mc]\s|[\w./-]+\.py\b))|perl|ruby|"
+    r"node)\b|\bwith iex\b|"
+    r"\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
+    r"\beval\s+\"?\$\(\s*(?:curl|wget)\b|"
+    r"--(?:extra-)?index-url(?!\s+https://(?:pypi\.org|download\.pytorch\.org)/)|"
+    r"registry=https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)|"
+    # said in prose: "pipe whatever <url> returns straight into bash"
+    r"\bpip(?:e|es|ing)\b(?:[^.\n]|\.(?=\S)){0,100}\b(?:into|to|through)\s+(?:a\s+|the\s+)?"
+    r"(?:(?:ba|z)?sh|shell)\b")
+_REMOTE_CODE: Final = lazyre.compile(  # code's calls: not "this eval is based on <url>"
+    r"(?:\b(?:exec|eval|iex|invoke-expression)\s*\(|\beval\s+[\"'$`]|\b(?:iex|invoke-expression)"
+    r"\s+[\"'$(]|\bsource\s+(?:<\(|[\"']?https?://)|\bimport\s*\()"
+    r"[^\n]{0,80}?(?:requests\.get|fetch\s*\(|urlopen|curl|wget|https?://)|"
+    r"\bimport\s+['\"]?https?://")  # (not "from urllib.request import urlopen")
+
+
+def code_threat(line: str) -> bool:
+    """A code line read as written: it ships data out, runs what it fetches, shows a secret."""
+    line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
+    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE)) or ships_out(line) or \
+        shows_secret(line)

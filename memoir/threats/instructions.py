@@ -52,6 +52,7 @@ from memoir.threats._clauses import (
     _foreign_said,
     _readings,
     _said,
+    set_aside,
 )
 from memoir.threats._concepts import (
     _CLEANED,
@@ -61,7 +62,15 @@ from memoir.threats._concepts import (
     outranks_agents_rules,
     scoped_rules,
 )
-from memoir.threats._document import document_view, handled_not_handed, ships_out, shows_secret
+from memoir.threats._document import (
+    _PIPE,
+    _REMOTE_CODE,
+    code_threat,
+    document_view,
+    handled_not_handed,
+    ships_out,
+    shows_secret,
+)
 from memoir.threats._frames import _frame
 from memoir.threats._slots import (
     _AGENT_DEED,
@@ -156,27 +165,11 @@ _ORDERS: Final = lazyre.compile(
     r"commands?|orders|directives|tasks|whatever|what it says|what it tells|everything|"
     r"every directive|the returned command|it\b|them\b|instrucciones|lo que diga|"
     r"instructions|ordres|anweisungen|befehle)")
-_PIPE: Final = lazyre.compile(
-    r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
-    r"(?:(?:ba|z|da|k|fi)?sh|iex|python3?(?!\s+(?:-[mc]\s|[\w./-]+\.py\b))|perl|ruby|"
-    r"node)\b|\bwith iex\b|"
-    r"\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
-    r"\beval\s+\"?\$\(\s*(?:curl|wget)\b|"
-    r"--(?:extra-)?index-url(?!\s+https://(?:pypi\.org|download\.pytorch\.org)/)|"
-    r"registry=https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)|"
-    # said in prose: "pipe whatever <url> returns straight into bash"
-    r"\bpip(?:e|es|ing)\b(?:[^.\n]|\.(?=\S)){0,100}\b(?:into|to|through)\s+(?:a\s+|the\s+)?"
-    r"(?:(?:ba|z)?sh|shell)\b")
 _POINTS_BACK: Final = lazyre.compile(
     r"(?:they|it|these|those|that|this|them|do that|make it|keep|continue)\b")
 _OBEYS_PRONOUN: Final = lazyre.compile(
     r"\b(?:obey|follow|execute|run|apply|do|carry out|act on)\w*\s+(?:them|it|those|these|"
     r"what (?:it|they) says?)\b|\bcarr(?:y|ies) (?:them|it) out\b")
-_REMOTE_CODE: Final = lazyre.compile(  # code's calls: not "this eval is based on <url>"
-    r"(?:\b(?:exec|eval|iex|invoke-expression)\s*\(|\beval\s+[\"'$`]|\b(?:iex|invoke-expression)"
-    r"\s+[\"'$(]|\bsource\s+(?:<\(|[\"']?https?://)|\bimport\s*\()"
-    r"[^\n]{0,80}?(?:requests\.get|fetch\s*\(|urlopen|curl|wget|https?://)|"
-    r"\bimport\s+['\"]?https?://")  # (not "from urllib.request import urlopen")
 _REMOTE_RULES: Final = _gated(
     r"\b(?:instructions|prompt|rules|commands|orders|tasks|directives|policy)[_ .-]?(?:url|"
     r"uri|source|endpoint|feed|link)\b")
@@ -334,7 +327,7 @@ def _override(sentence: str) -> bool:
     if _IGNORE.search(sentence) and re.search(r"\brefusal", sentence):
         return True
     ignore = _IGNORE.search(sentence)  # (not "do not skip", "does not turn off")
-    return ignore is not None and _RULES.search(sentence) is not None and \
+    return ignore is not None and set_aside(sentence, ignore, _RULES) and \
         not scoped_rules(sentence) and not _NOT_QUIETLY.search(
             sentence, max(0, ignore.start() - 20), ignore.start())
 
@@ -542,18 +535,11 @@ _POSSIBLE: Final = {
 }
 
 
-def _code_threat(line: str) -> bool:
-    """A code line read as written: it ships data out, runs what it fetches, shows a secret."""
-    line = line.replace("\\n", "\n").replace("\\t", " ").casefold()
-    return any(p.search(line) for p in (_PIPE, _REMOTE_CODE)) or ships_out(line) or \
-        shows_secret(line)
-
-
 def instruction_threats(text: str) -> list[str]:
     """The categories of hostile instruction ``text`` holds, as ``instruction_<category>``
     ids in :data:`CATEGORIES` order (``forged_frame`` is reported as is)."""
     found: set[str] = set()
-    for reading in _readings(document_view(text[:READ_LIMIT], _code_threat)):
+    for reading in _readings(document_view(text[:READ_LIMIT], code_threat)):
         if "forged_frame" not in found and _frame(reading):
             found.add("forged_frame")
         if "override" not in found and freed_persona(reading):
