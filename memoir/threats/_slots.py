@@ -40,6 +40,10 @@ SAFETY: Final = (r"(?<!type )(?<!thread )(?<!memory )(?<!rename )(?<!null )(?<!c
 #: A person's qualifications are "credentials" too: "licensed therapist credentials".
 NOT_A_CREDENTIAL: Final = (r"(?<!therapist )(?<!professional )(?<!academic )(?<!teaching )"
                            r"(?<!verifiable )(?<!medical )(?<!licensed )")
+#: A shell's own variables and a template's placeholders ("ANSWER: $ANSWER") hold no secret.
+_NOT_SECRET_VAR: Final = (r"(?!(?:path|home|user|pwd|shell|lang|term|editor|display|hostname|"
+                          r"random|seconds|lineno|answer|letter|number|input|output|question|"
+                          r"query|text|value|name|file|dir)\b)")
 _SECRET_DATA: Final = _gated(
     NOT_A_CREDENTIAL + r"credential|secret(?!\s+(?:level|ingredient|santa|menu|sauce|"
     r"garden|room|passage|recipe|weapon|society|project|plan|agent|life))|\w*password" +
@@ -55,7 +59,8 @@ _SECRET_DATA: Final = _gated(
     r"\bapi[ _-]?keys?\b(?!\s+(?:rotation|management|polic(?:y|ies)|format|prefix|page|"
     r"settings))|chiavi|"
     r"access[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|signing[ _-]?(?:key|secret)|"
-    r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?[a-z_][a-z0-9_]*|"
+    r"\b[a-z0-9_]*_(?:key|secret|pass|pat|token|password)\b|\$\{?" + _NOT_SECRET_VAR +
+    r"[a-z_][a-z0-9_]*|"
     r"\benv(?:ironment)?\b(?!\s*\|\s*grep)|"
     r"environment[ _-]?variables?|\bprintenv\b(?!\s*\|\s*grep)|\.env\b|\.netrc|\.pgpass|"
     r"\.npmrc|\.pypirc|"
