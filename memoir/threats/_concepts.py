@@ -580,7 +580,7 @@ def concept_categories(sentences: list[str], joined: Sequence[str] = ()) -> set[
         # a link cited is its words, not a place ("ends up at [x](url)" still moves there)
         readings = [unit if _MOVES.search(unit) else _CITED.sub(r"\1", unit)]
         if "_" in unit and " " in unit.strip(" -*`"):  # (a name alone says nothing)
-            readings.append(_SNAKE.sub(" ", unit))
+            readings.append(_SNAKE.sub(" ", readings[0]))
         for text in readings:
             for category, test in CONCEPT_TESTS:
                 if category not in found and test(text):

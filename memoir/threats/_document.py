@@ -170,6 +170,9 @@ _OPTION_SKIPS: Final = lazyre.compile(  # a tool's option: "`--force` skips the 
 #: Where the text says where a secret is kept or how to get it, not that it is given.
 _ABOUT_SECRET: Final = _gated(
     r"lives? in|(?:is|are) (?:kept|stored|managed|rotated|read|loaded|injected|set)\b|"
+    # set where it is used: "set your HuggingFace token: export HF_TOKEN=<your-token>"
+    r"\bset (?:your |the |an? )?(?:\w+ )?(?:token|key|secret|password)s?\b|"
+    r"\bexport [a-z_]*(?:token|key|secret)=|"
     r"comes? from|read from|stored in|how to|where to|ask (?:in|on)|\bvia\b|"
     r"get the \w+ (?:locally|from)|op read|vault\b|1password|bitwarden|keychain|"
     r"documented at|rotate\w*|gitleaks|pre-commit|# read from|password manager|"

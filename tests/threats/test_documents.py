@@ -136,6 +136,10 @@ def test_what_is_hostile_in_a_document_is_still_refused(text: str) -> None:
     "Callers may override the solver; the scorer stays the same.",
     "The sandbox_image setting can override that default for either provider.",
     "Dimension: Trade-off Transparency. Does it weigh the trade-offs openly?",
+    # a key set where it is used; a link cited beside a setting's snake_case name
+    "1. Accept the licence at <https://hf.example/datasets/x>\n2. Set your access token: "
+    "`export HF_TOKEN=<your-token>`",
+    "Two rows of `train_xl` repeat, reported at [discussion #8](https://hf.example/d/8).",
     # a template's placeholder and a shell's own variables are no secrets
     "The model gives its final answer in the format \"ANSWER: $ANSWER\".",
     "Reply as 'ANSWER: $LETTER' where LETTER is one of A, B, C or D.",
@@ -167,7 +171,7 @@ def test_other_hands_memory_entries_are_almost_never_refused() -> None:
 #: Part #23 — inspect_evals' evaluation READMEs (98, benign only): scored once at 43
 #: refused, frozen at 6a9b3b4 — the same 43 as the detector before #19's fixes; then
 #: worked on (code's eval/exec/source are calls; a Markdown link cited is its words).
-READMES_REFUSED, READMES_QUARTER_REFUSED = 26, 3
+READMES_REFUSED, READMES_QUARTER_REFUSED = 22, 3
 
 
 def _readmes() -> list[str]:
