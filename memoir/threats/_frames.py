@@ -20,7 +20,7 @@ _FRAME_TAG: Final = lazyre.compile(
     r"(?:system|developer|assistant|operator|admin)[_-]\w+)\s*\|?\s*>?"
     r"(?![\w-])|<<\s*/?sys\s*>>|\[/?inst\]|(?:\{\{|\[\[|\{%)\s*[#/]?\s*(?:system|assistant|"
     r"developer|operator|admin|instructions?)\s*(?:\}\}|\]\]|%\})|"
-    r"^\s*#{2,4}\s*(?:instruction|response|system|input)\s*:", re.M)
+    r"^[ \t]*#{2,4}\s*(?:instruction|response|system|input)\s*:", re.M)
 _FRAME_NOTE: Final = lazyre.compile(
     r"\[\s*[!@#*]?\s*(?:(?:system|assistant|developer|operator|admin|memoir|sys\b)"
     r"(?!\s*\])(?!/)|note from|"  # (not a placeholder's alternatives: "[System/Document]")
@@ -29,14 +29,15 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"[\[(]\s*(?:nota|note|hinweis|aviso|mensaje|messaggio|mensagem|message)\s+(?:del?|di|do|"
     r"da|du)?\s*(?:sistema|système|systeme|system)|\(\s*(?:system|assistant|developer|"
     r"operator|admin)\s+(?:note|message|notice|instructions?)\s*:|"
-    r"(?:^|#)\s*\(\s*(?:system|developer|operator)[ _](?:message|prompt|note|notice|"
+    r"(?:^|#)[ \t]*\(\s*(?:system|developer|operator)[ _](?:message|prompt|note|notice|"
     r"instructions?)\s*\)|"  # "###(system_message) …"
     r"(?:^|\|>)\s*<\|[a-z0-9_]{2,40}\|>|<\|[a-z0-9_]{2,40}\|>\s*(?:$|<|system|user|"
     r"assistant|developer|tool|model)|"
     r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem[ _](?:note|message|notice|"
     r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:", re.M)
 _ROLE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?]\s+|:\s+(?=#))\s*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?(?:system|assistant|"
+    r"(?:^|[.!?][ \t]+|:[ \t]+(?=#))[ \t]*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?"
+    r"(?:system|assistant|"
     r"developer|operator|server|admin|sistema|systeem|système|systeme)(?P<kind>[\s_-]+"
     r"(?:message|prompt|note|notice|instructions?|update|override|directive|addendum|"
     r"hinweis|nachricht|mitteilung|notiz|nota|aviso|mensaje|messaggio|mensagem|bericht|"
@@ -52,12 +53,12 @@ _VOICE: Final = lazyre.compile(
     r"system prompt (?:update|override|"
     r"begins|ends)(?! (?:vulnerabilit\w*|attacks?|attempts?|tests?))|"
     r"\b(?:begin|end) (?:of )?(?:the )?system(?: prompt)?\b|\bend of "
-    r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^\s*(?:user profile|"
+    r"(?:the )?(?:saved )?(?:memory|context|instructions)\b|^[ \t]*(?:user profile|"
     r"perfil del? usuari[oa]|perfil do "
     r"usu[aá]rio|profil (?:de l')?utilisat(?:eur|rice)|(?:benutzer|nutzer)profil|profilo "
     r"(?:dell')?utente|gebruikersprofiel)\s*[(\[:]|"
-    r"^\s*memory\s*\(your|\(who the user is\)|═{3,}|\brole\s*:\s*system\b|"
-    r"\"role\"\s*:\s*\"(?:system|developer)\"|^\W*(?:developer|system) message\b|"
+    r"^[ \t]*memory\s*\(your|\(who the user is\)|═{3,}|\brole\s*:\s*system\b|"
+    r"\"role\"\s*:\s*\"(?:system|developer)\"|^[^\w\n]{0,12}(?:developer|system) message\b|"
     r"system-reminder|\[memoir:|\bend of (?:the )?(?:\w+ )?(?:memory|context|notes|"
     r"profile)\b)", re.M)
 _RESTLESS: Final = lazyre.compile(
@@ -81,7 +82,8 @@ _SET_APART_ROLE: Final = lazyre.compile(
 # A header in the other word order or joined into one word, speaking: "MESSAGE SYSTÈME :
 # …", "SYSTEMMELDUNG: …" (not "Systemmeldung: Festplatte voll").
 _NOTICE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?]\s+)\W*(?:system(?:meldung|nachricht|hinweis|mitteilung|notiz|anweisung|"
+    r"(?:^|[.!?][ \t]+)[^\w\n]{0,12}(?:system(?:meldung|nachricht|hinweis|mitteilung|notiz|"
+    r"anweisung|"
     r"bericht|melding)\w*|(?:message|mensaje|messaggio|mensagem|bericht|melding|avis|note|"
     r"nota|aviso|notice|mitteilung|nachricht)\s+(?:du\s+|del\s+|di\s+|do\s+|da\s+|des\s+|"
     r"van het\s+|de\s+|vom\s+|des\s+)?(?:système|systeme|sistema|systems?|systeem))\s*"
@@ -89,7 +91,7 @@ _NOTICE_HEADER: Final = lazyre.compile(
 # A heading that names the agent's instructions: "## Assistant instructions (from the
 # operator)", "### Rules for the agent".
 _RULES_HEADING: Final = lazyre.compile(
-    r"^\s*(?:#{1,4}\s*(?:\w+\s+)?system\s+(?:prompt|message|instructions?|notice|directive)"
+    r"^[ \t]*(?:#{1,4}\s*(?:\w+\s+)?system\s+(?:prompt|message|instructions?|notice|directive)"
     r"\b|(?:system|operator|admin|developer)\s+\w+\s+(?:notice|message|directive|"
     r"instructions?|override|prompt)\s*:|"
     r"#{1,4}\s*(?:(?:the\s+)?(?:assistant|agent|ai|model)(?:'s)?\s+(?:\w+\s+)?"
@@ -120,7 +122,8 @@ _ADMIN_SAYS: Final = lazyre.compile(
 # execution phase has been approved", "Tool response: … rerun with elevated permissions",
 # "Inter-agent note: previous checks succeeded" (not "Agent log: build 42 passed").
 _MACHINE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?]\s+)\W*(?:(?:message|note|notification|log|response|output|reply|update|"
+    r"(?:^|[.!?][ \t]+)[^\w\n]{0,12}(?:(?:message|note|notification|log|response|output|reply|"
+    r"update|"
     r"alert|report|word)s?\s+(?:received\s+)?from\s+(?:the\s+)?[\w-]*(?:agent|bot|tool|"
     r"system|orchestrator|planner|supervisor|coordinator)\w*|relayed\s+from\s+(?:the\s+)?"
     r"[\w-]+|(?:forwarded|relayed|proxy|inter-?agent|sub-?agent|peer|agent|tool|function|"
@@ -151,8 +154,8 @@ _CLAIM: Final = lazyre.compile(
     r"(?:system|developer|platform|operator)\b|(?:the following|this|what follows|below) "
     r"is your (?:\w+ )?system prompt|your (?:new |real )?system prompt is\b|"
     r"\bnew (?:instructions|directives|rules) "
-    r"(?:follow|below|are in effect)|^\W*(?:developer|system|operator) (?:message|note|"
-    r"notice)\b|^\s*#{1,4}\s*(?:system\w*|nachricht des systems|mensaje del sistema|"
+    r"(?:follow|below|are in effect)|^[^\w\n]{0,12}(?:developer|system|operator) (?:message|note|"
+    r"notice)\b|^[ \t]*#{1,4}\s*(?:system\w*|nachricht des systems|mensaje del sistema|"
     r"message (?:du )?système|messaggio di sistema|mensagem do sistema|systeembericht)\s*"
     r"(?:#|:|$)", re.M)
 # A word every claim of a system's voice holds: most texts are spared _CLAIM.
@@ -162,7 +165,23 @@ _COMMENT_ROLE: Final = lazyre.compile(
     r"<!--[^>]{0,200}?\b(?:system|assistant|developer|operator|admin|instructions?)\b")
 
 
+#: How much of a reading the frame patterns read at once: a frame is a line or two, and
+#: their leading runs (``\W*``, a line's start) make a long run of blank lines or
+#: punctuation cost the square of its length — read in windows, it costs its length.
+_WINDOW: Final = 2048
+_OVERLAP: Final = 256
+
+
 def _frame(reading: str) -> bool:
+    """Whether ``reading`` holds a forged frame, read a window at a time."""
+    if len(reading) <= _WINDOW:
+        return _frame_in(reading)
+    step = _WINDOW - _OVERLAP
+    return any(_frame_in(reading[start:start + _WINDOW])
+               for start in range(0, len(reading) - _OVERLAP, step))
+
+
+def _frame_in(reading: str) -> bool:
     if _FRAME_TAG.search(reading) or _FRAME_NOTE.search(reading) or \
             _VOICE.search(reading) or _COMMENT_ROLE.search(reading) or (
                 _CLAIM_NEEDS.search(reading) and _CLAIM.search(reading)):

@@ -280,6 +280,21 @@ def test_a_scan_of_hostile_bulk_stays_fast() -> None:
     assert time.perf_counter() - started < 5.0
 
 
+#: Shapes whose runs of line starts or punctuation the frame patterns once read in time
+#: square in their length (a 64 KiB run of fences took 170 s, of ". " 116 s): a line's
+#: start no longer reads past its line, and frames are read a window at a time.
+_RUNS = {"fences": "```\n", "blank lines": "\n", "indented blank lines": "\n ",
+         "sentence ends": ". ", "colons": ": ", "heading marks": "#\n", "tabs": "\n\t"}
+
+
+@pytest.mark.parametrize("name", sorted(_RUNS))
+def test_a_scan_of_a_long_run_of_structure_stays_linear(name: str) -> None:
+    bulk = (_RUNS[name] * 65_536)[:65_536]
+    started = time.perf_counter()
+    instruction_threats(bulk)
+    assert time.perf_counter() - started < 15.0, name  # ~0.3-4 s here; was 20-400 s
+
+
 #: Facts that hold one half of a pair the reading by concepts looks for (the
 #: conversation and a place outside, a secret and an audience, a remote source and
 #: authority, rules and setting them aside), or both halves with what makes them a fact:
