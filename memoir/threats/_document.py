@@ -42,7 +42,7 @@ def _prose(fragment: str) -> bool:
 def _code_prose(code: str, keep: Callable[[str], bool]) -> list[str]:
     """What of a code block is read as prose: its comments, its sentences in quotes, a
     line of plain words, and whole every line ``keep`` holds to (a command that ships
-    data out or runs what it fetches is read as it is written)."""
+    data out, runs what it fetches or prints a secret is read as it is written)."""
     said: list[str] = []
     for line in code.splitlines():
         comment = _COMMENT.match(line)
@@ -95,9 +95,10 @@ def _settings(front: str) -> str:
 
 
 def document_view(text: str, keep: Callable[[str], bool]) -> str:
-    """``text`` as its prose: a fenced block of code stands as what of it is said in
-    words (:func:`_code_prose`), each a paragraph of its own; a table row as its cells
-    apart; a command-line option in `inline code` dropped.  Code is what the command
+    """``text`` as its prose: front matter as its settings (:func:`_settings`); a fenced
+    block of code as what of it is said in words (:func:`_code_prose`), each a paragraph
+    of its own; a table row by row, each cell named by its column (:func:`_rows`); a
+    command-line option in `inline code` as ``--option``.  Code is what the command
     patterns read; joined to the words around it, a flag such as
     ``--override-with-envs`` or a table's next cell reads as an order it is not."""
     front = _FRONT_MATTER.match(text)
@@ -108,7 +109,7 @@ def document_view(text: str, keep: Callable[[str], bool]) -> str:
     if front is not None:  # a skill's settings: what of them is words
         parts.append(_settings(front.group(0)))
         start = front.end()
-    for m in _FENCED.finditer(text):
+    for m in _FENCED.finditer(text, start):
         parts.append(_text_prose(text[start:m.start()], keep))
         parts.append("\n\n" + "\n\n".join(_code_prose(m.group("code"), keep)) + "\n\n")
         start = m.end()
