@@ -23,13 +23,13 @@ from Hermes, on purpose:
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from memoir import lazyre
 from memoir.credentials import credential_message, find_credentials
 from memoir.engine.caller import ReadMark
 from memoir.errors import MemoirError
@@ -509,7 +509,7 @@ def _written_texts(events: Sequence[Payload]) -> list[str]:
     return [text for text in texts if text]
 
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANK_LINE = lazyre.compile(r"\n[ \t]*\n")
 
 
 def _added(before: str, after: str) -> str:

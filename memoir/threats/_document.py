@@ -1,8 +1,15 @@
-"""A document read as its prose (see :mod:`memoir.threats.instructions`): a skill's
-SKILL.md, a README, a page pasted into memory.  Code is read as code, a table by its
-rows, front matter as its settings, so that a flag, a table's next cell or a setting's
-name does not read as an order; and a secret handled by a task's step is told from one
-handed over."""
+"""A document read as its prose, and the commands read as written (see
+:mod:`memoir.threats.instructions`).
+
+* :func:`document_view`: a skill's SKILL.md, a README, a page pasted into memory, with
+  code read as code, a table by its rows and front matter as its settings, so that a
+  flag, a table's next cell or a setting's name does not read as an order.
+* :func:`handled_not_handed`, ``_ABOUT_SECRET``: a secret handled by a task's step, or
+  said where it is had from, is told from one handed over.
+* :func:`code_threat`, :func:`ships_out`, :func:`shows_secret`: command lines and action
+  objects that carry data out, run what they fetch or print a secret — read as written,
+  in prose, comments and code alike; and someone else's text that has the assistant
+  plant an outside address in what it writes."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ _FRAME_NOTE: Final = lazyre.compile(
     r"\brole\s*[:=]\s*[\"']?(?:system|developer)\b|\bsystem[ _](?:note|message|notice|"
     r"override|directive|instruction|alert|update|command|order)s?\b(?:\s+[\w#.-]+)?\s*:", re.M)
 _ROLE_HEADER: Final = lazyre.compile(
-    r"(?:^|[.!?][ \t]+|:[ \t]+(?=#))[ \t]*(?:#+\s*|>\s*|\*\*|=+\s*|-+\s*)*(?:\*\*)?"
+    r"(?:^|[.!?][ \t]+|:[ \t]+(?=#))[ \t]*(?:#+[ \t]*|>[ \t]*|\*\*|=+[ \t]*|-+[ \t]*)*(?:\*\*)?"
     r"(?:system|assistant|"
     r"developer|operator|server|admin|sistema|systeem|système|systeme)(?P<kind>[\s_-]+"
     r"(?:message|prompt|note|notice|instructions?|update|override|directive|addendum|"
